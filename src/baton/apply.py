@@ -1,0 +1,88 @@
+"""Carry out a Decision on a Tracker, in the order that survives a crash at any step.
+
+1. the record (the memory) — so a run that dies later leaves labels the next run repairs;
+2. the labels (a projection of the record) — only the difference is changed;
+3. the one message for humans, and the reaction on the comment acted on;
+4. duplicate record comments left by racing runs are removed (the oldest is kept).
+Dispatching the next agent is the caller's step, after all of these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from baton import record_comment
+from baton.config import Policy
+from baton.decision import Decision
+from baton.events import IssueInfo
+from baton.record_load import Loaded
+from baton.tracker import LabelSpec, Tracker
+from baton.workflow import StateKind, Workflow
+
+KIND_COLOURS = {StateKind.work: "1d76db", StateKind.waiting: "fbca04", StateKind.terminal: "0e8a16"}
+FAILURE_COLOUR = "b60205"
+DESCRIPTION_LIMIT = 100
+
+
+@dataclass
+class Applied:
+    """What was written, for the log and the job summary."""
+
+    steps: list[str] = field(default_factory=list)
+    comment_id: int | None = None
+
+
+def label_specs(workflow: Workflow, policy: Policy) -> dict[str, LabelSpec]:
+    specs = {}
+    for state, spec in workflow.states.items():
+        colour = spec.color or KIND_COLOURS[spec.kind]
+        if spec.kind is StateKind.terminal and state in {"failed", "requires_human_intervention"}:
+            colour = spec.color or FAILURE_COLOUR
+        description = f"Baton: {spec.description or state}"
+        if len(description) > DESCRIPTION_LIMIT:
+            description = description[: DESCRIPTION_LIMIT - 1] + "…"
+        name = workflow.label_for(state, policy.label_prefix)
+        specs[name] = LabelSpec(name=name, color=colour.lower(), description=description)
+    return specs
+
+
+def apply(
+    decision: Decision,
+    loaded: Loaded,
+    issue: IssueInfo,
+    tracker: Tracker,
+    workflow: Workflow,
+    policy: Policy,
+    *,
+    secret: str | None = None,
+) -> Applied:
+    done = Applied(comment_id=loaded.comment_id)
+    if decision.record is not None:
+        body = record_comment.render(
+            decision.record, agent=workflow.agent_of(decision.record.state), secret=secret
+        )
+        if loaded.comment_id is None:
+            done.comment_id = tracker.create_comment(issue.number, body)
+            done.steps.append(f"record created (comment {done.comment_id})")
+        else:
+            tracker.edit_comment(loaded.comment_id, body)
+            done.steps.append(f"record updated (revision {decision.record.revision})")
+    if decision.labels is not None:
+        tracker.set_labels(
+            issue.number, issue.labels, decision.labels, label_specs(workflow, policy)
+        )
+        removed = [x for x in issue.labels if x not in decision.labels]
+        added = [x for x in decision.labels if x not in issue.labels]
+        done.steps.append(
+            "labels: " + ", ".join([*(f"-{x}" for x in removed), *(f"+{x}" for x in added)])
+        )
+    if decision.message:
+        message_id = tracker.create_comment(issue.number, decision.message)
+        done.steps.append(f"message posted (comment {message_id})")
+    if decision.reaction:
+        tracker.react(decision.reaction.comment_id, decision.reaction.content)
+        done.steps.append(f"reacted {decision.reaction.content} on {decision.reaction.comment_id}")
+    for duplicate in loaded.duplicates:
+        tracker.delete_comment(duplicate)
+        done.steps.append(f"duplicate record comment {duplicate} removed")
+    return done

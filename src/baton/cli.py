@@ -1,0 +1,163 @@
+"""The `baton` command line: click wiring only; every command calls into the modules."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from baton import __version__
+from baton.config import DEFAULT_CONFIG_PATH, Settings, load_config, settings_from
+from baton.errors import BatonError, InvalidWorkflow
+from baton.graph import to_json, to_mermaid
+from baton.workflow import load_workflow_file, preset_document, preset_names
+from baton.workflow_checks import check
+from baton.yaml_source import YamlDocument
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _settings(config: str | None, workflow: str | None) -> Settings:
+    """The settings a command works on: a config file, a preset, or the defaults."""
+    if workflow:
+        from baton.config import Config
+
+        return settings_from(Config(workflow=workflow), source=f"preset {workflow}")
+    path = Path(config) if config else Path(DEFAULT_CONFIG_PATH)
+    return load_config(path, required=config is not None)
+
+
+config_option = click.option(
+    "--config", "config", type=click.Path(dir_okay=False), help="Config file (.github/baton.yml)."
+)
+workflow_option = click.option("--workflow", "workflow", help="A preset workflow by name.")
+
+
+@click.group()
+@click.version_option(__version__, prog_name="baton")
+def cli() -> None:
+    """Baton walks GitHub issues through a state machine of AI-agent work, with humans in the
+    loop. `baton demo` shows a whole issue lifecycle on an in-memory GitHub."""
+
+
+@cli.command()
+@click.option("--quiet", is_flag=True, help="Print only the final path.")
+def demo(quiet: bool) -> None:
+    """Walk one issue through the default workflow with scripted agents and humans."""
+    from baton.scenario import Player, demo_scenario
+
+    settings = _settings(None, "issue-lifecycle")
+    scenario = demo_scenario()
+    say = (lambda _: None) if quiet else click.echo
+    click.echo(
+        "Baton demo: one issue through the issue-lifecycle workflow, on an in-memory GitHub.\n"
+        "Every step is a GitHub event or an agent report, handled exactly as `baton run` and "
+        "`baton report` handle them."
+    )
+    player = Player(scenario, settings, say)
+    status = player.play()
+    record = player.record()
+    click.echo("")
+    if record:
+        calls = sum(player.gh.calls.values())
+        click.echo(
+            f"Final state: {record.state} after {record.iteration} transitions "
+            f"({calls} GitHub calls in all, {len(player.gh.dispatches)} workflow runs dispatched)."
+        )
+    click.echo("\nThe path the issue took:\n\n```mermaid")
+    click.echo(player.path())
+    click.echo("```")
+    sys.exit(status)
+
+
+@cli.command()
+@click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False))
+@config_option
+@workflow_option
+def simulate(scenario_file: str, config: str | None, workflow: str | None) -> None:
+    """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
+
+    Exit status 1 if an `expect` step does not hold."""
+    from baton.scenario import Player, load_scenario
+
+    try:
+        settings = _settings(config, workflow)
+        scenario = load_scenario(Path(scenario_file))
+    except BatonError as exc:
+        _fail(str(exc))
+    click.echo(f"Simulating {scenario.name} on workflow {settings.workflow.name}")
+    player = Player(scenario, settings, click.echo)
+    status = player.play()
+    click.echo("\nPath:\n\n```mermaid")
+    click.echo(player.path())
+    click.echo("```")
+    if player.failures:
+        click.echo(f"\n{len(player.failures)} expectation(s) failed", err=True)
+    sys.exit(status)
+
+
+@cli.command()
+@config_option
+@workflow_option
+def validate(config: str | None, workflow: str | None) -> None:
+    """Check a config or workflow; exit status 1 on errors (warnings alone pass)."""
+    document: YamlDocument | None
+    if workflow and workflow not in preset_names():
+        path = Path(workflow)
+        if not path.exists():
+            _fail(f"unknown workflow {workflow!r}; presets: {', '.join(preset_names())}")
+        try:
+            parsed, document = load_workflow_file(path)
+        except InvalidWorkflow as exc:
+            _fail(str(exc))
+        report = check(parsed)
+        name = parsed.name
+    else:
+        try:
+            settings = _settings(config, workflow)
+        except BatonError as exc:
+            _fail(str(exc))
+        document = preset_document(workflow) if workflow else None
+        report = check(settings.workflow, prefix=settings.policy.label_prefix)
+        name = settings.workflow.name
+    for problem in report.problems:
+        click.echo(problem.render(document))
+    errors, warnings = len(report.errors), len(report.warnings)
+    click.echo(f"{name}: {errors} error(s), {warnings} warning(s)")
+    sys.exit(1 if errors else 0)
+
+
+@cli.command()
+@config_option
+@workflow_option
+@click.option(
+    "--format", "fmt", type=click.Choice(["mermaid", "json"]), default="mermaid", show_default=True
+)
+def graph(config: str | None, workflow: str | None, fmt: str) -> None:
+    """Print the workflow as a Mermaid diagram or a JSON graph."""
+    try:
+        settings = _settings(config, workflow)
+    except BatonError as exc:
+        _fail(str(exc))
+    if fmt == "json":
+        click.echo(json.dumps(to_json(settings.workflow), indent=2))
+    else:
+        click.echo(to_mermaid(settings.workflow))
+
+
+@cli.command()
+def schema() -> None:
+    """Print the JSON Schema of .github/baton.yml."""
+    from baton.schema import config_schema_text
+
+    click.echo(config_schema_text(), nl=False)
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,50 @@
+"""Human durations ("90m", "7d", "1d12h") as used in workflow and config files."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Annotated
+
+from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+
+_PART = re.compile(r"(\d+)\s*([wdhms])")
+_WHOLE = re.compile(r"^\s*(?:\d+\s*[wdhms]\s*)+$")
+_UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(value: object) -> timedelta:
+    if isinstance(value, timedelta):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return timedelta(seconds=float(value))
+    if isinstance(value, str) and _WHOLE.match(value):
+        seconds = sum(int(n) * _UNIT_SECONDS[u] for n, u in _PART.findall(value))
+        if seconds > 0:
+            return timedelta(seconds=seconds)
+    raise ValueError(f"{value!r} is not a duration; write e.g. 30m, 12h, 7d or 1d12h")
+
+
+def format_duration(value: timedelta) -> str:
+    seconds = int(value.total_seconds())
+    parts = []
+    for unit in "dhms":
+        size = _UNIT_SECONDS[unit]
+        if seconds >= size:
+            parts.append(f"{seconds // size}{unit}")
+            seconds %= size
+    return "".join(parts) or "0s"
+
+
+Duration = Annotated[
+    timedelta,
+    BeforeValidator(parse_duration),
+    PlainSerializer(format_duration, return_type=str),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^\s*(?:\d+\s*[wdhms]\s*)+$",
+            "description": "A duration such as 30m, 12h, 7d or 1d12h.",
+        }
+    ),
+]

@@ -1,0 +1,252 @@
+"""GitHub in memory: issues, labels, comments with authors, reactions, permissions, dispatches.
+
+It powers `baton demo` and `baton simulate` and is the one shared fake of the test suite. Every
+change is logged in a compact readable form (`#1 +label status:received`), every call is
+counted per operation, and `fail_next` makes a named operation raise, for fault tests.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from baton.errors import TrackerError
+from baton.events import IssueInfo
+from baton.tracker import Comment, DispatchTarget, LabelSpec
+
+GITHUB_COMMENT_LIMIT = 65_536
+PAGE_SIZE = 100
+
+
+@dataclass
+class _Issue:
+    number: int
+    title: str
+    body: str
+    author: str
+    state: str = "open"
+    labels: list[str] = field(default_factory=list)
+    is_pull_request: bool = False
+
+
+@dataclass
+class _Comment:
+    id: int
+    issue: int
+    author: str
+    body: str
+    created_at: datetime
+    author_is_bot: bool
+    association: str
+    reactions: list[tuple[str, str]] = field(default_factory=list)
+
+
+class MemoryGitHub:
+    """One repository's issues, held in memory; implements `baton.tracker.Tracker`."""
+
+    def __init__(
+        self,
+        repo: str = "octo/demo",
+        *,
+        bot_login: str = "github-actions[bot]",
+        now: datetime | None = None,
+    ) -> None:
+        self.repo = repo
+        self.bot_login = bot_login
+        self.now = now or datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+        self.issues: dict[int, _Issue] = {}
+        self.comment_store: dict[int, _Comment] = {}
+        self.repo_labels: dict[str, LabelSpec] = {}
+        self.permissions: dict[str, str] = {}
+        self.teams: dict[str, set[str]] = {}
+        self.dispatches: list[dict[str, Any]] = []
+        self.log: list[str] = []
+        self.calls: Counter[str] = Counter()
+        self._failures: dict[str, list[TrackerError]] = {}
+        self._next_comment = 1000
+
+    # --- set-up helpers (what a human or GitHub itself does) ------------------------------
+    def open_issue(
+        self, title: str, body: str = "", *, author: str = "alice", labels: tuple[str, ...] = ()
+    ) -> int:
+        number = max(self.issues, default=0) + 1
+        self.issues[number] = _Issue(number, title, body, author, labels=list(labels))
+        self.log.append(f"#{number} opened by {author}: {title}")
+        return number
+
+    def human_comment(
+        self, number: int, body: str, *, author: str, association: str = "NONE", bot: bool = False
+    ) -> Comment:
+        comment = self._add_comment(number, body, author=author, bot=bot, association=association)
+        self.log.append(f"#{number} comment {comment.id} by {author}")
+        return comment
+
+    def human_label(self, number: int, label: str, *, add: bool = True) -> None:
+        labels = self._issue(number).labels
+        if add and label not in labels:
+            labels.append(label)
+        elif not add and label in labels:
+            labels.remove(label)
+        self.log.append(f"#{number} {'+' if add else '-'}label {label} (human)")
+
+    def set_permission(self, login: str, permission: str) -> None:
+        self.permissions[login] = permission
+
+    def fail_next(self, operation: str, error: TrackerError | None = None, times: int = 1) -> None:
+        """Make the next `times` calls of `operation` (a method name) raise."""
+        failure = error or TrackerError(f"injected failure in {operation}")
+        self._failures.setdefault(operation, []).extend([failure] * times)
+
+    def labels_of(self, number: int) -> list[str]:
+        return list(self._issue(number).labels)
+
+    def comments_of(self, number: int) -> list[Comment]:
+        return [self._public(c) for c in self.comment_store.values() if c.issue == number]
+
+    def reactions_of(self, comment_id: int) -> list[str]:
+        return [content for _, content in self.comment_store[comment_id].reactions]
+
+    # --- internals ----------------------------------------------------------------------
+    def _call(self, operation: str) -> None:
+        self.calls[operation] += 1
+        queued = self._failures.get(operation)
+        if queued:
+            raise queued.pop(0)
+
+    def _issue(self, number: int) -> _Issue:
+        try:
+            return self.issues[number]
+        except KeyError:
+            raise TrackerError(f"issue #{number} does not exist (404)") from None
+
+    def _add_comment(
+        self, number: int, body: str, *, author: str, bot: bool, association: str
+    ) -> Comment:
+        self._issue(number)
+        if len(body) > GITHUB_COMMENT_LIMIT:
+            raise TrackerError(f"comment body is {len(body)} characters; GitHub allows 65536")
+        self._next_comment += 1
+        stored = _Comment(self._next_comment, number, author, body, self.now, bot, association)
+        self.comment_store[stored.id] = stored
+        return self._public(stored)
+
+    @staticmethod
+    def _public(comment: _Comment) -> Comment:
+        return Comment(
+            id=comment.id,
+            author=comment.author,
+            body=comment.body,
+            created_at=comment.created_at,
+            author_is_bot=comment.author_is_bot,
+            association=comment.association,
+        )
+
+    # --- the Tracker protocol -----------------------------------------------------------
+    def issue(self, number: int) -> IssueInfo:
+        self._call("issue")
+        found = self._issue(number)
+        return IssueInfo(
+            number=found.number,
+            title=found.title,
+            body=found.body,
+            state=found.state,
+            labels=tuple(found.labels),
+            author=found.author,
+            is_pull_request=found.is_pull_request,
+        )
+
+    def comments(self, number: int) -> list[Comment]:
+        self._call("comments")
+        self._issue(number)
+        return self.comments_of(number)
+
+    def permission(self, login: str) -> str:
+        self._call("permission")
+        return self.permissions.get(login, "read")
+
+    def is_team_member(self, team: str, login: str) -> bool:
+        self._call("is_team_member")
+        return login in self.teams.get(team, set())
+
+    def create_comment(self, number: int, body: str) -> int:
+        self._call("create_comment")
+        comment = self._add_comment(
+            number, body, author=self.bot_login, bot=True, association="NONE"
+        )
+        self.log.append(f"#{number} comment {comment.id} by {self.bot_login}")
+        return comment.id
+
+    def edit_comment(self, comment_id: int, body: str) -> None:
+        self._call("edit_comment")
+        if comment_id not in self.comment_store:
+            raise TrackerError(f"comment {comment_id} does not exist (404)")
+        if len(body) > GITHUB_COMMENT_LIMIT:
+            raise TrackerError(f"comment body is {len(body)} characters; GitHub allows 65536")
+        stored = self.comment_store[comment_id]
+        stored.body = body
+        self.log.append(f"#{stored.issue} comment {comment_id} edited")
+
+    def delete_comment(self, comment_id: int) -> None:
+        self._call("delete_comment")
+        stored = self.comment_store.pop(comment_id, None)
+        if stored is None:
+            raise TrackerError(f"comment {comment_id} does not exist (404)")
+        self.log.append(f"#{stored.issue} comment {comment_id} deleted")
+
+    def react(self, comment_id: int, content: str) -> None:
+        self._call("react")
+        stored = self.comment_store.get(comment_id)
+        if stored is None:
+            raise TrackerError(f"comment {comment_id} does not exist (404)")
+        if (self.bot_login, content) not in stored.reactions:
+            stored.reactions.append((self.bot_login, content))
+            self.log.append(f"#{stored.issue} comment {comment_id} reaction {content}")
+
+    def set_labels(
+        self,
+        number: int,
+        current: tuple[str, ...],
+        wanted: tuple[str, ...],
+        specs: dict[str, LabelSpec],
+    ) -> None:
+        self._call("set_labels")
+        labels = self._issue(number).labels
+        for name in [x for x in current if x not in wanted]:
+            if name in labels:
+                labels.remove(name)
+                self.log.append(f"#{number} -label {name}")
+        for name in [x for x in wanted if x not in current]:
+            if name in specs and name not in self.repo_labels:
+                self.repo_labels[name] = specs[name]
+                self.log.append(f"label {name} created ({specs[name].color})")
+            if name not in labels:
+                labels.append(name)
+                self.log.append(f"#{number} +label {name}")
+
+    def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None:
+        self._call("dispatch")
+        self.dispatches.append(
+            {"workflow": target.workflow, "ref": target.ref, "inputs": copy.deepcopy(inputs)}
+        )
+        self.log.append(f"dispatch {target.workflow}@{target.ref} {inputs}")
+
+    def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
+        self._call("open_issues")
+        numbers = sorted(n for n, i in self.issues.items() if i.state == "open")
+        start = (page - 1) * PAGE_SIZE
+        chunk = numbers[start : start + PAGE_SIZE]
+        infos = [
+            IssueInfo(
+                number=n,
+                title=self.issues[n].title,
+                state="open",
+                labels=tuple(self.issues[n].labels),
+                author=self.issues[n].author,
+            )
+            for n in chunk
+        ]
+        more = start + PAGE_SIZE < len(numbers)
+        return infos, (page + 1 if more else None)

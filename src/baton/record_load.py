@@ -1,0 +1,114 @@
+"""Rebuild an issue's record from its comments and labels.
+
+The record comment written by the bot identity is the memory; anyone else's marker is never
+trusted. With no readable record, the state comes from the single status label and the history
+says the record was rebuilt (`decide` then writes it back and reports the repair).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from baton import record_comment
+from baton.config import Policy
+from baton.record import Entry, Record
+from baton.record_comment import CommentRef, RecordCorrupt
+from baton.tracker import Comment
+from baton.workflow import Workflow
+
+
+@dataclass(frozen=True)
+class Loaded:
+    record: Record | None
+    comment_id: int | None = None  # the record comment to edit in place
+    duplicates: tuple[int, ...] = ()  # extra record comments left by racing runs: delete them
+    problem: str | None = None
+    human_comments: tuple[Comment, ...] = field(default=())
+
+
+def _status_states(labels: Sequence[str], workflow: Workflow, policy: Policy) -> list[str]:
+    named = {workflow.state_for_label(label, policy.label_prefix) for label in labels}
+    return [state for state in workflow.states if state in named]
+
+
+def _rebuild(
+    number: int,
+    labels: Sequence[str],
+    workflow: Workflow,
+    policy: Policy,
+    now: datetime,
+    why: str,
+) -> Record | None:
+    states = _status_states(labels, workflow, policy)
+    if not states:
+        return None
+    state = states[0]
+    extra = f" (it also had {', '.join(states[1:])})" if len(states) > 1 else ""
+    label = workflow.label_for(state, policy.label_prefix)
+    entry = Entry(
+        at=now,
+        from_state=None,
+        to_state=state,
+        reason=f"{why}; rebuilt from the label {label}{extra}",
+        actor="baton",
+        trigger="rebuild",
+        iteration=0,
+    )
+    return Record(
+        workflow=workflow.name,
+        issue=number,
+        state=state,
+        entered_at=now,
+        visits={state: 1},
+        history=[entry],
+        revision=0,
+    )
+
+
+def load(
+    number: int,
+    labels: Sequence[str],
+    comments: Sequence[Comment],
+    workflow: Workflow,
+    policy: Policy,
+    *,
+    now: datetime,
+    secret: str | None = None,
+) -> Loaded:
+    refs = [CommentRef(c.id, c.author, c.body) for c in comments]
+    records = record_comment.find_records(refs, policy.bot_login)
+    bot = policy.bot_login.casefold()
+    humans = tuple(c for c in comments if not c.author_is_bot and c.author.casefold() != bot)
+    if not records:
+        why = "there was no record"
+        return Loaded(
+            record=_rebuild(number, labels, workflow, policy, now, why),
+            problem=None,
+            human_comments=humans,
+        )
+    keeper, duplicates = records[0], tuple(c.id for c in records[1:])
+    problem = None
+    record: Record | None
+    try:
+        record = record_comment.parse(keeper.body, secret)
+        if record.workflow != workflow.name or record.state not in workflow.states:
+            raise RecordCorrupt(
+                f"the record belongs to workflow {record.workflow!r} (state {record.state!r}), "
+                f"not {workflow.name!r}"
+            )
+        if record.issue != number:
+            raise RecordCorrupt(f"the record is for issue #{record.issue}, not #{number}")
+    except RecordCorrupt as exc:
+        problem = str(exc)
+        record = _rebuild(
+            number, labels, workflow, policy, now, f"the record could not be read: {exc}"
+        )
+    return Loaded(
+        record=record,
+        comment_id=keeper.id,
+        duplicates=duplicates,
+        problem=problem,
+        human_comments=humans,
+    )
