@@ -10,6 +10,7 @@ from typing import NoReturn
 import click
 
 from baton import __version__
+from baton.action_io import ActionEnv
 from baton.config import DEFAULT_CONFIG_PATH, Settings, load_config, settings_from
 from baton.errors import BatonError, InvalidWorkflow
 from baton.graph import to_json, to_mermaid
@@ -157,6 +158,105 @@ def schema() -> None:
     from baton.schema import config_schema_text
 
     click.echo(config_schema_text(), nl=False)
+
+
+# --- the Action's commands -------------------------------------------------------------
+issue_option = click.option(
+    "--issue", type=int, envvar="INPUT_ISSUE", required=True, help="The issue number."
+)
+
+
+def _env() -> ActionEnv:
+    return ActionEnv.from_environ()
+
+
+@cli.command()
+def run() -> None:
+    """Act on the GitHub event of this job (the Action's entry point)."""
+    from baton.action import finish, run_event
+
+    env = _env()
+    sys.exit(finish(env, run_event(env), click.echo))
+
+
+@cli.command()
+@issue_option
+@click.option(
+    "--result",
+    "result_path",
+    envvar="INPUT_RESULT",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The agent's result JSON.",
+)
+@click.option("--state", envvar="INPUT_STATE", help="The state the agent worked on (stale check).")
+@click.option("--agent", "agent", help="The agent that produced the result.")
+def report(issue: int, result_path: str, state: str | None, agent: str | None) -> None:
+    """Apply an agent's result and start the next agent's run."""
+    from baton.action import finish, report_command
+
+    env = _env()
+    outcome = report_command(
+        env, issue=issue, result_path=Path(result_path), state=state or None, agent=agent
+    )
+    sys.exit(finish(env, outcome, click.echo))
+
+
+@cli.command()
+def sweep() -> None:
+    """The scheduled run: timeouts, repairs and silent agents, within a budget of calls."""
+    from baton.action import finish, sweep_command
+
+    env = _env()
+    sys.exit(finish(env, sweep_command(env), click.echo))
+
+
+@cli.command()
+@issue_option
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
+@click.option("--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+def context(issue: int, fmt: str, output: str | None) -> None:
+    """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
+    from baton.action import context_command, finish
+
+    env = _env()
+    outcome, text = context_command(env, issue=issue, fmt=fmt)
+    if text:
+        if output:
+            Path(output).write_text(text, encoding="utf-8")
+        else:
+            click.echo(text, nl=False)
+    sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
+
+
+@cli.command()
+@issue_option
+@click.option("--command", "command", required=True, help="The agent's command line.")
+@click.option(
+    "--output",
+    default="baton-result.json",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="Where to write the result for `baton report`.",
+)
+@click.option("--timeout", default=3600.0, show_default=True, help="Seconds the agent may run.")
+def agent(issue: int, command: str, output: str, timeout: float) -> None:
+    """Run a command-line coding agent on ISSUE and write its result file."""
+    from baton.action import context_command, finish
+    from baton.agent_runner import CommandAgent
+
+    env = _env()
+    outcome, prompt = context_command(env, issue=issue, fmt="markdown")
+    if outcome.exit_code:
+        sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
+    runner = CommandAgent(command, timeout=timeout)
+    if not runner.is_available():
+        _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
+    result = runner.dispatch(prompt)
+    Path(output).write_text(result.model_dump_json(indent=2), encoding="utf-8")
+    click.echo(
+        f"agent result: {result.status.value}, confidence {result.confidence:.2f} -> {output}"
+    )
 
 
 def main() -> None:

@@ -23,3 +23,7 @@ class InvalidEvent(BatonError):
 
 class TrackerError(BatonError):
     """GitHub (or the in-memory stand-in) refused or failed a call."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status

@@ -120,14 +120,16 @@ class MemoryGitHub:
         try:
             return self.issues[number]
         except KeyError:
-            raise TrackerError(f"issue #{number} does not exist (404)") from None
+            raise TrackerError(f"issue #{number} does not exist (404)", status=404) from None
 
     def _add_comment(
         self, number: int, body: str, *, author: str, bot: bool, association: str
     ) -> Comment:
         self._issue(number)
         if len(body) > GITHUB_COMMENT_LIMIT:
-            raise TrackerError(f"comment body is {len(body)} characters; GitHub allows 65536")
+            raise TrackerError(
+                f"comment body is {len(body)} characters; GitHub allows 65536", status=422
+            )
         self._next_comment += 1
         stored = _Comment(self._next_comment, number, author, body, self.now, bot, association)
         self.comment_store[stored.id] = stored
@@ -182,9 +184,11 @@ class MemoryGitHub:
     def edit_comment(self, comment_id: int, body: str) -> None:
         self._call("edit_comment")
         if comment_id not in self.comment_store:
-            raise TrackerError(f"comment {comment_id} does not exist (404)")
+            raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
         if len(body) > GITHUB_COMMENT_LIMIT:
-            raise TrackerError(f"comment body is {len(body)} characters; GitHub allows 65536")
+            raise TrackerError(
+                f"comment body is {len(body)} characters; GitHub allows 65536", status=422
+            )
         stored = self.comment_store[comment_id]
         stored.body = body
         self.log.append(f"#{stored.issue} comment {comment_id} edited")
@@ -193,14 +197,14 @@ class MemoryGitHub:
         self._call("delete_comment")
         stored = self.comment_store.pop(comment_id, None)
         if stored is None:
-            raise TrackerError(f"comment {comment_id} does not exist (404)")
+            raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
         self.log.append(f"#{stored.issue} comment {comment_id} deleted")
 
     def react(self, comment_id: int, content: str) -> None:
         self._call("react")
         stored = self.comment_store.get(comment_id)
         if stored is None:
-            raise TrackerError(f"comment {comment_id} does not exist (404)")
+            raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
         if (self.bot_login, content) not in stored.reactions:
             stored.reactions.append((self.bot_login, content))
             self.log.append(f"#{stored.issue} comment {comment_id} reaction {content}")
