@@ -12,10 +12,11 @@ from datetime import datetime
 from baton.apply import Applied, apply
 from baton.commands import parse_command
 from baton.config import Settings
-from baton.decision import Decision
+from baton.decision import Decision, Outcome
 from baton.engine import decide
 from baton.events import Actor, Commented, Event, Labeled, Tick, tick
 from baton.record_load import Loaded, load
+from baton.relevance import why_irrelevant
 from baton.tracker import DispatchTarget, Tracker
 
 
@@ -78,6 +79,15 @@ def handle(
     secret: str | None = None,
 ) -> RunResult:
     """Decide and apply one event; with `chain`, start the next agent's run by dispatch."""
+    reason = why_irrelevant(event, settings.workflow, settings.policy)
+    if reason is not None:
+        ignored = Decision(
+            outcome=Outcome.ignored,
+            issue=event.issue.number,
+            reason=f"{reason} (no API call)",
+            event=event.kind,
+        )
+        return RunResult(decision=ignored, loaded=Loaded(record=None))
     issue = event.issue
     if issue.partial:
         issue = tracker.issue(issue.number)
