@@ -11,7 +11,13 @@ import click
 
 from baton import __version__
 from baton.action_io import ActionEnv
-from baton.config import DEFAULT_CONFIG_PATH, Settings, load_config, settings_from
+from baton.config import (
+    DEFAULT_CONFIG_PATH,
+    Settings,
+    inline_path,
+    load_config,
+    settings_from,
+)
 from baton.errors import BatonError, InvalidWorkflow
 from baton.graph import to_json, to_mermaid
 from baton.workflow import load_workflow_file, preset_document, preset_names
@@ -109,6 +115,7 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
 def validate(config: str | None, workflow: str | None) -> None:
     """Check a config or workflow; exit status 1 on errors (warnings alone pass)."""
     document: YamlDocument | None
+    prefix: tuple[str, ...] = ()
     if workflow and workflow not in preset_names():
         path = Path(workflow)
         if not path.exists():
@@ -124,11 +131,13 @@ def validate(config: str | None, workflow: str | None) -> None:
             settings = _settings(config, workflow)
         except BatonError as exc:
             _fail(str(exc))
-        document = preset_document(workflow) if workflow else None
+        chosen = settings.config.workflow
+        document = preset_document(chosen) if isinstance(chosen, str) else settings.document
+        prefix = inline_path(settings.config)
         report = check(settings.workflow, prefix=settings.policy.label_prefix)
         name = settings.workflow.name
     for problem in report.problems:
-        click.echo(problem.render(document))
+        click.echo(problem.render(document, prefix))
     errors, warnings = len(report.errors), len(report.warnings)
     click.echo(f"{name}: {errors} error(s), {warnings} warning(s)")
     sys.exit(1 if errors else 0)

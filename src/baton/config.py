@@ -89,6 +89,18 @@ class Entry(BaseModel):
     )
 
 
+class LimitOverrides(BaseModel):
+    """Any of the workflow's limits, to override for this repository."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_iterations: int | None = Field(default=None, ge=1)
+    loop_window: int | None = Field(default=None, ge=2)
+    loop_distinct: int | None = Field(default=None, ge=1)
+    max_attempts: int | None = Field(default=None, ge=1)
+    fresh_context_from_attempt: int | None = Field(default=None, ge=1)
+
+
 class Config(BaseModel):
     """The schema of `.github/baton.yml`."""
 
@@ -131,10 +143,9 @@ class Config(BaseModel):
         default=None,
         description="How long any agent may take before `baton sweep` dispatches it again.",
     )
-    limits: dict[str, int] = Field(
-        default_factory=dict,
-        description="Overrides of the workflow limits: max_iterations, loop_window, "
-        "loop_distinct, max_attempts, fresh_context_from_attempt.",
+    limits: LimitOverrides = Field(
+        default_factory=lambda: LimitOverrides(),
+        description="Overrides of the workflow's limits.",
     )
     sweep_budget: int = Field(
         default=100, ge=5, le=900, description="API calls one `baton sweep` run may spend."
@@ -177,10 +188,12 @@ class Settings:
     workflow: Workflow
     policy: Policy
     source: str
+    document: YamlDocument | None = None
 
 
 def _apply_overrides(workflow: Workflow, config: Config) -> Workflow:
-    if not config.timeouts and not config.limits:
+    overrides = config.limits.model_dump(exclude_none=True)
+    if not config.timeouts and not overrides:
         return workflow
     unknown = sorted(set(config.timeouts) - set(workflow.states))
     if unknown:
@@ -190,11 +203,13 @@ def _apply_overrides(workflow: Workflow, config: Config) -> Workflow:
         spec = states[state]
         to = spec.timeout.to if spec.timeout else None
         states[state] = spec.model_copy(update={"timeout": Timeout(after=after, to=to)})
-    try:
-        limits = Limits.model_validate({**workflow.limits.model_dump(), **config.limits})
-    except ValidationError as exc:
-        raise InvalidConfig(f"limits: {exc.errors()[0]['msg']}") from exc
+    limits = Limits.model_validate({**workflow.limits.model_dump(), **overrides})
     return workflow.model_copy(update={"states": states, "limits": limits})
+
+
+def inline_path(config: Config) -> tuple[str, ...]:
+    """Where the workflow's own paths start inside the config document."""
+    return ("workflow",) if isinstance(config.workflow, dict) else ()
 
 
 def _resolve_workflow(config: Config, document: YamlDocument | None) -> Workflow:
@@ -213,7 +228,7 @@ def settings_from(
     workflow = _apply_overrides(_resolve_workflow(config, document), config)
     report = check(workflow, prefix=config.label_prefix)
     if not report.ok:
-        rendered = "\n".join(p.render(document) for p in report.errors)
+        rendered = "\n".join(p.render(document, inline_path(config)) for p in report.errors)
         raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
     policy = Policy(
         approvers=config.approvers,
@@ -230,7 +245,9 @@ def settings_from(
         agent_timeout=config.agent_timeout,
         sweep_budget=config.sweep_budget,
     )
-    return Settings(config=config, workflow=workflow, policy=policy, source=source)
+    return Settings(
+        config=config, workflow=workflow, policy=policy, source=source, document=document
+    )
 
 
 def parse_config(text: str, *, source: str, bot_login: str = DEFAULT_BOT_LOGIN) -> Settings:

@@ -148,8 +148,9 @@ def _issue_number(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if value > 0 else None
-    if isinstance(value, str) and value.strip().lstrip("#").isdigit():
-        number = int(value.strip().lstrip("#"))
+    text = value.strip().lstrip("#") if isinstance(value, str) else ""
+    if text.isascii() and text.isdecimal():
+        number = int(text)
         return number if number > 0 else None
     return None
 

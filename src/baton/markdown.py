@@ -24,7 +24,7 @@ def cell(text: str, limit: int = 160) -> str:
     flat = " ".join(escape(text).split())
     if len(flat) > limit:
         flat = flat[: limit - 1].rstrip() + "…"
-    return flat.replace("|", "\\|") or " "
+    return flat.replace("\\", "\\\\").replace("|", "\\|") or " "
 
 
 def quote(text: str, limit: int = 4000) -> str:

@@ -27,8 +27,10 @@ class Problem:
     message: str
     path: tuple[str | int, ...] = ()
 
-    def render(self, document: YamlDocument | None = None) -> str:
-        line = document.line_of(self.path) if document and self.path else None
+    def render(self, document: YamlDocument | None = None, prefix: tuple[str, ...] = ()) -> str:
+        """`file:line: severity: message`; `prefix` locates an inline workflow in a config."""
+        path = (*prefix, *self.path)
+        line = document.line_of(path) if document and path else None
         where = f"{document.source}:{line}: " if document and line else ""
         if document and not line:
             where = f"{document.source}: "
@@ -272,7 +274,12 @@ def check_escalation(wf: Workflow, prefix: str) -> Iterator[Problem]:
         yield _error(f"reopen names unknown state {wf.reopen!r}", "reopen")
     escalation = wf.states.get(wf.escalation.state or "")
     if escalation is not None and escalation.kind is StateKind.work:
-        yield _error("the escalation state must be waiting or terminal", "escalation", "state")
+        yield _error(
+            f"the escalation state {wf.escalation.state!r} has an agent; it must be a waiting "
+            "or terminal state",
+            "escalation",
+            "state",
+        )
 
 
 def check_reachable(wf: Workflow, prefix: str) -> Iterator[Problem]:

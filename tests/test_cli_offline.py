@@ -1,0 +1,334 @@
+"""The commands that need no GitHub: `baton demo`, `simulate`, `graph` and `schema`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from baton.cli import cli
+from baton.workflow import load_preset, preset_names
+
+# The lifecycle `baton demo` walks, transition by transition, after the entry at received.
+DEMO_PATH = [
+    ("received", "analyzing_requirements"),
+    ("analyzing_requirements", "requirements_unclear"),
+    ("requirements_unclear", "waiting_for_requirements_clarification"),
+    ("waiting_for_requirements_clarification", "requirements_clarified"),
+    ("requirements_clarified", "creating_tests"),
+    ("creating_tests", "implementing"),
+    ("implementing", "running_tests"),
+    ("running_tests", "fixing_issues"),
+    ("fixing_issues", "creating_pr"),
+    ("creating_pr", "waiting_for_human_input"),
+    ("waiting_for_human_input", "human_input_received"),
+    ("human_input_received", "completed"),
+]
+
+TRANSITION_LINE = re.compile(r"^\s+transition: (\S+(?: \S+ \S+)?) → (\w+)$", re.MULTILINE)
+PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+)$")
+
+
+def _invoke(args: list[str]) -> Result:
+    return CliRunner().invoke(cli, args, catch_exceptions=False)
+
+
+def _mermaid_block(output: str) -> list[str]:
+    """The lines of the last ```mermaid block in the output."""
+    start = output.rindex("```mermaid\n") + len("```mermaid\n")
+    end = output.index("```", start)
+    return output[start:end].splitlines()
+
+
+def _numbered_steps(block: list[str]) -> list[tuple[str, str, int]]:
+    steps = []
+    for line in block:
+        match = PATH_STEP.match(line)
+        if match:
+            steps.append((match[1], match[2], int(match[3])))
+    return steps
+
+
+@pytest.fixture
+def in_empty_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run where there is no .github/baton.yml, so the defaults apply."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --- baton demo ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def demo() -> Result:
+    return _invoke(["demo"])
+
+
+def test_the_demo_exits_zero(demo: Result) -> None:
+    assert demo.exit_code == 0, demo.output
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "transition: (not in workflow) → received",
+        "entered at received: trigger label by maria",
+        "analyzing_requirements → requirements_unclear: confidence is below the 0.85 threshold",
+        "1. Should the CSV use commas or semicolons?",
+        "2. Which columns - all, or only the visible ones?",
+        "alice comments: 'Commas, and only the visible columns please.'",
+        "waiting_for_requirements_clarification → requirements_clarified: alice replied",
+        "requirements_clarified → creating_tests",
+        "creating_tests → implementing: the tests are ready",
+        "implementing → running_tests",
+        "tester reports failure, confidence 0.90, 1 issue(s) found",
+        "running_tests → fixing_issues: the tests failed",
+        "fixing_issues → creating_pr",
+        "creating_pr → waiting_for_human_input",
+        "refused mallory: only approvers can approve here",
+        "waiting_for_human_input → human_input_received: maria approved",
+        "human_input_received → completed",
+        "Final state: completed after 12 transitions",
+    ],
+    ids=[
+        "the issue enters at received",
+        "the entry says who started it",
+        "the analyst's low confidence makes the requirements unclear",
+        "the first question is posted",
+        "the second question is posted",
+        "the author answers",
+        "the answer moves the issue on",
+        "the clarified requirements go to the tester",
+        "the tests go to the developer",
+        "the implementation is tested",
+        "a test run fails with an issue found",
+        "the failure goes to a fix",
+        "the fix goes to a PR",
+        "the PR waits for a human",
+        "a passer-by's approval is refused",
+        "a maintainer's approval is accepted",
+        "the issue is completed",
+        "the summary names the final state",
+    ],
+)
+def test_the_demo_shows_each_step_of_the_lifecycle(demo: Result, shown: str) -> None:
+    assert shown in demo.output
+
+
+def test_the_demo_shows_the_transitions_in_lifecycle_order(demo: Result) -> None:
+    moves = TRANSITION_LINE.findall(demo.output)
+    assert moves == [("(not in workflow)", "received"), *DEMO_PATH]
+
+
+def test_the_refused_approval_comes_before_the_accepted_one(demo: Result) -> None:
+    output = demo.output
+    refused = output.index("refused mallory")
+    accepted = output.index("maria approved")
+    assert output.index("creating_pr → waiting_for_human_input") < refused < accepted
+
+
+def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
+    assert demo.output.rstrip().endswith("```")
+    block = _mermaid_block(demo.output)
+    assert block[0] == "stateDiagram-v2"
+    assert block[1].strip() == "[*] --> received"
+    assert block[-1].strip() == "completed --> [*]"
+    steps = _numbered_steps(block)
+    assert [n for _, _, n in steps] == list(range(1, 13))
+    assert [(a, b) for a, b, _ in steps] == DEMO_PATH
+
+
+def test_every_step_of_the_demo_path_is_an_edge_of_the_workflow() -> None:
+    workflow = load_preset("issue-lifecycle")
+    assert all(workflow.allows(a, b) for a, b in DEMO_PATH)
+
+
+def test_the_quiet_demo_prints_the_same_path_without_the_steps(demo: Result) -> None:
+    quiet = _invoke(["demo", "--quiet"])
+    assert quiet.exit_code == 0
+    assert "why:" not in quiet.output
+    assert "why:" in demo.output
+    assert _mermaid_block(quiet.output) == _mermaid_block(demo.output)
+
+
+# --- baton simulate ------------------------------------------------------------------------
+LIFECYCLE_SCENARIO = """\
+name: short lifecycle
+issue: {title: Fix the typo, author: alice}
+people: {alice: read, maria: maintain}
+steps:
+  - label: baton
+    by: maria
+  - expect: {state: received, agent: pm, labels: ["status:received"], transitioned: true}
+  - report: {agent: pm, status: success, confidence: 0.9}
+  - report: {agent: analyst, status: success, confidence: 0.95}
+  - expect: {state: creating_tests, agent: tester, labels: ["status:creating-tests"]}
+  - report: {agent: tester, status: success, confidence: 0.9, next_state: completed}
+  - expect: {state: creating_tests, transitioned: false}
+"""
+
+GATE_SCENARIO = """\
+name: gate
+people: {maria: maintain, mallory: read}
+steps:
+  - label: baton
+    by: maria
+  - report: {agent: pm, status: success, confidence: 0.9}
+  - report: {agent: analyst, status: success, confidence: 0.9}
+  - report: {agent: developer, status: success, confidence: 0.9}
+  - expect: {state: awaiting_approval, labels: ["status:awaiting-approval"]}
+  - comment: "lgtm"
+    by: mallory
+  - expect: {state: awaiting_approval, transitioned: false}
+  - comment: "lgtm, ship it"
+    by: maria
+  - expect: {state: done, labels: ["status:done"], transitioned: true}
+"""
+
+
+def test_a_scenario_whose_expectations_hold_passes(in_empty_dir: Path) -> None:
+    Path("scenario.yml").write_text(LIFECYCLE_SCENARIO, encoding="utf-8")
+    result = _invoke(["simulate", "scenario.yml"])
+    assert result.exit_code == 0, result.output
+    assert "Simulating short lifecycle on workflow issue-lifecycle" in result.output
+    assert result.output.count("✓ as expected") == 3
+    assert "✗" not in result.output
+    steps = _numbered_steps(_mermaid_block(result.output))
+    assert [(a, b) for a, b, _ in steps] == [
+        ("received", "analyzing_requirements"),
+        ("analyzing_requirements", "creating_tests"),
+    ]
+
+
+def test_a_scenario_can_run_a_config_with_its_own_approval_word(in_empty_dir: Path) -> None:
+    Path("scenario.yml").write_text(GATE_SCENARIO, encoding="utf-8")
+    Path("baton.yml").write_text("workflow: approval-gate\napproval_words: [lgtm]\n")
+    result = _invoke(["simulate", "scenario.yml", "--config", "baton.yml"])
+    assert result.exit_code == 0, result.output
+    assert "refused mallory" in result.output
+    assert _numbered_steps(_mermaid_block(result.output))[-1] == ("awaiting_approval", "done", 4)
+
+
+def test_a_scenario_runs_on_a_preset_named_on_the_command_line(in_empty_dir: Path) -> None:
+    scenario = GATE_SCENARIO.replace('"lgtm"', '"approved"').replace("lgtm,", "approved,")
+    Path("scenario.yml").write_text(scenario, encoding="utf-8")
+    result = _invoke(["simulate", "scenario.yml", "--workflow", "approval-gate"])
+    assert result.exit_code == 0, result.output
+    assert "on workflow approval-gate" in result.output
+
+
+@pytest.mark.parametrize(
+    ("expect", "complaint"),
+    [
+        ("{state: completed}", "state is creating_tests, expected completed"),
+        ('{labels: ["status:completed"]}', "expected ['status:completed']"),
+        ("{agent: developer}", "agent is tester, expected developer"),
+        ("{transitioned: false}", "transitioned is True, expected False"),
+    ],
+    ids=[
+        "the wrong state fails",
+        "the wrong labels fail",
+        "the wrong agent fails",
+        "a transition where none was expected fails",
+    ],
+)
+def test_a_scenario_whose_expectation_fails_exits_one(
+    in_empty_dir: Path, expect: str, complaint: str
+) -> None:
+    text = LIFECYCLE_SCENARIO.split("  - report: {agent: tester")[0]
+    text += f"  - expect: {expect}\n"
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+    result = _invoke(["simulate", "scenario.yml"])
+    assert result.exit_code == 1
+    failures = [line for line in result.output.splitlines() if line.strip().startswith("✗")]
+    assert len(failures) == 1
+    assert complaint in failures[0]
+    assert "1 expectation(s) failed" in result.output
+
+
+def test_every_failed_expectation_is_counted(in_empty_dir: Path) -> None:
+    text = LIFECYCLE_SCENARIO + "  - expect: {state: completed, agent: developer}\n"
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+    result = _invoke(["simulate", "scenario.yml"])
+    assert result.exit_code == 1
+    assert "2 expectation(s) failed" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("steps:\n  - {label: baton, comment: hi}\n", ["exactly one"]),
+        ("steps:\n  - {dance: true}\n", ["steps.0", "dance"]),
+        ("steps: [\n", ["not valid YAML"]),
+        ("name: no steps\n", ["steps"]),
+    ],
+    ids=[
+        "a step with two actions",
+        "a step with an unknown action",
+        "a file that is not YAML",
+        "a scenario without steps",
+    ],
+)
+def test_a_malformed_scenario_is_refused(in_empty_dir: Path, text: str, words: list[str]) -> None:
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+    result = _invoke(["simulate", "scenario.yml"])
+    assert result.exit_code == 1
+    assert "error:" in result.output
+    assert "scenario.yml" in result.output
+    for word in words:
+        assert word in result.output
+
+
+def test_simulate_refuses_a_scenario_file_that_does_not_exist(in_empty_dir: Path) -> None:
+    result = _invoke(["simulate", "missing.yml"])
+    assert result.exit_code == 2
+    assert "missing.yml" in result.output
+
+
+# --- baton graph ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", preset_names())
+def test_the_mermaid_graph_has_every_edge_and_no_other(name: str) -> None:
+    workflow = load_preset(name)
+    result = _invoke(["graph", "--format", "mermaid", "--workflow", name])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "stateDiagram-v2"
+    assert f"    [*] --> {workflow.initial}" in lines
+    drawn = {
+        tuple(line.split(" --> "))
+        for line in (x.strip() for x in lines)
+        if " --> " in line and "[*]" not in line
+    }
+    table = {(s, t) for s in workflow.states for t in workflow.targets(s)}
+    assert drawn == table
+    for state in workflow.states:
+        if workflow.is_terminal(state):
+            assert f"    {state} --> [*]" in lines
+
+
+def test_the_default_mermaid_graph_is_the_issue_lifecycle_with_its_72_edges(
+    in_empty_dir: Path,
+) -> None:
+    result = _invoke(["graph"])
+    assert result.exit_code == 0
+    edges = [x for x in result.output.splitlines() if " --> " in x and "[*]" not in x]
+    assert len(edges) == 72
+    assert result.output == _invoke(["graph", "--workflow", "issue-lifecycle"]).output
+
+
+def test_the_graph_refuses_an_unknown_format() -> None:
+    result = CliRunner().invoke(cli, ["graph", "--format", "dot"])
+    assert result.exit_code == 2
+
+
+# --- baton schema --------------------------------------------------------------------------
+def test_baton_schema_prints_a_json_schema() -> None:
+    result = _invoke(["schema"])
+    assert result.exit_code == 0
+    schema = json.loads(result.output)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["type"] == "object"
+    assert {"workflow", "approvers", "approval_words", "timeouts", "limits"} <= set(
+        schema["properties"]
+    )
