@@ -287,29 +287,8 @@ def report_command(
             error=None,
             now=now(),
             run_id=env.run_id,
+            state=state,
         )
-        if state:
-            from baton.record_load import load
-
-            info = tracker.issue(issue)
-            comments = tracker.comments(issue)
-            loaded = load(
-                issue,
-                info.labels,
-                comments,
-                settings.workflow,
-                settings.policy,
-                now=event.at,
-                secret=env.secret_value(),
-            )
-            current = loaded.record.state if loaded.record else None
-            if current != state:
-                reason = f"stale report: the agent worked on {state}, the issue is now in {current}"
-                return CommandResult(
-                    outputs=ignored_outputs(reason, issue),
-                    summary=f"## Baton\n\n{markdown.escape(reason)}",
-                    log=[reason],
-                )
         chain = chain_target(env)
         outcome = handle_event(env, settings, tracker, event, chain=chain)
         if chain is None and outcome.outputs.get("agent"):

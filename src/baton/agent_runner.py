@@ -21,6 +21,10 @@ from baton.agent_result import AgentResult, AgentStatus, parse_agent_result
 from baton.errors import InvalidAgentResult
 
 TAIL = 2_000
+# Baton's own secrets never reach the agent, which reads untrusted issue text.
+WITHHELD = frozenset(
+    {"INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "INPUT_RECORD-SECRET", "INPUT_RECORD_SECRET"}
+)
 
 
 class AgentRunner(Protocol):
@@ -89,11 +93,8 @@ class CommandAgent:
             prompt_file = Path(scratch) / "prompt.md"
             result_file = Path(scratch) / "result.json"
             prompt_file.write_text(prompt, encoding="utf-8")
-            env = {
-                **os.environ,
-                "BATON_PROMPT_FILE": str(prompt_file),
-                "BATON_RESULT_FILE": str(result_file),
-            }
+            env = {k: v for k, v in os.environ.items() if k.upper() not in WITHHELD}
+            env.update(BATON_PROMPT_FILE=str(prompt_file), BATON_RESULT_FILE=str(result_file))
             try:
                 done = subprocess.run(
                     self.command,

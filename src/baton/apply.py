@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from baton import record_comment
 from baton.config import Policy
 from baton.decision import Decision
+from baton.errors import TrackerError
 from baton.events import IssueInfo
 from baton.record_load import Loaded
 from baton.tracker import LabelSpec, Tracker
@@ -61,12 +62,18 @@ def apply(
         body = record_comment.render(
             decision.record, agent=workflow.agent_of(decision.record.state), secret=secret
         )
-        if loaded.comment_id is None:
+        if loaded.comment_id is not None:
+            try:
+                tracker.edit_comment(loaded.comment_id, body)
+                done.steps.append(f"record updated (revision {decision.record.revision})")
+            except TrackerError as exc:
+                if exc.status != 404:
+                    raise
+                done.comment_id = None  # deleted under us: write a new one below
+                done.steps.append(f"record comment {loaded.comment_id} was deleted")
+        if done.comment_id is None:
             done.comment_id = tracker.create_comment(issue.number, body)
             done.steps.append(f"record created (comment {done.comment_id})")
-        else:
-            tracker.edit_comment(loaded.comment_id, body)
-            done.steps.append(f"record updated (revision {decision.record.revision})")
     if decision.labels is not None:
         tracker.set_labels(
             issue.number, issue.labels, decision.labels, label_specs(workflow, policy)
@@ -80,9 +87,19 @@ def apply(
         message_id = tracker.create_comment(issue.number, decision.message)
         done.steps.append(f"message posted (comment {message_id})")
     if decision.reaction:
-        tracker.react(decision.reaction.comment_id, decision.reaction.content)
-        done.steps.append(f"reacted {decision.reaction.content} on {decision.reaction.comment_id}")
+        # A courtesy: a comment deleted meanwhile must not fail a run whose work is written.
+        try:
+            tracker.react(decision.reaction.comment_id, decision.reaction.content)
+            done.steps.append(
+                f"reacted {decision.reaction.content} on {decision.reaction.comment_id}"
+            )
+        except TrackerError as exc:
+            done.steps.append(f"could not react on {decision.reaction.comment_id}: {exc}")
     for duplicate in loaded.duplicates:
-        tracker.delete_comment(duplicate)
+        try:
+            tracker.delete_comment(duplicate)
+        except TrackerError as exc:
+            if exc.status != 404:
+                raise
         done.steps.append(f"duplicate record comment {duplicate} removed")
     return done

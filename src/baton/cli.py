@@ -255,12 +255,14 @@ def agent(issue: int, command: str, output: str, timeout: float) -> None:
     from baton.agent_runner import CommandAgent
 
     env = _env()
+    runner = CommandAgent(command, timeout=timeout)
+    if not command.strip():
+        _fail("--command is empty: set it to the agent's command line (e.g. a repository variable)")
+    if not runner.is_available():
+        _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
     outcome, prompt = context_command(env, issue=issue, fmt="markdown")
     if outcome.exit_code:
         sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
-    runner = CommandAgent(command, timeout=timeout)
-    if not runner.is_available():
-        _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
     result = runner.dispatch(prompt)
     Path(output).write_text(result.model_dump_json(indent=2), encoding="utf-8")
     click.echo(

@@ -154,6 +154,7 @@ def _move(
         "escalated_from": None,
         "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=ctx.now) if agent else None,
         "processed": record.remember(ctx.event.id),
+        "last_comment_id": _comment_floor(ctx, record),
     }
     if human:
         update["budget_from"] = iteration
@@ -161,11 +162,19 @@ def _move(
     return record.model_copy(update=update)
 
 
+def _comment_floor(ctx: Ctx, record: Record) -> int:
+    """Every human comment up to this id has been considered (catch-up starts above it)."""
+    event = ctx.event
+    own = event.comment_id if isinstance(event, Commented) else 0
+    return max(record.last_comment_id, event.comments_upto, own)
+
+
 def _seen(ctx: Ctx, record: Record | None = None) -> Record:
     base = record or ctx.record
-    update: dict[str, Any] = {"processed": base.remember(ctx.event.id)}
-    if isinstance(ctx.event, Commented):
-        update["last_comment_id"] = max(base.last_comment_id, ctx.event.comment_id)
+    update: dict[str, Any] = {
+        "processed": base.remember(ctx.event.id),
+        "last_comment_id": _comment_floor(ctx, base),
+    }
     return base.model_copy(update=update)
 
 
@@ -189,25 +198,32 @@ def _limit_breach(ctx: Ctx, target: str) -> str | None:
     return None
 
 
+def _escalation_message(ctx: Ctx, why: str, *, moved_to: str | None) -> str:
+    wf, origin = ctx.workflow, ctx.state
+    return messages.escalation(
+        origin,
+        why,
+        retry_to=wf.escalation.retry or origin,
+        skip_to=wf.escalation.skip or success_target(wf, ctx.record, origin),
+        replan_to=wf.escalation.replan,
+        policy=ctx.policy,
+        moved_to=moved_to,
+    )
+
+
 def _escalate(ctx: Ctx, why: str, *, actor: str, extra: dict[str, Any] | None = None) -> Plan:
-    wf = ctx.workflow
     origin = ctx.state
-    options = {
-        "retry_to": wf.escalation.retry or origin,
-        "skip_to": wf.escalation.skip or success_target(wf, ctx.record, origin),
-        "replan_to": wf.escalation.replan,
-    }
-    target = wf.escalation.state
+    target = ctx.workflow.escalation.state
     if target and target != origin:
         record = _move(
             ctx, target, reason=why, actor=actor, trigger="escalation", **(extra or {})
         ).model_copy(update={"escalated_from": origin})
-        message = messages.escalation(origin, why, policy=ctx.policy, moved_to=target, **options)
+        message = _escalation_message(ctx, why, moved_to=target)
         return Plan(Outcome.transition, f"escalated: {why}", record=record, message=message)
     record = _seen(ctx).model_copy(
         update={"held": True, "escalated_from": origin, "dispatch": None, **(extra or {})}
     )
-    message = messages.escalation(origin, why, policy=ctx.policy, moved_to=None, **options)
+    message = _escalation_message(ctx, why, moved_to=None)
     return Plan(Outcome.noted, f"held for a human: {why}", record=record, message=message)
 
 
@@ -248,16 +264,16 @@ def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Plan:
 def _on_report(ctx: Ctx, event: AgentReported) -> Plan:
     wf, record = ctx.workflow, ctx.record
     spec = wf.spec(ctx.state)
-    if spec.kind is not StateKind.work or record.held:
-        return Plan(
-            Outcome.ignored,
-            f"stale report: {ctx.state} is not waiting on an agent",
-        )
-    if event.agent and event.agent != spec.agent:
-        return Plan(
-            Outcome.ignored,
-            f"stale report from {event.agent}: {ctx.state} belongs to {spec.agent}",
-        )
+    stale = None
+    if event.state and event.state != ctx.state:
+        stale = f"the report is for {event.state}, but the issue is in {ctx.state}"
+    elif spec.kind is not StateKind.work or record.held:
+        stale = f"{ctx.state} is not waiting on an agent"
+    elif event.agent and event.agent != spec.agent:
+        stale = f"the report is from {event.agent}, but {ctx.state} belongs to {spec.agent}"
+    if stale:
+        # Remembered, so the same report delivered again later can never apply to a new state.
+        return Plan(Outcome.refused, f"stale report: {stale}", record=_seen(ctx))
     agent = spec.agent or "agent"
     if event.result is None:
         why = event.error or "the agent returned no result"
@@ -301,20 +317,28 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
     record = ctx.record
     questions = list(result.questions) or list(record.open_questions)
     spec = wf.spec(target)
-    carried_feedback = [clip(f, 500) for f in result.issues_found][:KEEP_FEEDBACK]
+    # A relay state (a PM routing the work) hands on what it was given; any other agent has
+    # consumed the feedback and the human input meant for it.
+    relay = wf.spec(ctx.state).relay
+    feedback = [clip(f, 500) for f in result.issues_found][:KEEP_FEEDBACK]
+    if relay and not feedback:
+        feedback = list(record.feedback)
     moved = _move(
         ctx,
         target,
         reason=f"{why} ({result.status.value}, confidence {result.confidence:.2f})",
         actor=agent,
         trigger="report",
-        feedback=carried_feedback,
+        feedback=feedback,
         open_questions=[clip(q, 500) for q in questions][:KEEP_FEEDBACK],
-        pending_input=[],  # the reporting agent has consumed them
+        pending_input=list(record.pending_input) if relay else [],
         approval=None,  # an approval never carries over past the agent that acted on it
     )
     message = None
-    if spec.kind is StateKind.waiting:
+    if target == wf.escalation.state:
+        moved = moved.model_copy(update={"escalated_from": ctx.state})
+        message = _escalation_message(ctx, why, moved_to=target)
+    elif spec.kind is StateKind.waiting:
         if spec.reply and not spec.approval:
             message = messages.questions(target, agent, result.summary, questions)
         else:
@@ -440,7 +464,6 @@ def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> P
         pending_input=[*record.pending_input, _human_input(ctx, event)][-KEEP_FEEDBACK:],
         open_questions=[],
         approval=approval,
-        last_comment_id=max(record.last_comment_id, event.comment_id),
     )
     return Plan(
         Outcome.transition,
@@ -505,7 +528,6 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan
         forced=True,
         human=True,
         feedback=guidance or list(record.feedback),
-        last_comment_id=max(record.last_comment_id, event.comment_id),
     )
     return Plan(
         Outcome.transition,
@@ -522,6 +544,13 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
     policy, wf = ctx.policy, ctx.workflow
     if ctx.record.has_processed(event.id):
         return Plan(Outcome.ignored, f"label event {event.label} was already handled")
+    if not event.added:
+        # The status label went and none came instead: the drift repair below restores it.
+        return Plan(
+            Outcome.ignored,
+            f"{event.label} was removed by {event.actor.login}; status labels mirror the "
+            "record (relabel to move the issue)",
+        )
     if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
         if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers):
             return _force(ctx, event, wf.initial, why="restarted with the trigger label")
@@ -531,6 +560,7 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
         return Plan(
             Outcome.noted,
             f"unknown status label {event.label!r} removed",
+            record=_seen(ctx),
             message=messages.unknown_label(event.label, _valid_labels(ctx)),
             remove=(event.label,),
         )
@@ -661,7 +691,7 @@ def _enter(event: Event, workflow: Workflow, policy: Policy) -> Decision:
     )
     target: str | None = None
     why = ""
-    if isinstance(event, Labeled):
+    if isinstance(event, Labeled) and event.added:
         if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
             target, why = workflow.initial, "trigger label"
         else:
@@ -706,6 +736,8 @@ def _enter(event: Event, workflow: Workflow, policy: Policy) -> Decision:
             )
         ],
         processed=[event.id] if event.id else [],
+        last_comment_id=event.comments_upto,
+        revision=1,
     )
     agent = workflow.agent_of(target)
     if agent:
@@ -777,12 +809,14 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
     wanted = ctx.label(state)
     current = tuple(label for label in ctx.event.issue.labels if label not in plan.remove)
     repairs: list[str] = []
-    if not (isinstance(ctx.event, Labeled) and plan.outcome is Outcome.transition):
+    if not (
+        isinstance(ctx.event, Labeled) and ctx.event.added and plan.outcome is Outcome.transition
+    ):
         # Compare with the state the issue was in before this decision: a transition's own
         # label swap is not drift.
         repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow)
     labels = _project(current, wanted, ctx.policy)
-    labels_change = labels != ctx.event.issue.labels
+    labels_change = set(labels) != set(ctx.event.issue.labels)
     rebuilt = ctx.record.revision == 0
     if rebuilt and ctx.record.history and ctx.record.history[-1].trigger == "rebuild":
         repairs.insert(0, ctx.record.history[-1].reason)
@@ -807,7 +841,7 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         labels=labels if labels_change else None,
         message=message,
         reaction=plan.reaction,
-        agent=plan.agent,
+        agent=plan.agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
         repairs=tuple(repairs),
         event=ctx.event.kind,
     )

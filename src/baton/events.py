@@ -49,6 +49,9 @@ class _Event(BaseModel):
     issue: IssueInfo
     actor: Actor
     at: datetime
+    comments_upto: int = Field(
+        default=0, description="The newest human comment id the run has read and considered."
+    )
 
 
 class IssueChanged(_Event):
@@ -72,6 +75,7 @@ class Commented(_Event):
 class AgentReported(_Event):
     kind: Literal["report"] = "report"
     agent: str | None = None
+    state: str | None = Field(default=None, description="The state the agent worked on.")
     result: AgentResult | None = None
     error: str | None = Field(default=None, description="Why the result could not be read.")
 
@@ -176,19 +180,28 @@ def _parse_issues(payload: dict[str, Any], policy: Policy, now: datetime) -> Eve
         )
         if not ours:
             return Ignored(reason=f"label {label!r} is not one of Baton's", issue=issue.number)
-        if action == "unlabeled":
+        is_trigger = (
+            policy.trigger_label is not None and label.casefold() == policy.trigger_label.casefold()
+        )
+        if action == "unlabeled" and is_trigger:
             return Ignored(
-                reason=f"label {label!r} removed: removing a label moves nothing "
-                "(add the status label of the state you want)",
+                reason=f"the trigger label {label!r} removed: nothing to do", issue=issue.number
+            )
+        if action == "unlabeled" and any(
+            x.casefold().startswith(policy.label_prefix.casefold()) for x in issue.labels
+        ):
+            return Ignored(
+                reason=f"label {label!r} removed while another status label is on the issue "
+                "(a relabel in progress)",
                 issue=issue.number,
             )
         return Labeled(
-            id=f"labeled:{issue.number}:{label}:{updated}",
+            id=f"{action}:{issue.number}:{label}:{updated}",
             issue=issue,
             actor=actor,
             at=now,
             label=label,
-            added=True,
+            added=action == "labeled",
         )
     if action in {"opened", "reopened", "closed", "edited"}:
         return IssueChanged(
@@ -255,6 +268,7 @@ def _parse_dispatch(
             actor=actor,
             at=now,
             agent=str(inputs.get("agent") or "") or None,
+            state=str(inputs.get("state") or "") or None,
             result=result,
             error=error,
         )
@@ -304,8 +318,10 @@ def report(
     now: datetime,
     run_id: str,
     actor: str = "baton",
+    state: str | None = None,
 ) -> AgentReported:
     return AgentReported(
+        state=state,
         id=f"report:{run_id}" if run_id else "",
         issue=_bare_issue(number),
         actor=Actor(login=actor, is_bot=True),

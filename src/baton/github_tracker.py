@@ -39,6 +39,18 @@ def _when(value: str | None) -> datetime:
     return datetime.fromisoformat((value or "1970-01-01T00:00:00Z").replace("Z", "+00:00"))
 
 
+def _comment(item: dict[str, Any]) -> Comment:
+    user = item.get("user") or {}
+    return Comment(
+        id=int(item["id"]),
+        author=str(user.get("login") or ""),
+        body=str(item.get("body") or ""),
+        created_at=_when(item.get("created_at")),
+        author_is_bot=user.get("type") == "Bot",
+        association=str(item.get("author_association") or "NONE"),
+    )
+
+
 class GitHubTracker:
     """`baton.tracker.Tracker` over PyGithub's requester (retries, pagination, errors)."""
 
@@ -101,21 +113,21 @@ class GitHubTracker:
                 f"listing the comments of #{number}",
                 parameters={"per_page": PER_PAGE, "page": page},
             )
-            for item in data or []:
-                user = item.get("user") or {}
-                found.append(
-                    Comment(
-                        id=int(item["id"]),
-                        author=str(user.get("login") or ""),
-                        body=str(item.get("body") or ""),
-                        created_at=_when(item.get("created_at")),
-                        author_is_bot=user.get("type") == "Bot",
-                        association=str(item.get("author_association") or "NONE"),
-                    )
-                )
+            found.extend(_comment(item) for item in data or [])
             if 'rel="next"' not in str(headers.get("link", "")):
                 return found
             page += 1
+
+    def comment(self, comment_id: int) -> Comment | None:
+        try:
+            _, item = self._call(
+                "GET", f"{self._base}/issues/comments/{comment_id}", f"reading comment {comment_id}"
+            )
+        except TrackerError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return _comment(item)
 
     def permission(self, login: str) -> str:
         try:

@@ -36,5 +36,6 @@ def quote(text: str, limit: int = 4000) -> str:
 
 
 def code(text: str) -> str:
-    """Inline code for identifiers Baton itself produced (state and label names)."""
-    return "`" + text.replace("`", "'") + "`"
+    """Inline code for names (states, labels, logins); a hostile label named like an HTML
+    comment is broken up with a zero-width space so it can never open one."""
+    return "`" + text.replace("`", "'").replace("<", "<\u200b") + "`"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -66,6 +67,8 @@ class MemoryGitHub:
         self.log: list[str] = []
         self.calls: Counter[str] = Counter()
         self._failures: dict[str, list[TrackerError]] = {}
+        # Called with the operation name before each call: tests interleave a second run here.
+        self.on_call: Callable[[str], None] | None = None
         self._next_comment = 1000
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
@@ -112,6 +115,12 @@ class MemoryGitHub:
     # --- internals ----------------------------------------------------------------------
     def _call(self, operation: str) -> None:
         self.calls[operation] += 1
+        if self.on_call is not None:
+            hook, self.on_call = self.on_call, None  # a hook runs once, never recursively
+            try:
+                hook(operation)
+            finally:
+                self.on_call = self.on_call or hook
         queued = self._failures.get(operation)
         if queued:
             raise queued.pop(0)
@@ -164,6 +173,11 @@ class MemoryGitHub:
         self._call("comments")
         self._issue(number)
         return self.comments_of(number)
+
+    def comment(self, comment_id: int) -> Comment | None:
+        self._call("comment")
+        stored = self.comment_store.get(comment_id)
+        return self._public(stored) if stored else None
 
     def permission(self, login: str) -> str:
         self._call("permission")

@@ -51,7 +51,8 @@ class Parsed:
 
 
 def has_marker(body: str) -> bool:
-    return RECORD_OPEN in body
+    """A record comment opens with the marker; a message merely quoting it is not one."""
+    return body.lstrip().startswith(RECORD_OPEN)
 
 
 def _safe_json(data: Any) -> str:

@@ -23,6 +23,7 @@ from baton.workflow import Workflow
 class Loaded:
     record: Record | None
     comment_id: int | None = None  # the record comment to edit in place
+    record_body: str | None = None  # its body as read, to detect a concurrent write
     duplicates: tuple[int, ...] = ()  # extra record comments left by racing runs: delete them
     problem: str | None = None
     human_comments: tuple[Comment, ...] = field(default=())
@@ -108,6 +109,7 @@ def load(
     return Loaded(
         record=record,
         comment_id=keeper.id,
+        record_body=keeper.body,
         duplicates=duplicates,
         problem=problem,
         human_comments=humans,

@@ -10,14 +10,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from baton.apply import Applied, apply
+from baton.catchup import as_event, missed_comment
 from baton.commands import parse_command
 from baton.config import Settings
 from baton.decision import Decision, Outcome
 from baton.engine import decide
-from baton.events import Actor, Commented, Event, Labeled, Tick, tick
+from baton.errors import TrackerError
+from baton.events import Actor, Commented, Event, IssueInfo, Labeled, Tick, tick
 from baton.record_load import Loaded, load
 from baton.relevance import why_irrelevant
-from baton.tracker import DispatchTarget, Tracker
+from baton.tracker import Comment, DispatchTarget, Tracker
 
 
 @dataclass
@@ -34,7 +36,7 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
     if event.actor.is_bot or event.actor.permission is not None:
         return False
     if isinstance(event, Labeled):
-        return True
+        return event.added
     if not isinstance(event, Commented):
         return event.kind == "issue"  # a reopen needs a maintainer
     if parse_command(event.body, settings.policy.approval_words):
@@ -69,6 +71,75 @@ def _with_identity(event: Event, loaded: Loaded, tracker: Tracker, settings: Set
     return event.model_copy(update={"actor": enriched})
 
 
+def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Comment | None]:
+    """Put the oldest missed actionable comment in place of the event, and set the floor."""
+    humans = loaded.human_comments
+    missed = missed_comment(loaded.record, event, humans, settings.workflow, settings.policy)
+    if missed is not None:
+        return as_event(missed, event), missed
+    return _with_floor(event, loaded), None
+
+
+def _with_floor(event: Event, loaded: Loaded) -> Event:
+    if isinstance(event, Commented):
+        return event.model_copy(update={"comments_upto": event.comment_id})
+    upto = max((c.id for c in loaded.human_comments), default=0)
+    return event.model_copy(update={"comments_upto": upto})
+
+
+MAX_RACES = 3
+
+
+def _decide_once(
+    event: Event, tracker: Tracker, settings: Settings, *, secret: str | None, refresh: bool
+) -> tuple[RunResult, IssueInfo]:
+    """Read the issue, rebuild the record, decide. Reads only; nothing is written here."""
+    issue = event.issue
+    fetched = issue.partial or refresh
+    if fetched:
+        issue = tracker.issue(issue.number)
+        event = event.model_copy(update={"issue": issue})
+    comments = tracker.comments(issue.number)
+    # A label being added is the event itself, not evidence of where a lost record stood.
+    known = tuple(x for x in issue.labels if not (isinstance(event, Labeled) and x == event.label))
+    loaded = load(
+        issue.number,
+        known,
+        comments,
+        settings.workflow,
+        settings.policy,
+        now=event.at,
+        secret=secret,
+    )
+    original = event
+    event, caught_up = _catch_up(event, loaded, settings)
+    event = _with_identity(event, loaded, tracker, settings)
+    decision = decide(loaded.record, event, settings.workflow, settings.policy)
+    if caught_up is not None and decision.outcome is Outcome.ignored:
+        caught_up = None  # the missed comment turned out not to matter: handle the event itself
+        event = _with_identity(_with_floor(original, loaded), loaded, tracker, settings)
+        decision = decide(loaded.record, event, settings.workflow, settings.policy)
+    if decision.repairs and not fetched:
+        # The payload's labels are a snapshot from when the event fired; confirm drift against
+        # the issue as it is now before repairing anything.
+        return _decide_once(original, tracker, settings, secret=secret, refresh=True)
+    result = RunResult(decision=decision, loaded=loaded)
+    if caught_up is not None:
+        result.notes.append(
+            f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
+        )
+    return result, issue
+
+
+def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
+    """Whether another run rewrote the record between our read and our write."""
+    loaded = result.loaded
+    if result.decision.record is None or loaded.comment_id is None:
+        return False
+    current = tracker.comment(loaded.comment_id)
+    return current is None or current.body != loaded.record_body
+
+
 def handle(
     event: Event,
     tracker: Tracker,
@@ -78,7 +149,11 @@ def handle(
     dry_run: bool = False,
     secret: str | None = None,
 ) -> RunResult:
-    """Decide and apply one event; with `chain`, start the next agent's run by dispatch."""
+    """Decide and apply one event; with `chain`, start the next agent's run by dispatch.
+
+    Optimistic concurrency: just before writing, the record comment is read again; if another
+    run changed it, the event is decided again on the new record (a re-delivered or already
+    applied event then changes nothing)."""
     reason = why_irrelevant(event, settings.workflow, settings.policy)
     if reason is not None:
         ignored = Decision(
@@ -88,33 +163,32 @@ def handle(
             event=event.kind,
         )
         return RunResult(decision=ignored, loaded=Loaded(record=None))
-    issue = event.issue
-    if issue.partial:
-        issue = tracker.issue(issue.number)
-        event = event.model_copy(update={"issue": issue})
-    comments = tracker.comments(issue.number)
-    loaded = load(
-        issue.number,
-        issue.labels,
-        comments,
-        settings.workflow,
-        settings.policy,
-        now=event.at,
-        secret=secret,
-    )
-    event = _with_identity(event, loaded, tracker, settings)
-    decision = decide(loaded.record, event, settings.workflow, settings.policy)
-    result = RunResult(decision=decision, loaded=loaded)
-    if dry_run:
-        result.notes.append("dry run: nothing was written")
+    for attempt in range(MAX_RACES):
+        result, issue = _decide_once(event, tracker, settings, secret=secret, refresh=attempt > 0)
+        if dry_run:
+            result.notes.append("dry run: nothing was written")
+            return result
+        if _changed_since_read(result, tracker):
+            continue
+        if attempt:
+            result.notes.append(f"another run changed the record first; decided again ({attempt}x)")
+        result.applied = apply(
+            result.decision,
+            result.loaded,
+            issue,
+            tracker,
+            settings.workflow,
+            settings.policy,
+            secret=secret,
+        )
+        if chain is not None and result.decision.agent:
+            tracker.dispatch(chain, {"issue": str(issue.number)})
+            result.dispatched = True
         return result
-    result.applied = apply(
-        decision, loaded, issue, tracker, settings.workflow, settings.policy, secret=secret
+    raise TrackerError(
+        f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "
+        "row; nothing was written (the next event or sweep will pick it up)"
     )
-    if chain is not None and decision.agent:
-        tracker.dispatch(chain, {"issue": str(issue.number)})
-        result.dispatched = True
-    return result
 
 
 @dataclass

@@ -58,6 +58,10 @@ class Tracker(Protocol):
         """All comments, oldest first (implementations paginate to the end)."""
         ...
 
+    def comment(self, comment_id: int) -> Comment | None:
+        """One comment, or None if it was deleted."""
+        ...
+
     def permission(self, login: str) -> str:
         """The login's repository permission: admin, maintain, write, triage, read or none."""
         ...

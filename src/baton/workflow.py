@@ -65,6 +65,11 @@ class StateSpec(BaseModel):
         default=None, description="Waiting states: where an authorised approval moves the issue."
     )
     timeout: Timeout | None = None
+    relay: bool = Field(
+        default=False,
+        description="A routing state: its agent hands the feedback and human input it was "
+        "given on to the next agent instead of consuming them.",
+    )
 
 
 class Condition(BaseModel):

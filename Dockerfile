@@ -1,0 +1,41 @@
+# The image behind action.yml. Every issue event starts a container from it, so it is kept
+# small and quick to start: a slim Python base, the dependencies in their own layer (built
+# before the code is copied, so a change to src/ reuses it), no pip cache, no dev tools and
+# never a token — GitHub passes the token to the container at run time as INPUT_GITHUB-TOKEN.
+#
+# Actions runs Docker actions as root with the workspace mounted at /github/workspace and that
+# as the working directory, so relative paths such as `.github/baton.yml` resolve in the user's
+# repository; the image needs no user of its own.
+#
+# tests/test_packaging.py replays the FROM/ENV/WORKDIR/COPY/RUN steps below in a fresh
+# virtualenv and runs the ENTRYPOINT, so keep to those instructions and to relative paths.
+FROM python:3.12-slim
+
+# No .pyc written at run time (the container is thrown away; pip compiles them at install time,
+# which is what makes the start fast), unbuffered logs, no pip self-check on every install.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /opt/baton
+
+# The dependencies alone, read from pyproject.toml: this layer changes only when they do.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; open('requirements.txt', 'w').write('\n'.join(deps) + '\n')" \
+    && pip install --no-cache-dir --requirement requirements.txt \
+    && rm requirements.txt
+
+# Then Baton itself, without touching the dependencies again.
+COPY README.md ./
+COPY src ./src
+RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf build src/*.egg-info
+
+LABEL org.opencontainers.image.title="baton" \
+      org.opencontainers.image.description="Walks GitHub issues through a state machine of AI-agent work, with humans in the loop." \
+      org.opencontainers.image.licenses="MIT"
+
+# action.yml passes the command (run, report, context, agent, sweep) as the only argument;
+# `docker run IMAGE` alone handles the event it is given, like the Action does by default.
+ENTRYPOINT ["baton"]
+CMD ["run"]
