@@ -454,3 +454,19 @@ def test_a_failed_task_tells_the_humans_their_options(gh, review):
     message = messages_of(gh)[-1]
     assert all(command in message for command in ("/retry", "/skip", "/replan"))
     assert "start a comment with **approved**" not in message
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["creating_pr", "running_tests"],
+    ids=["the PM opening the PR", "the tester after a green run"],
+)
+def test_an_agent_cannot_complete_the_issue_without_a_human_approval(gh, settings, source):
+    enter_at(gh, settings, source)
+
+    decision = report(gh, settings, None, next_state="completed")
+
+    assert decision.outcome is Outcome.retry
+    assert "needs a human approval" in decision.reason
+    assert "waiting_for_human_input" in record_of(gh).feedback[0] or source == "running_tests"
+    assert state_of(gh) == source

@@ -259,7 +259,11 @@ def test_an_agent_proposal_applies_only_along_a_seed_edge(
     source, target = pair
     result = AgentResult(status=AgentStatus.success, confidence=0.9, next_state=target)
     decision = _report(source, result, lifecycle)
-    if pair in SEED_EDGE_SET:
+    if pair in SEED_EDGE_SET and lifecycle.spec(target).requires_approval:
+        # The gate: completed follows a human approval, never an agent's word alone.
+        assert decision.outcome is Outcome.retry, decision.reason
+        assert "approval" in decision.reason
+    elif pair in SEED_EDGE_SET:
         assert decision.outcome is Outcome.transition, decision.reason
         assert decision.state == target
         assert decision.record is not None and decision.record.state == target
@@ -546,3 +550,8 @@ def test_task_review_starts_at_pending_and_ends_in_completed_or_skipped() -> Non
     assert workflow.initial == "pending"
     terminal = {s for s in workflow.states if workflow.is_terminal(s)}
     assert terminal == {"completed", "skipped"}
+
+
+def test_only_completed_is_gated_behind_an_approval(lifecycle: Workflow) -> None:
+    gated = [s for s, spec in lifecycle.states.items() if spec.requires_approval]
+    assert gated == ["completed"]

@@ -310,10 +310,15 @@ def _on_report(ctx: Ctx, event: AgentReported) -> Plan:
 
 
 def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -> Plan:
+    wf = ctx.workflow
+    if wf.spec(target).requires_approval and not facts_for(ctx.record, result).approved:
+        gates = [s for s, spec in wf.states.items() if spec.approval and wf.allows(ctx.state, s)]
+        ask = f"; propose {', '.join(gates)} to ask for it" if gates else ""
+        why = f"{target} needs a human approval first, and none was given"
+        return _retry(ctx, why, [why + ask], actor=agent)
     breach = _limit_breach(ctx, target)
     if breach:
         return _escalate(ctx, breach, actor=BATON)
-    wf = ctx.workflow
     record = ctx.record
     questions = list(result.questions) or list(record.open_questions)
     spec = wf.spec(target)

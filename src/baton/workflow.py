@@ -65,6 +65,11 @@ class StateSpec(BaseModel):
         default=None, description="Waiting states: where an authorised approval moves the issue."
     )
     timeout: Timeout | None = None
+    requires_approval: bool = Field(
+        default=False,
+        description="Agents can move the issue here only right after a human approval at a "
+        "gate; a maintainer's relabel still can.",
+    )
     relay: bool = Field(
         default=False,
         description="A routing state: its agent hands the feedback and human input it was "
