@@ -257,15 +257,27 @@ def test_a_report_nobody_is_waiting_for_is_refused_as_stale_and_remembered(
     assert "report:late-run" in record_of(gh).processed, "a later redelivery cannot apply it"
 
 
-def test_a_redelivered_report_applies_nothing(gh, settings):
+def test_a_rerun_report_applies_nothing_but_sends_the_pending_agent_again(gh, settings):
     enter(gh, settings)
     report(gh, settings, "pm", run_id="run-7")
+    edits, labels = gh.calls["edit_comment"], gh.calls["set_labels"]
+
+    again = report(gh, settings, "pm", run_id="run-7")
+
+    assert again.outcome is Outcome.resume and again.agent == "analyst"
+    assert state_of(gh) == "analyzing_requirements"
+    assert (gh.calls["edit_comment"], gh.calls["set_labels"]) == (edits, labels)
+
+
+def test_a_rerun_report_sends_nothing_once_the_next_agent_has_reported(gh, settings):
+    enter(gh, settings)
+    report(gh, settings, "pm", run_id="run-7")
+    report(gh, settings, "analyst", confidence=0.9, run_id="run-8")
     before = writes(gh)
 
     again = report(gh, settings, "pm", run_id="run-7")
 
-    assert again.outcome is Outcome.ignored
-    assert state_of(gh) == "analyzing_requirements"
+    assert again.outcome is Outcome.ignored and again.agent is None
     assert writes(gh) == before
 
 
@@ -275,7 +287,7 @@ def test_a_redelivered_report_without_an_agent_name_does_not_act_for_the_next_ag
 
     again = report(gh, settings, None, run_id="run-7", next_state="failed")
 
-    assert again.outcome is Outcome.ignored
+    assert again.outcome in {Outcome.ignored, Outcome.resume}, "nothing is applied again"
     assert state_of(gh) == "analyzing_requirements"
 
 
@@ -285,7 +297,7 @@ def test_a_redelivered_failure_does_not_climb_the_ladder_twice(gh, settings):
 
     again = report(gh, settings, "developer", status="failure", run_id="run-9")
 
-    assert again.outcome is Outcome.ignored
+    assert again.outcome is Outcome.resume, "attempt 2 may be sent again, not counted again"
     assert record_of(gh).attempt == 2
 
 

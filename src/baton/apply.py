@@ -83,8 +83,18 @@ def apply(
         done.steps.append(
             "labels: " + ", ".join([*(f"-{x}" for x in removed), *(f"+{x}" for x in added)])
         )
+    lost = loaded.record.outbox if loaded.record and loaded.lost_message else None
+    if lost is not None:
+        note = "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
+        tracker.create_comment(
+            issue.number, f"{record_comment.message_mark(lost.revision)}\n{lost.text}{note}"
+        )
+        done.steps.append(f"re-posted the message of revision {lost.revision}")
     if decision.message:
-        message_id = tracker.create_comment(issue.number, decision.message)
+        body = decision.message
+        if decision.record is not None and decision.record.outbox is not None:
+            body = f"{record_comment.message_mark(decision.record.revision)}\n{body}"
+        message_id = tracker.create_comment(issue.number, body)
         done.steps.append(f"message posted (comment {message_id})")
     if decision.reaction:
         # A courtesy: a comment deleted meanwhile must not fail a run whose work is written.

@@ -43,9 +43,11 @@ from baton.record import (
     Entry,
     HumanInput,
     LastReport,
+    Outbox,
     Record,
     clip,
 )
+from baton.record_comment import OUTBOX_LIMIT
 from baton.rules import facts_for, pick, success_target
 from baton.workflow import ESCALATE, RETRY, StateKind, Workflow
 
@@ -152,7 +154,9 @@ def _move(
         "history": [*record.history, entry],
         "held": False,
         "escalated_from": None,
-        "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=ctx.now) if agent else None,
+        "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=ctx.now, by=ctx.event.id)
+        if agent
+        else None,
         "processed": record.remember(ctx.event.id),
         "last_comment_id": _comment_floor(ctx, record),
     }
@@ -246,7 +250,9 @@ def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Plan:
         update={
             "attempt": attempt,
             "feedback": kept,
-            "dispatch": Dispatch(agent=agent, state=record.state, attempt=attempt, at=ctx.now)
+            "dispatch": Dispatch(
+                agent=agent, state=record.state, attempt=attempt, at=ctx.now, by=ctx.event.id
+            )
             if agent
             else None,
         }
@@ -511,7 +517,9 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan
                 "attempt": 1,
                 "budget_from": record.iteration,
                 "feedback": guidance or list(record.feedback),
-                "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=ctx.now)
+                "dispatch": Dispatch(
+                    agent=agent, state=target, attempt=1, at=ctx.now, by=ctx.event.id
+                )
                 if agent
                 else None,
             }
@@ -747,7 +755,9 @@ def _enter(event: Event, workflow: Workflow, policy: Policy) -> Decision:
     agent = workflow.agent_of(target)
     if agent:
         record = record.model_copy(
-            update={"dispatch": Dispatch(agent=agent, state=target, attempt=1, at=event.at)}
+            update={
+                "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=event.at, by=event.id)
+            }
         )
     labels = _project(issue.labels, workflow.label_for(target, policy.label_prefix), policy)
     return Decision(
@@ -827,9 +837,11 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         repairs.insert(0, ctx.record.history[-1].reason)
     if rebuilt and record is None:
         record = ctx.record
-    if record is not None:
-        record = record.model_copy(update={"revision": ctx.record.revision + 1})
     message = messages.join(plan.message, messages.notes(repairs)) if repairs else plan.message
+    if record is not None:
+        revision = ctx.record.revision + 1
+        outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
+        record = record.model_copy(update={"revision": revision, "outbox": outbox})
     outcome = plan.outcome
     reason = plan.reason
     if outcome is Outcome.ignored and (repairs or labels_change or record is not None):
@@ -862,6 +874,23 @@ HANDLERS: dict[type, Any] = {
 }
 
 
+def _already_applied(ctx: Ctx) -> Plan:
+    """A re-delivered event changes nothing. A re-run of the report whose next agent is still
+    pending sends that agent again: the first run may have died before its dispatch (the last
+    thing a report does)."""
+    pending = ctx.record.dispatch
+    is_report = isinstance(ctx.event, AgentReported)
+    if is_report and pending and pending.by == ctx.event.id and pending.state == ctx.state:
+        agent = _agent_due(ctx, ctx.record)
+        if agent:
+            return Plan(
+                Outcome.resume,
+                f"event {ctx.event.id} was already applied; {agent} is still due",
+                agent=agent,
+            )
+    return Plan(Outcome.ignored, f"event {ctx.event.id} was already applied")
+
+
 def decide(record: Record | None, event: Event, workflow: Workflow, policy: Policy) -> Decision:
     """Decide what one event does to one issue. Pure: same inputs, same decision."""
     if record is None:
@@ -870,7 +899,7 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
         raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
     ctx = Ctx(record=record, event=event, workflow=workflow, policy=policy)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
-        plan = Plan(Outcome.ignored, f"event {event.id} was already applied")
+        plan = _already_applied(ctx)
     else:
         plan = HANDLERS[type(event)](ctx, event)
     return _finish(ctx, plan)

@@ -70,6 +70,7 @@ class Dispatch(BaseModel):
     state: str
     attempt: int
     at: datetime
+    by: str = ""  # the event that caused it: a re-run of that event may send it again
 
 
 class LastReport(BaseModel):
@@ -81,6 +82,16 @@ class LastReport(BaseModel):
     confidence: float
     summary: str
     at: datetime
+
+
+class Outbox(BaseModel):
+    """The last message for humans, kept until it is seen posted: a run that wrote the record
+    but died before posting leaves it here, and the next run posts it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    revision: int
+    text: str
 
 
 class Compacted(BaseModel):
@@ -117,6 +128,7 @@ class Record(BaseModel):
     held: bool = False
     processed: list[str] = Field(default_factory=list)
     last_comment_id: int = 0
+    outbox: Outbox | None = None
     revision: int = 0
 
     @property

@@ -29,6 +29,8 @@ from baton.record import Compacted, Record, clip
 
 RECORD_OPEN = "<!-- baton:record"
 RECORD_CLOSE = "-->"
+MESSAGE_MARK = "<!-- baton:message r={revision} -->"
+OUTBOX_LIMIT = 3_000
 _RECORD = re.compile(re.escape(RECORD_OPEN) + r"\s*\n(.*?)\n" + re.escape(RECORD_CLOSE), re.S)
 
 GITHUB_BODY_LIMIT = 65_536
@@ -103,6 +105,11 @@ def compact(record: Record, budget: int = JSON_BUDGET, secret: str | None = None
                     update={"summary": clip(current.last_report.summary, limit)}
                 )
                 if current.last_report
+                else None,
+                "outbox": current.outbox.model_copy(
+                    update={"text": clip(current.outbox.text, limit * 4)}
+                )
+                if current.outbox
                 else None,
             }
         )
@@ -186,6 +193,10 @@ class CommentRef:
     id: int
     author: str
     body: str
+
+
+def message_mark(revision: int) -> str:
+    return MESSAGE_MARK.format(revision=revision)
 
 
 def find_records(comments: Iterable[CommentRef], bot_login: str) -> list[CommentRef]:

@@ -27,6 +27,7 @@ class Loaded:
     duplicates: tuple[int, ...] = ()  # extra record comments left by racing runs: delete them
     problem: str | None = None
     human_comments: tuple[Comment, ...] = field(default=())
+    lost_message: str | None = None  # the record's outbox, never seen posted
 
 
 def _status_states(labels: Sequence[str], workflow: Workflow, policy: Policy) -> list[str]:
@@ -106,8 +107,14 @@ def load(
         record = _rebuild(
             number, labels, workflow, policy, now, f"the record could not be read: {exc}"
         )
+    lost = None
+    if record is not None and record.outbox is not None:
+        mark = record_comment.message_mark(record.outbox.revision)
+        if not any(c.author.casefold() == bot and mark in c.body for c in comments):
+            lost = record.outbox.text
     return Loaded(
         record=record,
+        lost_message=lost,
         comment_id=keeper.id,
         record_body=keeper.body,
         duplicates=duplicates,

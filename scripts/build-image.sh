@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Builds the Action's Docker image for real on a machine without a Docker engine, then runs it
+# against the fake GitHub of the tests. CI runs it; so can anyone with root on Debian/Ubuntu.
+#
+#   1. installs buildah and debootstrap with apt-get when they are missing;
+#   2. makes a Python base with debootstrap (Debian bookworm: python3, pip, venv, ca-certificates,
+#      with a virtualenv on PATH standing in for python:3.12-slim's /usr/local), kept as a
+#      tarball in the cache directory and reused while its recipe is unchanged;
+#   3. imports that tarball as a local image in a buildah store of its own (also in the cache);
+#   4. builds the Dockerfile with `buildah build --isolation chroot`, its FROM replaced by that
+#      base (`--from`; the Dockerfile itself keeps `FROM python:3.12-slim` for GitHub); PyPI is
+#      reached from inside the build through the host's CA bundle and the host's own pip index
+#      settings, bind-mounted for the RUN steps only (nothing of them stays in the image);
+#   5. runs the image's ENTRYPOINT and CMD with `buildah run` against the fake GitHub
+#      (scripts/image_smoke.py): an event Baton ignores (no API call at all) and a maintainer's
+#      trigger label (-> status:received), checking exit codes, outputs and the fake's state;
+#   6. prints the image size, the build time and the start-up time of the ignored-event run
+#      beside a bare `python -c pass` in the same image.
+#
+# Needs root (debootstrap, chroot) and a network that reaches Debian's mirror and PyPI.
+# Environment:
+#   BATON_IMAGE_CACHE  where the base and the buildah store live (default /var/tmp/baton-image);
+#                      delete it for a cold run. Kept outside the repository.
+#   BATON_IMAGE_RUNS   start-up timing repeats (default 5).
+#   PYTHON             the host interpreter that runs the smoke test (default python3, >= 3.11).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE=${BATON_IMAGE_CACHE:-/var/tmp/baton-image}
+RUNS=${BATON_IMAGE_RUNS:-5}
+PYTHON=${PYTHON:-python3}
+SUITE=bookworm
+PACKAGES=python3,python3-pip,python3-venv,ca-certificates
+VENV=/opt/python
+BASE_TAG=localhost/baton-base:$SUITE
+IMAGE=localhost/baton:ci
+# Bump when the recipe of the base changes in a way the variables above do not show.
+RECIPE="v1 $SUITE $PACKAGES $VENV"
+
+say() { printf '\n== %s\n' "$*"; }
+die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+started=$(now)
+[[ $EUID -eq 0 ]] || die "needs root (debootstrap and buildah's chroot isolation); run it with sudo"
+mkdir -p "$CACHE"
+
+# Every buildah call uses a store of its own under the cache: the vfs driver needs no kernel
+# overlay support, and nothing here touches a store the machine may use for something else.
+buildah_() {
+    buildah --root "$CACHE/storage" --runroot "$CACHE/runroot" --storage-driver vfs "$@"
+}
+
+# --------------------------------------------------------------------------- 1. the tools
+missing=()
+command -v buildah >/dev/null || missing+=(buildah)
+command -v debootstrap >/dev/null || missing+=(debootstrap)
+if ((${#missing[@]})); then
+    say "installing ${missing[*]} with apt-get"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "$(buildah --version); debootstrap $(dpkg-query -W -f '${Version}' debootstrap)"
+
+# --------------------------------------------------------------------------- 2. the base rootfs
+# The Debian mirror this machine's apt already uses for $SUITE (deb822 or one-line sources);
+# none found: debootstrap's own default.
+apt_mirror() {
+    local file
+    for file in /etc/apt/sources.list.d/*.sources; do
+        [[ -f $file ]] || continue
+        awk -v suite="$SUITE" '
+            function flush() { if (uri != "" && ok) print uri; uri = ""; ok = 0 }
+            /^[[:space:]]*$/ { flush(); next }
+            tolower($1) == "uris:" { uri = $2 }
+            tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == suite) ok = 1 }
+            END { flush() }
+        ' "$file"
+    done
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+        awk -v suite="$SUITE" '$1 == "deb" { sub(/\[[^]]*\][[:space:]]*/, ""); if ($3 == suite) print $2 }'
+}
+
+base_tar=$CACHE/base-$SUITE.tar
+if [[ -f $base_tar && "$(cat "$base_tar.recipe" 2>/dev/null)" == "$RECIPE" ]]; then
+    say "base rootfs: reusing $base_tar"
+else
+    mirror=$(apt_mirror | grep -m1 -E '^https?://' || true)
+    say "base rootfs: debootstrap $SUITE (${mirror:-debootstrap default mirror}) into the cache"
+    t=$(now)
+    rootfs=$CACHE/rootfs.tmp
+    rm -rf "$rootfs" "$base_tar.tmp"
+    debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$rootfs" ${mirror:+"$mirror"} \
+        >"$CACHE/debootstrap.log" 2>&1 || {
+        tail -n 30 "$CACHE/debootstrap.log" >&2
+        die "debootstrap failed (log: $CACHE/debootstrap.log)"
+    }
+    # The virtualenv plays python:*-slim's /usr/local: `python` and `pip` on PATH, installs
+    # allowed (Debian's own interpreter refuses pip installs, PEP 668).
+    chroot "$rootfs" /usr/bin/python3 -m venv "$VENV"
+    # What a slim image leaves out: apt's caches and lists, docs, man pages, translations.
+    chroot "$rootfs" apt-get clean
+    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/log/* \
+        "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* \
+        "$rootfs"/usr/share/locale/* "$rootfs"/tmp/* "$rootfs"/root/.cache
+    tar --numeric-owner --xattrs -C "$rootfs" -cf "$base_tar.tmp" .
+    rm -rf "$rootfs"
+    mv "$base_tar.tmp" "$base_tar"
+    echo "$RECIPE" >"$base_tar.recipe"
+    echo "debootstrap and trim: $(since "$t") s, $(du -h "$base_tar" | cut -f1) tarball"
+fi
+
+# --------------------------------------------------------------------------- 3. the base image
+base_id=$(sha256sum "$base_tar" | cut -c1-16)
+if [[ "$(buildah_ inspect --type image --format '{{index .ImageAnnotations "baton.base"}}' \
+    "$BASE_TAG" 2>/dev/null || true)" == "$base_id" ]]; then
+    say "base image: reusing $BASE_TAG"
+else
+    say "base image: importing the rootfs as $BASE_TAG"
+    ctr=$(buildah_ from scratch)
+    buildah_ add --quiet "$ctr" "$base_tar" / >/dev/null
+    buildah_ config \
+        --env PATH="$VENV/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+        --env LANG=C.UTF-8 \
+        --cmd python3 \
+        --annotation baton.base="$base_id" \
+        "$ctr"
+    buildah_ commit --quiet --rm "$ctr" "$BASE_TAG" >/dev/null
+fi
+
+# --------------------------------------------------------------------------- 4. the build
+# pip inside the build: the host's CA bundle (a TLS-inspecting proxy's CA may be in it) and the
+# host's own index settings, when they are URLs the build can reach (file:// indexes and local
+# find-links dirs are the host's business). Both are bind mounts for the RUN steps only.
+host_ca=""
+for candidate in "${PIP_CERT:-}" "${SSL_CERT_FILE:-}" "${REQUESTS_CA_BUNDLE:-}" \
+    /etc/ssl/certs/ca-certificates.crt; do
+    if [[ -n $candidate && -f $candidate ]]; then host_ca=$candidate; break; fi
+done
+[[ -n $host_ca ]] || die "no CA bundle found on the host (set PIP_CERT)"
+
+pip_setting() { # the host's value of a pip setting: PIP_<NAME> first, then pip's config files
+    local env_name
+    env_name=PIP_$(tr 'a-z-' 'A-Z_' <<<"$1")
+    if [[ -n ${!env_name:-} ]]; then echo "${!env_name}"; return; fi
+    "$PYTHON" -m pip config get "global.$1" 2>/dev/null ||
+        "$PYTHON" -m pip config get "install.$1" 2>/dev/null || true
+}
+remote_urls() { tr ' \t' '\n\n' | grep -E '^https?://' | paste -sd ' ' || true; }
+
+pip_conf=$CACHE/pip.conf
+{
+    echo "# Generated by scripts/build-image.sh for the RUN steps of the image build."
+    echo "[global]"
+    echo "cert = /etc/ssl/certs/ca-certificates.crt"
+    index=$(pip_setting index-url | remote_urls)
+    extra=$(pip_setting extra-index-url | remote_urls)
+    trusted=$(pip_setting trusted-host | tr '\n' ' ')
+    [[ -z $index ]] || echo "index-url = ${index%% *}"
+    [[ -z $extra ]] || echo "extra-index-url = $extra"
+    [[ -z ${trusted// /} ]] || echo "trusted-host = $trusted"
+} >"$pip_conf"
+echo "pip in the build: CA bundle $host_ca; settings passed on:"
+grep -v '^#' "$pip_conf" | sed 's/^/    /'
+
+say "building the Dockerfile as $IMAGE (FROM replaced by $BASE_TAG)"
+t=$(now)
+buildah_ build --isolation chroot --layers --pull=never --from "$BASE_TAG" \
+    --volume "$host_ca:/etc/ssl/certs/ca-certificates.crt:ro" \
+    --volume "$pip_conf:/etc/pip.conf:ro" \
+    --tag "$IMAGE" --file Dockerfile .
+build_seconds=$(since "$t")
+buildah_ rmi --prune >/dev/null 2>&1 || true # layers of earlier builds no tag points at
+
+image_bytes=$(buildah_ inspect --type image --format '{{.Size}}' "$IMAGE" 2>/dev/null || true)
