@@ -60,6 +60,7 @@ def make_tracker(env: ActionEnv, *, writes_per_minute: float | None = None) -> T
         env.token.get_secret_value(),
         api_url=env.api_url,
         seconds_between_writes=pause,
+        timeout=env.http_timeout,
     )
 
 

@@ -28,6 +28,10 @@ def _input(env: Mapping[str, str], name: str, default: str = "") -> str:
     return default
 
 
+def _seconds(value: str, *, default: int) -> int:
+    return int(value) if value.strip().isdigit() and int(value) > 0 else default
+
+
 def _flag(value: str) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
@@ -50,6 +54,7 @@ class ActionEnv(BaseModel):
     dry_run: bool = False
     bot_login: str = "github-actions[bot]"
     record_secret: SecretStr | None = None
+    http_timeout: int = 15  # seconds per GitHub request (BATON_HTTP_TIMEOUT)
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str] | None = None) -> ActionEnv:
@@ -74,6 +79,7 @@ class ActionEnv(BaseModel):
             dry_run=_flag(_input(env, "dry-run", "false")),
             bot_login=_input(env, "bot-login", "github-actions[bot]"),
             record_secret=SecretStr(secret) if secret else None,
+            http_timeout=_seconds(env.get("BATON_HTTP_TIMEOUT", ""), default=15),
         )
 
     def secret_value(self) -> str | None:
