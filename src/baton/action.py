@@ -15,11 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from baton import markdown
-from baton.action_io import ActionEnv, annotation, append_summary, log_line, write_outputs
+from baton.action_io import ActionEnv
 from baton.config import Settings, load_config
 from baton.decision import Decision
 from baton.errors import BatonError, InvalidEvent, TrackerError
 from baton.events import Event, Ignored, Sweep, parse
+from baton.triage import quick_reason, view_of
+from baton.workflow_commands import (
+    annotation,
+    append_summary,
+    ignored_outputs,
+    log_line,
+    write_outputs,
+)
 
 if TYPE_CHECKING:
     from baton.run import RunResult, SweepResult
@@ -87,20 +95,6 @@ def decision_outputs(decision: Decision) -> dict[str, str]:
     }
 
 
-def ignored_outputs(reason: str, issue: int | None) -> dict[str, str]:
-    decision = json.dumps(
-        {"outcome": "ignored", "issue": issue, "reason": reason}, separators=(",", ":")
-    )
-    return {
-        "issue": str(issue or ""),
-        "state": "",
-        "previous-state": "",
-        "agent": "",
-        "transitioned": "false",
-        "decision": decision,
-    }
-
-
 def decision_summary(result: RunResult, settings: Settings, calls: int | None) -> str:
     from baton.graph import to_mermaid
 
@@ -165,6 +159,12 @@ def _failure(exc: BatonError) -> CommandResult:
     )
 
 
+def _number(payload: dict[str, Any]) -> int | None:
+    issue = payload.get("issue")
+    number = issue.get("number") if isinstance(issue, dict) else None
+    return number if isinstance(number, int) else None
+
+
 # --- commands -----------------------------------------------------------------------------
 def run_event(env: ActionEnv) -> CommandResult:
     """`baton run`: act on the event GitHub handed this job."""
@@ -178,7 +178,12 @@ def run_event(env: ActionEnv) -> CommandResult:
             raise InvalidEvent(f"cannot read the event payload {env.event_path}: {exc}") from exc
         if not isinstance(payload, dict):
             raise InvalidEvent("the event payload is not a JSON object")
-        parsed = parse(env.event_name, payload, settings.policy, now=now(), run_id=env.run_id)
+        early = quick_reason(env.event_name, payload, view_of(settings.workflow, settings.policy))
+        parsed = (
+            Ignored(reason=early, issue=_number(payload))
+            if early
+            else parse(env.event_name, payload, settings.policy, now=now(), run_id=env.run_id)
+        )
     except BatonError as exc:
         return _failure(exc)
     if isinstance(parsed, Ignored):

@@ -1,16 +1,13 @@
-"""The Action's boundary: the environment GitHub sets, and what a run hands back.
+"""The environment GitHub sets for the Action, read once into one model.
 
-In: `GITHUB_*` variables and inputs as `INPUT_<NAME>` (GitHub keeps the hyphens of input
-names, so both `INPUT_DRY-RUN` and `INPUT_DRY_RUN` are read). Out: `$GITHUB_OUTPUT` (every value
-in a heredoc with a random delimiter, so no user text can add an output), the job summary, log
-lines that cannot start a workflow command, and `::error::` annotations. The token is kept as
-a SecretStr and never printed.
+Inputs arrive as `INPUT_<NAME>`; GitHub keeps the hyphens of input names, so both
+`INPUT_DRY-RUN` and `INPUT_DRY_RUN` are read. The token is kept as a SecretStr and never
+printed. What a run hands back is written by `workflow_commands.py`.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -84,48 +81,3 @@ class ActionEnv(BaseModel):
 
     def secret_value(self) -> str | None:
         return self.record_secret.get_secret_value() if self.record_secret else None
-
-
-# --- outputs -----------------------------------------------------------------------------
-def format_outputs(values: Mapping[str, str]) -> str:
-    """`name<<DELIM` blocks; the delimiter is random and checked against every value."""
-    blocks = []
-    for name, value in values.items():
-        delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
-        while delimiter in value:  # pragma: no cover - 128 random bits
-            delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
-        blocks.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
-    return "".join(blocks)
-
-
-def write_outputs(path: Path | None, values: Mapping[str, str]) -> None:
-    if path is None:
-        return
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(format_outputs(values))
-
-
-def append_summary(path: Path | None, markdown_text: str) -> None:
-    if path is None:
-        return
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(markdown_text.rstrip() + "\n")
-
-
-# --- the log -------------------------------------------------------------------------------
-def log_line(text: str) -> str:
-    """A log line that cannot be read as a workflow command (`::set-output`, `::add-mask`)."""
-    return "\n".join(f"baton: {line}" for line in (text.splitlines() or [""]))
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def annotation(level: str, message: str, title: str = "Baton") -> str:
-    """`::error title=...::message`, escaped the way the runner expects."""
-    return f"::{level} title={_escape_property(title)}::{_escape_data(message)}"

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from baton.agent_result import AgentResult
 from baton.config import Policy
 from baton.errors import InvalidAgentResult, InvalidEvent
+from baton.triage import is_bot
 
 
 class Actor(BaseModel):
@@ -111,12 +112,7 @@ class Sweep(BaseModel):
 
 
 def _is_bot(user: dict[str, Any], policy: Policy) -> bool:
-    login = str(user.get("login", ""))
-    return (
-        user.get("type") == "Bot"
-        or login.casefold() == policy.bot_login.casefold()
-        or login.endswith("[bot]")
-    )
+    return is_bot(user, policy.bot_login)
 
 
 def _actor(user: dict[str, Any] | None, association: str = "NONE") -> Actor:

@@ -18,8 +18,8 @@ from baton.engine import decide
 from baton.errors import TrackerError
 from baton.events import Actor, Commented, Event, IssueInfo, Labeled, Tick, tick
 from baton.record_load import Loaded, load
-from baton.relevance import why_irrelevant
 from baton.tracker import Comment, DispatchTarget, Tracker
+from baton.triage import event_reason, view_of
 
 
 @dataclass
@@ -154,7 +154,7 @@ def handle(
     Optimistic concurrency: just before writing, the record comment is read again; if another
     run changed it, the event is decided again on the new record (a re-delivered or already
     applied event then changes nothing)."""
-    reason = why_irrelevant(event, settings.workflow, settings.policy)
+    reason = event_reason(event, view_of(settings.workflow, settings.policy))
     if reason is not None:
         ignored = Decision(
             outcome=Outcome.ignored,
