@@ -12,7 +12,9 @@ bob (read, a passer-by). Issue #1 is open and not yet in the workflow.
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -20,12 +22,13 @@ import pytest
 from baton import events, payloads, record_comment
 from baton.agent_result import AgentResult
 from baton.config import Config, Settings, load_config, settings_from
-from baton.decision import Decision
-from baton.events import Ignored, Sweep
+from baton.decision import Decision, Outcome
+from baton.events import Event, Ignored, Sweep
 from baton.memory_tracker import MemoryGitHub
 from baton.record import Record
-from baton.run import handle
-from baton.run import sweep as run_sweep
+from baton.run import RunResult, handle
+from baton.sweep import sweep as run_sweep
+from baton.tracker import Comment, DispatchTarget
 
 ISSUE = 1
 PEOPLE = {"maria": "maintain", "tess": "triage", "wendy": "write", "alice": "read", "bob": "read"}
@@ -142,11 +145,13 @@ def report(
     return handle(event, gh, settings).decision
 
 
-def sweep(gh: MemoryGitHub, settings: Settings, after: timedelta) -> Decision | None:
-    """Let `after` pass, run the scheduled sweep, and return its decision on issue #1."""
+def sweep(gh: MemoryGitHub, settings: Settings, after: timedelta) -> Decision:
+    """Let `after` pass, run the scheduled sweep, and return its decision on issue #1 — an
+    `ignored` one when the sweep found nothing due there and did not even read it."""
     gh.now += after
     swept = run_sweep(gh, settings, now=gh.now, chain=None)
-    return next((r.decision for r in swept.results if r.decision.issue == ISSUE), None)
+    found = next((r.decision for r in swept.results if r.decision.issue == ISSUE), None)
+    return found or Decision(outcome=Outcome.ignored, issue=ISSUE, reason="not due: not read")
 
 
 # --- what a test reads back ---------------------------------------------------------------
@@ -181,3 +186,105 @@ def messages_of(gh: MemoryGitHub) -> list[str]:
 def writes(gh: MemoryGitHub) -> int:
     """GitHub calls so far that change something."""
     return sum(gh.calls[op] for op in WRITES)
+
+
+# --- jobs that can run again, for fault and race tests ---------------------------------------
+CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
+
+
+@dataclass
+class Job:
+    """One `baton run` or `baton report` job: each run handles the same event again, with the
+    same id, as a re-run of the job (same GITHUB_RUN_ID) or a re-delivered webhook does."""
+
+    gh: MemoryGitHub
+    settings: Settings
+    event_at: Callable[[datetime], Event]
+    chain: DispatchTarget | None = None
+    results: list[RunResult] = field(default_factory=list)
+
+    def run(self) -> RunResult:
+        event = self.event_at(self.gh.now)
+        self.gh.now += STEP
+        result = handle(event, self.gh, self.settings, chain=self.chain)
+        self.results.append(result)
+        return result
+
+    def named(self, agent: str) -> int:
+        """Runs of this job that finished and named `agent` for the follow-up job."""
+        return sum(1 for r in self.results if r.decision.agent == agent)
+
+
+def webhook_job(gh: MemoryGitHub, settings: Settings, name: str, payload: dict[str, Any]) -> Job:
+    """A job for a webhook whose payload is fixed now, as GitHub fixes it when the event fires."""
+    run_id = str(next(_run_ids))
+
+    def event_at(now: datetime) -> Event:
+        parsed = events.parse(name, payload, settings.policy, now=now, run_id=run_id)
+        assert not isinstance(parsed, Ignored | Sweep), parsed
+        return parsed
+
+    return Job(gh, settings, event_at)
+
+
+def report_job(gh: MemoryGitHub, settings: Settings, agent: str, **result: Any) -> Job:
+    """`baton report` for `agent` (success, confidence 0.9 unless told), chaining by dispatch."""
+    run_id = f"run-{next(_run_ids)}"
+    parsed = AgentResult(**{"status": "success", "confidence": 0.9, **result})
+
+    def event_at(now: datetime) -> Event:
+        return events.report(ISSUE, agent=agent, result=parsed, error=None, now=now, run_id=run_id)
+
+    return Job(gh, settings, event_at, chain=CHAIN)
+
+
+def relabel_job(gh: MemoryGitHub, settings: Settings, label: str, by: str) -> Job:
+    """`by` adds `label` to issue #1 now; the job handles that event."""
+    gh.human_label(ISSUE, label)
+    return webhook_job(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by))
+
+
+def comment_job(gh: MemoryGitHub, settings: Settings, body: str, by: str) -> Job:
+    """`by` posts `body` on issue #1 now; the job handles that event."""
+    posted = gh.human_comment(ISSUE, body, author=by)
+    return webhook_job(gh, settings, "issue_comment", payloads.comment(gh, ISSUE, posted.id))
+
+
+def kick_job(gh: MemoryGitHub, settings: Settings) -> Job:
+    """The workflow run a dispatch of Baton's starts for issue #1."""
+    payload = payloads.workflow_dispatch(gh, ISSUE, sender=gh.bot_login)
+    return webhook_job(gh, settings, "workflow_dispatch", payload)
+
+
+def sweep_run(gh: MemoryGitHub, settings: Settings, after: timedelta = STEP) -> RunResult | None:
+    """The scheduled sweep `after` from now, chaining by dispatch: its run on issue #1, if any."""
+    gh.now += after
+    swept = run_sweep(gh, settings, now=gh.now, chain=CHAIN)
+    return next((r for r in swept.results if r.decision.issue == ISSUE), None)
+
+
+def record_comments(gh: MemoryGitHub) -> list[Comment]:
+    """The bot's record comments on issue #1, oldest first."""
+    return [
+        c
+        for c in gh.comments_of(ISSUE)
+        if c.author == gh.bot_login and record_comment.has_marker(c.body)
+    ]
+
+
+def status_labels(gh: MemoryGitHub) -> list[str]:
+    return [x for x in gh.labels_of(ISSUE) if x.startswith("status:")]
+
+
+def labels_agree(gh: MemoryGitHub, settings: Settings) -> bool:
+    """Exactly one status label on issue #1, and it is the record's state."""
+    record = record_of(gh)
+    return record is not None and status_labels(gh) == [label_of(settings, record.state)]
+
+
+def times_applied(gh: MemoryGitHub, move: tuple[str | None, str, str, str]) -> int:
+    """How often the history holds the move (from, to, trigger, actor)."""
+    record = record_of(gh)
+    if record is None:
+        return 0
+    return sum(1 for e in record.history if (e.from_state, e.to_state, e.trigger, e.actor) == move)

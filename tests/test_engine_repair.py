@@ -13,6 +13,7 @@ import pytest
 
 from baton import payloads, record_comment
 from baton.decision import Decision, Outcome
+from baton.sweep import sweep as run_sweep
 from conftest import (
     ISSUE,
     comment,
@@ -348,8 +349,9 @@ def test_the_config_can_shorten_a_wait(gh):
 def test_a_sweep_passes_over_issues_outside_the_workflow(gh, settings):
     decision = sweep(gh, settings, after=timedelta(days=30))
 
-    assert decision is None
+    assert decision.reason == "not due: not read"
     assert writes(gh) == 0
+    assert gh.calls["comments"] == 0, "the listing alone shows it is not Baton's"
 
 
 # --- time: agents that never report -----------------------------------------------------------
@@ -406,3 +408,20 @@ def test_without_an_agent_timeout_a_silent_agent_is_never_chased(gh, settings):
     assert decision.agent is None
     assert record_of(gh).attempt == 1
     assert state_of(gh) == "received"
+
+
+def test_a_sweep_reads_only_the_issues_where_something_can_be_due(gh, settings):
+    """A thousand quiet issues cost the listing pages, not a read each."""
+    for n in range(60):
+        gh.open_issue(f"quiet {n}", author="alice")
+    enter(gh, settings)  # issue #1: pm due, no agent timeout configured
+    waiting = gh.open_issue("asked", author="alice")
+    gh.human_label(waiting, "status:waiting-for-requirements-clarification")
+    gh.now += timedelta(days=8)
+    reads = gh.calls["comments"]
+
+    swept = run_sweep(gh, settings, now=gh.now, chain=None)
+
+    assert [r.decision.issue for r in swept.results] == [waiting]
+    assert gh.calls["comments"] - reads <= 2, "one issue read (twice: a repair re-reads)"
+    assert swept.listed == 62

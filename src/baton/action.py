@@ -30,7 +30,8 @@ from baton.workflow_commands import (
 )
 
 if TYPE_CHECKING:
-    from baton.run import RunResult, SweepResult
+    from baton.run import RunResult
+    from baton.sweep import SweepResult
     from baton.tracker import DispatchTarget, Tracker
 
 
@@ -221,7 +222,7 @@ def handle_event(
 def _from_sweep(
     env: ActionEnv, settings: Settings, tracker: Tracker, at: datetime
 ) -> CommandResult:
-    from baton.run import sweep
+    from baton.sweep import sweep
 
     result: SweepResult = sweep(
         tracker,

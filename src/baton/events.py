@@ -41,6 +41,7 @@ class IssueInfo(BaseModel):
     author: str = ""
     is_pull_request: bool = False
     partial: bool = Field(default=False, description="Only the number is known: fetch the rest.")
+    updated_at: datetime | None = None
 
 
 class _Event(BaseModel):

@@ -32,6 +32,7 @@ def _info(data: dict[str, Any]) -> IssueInfo:
         labels=tuple(str(label.get("name")) for label in data.get("labels") or []),
         author=str((data.get("user") or {}).get("login") or ""),
         is_pull_request=bool(data.get("pull_request")),
+        updated_at=_when(data["updated_at"]) if data.get("updated_at") else None,
     )
 
 
@@ -163,7 +164,7 @@ class GitHubTracker:
             "listing open issues",
             parameters={
                 "state": "open",
-                "sort": "created",
+                "sort": "updated",  # least recently updated first: what waited longest
                 "direction": "asc",
                 "per_page": PER_PAGE,
                 "page": page,

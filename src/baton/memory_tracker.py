@@ -31,6 +31,7 @@ class _Issue:
     state: str = "open"
     labels: list[str] = field(default_factory=list)
     is_pull_request: bool = False
+    updated_at: datetime | None = None
 
 
 @dataclass
@@ -76,7 +77,9 @@ class MemoryGitHub:
         self, title: str, body: str = "", *, author: str = "alice", labels: tuple[str, ...] = ()
     ) -> int:
         number = max(self.issues, default=0) + 1
-        self.issues[number] = _Issue(number, title, body, author, labels=list(labels))
+        self.issues[number] = _Issue(
+            number, title, body, author, labels=list(labels), updated_at=self.now
+        )
         self.log.append(f"#{number} opened by {author}: {title}")
         return number
 
@@ -93,6 +96,7 @@ class MemoryGitHub:
             labels.append(label)
         elif not add and label in labels:
             labels.remove(label)
+        self._touch(number)
         self.log.append(f"#{number} {'+' if add else '-'}label {label} (human)")
 
     def set_permission(self, login: str, permission: str) -> None:
@@ -113,6 +117,11 @@ class MemoryGitHub:
         return [content for _, content in self.comment_store[comment_id].reactions]
 
     # --- internals ----------------------------------------------------------------------
+    def _touch(self, number: int) -> None:
+        """GitHub bumps an issue's updated_at on every comment and label change."""
+        if number in self.issues:
+            self.issues[number].updated_at = self.now
+
     def _call(self, operation: str) -> None:
         self.calls[operation] += 1
         if self.on_call is not None:
@@ -142,6 +151,7 @@ class MemoryGitHub:
         self._next_comment += 1
         stored = _Comment(self._next_comment, number, author, body, self.now, bot, association)
         self.comment_store[stored.id] = stored
+        self._touch(number)
         return self._public(stored)
 
     @staticmethod
@@ -167,6 +177,7 @@ class MemoryGitHub:
             labels=tuple(found.labels),
             author=found.author,
             is_pull_request=found.is_pull_request,
+            updated_at=found.updated_at,
         )
 
     def comments(self, number: int) -> list[Comment]:
@@ -205,6 +216,7 @@ class MemoryGitHub:
             )
         stored = self.comment_store[comment_id]
         stored.body = body
+        self._touch(stored.issue)
         self.log.append(f"#{stored.issue} comment {comment_id} edited")
 
     def delete_comment(self, comment_id: int) -> None:
@@ -232,6 +244,7 @@ class MemoryGitHub:
     ) -> None:
         self._call("set_labels")
         labels = self._issue(number).labels
+        self._touch(number)
         for name in [x for x in current if x not in wanted]:
             if name in labels:
                 labels.remove(name)
@@ -253,7 +266,11 @@ class MemoryGitHub:
 
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
         self._call("open_issues")
-        numbers = sorted(n for n, i in self.issues.items() if i.state == "open")
+        epoch = datetime.min.replace(tzinfo=UTC)
+        numbers = sorted(
+            (n for n, i in self.issues.items() if i.state == "open"),
+            key=lambda n: (self.issues[n].updated_at or epoch, n),
+        )
         start = (page - 1) * PAGE_SIZE
         chunk = numbers[start : start + PAGE_SIZE]
         infos = [
@@ -263,6 +280,7 @@ class MemoryGitHub:
                 state="open",
                 labels=tuple(self.issues[n].labels),
                 author=self.issues[n].author,
+                updated_at=self.issues[n].updated_at,
             )
             for n in chunk
         ]

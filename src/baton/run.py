@@ -7,7 +7,6 @@ Shared by `baton run` (events), `baton report` (agent hand-back), `baton sweep` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from baton.apply import Applied, apply
 from baton.catchup import as_event, missed_comment
@@ -16,7 +15,7 @@ from baton.config import Settings
 from baton.decision import Decision, Outcome
 from baton.engine import decide
 from baton.errors import TrackerError
-from baton.events import Actor, Commented, Event, IssueInfo, Labeled, Tick, tick
+from baton.events import Actor, Commented, Event, IssueInfo, Labeled
 from baton.record_load import Loaded, load
 from baton.tracker import Comment, DispatchTarget, Tracker
 from baton.triage import event_reason, view_of
@@ -189,47 +188,3 @@ def handle(
         f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "
         "row; nothing was written (the next event or sweep will pick it up)"
     )
-
-
-@dataclass
-class SweepResult:
-    results: list[RunResult] = field(default_factory=list)
-    scanned: int = 0
-    calls: int = 0
-    next_page: int | None = None
-
-
-def sweep(
-    tracker: Tracker,
-    settings: Settings,
-    *,
-    now: datetime,
-    chain: DispatchTarget | None,
-    start_page: int = 1,
-    budget: int | None = None,
-    dry_run: bool = False,
-    secret: str | None = None,
-) -> SweepResult:
-    """Act on timeouts and silent agents across open issues, within a budget of API calls."""
-    budget = budget or settings.policy.sweep_budget
-    out = SweepResult()
-    page: int | None = start_page
-    prefix = settings.policy.label_prefix.casefold()
-    while page is not None and out.calls < budget:
-        issues, next_page = tracker.open_issues(page)
-        out.calls += 1
-        for info in issues:
-            if not any(label.casefold().startswith(prefix) for label in info.labels):
-                continue
-            if out.calls + 3 > budget:  # comments + a possible write + dispatch
-                out.next_page = page
-                return out
-            event: Tick = tick(info.number, now).model_copy(update={"issue": info})
-            result = handle(event, tracker, settings, chain=chain, dry_run=dry_run, secret=secret)
-            out.calls += 1 + (len(result.applied.steps) if result.applied else 0)
-            out.calls += int(result.dispatched)
-            out.scanned += 1
-            out.results.append(result)
-        page = next_page
-    out.next_page = page
-    return out

@@ -26,7 +26,8 @@ from baton.errors import BatonError
 from baton.graph import path_mermaid
 from baton.memory_tracker import MemoryGitHub
 from baton.record import Record
-from baton.run import RunResult, handle, sweep
+from baton.run import RunResult, handle
+from baton.sweep import sweep
 from baton.tracker import DispatchTarget
 
 CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
@@ -193,7 +194,8 @@ class Player:
     def _sweep(self) -> None:
         result = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
         if not result.results:
-            self.say("   sweep: nothing in the workflow")
+            self.last = None
+            self.say(f"   sweep: nothing is due ({result.listed} open issue(s) listed)")
         for item in result.results:
             self._show(item)
 

@@ -1,0 +1,110 @@
+"""The scheduled sweep: timeouts, silent agents, missed comments and drift, on a budget.
+
+It pages through open issues least recently updated first and reads an issue only when
+something can be due there, judged from the listing alone: a waiting state older than its
+timeout, a work state whose agent may have gone silent, recent activity on a state that waits
+for a human (a comment whose own run was cancelled), or labels that disagree. Issues it acts on
+are updated and move to the back of the queue, so a sweep that runs out of budget resumes next
+time with the issues that waited longest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from baton.config import Settings
+from baton.events import IssueInfo, Tick, tick
+from baton.run import RunResult, handle
+from baton.tracker import DispatchTarget, Tracker
+from baton.workflow import StateKind
+
+RECENT = timedelta(hours=2)  # activity this recent may be a comment whose run never came
+CALLS_PER_ISSUE = 4  # the most one issue can cost: read, check, write, dispatch
+
+
+@dataclass
+class SweepResult:
+    results: list[RunResult] = field(default_factory=list)
+    listed: int = 0
+    scanned: int = 0
+    calls: int = 0
+    next_page: int | None = None
+
+
+def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None:
+    """Why this issue is worth reading now, from its labels and last update; None: skip it."""
+    workflow, policy = settings.workflow, settings.policy
+    prefix = policy.label_prefix.casefold()
+    status = [label for label in info.labels if label.casefold().startswith(prefix)]
+    if not status:
+        return None
+    states = [workflow.state_for_label(label, policy.label_prefix) for label in status]
+    if len(states) != 1 or states[0] is None:
+        return "its status labels need repair"
+    spec = workflow.spec(states[0])
+    idle = now - info.updated_at if info.updated_at else None
+    if idle is None:
+        return "its last update is unknown"
+    if spec.kind is StateKind.waiting:
+        if spec.timeout and idle >= spec.timeout.after:
+            return f"it has waited {idle.days} days"
+        if idle <= RECENT:
+            return "recent activity while it waits for a human"
+    if spec.kind is StateKind.work:
+        limit = spec.timeout.after if spec.timeout else policy.agent_timeout
+        if limit is not None and idle >= limit:
+            return f"the {spec.agent} has been silent for {idle}"
+    if states[0] == workflow.escalation.state and idle <= RECENT:
+        return "recent activity while it waits for a human decision"
+    return None
+
+
+def _spent(tracker: Tracker, start: int) -> int:
+    count = getattr(tracker, "requests", None)
+    if isinstance(count, int):
+        return count - start
+    calls = getattr(tracker, "calls", None)
+    return sum(calls.values()) - start if calls is not None else 0
+
+
+def _count(tracker: Tracker) -> int:
+    return _spent(tracker, 0)
+
+
+def sweep(
+    tracker: Tracker,
+    settings: Settings,
+    *,
+    now: datetime,
+    chain: DispatchTarget | None,
+    start_page: int = 1,
+    budget: int | None = None,
+    dry_run: bool = False,
+    secret: str | None = None,
+) -> SweepResult:
+    """One pass over open issues within a budget of API calls."""
+    budget = budget or settings.policy.sweep_budget
+    out = SweepResult()
+    start = _count(tracker)
+    page: int | None = start_page
+    while page is not None:
+        if _spent(tracker, start) + 1 > budget:
+            break
+        issues, next_page = tracker.open_issues(page)
+        out.listed += len(issues)
+        for info in issues:
+            if due_reason(info, now, settings) is None:
+                continue
+            if _spent(tracker, start) + CALLS_PER_ISSUE > budget:
+                out.next_page = page
+                out.calls = _spent(tracker, start)
+                return out
+            event: Tick = tick(info.number, now).model_copy(update={"issue": info})
+            result = handle(event, tracker, settings, chain=chain, dry_run=dry_run, secret=secret)
+            out.scanned += 1
+            out.results.append(result)
+        page = next_page
+    out.next_page = page
+    out.calls = _spent(tracker, start)
+    return out
