@@ -1,0 +1,42 @@
+"""The benchmark script keeps working (its figures are quoted in the docs and notes)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_record_sizes_are_measured_after_real_transitions() -> None:
+    bench = load_script()
+    sizes = bench.record_sizes([3, 30])
+    assert [count for count, _ in sizes] == [3, 30]
+    assert all(0 < size < bench.TARGET_RECORD_BYTES for _, size in sizes)
+
+
+def test_the_report_names_every_target() -> None:
+    bench = load_script()
+    rows = [
+        bench.Row("ignored: push", 0, "—"),
+        bench.Row("agent report with a transition (and dispatch)", 7, "…"),
+        bench.Row("human reply in a waiting state", 6, "…"),
+    ]
+    text = bench.render(
+        rows,
+        bench.Row("sweep", 35, "…"),
+        [("python -c pass", 0.02, 1.0, 40_000), ("baton run, ignored event", 0.08, 4.0, 40_000)],
+        [(1000, 8_500)],
+    )
+    assert "ignored events make 0 API calls: met" in text
+    assert "NOT met" in text and "7" in text
