@@ -35,7 +35,7 @@ VENV=/opt/python
 BASE_TAG=localhost/baton-base:$SUITE
 IMAGE=localhost/baton:ci
 # Bump when the recipe of the base changes in a way the variables above do not show.
-RECIPE="v1 $SUITE $PACKAGES $VENV"
+RECIPE="v2 $SUITE $PACKAGES $VENV"
 
 say() { printf '\n== %s\n' "$*"; }
 die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
@@ -99,6 +99,10 @@ else
     # The virtualenv plays python:*-slim's /usr/local: `python` and `pip` on PATH, installs
     # allowed (Debian's own interpreter refuses pip installs, PEP 668).
     chroot "$rootfs" /usr/bin/python3 -m venv "$VENV"
+    # An empty site config for the build to bind-mount its pip settings over: a mount over a
+    # file that exists leaves nothing behind in the image (a new mount point would stay as an
+    # empty file).
+    touch "$rootfs$VENV/pip.conf"
     # What a slim image leaves out: apt's caches and lists, docs, man pages, translations.
     chroot "$rootfs" apt-get clean
     rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/log/* \
@@ -147,7 +151,7 @@ pip_setting() { # the host's value of a pip setting: PIP_<NAME> first, then pip'
     "$PYTHON" -m pip config get "global.$1" 2>/dev/null ||
         "$PYTHON" -m pip config get "install.$1" 2>/dev/null || true
 }
-remote_urls() { tr ' \t' '\n\n' | grep -E '^https?://' | paste -sd ' ' || true; }
+remote_urls() { tr -s '[:blank:]' '\n' | grep -E '^https?://' | paste -sd ' ' || true; }
 
 pip_conf=$CACHE/pip.conf
 {
@@ -168,9 +172,55 @@ say "building the Dockerfile as $IMAGE (FROM replaced by $BASE_TAG)"
 t=$(now)
 buildah_ build --isolation chroot --layers --pull=never --from "$BASE_TAG" \
     --volume "$host_ca:/etc/ssl/certs/ca-certificates.crt:ro" \
-    --volume "$pip_conf:/etc/pip.conf:ro" \
+    --volume "$pip_conf:$VENV/pip.conf:ro" \
     --tag "$IMAGE" --file Dockerfile .
 build_seconds=$(since "$t")
-buildah_ rmi --prune >/dev/null 2>&1 || true # layers of earlier builds no tag points at
+buildah_ rmi --prune >/dev/null 2>&1 || true # layers of earlier builds that no tag names
 
-image_bytes=$(buildah_ inspect --type image --format '{{.Size}}' "$IMAGE" 2>/dev/null || true)
+# --------------------------------------------------------------------------- 5. the sizes
+# Compressed (what a pull downloads) and uncompressed (on disk once pulled), for the whole image
+# and for the layers the Dockerfile adds on top of its base: the image pushed to an OCI layout
+# with gzip layers, each layer measured as stored and as unpacked.
+say "image size"
+layout=$CACHE/layout
+rm -rf "$layout" && mkdir -p "$layout"
+buildah_ push --quiet --compression-format gzip "$IMAGE" "oci:$layout" >/dev/null
+read -r gz_total gz_added raw_total raw_added < <("$PYTHON" - "$layout" <<'PY'
+import gzip, json, sys
+from pathlib import Path
+
+root = Path(sys.argv[1])
+blob = lambda digest: root / "blobs" / Path(*digest.split(":"))  # noqa: E731
+index = json.loads((root / "index.json").read_text())
+manifest = json.loads(blob(index["manifests"][0]["digest"]).read_text())
+packed, unpacked = [], []
+for layer in manifest["layers"]:
+    packed.append(layer["size"])
+    with gzip.open(blob(layer["digest"])) as stream:
+        unpacked.append(sum(iter(lambda: len(stream.read(1 << 20)), 0)))
+print(sum(packed), sum(packed[1:]), sum(unpacked), sum(unpacked[1:]))  # [0] is the base
+PY
+)
+rm -rf "$layout"
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+echo "whole image:       $(mb "$raw_total") unpacked, $(mb "$gz_total") compressed"
+echo "added to the base: $(mb "$raw_added") unpacked, $(mb "$gz_added") compressed"
+
+# --------------------------------------------------------------------------- 6. the image, run
+say "running the image's entrypoint against the fake GitHub (scripts/image_smoke.py)"
+"$PYTHON" scripts/image_smoke.py --image "$IMAGE" --runs "$RUNS" --json "$CACHE/smoke.json" -- \
+    buildah --root "$CACHE/storage" --runroot "$CACHE/runroot" --storage-driver vfs
+
+startup=$("$PYTHON" - "$CACHE/smoke.json" <<'PY'
+import json, sys
+timings = json.load(open(sys.argv[1]))["startup"]["timings"]
+bare = timings.pop("python -c pass")["in_container_s"]
+worst = max(t["in_container_s"] for t in timings.values())
+print(f"{worst * 1000:.0f} ms at most for an ignored event vs {bare * 1000:.0f} ms for python -c pass"
+      f" ({worst / bare:.1f}x), inside the container")
+PY
+)
+say "image check passed in $(since "$started") s"
+echo "image $IMAGE: $(mb "$raw_total") unpacked ($(mb "$gz_total") compressed); the Dockerfile's" \
+    "layers $(mb "$raw_added") ($(mb "$gz_added")); build $build_seconds s"
+echo "start-up: $startup"

@@ -36,7 +36,8 @@ from baton.record import (
     Record,
 )
 from baton.record_comment import GITHUB_BODY_LIMIT, RECORD_OPEN
-from baton.run import handle, sweep
+from baton.run import handle
+from baton.sweep import sweep
 from baton.tracker import DispatchTarget
 
 NORMAL = settings(
