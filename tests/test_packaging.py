@@ -1001,8 +1001,16 @@ def test_the_release_publishes_on_tags_with_the_least_permissions() -> None:
     assert pushers, "no job builds the image"
     for name in pushers:
         assert granted[name] == {"contents": "read", "packages": "write"}
+    publishers = [
+        name
+        for name, job in workflow["jobs"].items()
+        if any("pypi-publish" in str(s.get("uses", "")) for s in job["steps"])
+    ]
+    assert publishers, "no job publishes the package the agent jobs install"
+    for name in publishers:
+        assert granted[name] == {"contents": "read", "id-token": "write"}
     for name, permissions in granted.items():
-        if name not in pushers:
+        if name not in pushers and name not in publishers:
             assert permissions == {"contents": "read"}, name
 
 
