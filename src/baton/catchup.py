@@ -58,6 +58,8 @@ def missed_comment(
             continue
         if before is not None and comment.id >= before:
             break
+        if comment.created_at < record.entered_at:
+            continue  # written before the state it would answer was entered
         if _could_matter(comment, record, workflow, policy, event.issue.author):
             return comment
     return None
@@ -72,4 +74,5 @@ def as_event(comment: Comment, event: Event) -> Commented:
         comment_id=comment.id,
         body=comment.body,
         comments_upto=comment.id,
+        created_at=comment.created_at,
     )

@@ -167,10 +167,20 @@ def _move(
 
 
 def _comment_floor(ctx: Ctx, record: Record) -> int:
-    """Every human comment up to this id has been considered (catch-up starts above it)."""
+    """Every human comment up to this id has been considered (catch-up starts above it).
+
+    A label or report run does not look at comments, so it never lifts the floor: an approval
+    whose own run comes later must not be found "already handled". (A comment written before
+    the current state was entered never counts as a reply to it: see `_predates`.)"""
     event = ctx.event
     own = event.comment_id if isinstance(event, Commented) else 0
-    return max(record.last_comment_id, event.comments_upto, own)
+    blind = isinstance(event, Labeled | AgentReported)
+    return max(record.last_comment_id, 0 if blind else event.comments_upto, own)
+
+
+def _predates(ctx: Ctx, event: Commented) -> bool:
+    """A comment written before the issue entered its state answers an older question."""
+    return event.created_at is not None and event.created_at < ctx.record.entered_at
 
 
 def _seen(ctx: Ctx, record: Record | None = None) -> Record:
@@ -400,6 +410,11 @@ def _on_comment(ctx: Ctx, event: Commented) -> Plan:
                 event.comment_id,
             )
         return _on_escalation_command(ctx, event, command)
+    if spec.kind is StateKind.waiting and _predates(ctx, event):
+        return Plan(
+            Outcome.ignored,
+            f"comment {event.comment_id} was written before the issue entered {ctx.state}",
+        )
     if command and command.verb is Verb.approve:
         if spec.kind is not StateKind.waiting or spec.approval is None or ctx.record.held:
             return _refuse(

@@ -72,6 +72,7 @@ class Commented(_Event):
     comment_id: int
     body: str
     edited: bool = False
+    created_at: datetime | None = None
 
 
 class AgentReported(_Event):
@@ -142,6 +143,15 @@ def _issue(payload: dict[str, Any]) -> IssueInfo:
         author=str((raw.get("user") or {}).get("login") or ""),
         is_pull_request=bool(raw.get("pull_request")),
     )
+
+
+def _timestamp(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def _issue_number(value: Any) -> int | None:
@@ -238,6 +248,7 @@ def _parse_comment(payload: dict[str, Any], policy: Policy, now: datetime) -> Ev
         comment_id=comment["id"],
         body=str(comment.get("body") or ""),
         edited=edited,
+        created_at=_timestamp(comment.get("created_at")),
     )
 
 

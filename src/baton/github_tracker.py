@@ -20,6 +20,7 @@ from baton.events import IssueInfo
 from baton.tracker import Comment, DispatchTarget, LabelSpec
 
 PER_PAGE = 100
+RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"})
 DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by adding it
 
 
@@ -77,7 +78,12 @@ class GitHubTracker:
             per_page=PER_PAGE,
             retry=retry
             if retry is not None
-            else GithubRetry(total=3, secondary_rate_wait=secondary_rate_wait),
+            else GithubRetry(
+                total=3,
+                secondary_rate_wait=secondary_rate_wait,
+                # PATCH too: Baton's PATCHes (the record, a label's style) are idempotent.
+                allowed_methods=RETRIED_METHODS,
+            ),
             seconds_between_requests=0,
             seconds_between_writes=seconds_between_writes,
             lazy=True,

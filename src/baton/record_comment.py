@@ -129,7 +129,11 @@ def render(record: Record, *, agent: str | None, secret: str | None = None) -> s
 
 def _readable(record: Record, agent: str | None, brief: bool = False) -> str:
     state = markdown.code(record.state)
-    holder = f"agent **{agent}** holds the baton" if agent else "no agent is working on it"
+    holder = (
+        f"agent **{markdown.cell(agent)}** holds the baton"
+        if agent
+        else "no agent is working on it"
+    )
     if record.held:
         holder = "held for a human decision (see the latest comment for the options)"
     lines = [
@@ -142,7 +146,7 @@ def _readable(record: Record, agent: str | None, brief: bool = False) -> str:
     if report and not brief:
         lines += [
             "",
-            f"**Last report** from {report.agent} in {markdown.code(report.state)}: "
+            f"**Last report** from {markdown.cell(report.agent)} in {markdown.code(report.state)}: "
             f"{report.status}, confidence {report.confidence:.2f}",
             "",
             markdown.quote(report.summary or "(no summary)", limit=1500),
@@ -153,7 +157,8 @@ def _readable(record: Record, agent: str | None, brief: bool = False) -> str:
         for entry in reversed(shown):
             moved_by = entry.actor + (" (forced)" if entry.forced else "")
             lines.append(
-                f"| {entry.at:%Y-%m-%d %H:%M} | {entry.from_state or '—'} | {entry.to_state} | "
+                f"| {entry.at:%Y-%m-%d %H:%M} | {markdown.cell(entry.from_state or '—')} "
+                f"| {markdown.cell(entry.to_state)} | "
                 f"{markdown.cell(entry.reason, 60 if brief else 160)} | {markdown.cell(moved_by)} |"
             )
     older = record.compacted.entries + max(0, len(record.history) - len(shown))
