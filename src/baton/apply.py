@@ -58,6 +58,14 @@ def apply(
     secret: str | None = None,
 ) -> Applied:
     done = Applied(comment_id=loaded.comment_id)
+    # A message a failed run could not post goes first: the record written next forgets it.
+    lost = loaded.record.outbox if loaded.record and loaded.lost_message else None
+    if lost is not None:
+        note = "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
+        tracker.create_comment(
+            issue.number, f"{record_comment.message_mark(lost.revision)}\n{lost.text}{note}"
+        )
+        done.steps.append(f"re-posted the message of revision {lost.revision}")
     if decision.record is not None:
         body = record_comment.render(
             decision.record, agent=workflow.agent_of(decision.record.state), secret=secret
@@ -75,21 +83,23 @@ def apply(
             done.comment_id = tracker.create_comment(issue.number, body)
             done.steps.append(f"record created (comment {done.comment_id})")
     if decision.labels is not None:
-        tracker.set_labels(
-            issue.number, issue.labels, decision.labels, label_specs(workflow, policy)
-        )
+        # The status label is always (re-)added: the payload's snapshot may show it although
+        # another run removed it since; adding a label twice changes nothing.
+        wanted_status = decision.record.state if decision.record else decision.state
+        status = workflow.label_for(wanted_status, policy.label_prefix) if wanted_status else None
+        current = tuple(x for x in issue.labels if x != status)
+        # Likewise the label of the state the record was in is removed even if the snapshot
+        # predates it (a DELETE of an absent label is harmless).
+        if loaded.record is not None:
+            before = workflow.label_for(loaded.record.state, policy.label_prefix)
+            if before != status and before not in current:
+                current = (*current, before)
+        tracker.set_labels(issue.number, current, decision.labels, label_specs(workflow, policy))
         removed = [x for x in issue.labels if x not in decision.labels]
         added = [x for x in decision.labels if x not in issue.labels]
         done.steps.append(
             "labels: " + ", ".join([*(f"-{x}" for x in removed), *(f"+{x}" for x in added)])
         )
-    lost = loaded.record.outbox if loaded.record and loaded.lost_message else None
-    if lost is not None:
-        note = "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
-        tracker.create_comment(
-            issue.number, f"{record_comment.message_mark(lost.revision)}\n{lost.text}{note}"
-        )
-        done.steps.append(f"re-posted the message of revision {lost.revision}")
     if decision.message:
         body = decision.message
         if decision.record is not None and decision.record.outbox is not None:

@@ -58,7 +58,7 @@ def missed_comment(
             continue
         if before is not None and comment.id >= before:
             break
-        if comment.created_at < record.entered_at:
+        if comment.id <= record.entered_after_comment:
             continue  # written before the state it would answer was entered
         if _could_matter(comment, record, workflow, policy, event.issue.author):
             return comment
@@ -74,5 +74,6 @@ def as_event(comment: Comment, event: Event) -> Commented:
         comment_id=comment.id,
         body=comment.body,
         comments_upto=comment.id,
-        created_at=comment.created_at,
+        comments_seen=event.comments_seen,
+        run_id=event.run_id,
     )

@@ -154,16 +154,22 @@ def _move(
         "history": [*record.history, entry],
         "held": False,
         "escalated_from": None,
-        "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=ctx.now, by=ctx.event.id)
-        if agent
-        else None,
+        "dispatch": _dispatch(ctx, agent, target, 1) if agent else None,
         "processed": record.remember(ctx.event.id),
         "last_comment_id": _comment_floor(ctx, record),
+        "entered_after_comment": max(ctx.event.comments_seen, record.entered_after_comment),
     }
     if human:
         update["budget_from"] = iteration
     update.update(changes)
     return record.model_copy(update=update)
+
+
+def _dispatch(ctx: Ctx, agent: str, state: str, attempt: int) -> Dispatch:
+    event = ctx.event
+    return Dispatch(
+        agent=agent, state=state, attempt=attempt, at=ctx.now, by=event.id, run=event.run_id
+    )
 
 
 def _comment_floor(ctx: Ctx, record: Record) -> int:
@@ -179,8 +185,9 @@ def _comment_floor(ctx: Ctx, record: Record) -> int:
 
 
 def _predates(ctx: Ctx, event: Commented) -> bool:
-    """A comment written before the issue entered its state answers an older question."""
-    return event.created_at is not None and event.created_at < ctx.record.entered_at
+    """A comment written before the issue entered its state answers an older question.
+    Comment ids only grow, so the newest id the moving run saw marks the entry; no clocks."""
+    return not event.edited and event.comment_id <= ctx.record.entered_after_comment
 
 
 def _seen(ctx: Ctx, record: Record | None = None) -> Record:
@@ -260,11 +267,7 @@ def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Plan:
         update={
             "attempt": attempt,
             "feedback": kept,
-            "dispatch": Dispatch(
-                agent=agent, state=record.state, attempt=attempt, at=ctx.now, by=ctx.event.id
-            )
-            if agent
-            else None,
+            "dispatch": _dispatch(ctx, agent, record.state, attempt) if agent else None,
         }
     )
     how = "from a fresh context" if fresh else "with the feedback"
@@ -532,11 +535,7 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan
                 "attempt": 1,
                 "budget_from": record.iteration,
                 "feedback": guidance or list(record.feedback),
-                "dispatch": Dispatch(
-                    agent=agent, state=target, attempt=1, at=ctx.now, by=ctx.event.id
-                )
-                if agent
-                else None,
+                "dispatch": _dispatch(ctx, agent, target, 1) if agent else None,
             }
         )
         return Plan(
@@ -765,13 +764,16 @@ def _enter(event: Event, workflow: Workflow, policy: Policy) -> Decision:
         ],
         processed=[event.id] if event.id else [],
         last_comment_id=event.comments_upto,
+        entered_after_comment=event.comments_seen,
         revision=1,
     )
     agent = workflow.agent_of(target)
     if agent:
         record = record.model_copy(
             update={
-                "dispatch": Dispatch(agent=agent, state=target, attempt=1, at=event.at, by=event.id)
+                "dispatch": Dispatch(
+                    agent=agent, state=target, attempt=1, at=event.at, by=event.id, run=event.run_id
+                )
             }
         )
     labels = _project(issue.labels, workflow.label_for(target, policy.label_prefix), policy)
@@ -890,18 +892,23 @@ HANDLERS: dict[type, Any] = {
 
 
 def _already_applied(ctx: Ctx) -> Plan:
-    """A re-delivered event changes nothing. A re-run of the report whose next agent is still
-    pending sends that agent again: the first run may have died before its dispatch (the last
-    thing a report does)."""
+    """A re-delivered event changes nothing. A re-run of the very run that made the agent due
+    (same GITHUB_RUN_ID) names it again: the first attempt may have died after writing the
+    record and before the agent's job or dispatch. A new run for the same webhook does not."""
     pending = ctx.record.dispatch
-    is_report = isinstance(ctx.event, AgentReported)
-    if is_report and pending and pending.by == ctx.event.id and pending.state == ctx.state:
+    rerun = bool(pending and ctx.event.run_id and pending.run == ctx.event.run_id)
+    if rerun and pending and pending.by == ctx.event.id and pending.state == ctx.state:
         agent = _agent_due(ctx, ctx.record)
         if agent:
+            event = ctx.event
+            reaction = (
+                Reaction(comment_id=event.comment_id) if isinstance(event, Commented) else None
+            )
             return Plan(
                 Outcome.resume,
                 f"event {ctx.event.id} was already applied; {agent} is still due",
                 agent=agent,
+                reaction=reaction,  # the first attempt may have died before it (it is idempotent)
             )
     return Plan(Outcome.ignored, f"event {ctx.event.id} was already applied")
 

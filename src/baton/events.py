@@ -54,6 +54,10 @@ class _Event(BaseModel):
     comments_upto: int = Field(
         default=0, description="The newest human comment id the run has read and considered."
     )
+    comments_seen: int = Field(
+        default=0, description="The newest human comment id on the issue when the run read it."
+    )
+    run_id: str = Field(default="", description="GITHUB_RUN_ID of the run handling it.")
 
 
 class IssueChanged(_Event):
@@ -72,7 +76,6 @@ class Commented(_Event):
     comment_id: int
     body: str
     edited: bool = False
-    created_at: datetime | None = None
 
 
 class AgentReported(_Event):
@@ -143,15 +146,6 @@ def _issue(payload: dict[str, Any]) -> IssueInfo:
         author=str((raw.get("user") or {}).get("login") or ""),
         is_pull_request=bool(raw.get("pull_request")),
     )
-
-
-def _timestamp(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 def _issue_number(value: Any) -> int | None:
@@ -248,7 +242,6 @@ def _parse_comment(payload: dict[str, Any], policy: Policy, now: datetime) -> Ev
         comment_id=comment["id"],
         body=str(comment.get("body") or ""),
         edited=edited,
-        created_at=_timestamp(comment.get("created_at")),
     )
 
 
@@ -299,18 +292,23 @@ def parse(
     name: str, payload: dict[str, Any], policy: Policy, *, now: datetime, run_id: str = ""
 ) -> Event | Ignored | Sweep:
     """Turn one GitHub event into an Event, an Ignored(reason) or a Sweep, without I/O."""
+    parsed: Event | Ignored | Sweep
     try:
         if name == "issues":
-            return _parse_issues(payload, policy, now)
-        if name == "issue_comment":
-            return _parse_comment(payload, policy, now)
-        if name in {"workflow_dispatch", "repository_dispatch"}:
-            return _parse_dispatch(name, payload, policy, now, run_id)
-        if name == "schedule":
+            parsed = _parse_issues(payload, policy, now)
+        elif name == "issue_comment":
+            parsed = _parse_comment(payload, policy, now)
+        elif name in {"workflow_dispatch", "repository_dispatch"}:
+            parsed = _parse_dispatch(name, payload, policy, now, run_id)
+        elif name == "schedule":
             return Sweep(at=now)
+        else:
+            return Ignored(reason=f"event {name!r} is not one Baton handles")
     except ValidationError as exc:
         raise InvalidEvent(f"the {name} payload is malformed: {exc.errors()[0]['msg']}") from exc
-    return Ignored(reason=f"event {name!r} is not one Baton handles")
+    if isinstance(parsed, Ignored | Sweep):
+        return parsed
+    return parsed.model_copy(update={"run_id": run_id})
 
 
 def tick(number: int, now: datetime) -> Tick:
@@ -329,6 +327,7 @@ def report(
     state: str | None = None,
 ) -> AgentReported:
     return AgentReported(
+        run_id=run_id,
         state=state,
         id=f"report:{run_id}" if run_id else "",
         issue=_bare_issue(number),

@@ -80,6 +80,9 @@ class GitHubTracker:
             if retry is not None
             else GithubRetry(
                 total=3,
+                # Never after a read timeout: GitHub may have applied the write, and a second
+                # POST would post the comment twice (a lost message is re-posted by the outbox).
+                read=0,
                 secondary_rate_wait=secondary_rate_wait,
                 # PATCH too: Baton's PATCHes (the record, a label's style) are idempotent.
                 allowed_methods=RETRIED_METHODS,

@@ -70,7 +70,8 @@ class Dispatch(BaseModel):
     state: str
     attempt: int
     at: datetime
-    by: str = ""  # the event that caused it: a re-run of that event may send it again
+    by: str = ""  # the event that caused it
+    run: str = ""  # the workflow run that decided it: a re-run of that run may send it again
 
 
 class LastReport(BaseModel):
@@ -128,6 +129,7 @@ class Record(BaseModel):
     held: bool = False
     processed: list[str] = Field(default_factory=list)
     last_comment_id: int = 0
+    entered_after_comment: int = 0  # comments up to this id predate the current state
     outbox: Outbox | None = None
     revision: int = 0
 

@@ -73,17 +73,17 @@ def _with_identity(event: Event, loaded: Loaded, tracker: Tracker, settings: Set
 def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Comment | None]:
     """Put the oldest missed actionable comment in place of the event, and set the floor."""
     humans = loaded.human_comments
+    event = _with_floor(event, loaded)
     missed = missed_comment(loaded.record, event, humans, settings.workflow, settings.policy)
     if missed is not None:
         return as_event(missed, event), missed
-    return _with_floor(event, loaded), None
+    return event, None
 
 
 def _with_floor(event: Event, loaded: Loaded) -> Event:
-    if isinstance(event, Commented):
-        return event.model_copy(update={"comments_upto": event.comment_id})
-    upto = max((c.id for c in loaded.human_comments), default=0)
-    return event.model_copy(update={"comments_upto": upto})
+    seen = max((c.id for c in loaded.human_comments), default=0)
+    upto = event.comment_id if isinstance(event, Commented) else seen
+    return event.model_copy(update={"comments_upto": upto, "comments_seen": seen})
 
 
 MAX_RACES = 3

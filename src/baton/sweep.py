@@ -37,6 +37,9 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
     workflow, policy = settings.workflow, settings.policy
     prefix = policy.label_prefix.casefold()
     status = [label for label in info.labels if label.casefold().startswith(prefix)]
+    trigger = policy.trigger_label.casefold() if policy.trigger_label else None
+    if trigger and any(label.casefold() == trigger for label in info.labels):
+        return "the trigger label is still on it (a run that entered it may have died)"
     if not status:
         return None
     states = [workflow.state_for_label(label, policy.label_prefix) for label in status]

@@ -1,0 +1,543 @@
+"""A failure at every write step of a run is detected and repaired: nothing lost, nothing doubled.
+
+For each representative transition, a `TrackerError` (500, 502, 403 secondary rate limit, 404) is
+injected at each write the run makes, in the order `apply` and `handle` make them: the record,
+the labels, a re-posted lost message, the message, the reaction, the duplicate removal, the
+dispatch. Then what comes next in reality happens: a failed job is re-run (the same event, the same
+run id), and the next scheduled sweep comes. After that, the issue must be sound:
+
+* exactly one record comment, and exactly one status label, the record's;
+* the transition is in the history exactly once;
+* the message for humans exists exactly once (the original or its re-post, never both);
+* the next agent was named (or dispatched) exactly once over the job's runs;
+* whatever had to be repaired was said on the issue.
+
+A 404 on a comment Baton addresses (the record, a duplicate, the comment to react on) is played
+as GitHub would answer it: someone deleted that comment while the run was going. Further down:
+a label write that lands half, a fault that outlasts the first re-run, and a red job nobody
+re-runs, left to the hourly sweep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from baton.config import Settings
+from baton.decision import Outcome
+from baton.errors import TrackerError
+from baton.memory_tracker import MemoryGitHub
+from conftest import (
+    ISSUE,
+    Job,
+    comment_job,
+    configured,
+    enter,
+    enter_at,
+    label_of,
+    labels_agree,
+    messages_of,
+    record_comments,
+    record_of,
+    relabel_job,
+    report_job,
+    status_labels,
+    sweep_run,
+    times_applied,
+)
+
+QUESTION = "Commas or semicolons?"
+REPAIR_NOTE = "I repaired this issue's state"
+REPOST_NOTE = "Re-posted: the run that wrote this could not post it."
+SECONDARY_RATE_LIMIT = "You have exceeded a secondary rate limit"
+STATUSES = {
+    500: "500 server error",
+    502: "502 bad gateway",
+    403: "403 secondary rate limit",
+    404: "404 not found",
+}
+# A 404 on these is GitHub saying the comment is gone: Baton carries on without it.
+COMMENT_OPS = frozenset({"edit_comment", "delete_comment", "react"})
+WRITE_OPS = frozenset(
+    {"create_comment", "edit_comment", "delete_comment", "set_labels", "react", "dispatch"}
+)
+
+
+# --- the transitions under test -----------------------------------------------------------
+@dataclass(frozen=True)
+class Transition:
+    setup: Callable[[MemoryGitHub, Settings], None]
+    job: Callable[[MemoryGitHub, Settings], Job]
+    moves: tuple[str | None, str, str, str]  # from, to, trigger, actor
+    writes: tuple[str, ...]  # the write operations of the run, in order
+    agent: str | None = None
+    message: str | None = None  # a fragment of the one message the run posts (or re-posts)
+    reacts: bool = False
+
+
+def _at(state: str) -> Callable[[MemoryGitHub, Settings], None]:
+    def setup(gh: MemoryGitHub, settings: Settings) -> None:
+        enter_at(gh, settings, state)
+
+    return setup
+
+
+def _entered(gh: MemoryGitHub, settings: Settings) -> None:
+    enter(gh, settings)
+
+
+def _entered_with_a_duplicate_record(gh: MemoryGitHub, settings: Settings) -> None:
+    enter(gh, settings)
+    (original,) = record_comments(gh)
+    gh.create_comment(ISSUE, original.body)  # the copy a racing run left behind
+
+
+def _questions_posted_but_lost(gh: MemoryGitHub, settings: Settings) -> None:
+    enter_at(gh, settings, "requirements_unclear")
+    gh.fail_next("create_comment", TrackerError("the message was never posted", status=502))
+    with pytest.raises(TrackerError):
+        report_job(gh, settings, "pm", confidence=0.6, questions=[QUESTION]).run()
+    assert not [m for m in messages_of(gh) if QUESTION in m]
+
+
+def _nothing(gh: MemoryGitHub, settings: Settings) -> None:
+    """Issue #1 is not in the workflow yet."""
+
+
+TRANSITIONS = {
+    "a report moves on to a work state and dispatches the next agent": Transition(
+        setup=_entered,
+        job=lambda gh, s: report_job(gh, s, "pm"),
+        moves=("received", "analyzing_requirements", "report", "pm"),
+        writes=("edit_comment", "set_labels", "dispatch"),
+        agent="analyst",
+    ),
+    "a report moves into a waiting state and posts questions": Transition(
+        setup=_at("requirements_unclear"),
+        job=lambda gh, s: report_job(gh, s, "pm", confidence=0.6, questions=[QUESTION]),
+        moves=(
+            "requirements_unclear",
+            "waiting_for_requirements_clarification",
+            "report",
+            "pm",
+        ),
+        writes=("edit_comment", "set_labels", "create_comment"),
+        message=QUESTION,
+    ),
+    "an approval opens the gate and reacts": Transition(
+        setup=_at("waiting_for_human_input"),
+        job=lambda gh, s: comment_job(gh, s, "Approved, ship it.", "wendy"),
+        moves=("waiting_for_human_input", "human_input_received", "approval", "wendy"),
+        writes=("edit_comment", "set_labels", "react"),
+        agent="pm",
+        reacts=True,
+    ),
+    "a maintainer forces a state by relabelling": Transition(
+        setup=_entered,
+        job=lambda gh, s: relabel_job(gh, s, "status:implementing", "maria"),
+        moves=("received", "implementing", "relabel", "maria"),
+        writes=("edit_comment", "set_labels"),
+        agent="developer",
+    ),
+    "the trigger label brings the issue in": Transition(
+        setup=_nothing,
+        job=lambda gh, s: relabel_job(gh, s, "baton", "maria"),
+        moves=(None, "received", "entry", "maria"),
+        writes=("create_comment", "set_labels"),
+        agent="pm",
+    ),
+    "a report removes a duplicate record comment a race left": Transition(
+        setup=_entered_with_a_duplicate_record,
+        job=lambda gh, s: report_job(gh, s, "pm"),
+        moves=("received", "analyzing_requirements", "report", "pm"),
+        writes=("edit_comment", "set_labels", "delete_comment", "dispatch"),
+        agent="analyst",
+    ),
+    "a reply moves on and re-posts the questions a failed run lost": Transition(
+        setup=_questions_posted_but_lost,
+        job=lambda gh, s: comment_job(gh, s, "Commas, please.", "alice"),
+        moves=(
+            "waiting_for_requirements_clarification",
+            "requirements_clarified",
+            "reply",
+            "alice",
+        ),
+        writes=("create_comment", "edit_comment", "set_labels", "react"),
+        agent="pm",
+        message=QUESTION,
+        reacts=True,
+    ),
+}
+
+
+# --- what a test reads back ---------------------------------------------------------------
+def revision(gh: MemoryGitHub) -> int | None:
+    record = record_of(gh)
+    return record.revision if record else None
+
+
+def owed(gh: MemoryGitHub, fragment: str) -> bool:
+    """Whether the record holds `fragment` in its outbox: written, so owed to the humans."""
+    record = record_of(gh)
+    return bool(record and record.outbox and fragment in record.outbox.text)
+
+
+def copies_of(gh: MemoryGitHub, fragment: str) -> int:
+    return sum(1 for body in messages_of(gh) if fragment in body)
+
+
+def assert_sound(gh: MemoryGitHub, settings: Settings, case: Transition) -> None:
+    """The invariants every recovery must reach."""
+    record = record_of(gh)
+    assert record is not None, gh.log
+    assert len(record_comments(gh)) == 1, "exactly one record comment"
+    assert status_labels(gh) == [label_of(settings, record.state)], gh.log
+    assert "baton" not in gh.labels_of(ISSUE), "the trigger label is consumed"
+    assert record.state == case.moves[1]
+    assert times_applied(gh, case.moves) == 1, [e.to_state for e in record.history]
+    assert len(record.processed) == len(set(record.processed))
+    if case.message:
+        assert copies_of(gh, case.message) == 1, messages_of(gh)
+
+
+def error(status: int, op: str) -> TrackerError:
+    if status == 403:
+        return TrackerError(f"GitHub refused {op}: 403 {SECONDARY_RATE_LIMIT}", status=403)
+    return TrackerError(f"GitHub refused {op}: {status}", status=status)
+
+
+def inject(gh: MemoryGitHub, op: str, status: int, *, comment_id: int | None = None) -> None:
+    """Fail the next `op`; a 404 on a comment Baton addresses is that comment being deleted."""
+    if status == 404 and op in COMMENT_OPS:
+        assert comment_id is not None
+        deleted = False
+
+        def delete_first(operation: str) -> None:
+            nonlocal deleted
+            if operation == op and not deleted:
+                deleted = True
+                gh.comment_store.pop(comment_id, None)
+                gh.log.append(f"#{ISSUE} comment {comment_id} deleted by a human")
+
+        gh.on_call = delete_first
+        return
+    gh.fail_next(op, error(status, op))
+
+
+def target_of(gh: MemoryGitHub, op: str) -> int | None:
+    """The comment a 404 on `op` is about: the record, the duplicate, or the human's comment."""
+    records = record_comments(gh)
+    if op == "edit_comment":
+        return records[0].id if records else None
+    if op == "delete_comment":
+        return records[-1].id if len(records) > 1 else None
+    humans = [c for c in gh.comments_of(ISSUE) if c.author != gh.bot_login]
+    return humans[-1].id if humans else None
+
+
+def fault_cases() -> Iterator[Any]:
+    for name, case in TRANSITIONS.items():
+        for op in case.writes:
+            for status, what in STATUSES.items():
+                yield pytest.param(name, op, status, id=f"{name}: {what} on {op}")
+
+
+def must_raise(op: str, status: int) -> bool:
+    """Whether the failure fails the job (the rest are courtesies or a deleted comment)."""
+    return not (op == "react" or (status == 404 and op in COMMENT_OPS))
+
+
+# --- the table itself ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(TRANSITIONS))
+def test_each_transition_writes_exactly_the_steps_the_fault_table_injects_into(gh, settings, name):
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    seen: list[str] = []
+    gh.on_call = lambda op: seen.append(op) if op in WRITE_OPS else None
+
+    job.run()
+
+    assert tuple(seen) == case.writes
+    assert_sound(gh, settings, case)
+
+
+# --- a fault at each write, then the re-run and the next event ----------------------------
+@pytest.mark.parametrize(("name", "op", "status"), list(fault_cases()))
+def test_a_failure_at_any_write_is_repaired_by_the_rerun_and_nothing_is_lost_or_doubled(
+    gh, settings, name, op, status
+):
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    inject(gh, op, status, comment_id=target_of(gh, op))
+    before = revision(gh)
+
+    if must_raise(op, status):
+        with pytest.raises(TrackerError) as failed:
+            job.run()
+        assert failed.value.status == status
+    else:
+        job.run()
+    gh.on_call = None
+    drifted = revision(gh) != before and not labels_agree(gh, settings)
+    lost = case.message is not None and copies_of(gh, case.message) == 0 and owed(gh, case.message)
+
+    if must_raise(op, status):
+        job.run()  # the failed job is re-run: the same event, the same run id
+    after = sweep_run(gh, settings)
+
+    assert_sound(gh, settings, case)
+    if case.agent and job.chain:
+        assert [d["inputs"] for d in gh.dispatches] == [{"issue": str(ISSUE)}], gh.log
+    elif case.agent:
+        assert job.named(case.agent) == 1, [r.decision.reason for r in job.results]
+    else:
+        assert not gh.dispatches and job.named(case.agent or "") == 0
+    assert after is None or after.decision.agent is None, "the sweep names nobody twice"
+    if drifted:
+        assert any(REPAIR_NOTE in m for m in messages_of(gh)), "humans are told of the repair"
+    if lost:
+        assert any(REPOST_NOTE in m for m in messages_of(gh)), "the message is re-posted"
+    if case.reacts and op != "react":
+        (acted_on,) = [c for c in gh.comments_of(ISSUE) if c.author == case.moves[3]]
+        assert gh.reactions_of(acted_on.id) == ["eyes"]
+
+
+@pytest.mark.parametrize("name", [n for n, c in TRANSITIONS.items() if "set_labels" in c.writes])
+def test_a_label_write_that_added_the_new_label_but_failed_to_remove_the_old_is_repaired(
+    gh, settings, name
+):
+    """Over HTTP a label change is several requests: the add can land and the removal fail."""
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    whole = gh.set_labels
+
+    def half(number, current, wanted, specs):
+        whole(number, current, (*current, *[x for x in wanted if x not in current]), specs)
+        gh.set_labels = whole
+        raise TrackerError("GitHub refused removing a label: 502", status=502)
+
+    gh.set_labels = half
+
+    with pytest.raises(TrackerError):
+        job.run()
+    two = len(status_labels(gh)) == 2
+    assert two or "baton" in gh.labels_of(ISSUE), gh.log
+    job.run()
+    sweep_run(gh, settings)
+
+    assert_sound(gh, settings, case)
+    if two:
+        assert any(REPAIR_NOTE in m for m in messages_of(gh))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("a report moves into a waiting state and posts questions"),
+        pytest.param("a maintainer forces a state by relabelling"),
+        pytest.param("the trigger label brings the issue in"),
+    ],
+)
+def test_a_fault_that_lasts_through_the_first_rerun_is_repaired_by_the_second(gh, settings, name):
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    gh.fail_next("set_labels", error(502, "set_labels"), times=2)
+
+    for _ in range(2):
+        with pytest.raises(TrackerError):
+            job.run()
+    job.run()
+
+    assert_sound(gh, settings, case)
+    if case.agent:
+        assert job.named(case.agent) == 1
+
+
+# --- no re-run: only the next event comes -------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "op"),
+    [
+        pytest.param(
+            "an approval opens the gate and reacts",
+            "edit_comment",
+            id="an approval whose run wrote nothing still counts (catch-up)",
+        ),
+        pytest.param(
+            "a reply moves on and re-posts the questions a failed run lost",
+            "edit_comment",
+            id="a reply whose run wrote nothing still counts (catch-up)",
+        ),
+        pytest.param(
+            "an approval opens the gate and reacts",
+            "set_labels",
+            id="an approval whose labels were not written",
+        ),
+        pytest.param(
+            "a report moves into a waiting state and posts questions",
+            "set_labels",
+            id="a report whose labels were not written",
+        ),
+        pytest.param(
+            "a report moves into a waiting state and posts questions",
+            "create_comment",
+            id="a report whose questions were not posted",
+        ),
+        pytest.param(
+            "a maintainer forces a state by relabelling",
+            "set_labels",
+            id="a relabel whose old label was not removed",
+        ),
+        pytest.param(
+            "the trigger label brings the issue in",
+            "set_labels",
+            id="an entry whose status label was not written",
+        ),
+    ],
+)
+def test_without_a_rerun_the_hourly_sweep_repairs_what_the_failed_run_left(gh, name, op):
+    """Nobody re-runs the red job. The sweep reads an issue only when its listing says something
+    may be due there (a wait, recent activity, an overdue agent, odd labels), so it is given an
+    agent timeout, as a repository that wants silent agents sent again sets one."""
+    settings = configured(agent_timeout="2h")
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    gh.fail_next(op, error(502, op))
+    with pytest.raises(TrackerError):
+        job.run()
+    written = times_applied(gh, case.moves) == 1
+
+    for _ in range(3):  # three hourly sweeps, until one sends the agent due
+        swept = sweep_run(gh, settings, after=timedelta(hours=1))
+        if swept and swept.dispatched:
+            break
+
+    assert_sound(gh, settings, case)
+    if written:
+        assert any(REPAIR_NOTE in m or REPOST_NOTE in m for m in messages_of(gh))
+    if case.agent:
+        assert [d["inputs"] for d in gh.dispatches] == [{"issue": str(ISSUE)}]
+        assert swept and swept.decision.agent == case.agent
+
+
+def test_a_report_whose_run_wrote_nothing_is_not_lost_the_agent_is_sent_again(gh):
+    """The report itself is gone with its job; the record still waits on the agent, and the
+    sweep sends it again once it is overdue (`agent_timeout`)."""
+    settings = configured(agent_timeout="2h")
+    enter(gh, settings)
+    job = report_job(gh, settings, "pm")
+    gh.fail_next("edit_comment", error(502, "edit_comment"))
+    with pytest.raises(TrackerError):
+        job.run()
+
+    swept = sweep_run(gh, settings, after=timedelta(hours=3))
+
+    assert swept is not None and swept.decision.agent == "pm"
+    assert [d["inputs"] for d in gh.dispatches] == [{"issue": str(ISSUE)}]
+    assert record_of(gh).state == "received" and record_of(gh).attempt == 2
+    assert labels_agree(gh, settings)
+
+
+def test_a_relabel_whose_run_failed_and_was_never_rerun_is_bounded_by_the_revert_note(gh, settings):
+    """Labels are not a durable log the way comments are: a maintainer's relabel whose run
+    died before writing the record, and was never re-run, is taken for drift by the next run.
+    It is reverted, and the note names the label, so the maintainer sees it and relabels."""
+    enter(gh, settings)
+    job = relabel_job(gh, settings, "status:implementing", "maria")
+    gh.fail_next("edit_comment", error(502, "edit_comment"))
+    with pytest.raises(TrackerError):
+        job.run()
+
+    sweep_run(gh, settings)
+
+    assert record_of(gh).state == "received"
+    assert labels_agree(gh, settings)
+    note = messages_of(gh)[-1]
+    assert REPAIR_NOTE in note and "status:implementing" in note
+
+
+# --- the named cases of the issue ---------------------------------------------------------
+def test_a_record_comment_deleted_before_the_edit_is_written_anew_and_not_twice(gh, settings):
+    enter(gh, settings)
+    (old,) = record_comments(gh)
+    job = report_job(gh, settings, "pm")
+    inject(gh, "edit_comment", 404, comment_id=old.id)
+
+    result = job.run()
+    gh.on_call = None
+
+    (new,) = record_comments(gh)
+    assert new.id != old.id and old.id not in gh.comment_store
+    assert result.applied.comment_id == new.id
+    assert f"record comment {old.id} was deleted" in result.applied.steps
+    assert record_of(gh).state == "analyzing_requirements"
+    assert record_of(gh).revision == 2, "the new comment carries the whole record on"
+    sweep_run(gh, settings)
+    assert [c.id for c in record_comments(gh)] == [new.id]
+    assert len(gh.dispatches) == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("an approval opens the gate and reacts"),
+        pytest.param("a reply moves on and re-posts the questions a failed run lost"),
+    ],
+)
+def test_a_comment_deleted_before_the_reaction_does_not_fail_the_run(gh, settings, name):
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    acted_on = target_of(gh, "react")
+    inject(gh, "react", 404, comment_id=acted_on)
+
+    result = job.run()
+
+    assert acted_on not in gh.comment_store
+    assert any(step.startswith(f"could not react on {acted_on}") for step in result.applied.steps)
+    assert result.decision.agent == case.agent
+    assert_sound(gh, settings, case)
+
+
+@pytest.mark.parametrize("status", [pytest.param(s, id=w) for s, w in STATUSES.items() if s != 404])
+def test_a_reaction_github_refuses_is_a_courtesy_and_the_run_succeeds(gh, settings, status):
+    case = TRANSITIONS["an approval opens the gate and reacts"]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    gh.fail_next("react", error(status, "react"))
+
+    result = job.run()
+
+    assert result.decision.agent == "pm"
+    assert_sound(gh, settings, case)
+
+
+def test_a_rerun_of_a_successful_report_job_is_bounded_by_the_stale_report_check(gh, settings):
+    """Baton cannot tell the re-run of a report job that died just before its dispatch from the
+    re-run of one that succeeded: both find the report applied and its agent still pending, and
+    both dispatch that agent again (the first must). The cost is a second analyst run; the
+    transition is never applied twice, because whichever analyst reports second is refused as
+    stale once the first has moved the issue on."""
+    enter(gh, settings)
+    job = report_job(gh, settings, "pm")
+    job.run()
+    job.run()  # someone re-runs the green job
+    assert len(gh.dispatches) == 2
+
+    report_job(gh, settings, "analyst", confidence=0.9).run()
+    late = report_job(gh, settings, "analyst", confidence=0.9).run()
+
+    assert late.decision.outcome is Outcome.refused
+    assert "stale report" in late.decision.reason
+    assert times_applied(gh, ("received", "analyzing_requirements", "report", "pm")) == 1
+    analysed = ("analyzing_requirements", "creating_tests", "report", "analyst")
+    assert times_applied(gh, analysed) == 1
+    assert labels_agree(gh, settings)

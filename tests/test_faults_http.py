@@ -1,0 +1,331 @@
+"""Faults over real HTTP: `baton report` and `baton run` as the Action runs them, against the fake
+GitHub answering 500, 502, 403 (secondary rate limit, `retry-after: 1`), 404, or too late.
+
+What PyGithub's `GithubRetry` absorbs (a transient failure) must leave the run green and the write
+done once; what it cannot (a failure that lasts) must fail the job with an `::error::` annotation
+and exit 1, and the re-run of the job (same `GITHUB_RUN_ID`, next attempt) must repair it:
+one status label, the record's; the transition once; the message once; the agent dispatched once.
+
+Timeouts use `BATON_HTTP_TIMEOUT=1` (whole seconds, the smallest the Action accepts) and a fake
+that answers after 1.25 s, so each costs about a second.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from action_harness import ActionRunner, Step
+from baton import record_comment
+from baton.action import run_event
+from baton.action_io import ActionEnv
+from baton.record import Record
+from fakes import payloads as P
+from fakes.github_http import FakeGitHub
+
+ISSUE = 1
+RECORD = r"/issues/comments/\d+$"
+LABELS = r"/issues/1/labels$"
+OLD_LABEL = r"/issues/1/labels/status:"
+COMMENTS = r"/issues/1/comments$"
+DISPATCH = r"/dispatches$"
+QUESTION = "Commas or semicolons?"
+REPAIR_NOTE = "I repaired this issue's state"
+REPOST_NOTE = "Re-posted: the run that wrote this could not post it."
+TIMEOUT = {"BATON_HTTP_TIMEOUT": "1"}
+LATE = 1.25  # seconds the fake takes to answer: past the timeout, so the client gives up
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        server.set_permission("maria", "maintain")
+        server.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
+        yield server
+
+
+@pytest.fixture
+def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
+    return ActionRunner(fake, tmp_path)
+
+
+# --- what humans, agents and re-runs do ---------------------------------------------------
+def relabel(action: ActionRunner, fake: FakeGitHub, label: str) -> None:
+    """Maria adds `label`; its run is set-up, not under test, so it runs in this process (the
+    same `run_event` as `baton run`, over the same HTTP) to spare an interpreter start."""
+    fake.label_by(ISSUE, label, "maria")
+    event = action.workdir / "setup-event.json"
+    event.write_text(json.dumps(P.issues_labeled(fake, ISSUE, label)), encoding="utf-8")
+    env = ActionEnv.from_environ(
+        action.env("issues", event, GITHUB_OUTPUT="", GITHUB_STEP_SUMMARY="")
+    )
+    outcome = run_event(env)
+    assert outcome.exit_code == 0, outcome.error
+
+
+def at_received(action: ActionRunner, fake: FakeGitHub) -> dict[str, Any]:
+    """Enter the issue; the pm's report moves it on to analysing and dispatches the analyst."""
+    relabel(action, fake, "baton")
+    return {"status": "success", "confidence": 0.9}
+
+
+def at_unclear(action: ActionRunner, fake: FakeGitHub) -> dict[str, Any]:
+    """Put the issue at requirements_unclear; the pm's report posts questions and waits."""
+    relabel(action, fake, "status:requirements-unclear")
+    return {"status": "success", "confidence": 0.6, "questions": [QUESTION]}
+
+
+SETUPS = {"at_received": at_received, "at_unclear": at_unclear}
+MOVES = {
+    "at_received": ("received", "analyzing_requirements", "analyst"),
+    "at_unclear": ("requirements_unclear", "waiting_for_requirements_clarification", None),
+}
+
+
+def rerun(action: ActionRunner, result: dict[str, Any], **extra: str) -> Step:
+    """Re-run the failed job: the same GITHUB_RUN_ID as the last run, the next attempt."""
+    return action.report(
+        ISSUE, result, GITHUB_RUN_ID=str(action.run_id), GITHUB_RUN_ATTEMPT="2", **extra
+    )
+
+
+def delete_comment(fake: FakeGitHub, comment_id: int) -> None:
+    """Someone deletes a comment, through the API as the UI does."""
+    request = urllib.request.Request(
+        f"{fake.url}/repos/{fake.repo_full_name}/issues/comments/{comment_id}",
+        method="DELETE",
+        headers={"Authorization": f"token {fake.token}"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        assert answer.status == 204
+
+
+def drained(fake: FakeGitHub, received_before: int) -> None:
+    """Wait until the fake has answered every request it received since `received_before`: an
+    answer that comes too late lands after the client gave up on it. Bounded, never a timing
+    assertion: it only waits for the fake to finish what it was asked."""
+    for _ in range(200):
+        if len(fake.requests) >= fake.rate_used - received_before:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the fake never answered every request")
+
+
+def answers(fake: FakeGitHub, method: str, path: str) -> list[int]:
+    """The statuses of the last run's requests matching `method` and the `path` pattern."""
+    return [c.status for c in fake.requests if c.method == method and re.search(path, c.path)]
+
+
+# --- what a test reads back ---------------------------------------------------------------
+def record_comments(fake: FakeGitHub) -> list[dict[str, Any]]:
+    return [
+        c
+        for c in fake.comments(ISSUE)
+        if c["user"]["login"] == fake.bot_login and record_comment.has_marker(c["body"])
+    ]
+
+
+def record_of(fake: FakeGitHub) -> Record:
+    (found,) = record_comments(fake)
+    return record_comment.parse(found["body"])
+
+
+def messages(fake: FakeGitHub) -> list[str]:
+    return [
+        c["body"]
+        for c in fake.comments(ISSUE)
+        if c["user"]["login"] == fake.bot_login and not record_comment.has_marker(c["body"])
+    ]
+
+
+def status_labels(fake: FakeGitHub) -> list[str]:
+    return [x for x in fake.labels_of(ISSUE) if x.startswith("status:")]
+
+
+def label_for(state: str) -> str:
+    return "status:" + state.replace("_", "-")
+
+
+def assert_sound(fake: FakeGitHub, setup: str) -> None:
+    """One record, one status label (the record's), the pm's report applied once, its question
+    posted once, its next agent dispatched once."""
+    before, after, agent = MOVES[setup]
+    record = record_of(fake)
+    assert record.state == after
+    assert status_labels(fake) == [label_for(after)]
+    moves = [(e.from_state, e.to_state) for e in record.history]
+    assert moves.count((before, after)) == 1, moves
+    if agent:
+        assert [d.inputs for d in fake.dispatches] == [{"issue": str(ISSUE)}]
+    else:
+        assert sum(QUESTION in m for m in messages(fake)) == 1, messages(fake)
+        assert not fake.dispatches
+
+
+def failed_clearly(step: Step) -> None:
+    assert step.returncode == 1, step.stdout + step.stderr
+    assert "::error" in step.stdout, step.stdout
+    assert "Traceback" not in step.stderr, step.stderr
+
+
+# --- a transient failure is retried ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("setup", "method", "path", "status"),
+    [
+        pytest.param("at_received", "POST", LABELS, 500, id="a 500 on adding the new label"),
+        pytest.param("at_unclear", "POST", COMMENTS, 502, id="a 502 on posting the questions"),
+        pytest.param("at_received", "POST", DISPATCH, 502, id="a 502 on dispatching the agent"),
+        pytest.param(
+            "at_received",
+            "DELETE",
+            OLD_LABEL,
+            403,
+            id="a secondary rate limit on removing the old label",
+        ),
+        pytest.param("at_received", "PATCH", RECORD, 500, id="a 500 on writing the record"),
+    ],
+)
+def test_a_single_failure_on_a_write_is_retried_and_the_run_succeeds(
+    fake, action, setup, method, path, status
+):
+    """The record's PATCH sends the whole body, so repeating it is as safe as a PUT; it deserves
+    the retry every other write gets (urllib3's default retryable methods leave PATCH out)."""
+    result = SETUPS[setup](action, fake)
+    fake.fail(method, path, status)
+
+    step = action.report(ISSUE, result)
+
+    assert step.returncode == 0, step.stdout
+    first, second = answers(fake, method, path)[:2]
+    assert first == status and second < 300, answers(fake, method, path)
+    assert_sound(fake, setup)
+
+
+# --- a lasting failure fails the job, and the re-run repairs --------------------------------
+@pytest.mark.parametrize(
+    ("setup", "method", "path", "status"),
+    [
+        pytest.param("at_received", "PATCH", RECORD, 502, id="the record write fails"),
+        pytest.param("at_received", "POST", LABELS, 502, id="the label write fails"),
+        pytest.param(
+            "at_received", "DELETE", OLD_LABEL, 502, id="the new label is on, the old stays on"
+        ),
+        pytest.param("at_unclear", "POST", COMMENTS, 502, id="the questions are not posted"),
+        pytest.param("at_received", "POST", DISPATCH, 502, id="the dispatch fails"),
+        pytest.param(
+            "at_received", "POST", LABELS, 403, id="the secondary rate limit does not lift"
+        ),
+    ],
+)
+def test_a_lasting_failure_fails_the_job_and_the_rerun_repairs_it(
+    fake, action, setup, method, path, status
+):
+    result = SETUPS[setup](action, fake)
+    fake.fail(method, path, status, times=None)
+
+    failed = action.report(ISSUE, result)
+    fake.clear_faults()
+    drifted = status_labels(fake) != [label_for(record_of(fake).state)]
+    repaired = rerun(action, result)
+
+    failed_clearly(failed)
+    assert str(status) in failed.stdout
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert_sound(fake, setup)
+    if drifted:
+        assert any(REPAIR_NOTE in m for m in messages(fake)), messages(fake)
+    if path == COMMENTS:
+        (posted,) = [m for m in messages(fake) if QUESTION in m]
+        assert REPOST_NOTE in posted
+
+
+# --- a deleted record, and answers that come too late ---------------------------------------
+def test_a_404_on_the_record_edit_writes_a_new_record_and_the_next_run_keeps_only_it(fake, action):
+    result = at_received(action, fake)
+    (old,) = record_comments(fake)
+    fake.fail("PATCH", rf"/issues/comments/{old['id']}$", 404)
+
+    step = action.report(ISSUE, result)
+    delete_comment(fake, old["id"])  # the 404 was someone deleting it under the run
+
+    assert step.returncode == 0, step.stdout
+    assert f"record comment {old['id']} was deleted" in step.stdout
+    (new,) = record_comments(fake)
+    assert new["id"] != old["id"]
+    name, payload = P.from_dispatch(fake, fake.dispatches[-1])
+    kicked = action.run(name, payload)
+    assert kicked.returncode == 0
+    assert [c["id"] for c in record_comments(fake)] == [new["id"]]
+    assert_sound(fake, "at_received")
+
+
+def test_a_record_write_that_always_times_out_fails_the_job_clearly_and_the_rerun_repairs(
+    fake, action
+):
+    """Every attempt at the record's PATCH is answered too late: the job fails, naming the call,
+    once the retries are spent. GitHub applied the write after all (the same body each time), so
+    the re-run finds its report applied and finishes the rest: labels, then the dispatch."""
+    result = at_received(action, fake)
+    fake.fail("PATCH", RECORD, None, delay=LATE, times=None)
+
+    received = fake.rate_used
+    failed = action.report(ISSUE, result, **TIMEOUT)
+    drained(fake, received)
+    fake.clear_faults()
+    repaired = rerun(action, result, **TIMEOUT)
+
+    failed_clearly(failed)
+    assert "timed out" in failed.stdout
+    assert repaired.returncode == 0, repaired.stdout
+    assert_sound(fake, "at_received")
+
+
+def test_a_message_answered_too_late_is_not_posted_twice(fake, action):
+    """The client gives up on a POST that GitHub applies anyway. Retrying it doubles the comment;
+    the record's outbox and the message mark already let the next run re-post a message that
+    truly never landed, so a POST needs no blind retry."""
+    result = at_unclear(action, fake)
+    fake.fail("POST", COMMENTS, None, delay=LATE)
+
+    received = fake.rate_used
+    step = action.report(ISSUE, result, **TIMEOUT)
+    drained(fake, received)
+    if step.returncode:
+        failed_clearly(step)
+        assert rerun(action, result, **TIMEOUT).returncode == 0
+
+    assert_sound(fake, "at_unclear")
+
+
+def test_an_approval_job_that_failed_after_writing_the_record_names_the_pm_when_rerun(fake, action):
+    """`baton run` names the next agent in its outputs for the follow-up job of the same workflow
+    run. A job that wrote the record and then failed never produced those outputs, so its re-run
+    must name the agent again, or the approved issue waits for an agent that never comes."""
+    relabel(action, fake, "status:waiting-for-human-input")
+    fake.set_permission("wendy", "write")
+    # The run stamps the state with the wall clock; the comment comes after it (GitHub's
+    # timestamps have whole seconds, hence the second).
+    fake.now = datetime.now(UTC) + timedelta(seconds=1)
+    approval = fake.add_comment(ISSUE, "Approved.", user="wendy")
+    payload = P.comment_created(fake, approval["id"])
+    fake.fail("POST", LABELS, 502, times=None)
+
+    failed = action.run("issue_comment", payload)
+    fake.clear_faults()
+    repaired = action.run(
+        "issue_comment", payload, GITHUB_RUN_ID=str(action.run_id), GITHUB_RUN_ATTEMPT="2"
+    )
+
+    failed_clearly(failed)
+    assert repaired.returncode == 0, repaired.stdout
+    assert record_of(fake).state == "human_input_received"
+    assert status_labels(fake) == ["status:human-input-received"]
+    assert repaired.outputs["agent"] == "pm", repaired.outputs["decision"]
