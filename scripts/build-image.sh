@@ -6,7 +6,8 @@
 #   2. makes a Python base with debootstrap (Debian bookworm: python3, pip, venv, ca-certificates,
 #      with a virtualenv on PATH standing in for python:3.12-slim's /usr/local), kept as a
 #      tarball in the cache directory and reused while its recipe is unchanged;
-#   3. imports that tarball as a local image in a buildah store of its own (also in the cache);
+#   3. imports that tarball as a local image in a buildah store of its own (also in the cache;
+#      overlay storage when the kernel allows it, else vfs);
 #   4. builds the Dockerfile with `buildah build --isolation chroot`, its FROM replaced by that
 #      base (`--from`; the Dockerfile itself keeps `FROM python:3.12-slim` for GitHub); PyPI is
 #      reached from inside the build through the host's CA bundle and the host's own pip index
@@ -22,6 +23,7 @@
 #   BATON_IMAGE_CACHE  where the base and the buildah store live (default /var/tmp/baton-image);
 #                      delete it for a cold run. Kept outside the repository.
 #   BATON_IMAGE_RUNS   start-up timing repeats (default 5).
+#   BATON_IMAGE_STORAGE  overlay or vfs (default: overlay when it can be mounted, else vfs).
 #   PYTHON             the host interpreter that runs the smoke test (default python3, >= 3.11).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +39,7 @@ IMAGE=localhost/baton:ci
 # Bump when the recipe of the base changes in a way the variables above do not show.
 RECIPE="v2 $SUITE $PACKAGES $VENV"
 
-say() { printf '\n== %s\n' "$*"; }
+say() { printf '\n== [%6s s] %s\n' "$(since "$started")" "$*"; }
 die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -46,11 +48,34 @@ started=$(now)
 [[ $EUID -eq 0 ]] || die "needs root (debootstrap and buildah's chroot isolation); run it with sudo"
 mkdir -p "$CACHE"
 
-# Every buildah call uses a store of its own under the cache: the vfs driver needs no kernel
-# overlay support, and nothing here touches a store the machine may use for something else.
-buildah_() {
-    buildah --root "$CACHE/storage" --runroot "$CACHE/runroot" --storage-driver vfs "$@"
+# The storage driver: overlay when this kernel lets us mount an overlay here (each build step
+# and container is then a thin layer), else vfs, which needs no kernel support but copies the
+# whole root filesystem for every step and container (on this 2-core machine: a build ~10x
+# slower). BATON_IMAGE_STORAGE=vfs or overlay forces one.
+overlay_works() {
+    local probe
+    probe=$(mktemp -d "$CACHE/overlay-probe.XXXXXX")
+    mkdir "$probe/lower" "$probe/upper" "$probe/work" "$probe/merged"
+    if mount -t overlay overlay \
+        -o "lowerdir=$probe/lower,upperdir=$probe/upper,workdir=$probe/work" "$probe/merged" \
+        2>/dev/null; then
+        umount "$probe/merged"
+        rm -rf "$probe"
+        return 0
+    fi
+    rm -rf "$probe"
+    return 1
 }
+DRIVER=${BATON_IMAGE_STORAGE:-auto}
+if [[ $DRIVER == auto ]]; then
+    if overlay_works; then DRIVER=overlay; else DRIVER=vfs; fi
+fi
+[[ $DRIVER == overlay || $DRIVER == vfs ]] || die "BATON_IMAGE_STORAGE must be overlay or vfs"
+# Every buildah call uses a store of its own under the cache (one per driver): nothing here
+# touches a store the machine may use for something else.
+BUILDAH=(buildah --root "$CACHE/storage-$DRIVER" --runroot "$CACHE/runroot-$DRIVER"
+    --storage-driver "$DRIVER")
+buildah_() { "${BUILDAH[@]}" "$@"; }
 
 # --------------------------------------------------------------------------- 1. the tools
 missing=()
@@ -61,7 +86,8 @@ if ((${#missing[@]})); then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "$(buildah --version); debootstrap $(dpkg-query -W -f '${Version}' debootstrap)"
+echo "$(buildah --version); debootstrap $(dpkg-query -W -f '${Version}' debootstrap);" \
+    "storage driver $DRIVER"
 
 # --------------------------------------------------------------------------- 2. the base rootfs
 # The Debian mirror this machine's apt already uses for $SUITE (deb822 or one-line sources);
@@ -182,10 +208,13 @@ buildah_ rmi --prune >/dev/null 2>&1 || true # layers of earlier builds that no 
 # and for the layers the Dockerfile adds on top of its base: the image pushed to an OCI layout
 # with gzip layers, each layer measured as stored and as unpacked.
 say "image size"
-layout=$CACHE/layout
-rm -rf "$layout" && mkdir -p "$layout"
-buildah_ push --quiet --compression-format gzip "$IMAGE" "oci:$layout" >/dev/null
-read -r gz_total gz_added raw_total raw_added < <("$PYTHON" - "$layout" <<'PY'
+image_id=$(buildah_ inspect --type image --format '{{.FromImageID}}' "$IMAGE")
+sizes_file=$CACHE/sizes-$DRIVER
+if [[ "$(head -n1 "$sizes_file" 2>/dev/null)" != "$image_id" ]]; then
+    layout=$CACHE/layout
+    rm -rf "$layout" && mkdir -p "$layout"
+    buildah_ push --quiet --compression-format gzip "$IMAGE" "oci:$layout" >/dev/null
+    { echo "$image_id"; "$PYTHON" - "$layout" <<'PY'
 import gzip, json, sys
 from pathlib import Path
 
@@ -200,8 +229,13 @@ for layer in manifest["layers"]:
         unpacked.append(sum(iter(lambda: len(stream.read(1 << 20)), 0)))
 print(sum(packed), sum(packed[1:]), sum(unpacked), sum(unpacked[1:]))  # [0] is the base
 PY
-)
-rm -rf "$layout"
+    } >"$sizes_file.tmp"
+    mv "$sizes_file.tmp" "$sizes_file"
+    rm -rf "$layout"
+else
+    echo "(the image is unchanged since it was last measured)"
+fi
+read -r gz_total gz_added raw_total raw_added < <(tail -n1 "$sizes_file")
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 echo "whole image:       $(mb "$raw_total") unpacked, $(mb "$gz_total") compressed"
 echo "added to the base: $(mb "$raw_added") unpacked, $(mb "$gz_added") compressed"
@@ -209,7 +243,7 @@ echo "added to the base: $(mb "$raw_added") unpacked, $(mb "$gz_added") compress
 # --------------------------------------------------------------------------- 6. the image, run
 say "running the image's entrypoint against the fake GitHub (scripts/image_smoke.py)"
 "$PYTHON" scripts/image_smoke.py --image "$IMAGE" --runs "$RUNS" --json "$CACHE/smoke.json" -- \
-    buildah --root "$CACHE/storage" --runroot "$CACHE/runroot" --storage-driver vfs
+    "${BUILDAH[@]}"
 
 startup=$("$PYTHON" - "$CACHE/smoke.json" <<'PY'
 import json, sys
