@@ -580,7 +580,7 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
         )
     if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
         if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers):
-            return _force(ctx, event, wf.initial, why="restarted with the trigger label")
+            return _force(ctx, event.actor.login, wf.initial, why="restarted by the trigger label")
         return Plan(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
     target = wf.state_for_label(event.label, policy.label_prefix)
     if target is None:
@@ -605,17 +605,17 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
         )
     if target == ctx.state:
         return Plan(Outcome.ignored, f"{event.label} is already the issue's state")
-    return _force(ctx, event, target, why="relabelled")
+    return _force(ctx, event.actor.login, target, why="relabelled")
 
 
-def _force(ctx: Ctx, event: Labeled, target: str, *, why: str) -> Plan:
-    login = event.actor.login
+def _force(ctx: Ctx, login: str, target: str, *, why: str, trigger: str = "relabel") -> Plan:
+    """A human moves the issue, edge or not: recorded as forced, limits counted afresh."""
     moved = _move(
         ctx,
         target,
         reason=f"forced by {login}: {why}",
         actor=login,
-        trigger="relabel",
+        trigger=trigger,
         forced=True,
         human=True,
         approval=None,
@@ -639,22 +639,7 @@ def _on_issue(ctx: Ctx, event: IssueChanged) -> Plan:
     if event.action == "reopened":
         if wf.is_terminal(ctx.state):
             if wf.reopen and is_member(event.actor, ctx.policy.maintainers):
-                moved = _move(
-                    ctx,
-                    wf.reopen,
-                    reason=f"reopened by {event.actor.login}",
-                    actor=event.actor.login,
-                    trigger="reopen",
-                    forced=True,
-                    human=True,
-                )
-                return Plan(
-                    Outcome.transition,
-                    f"{ctx.state} → {wf.reopen}: reopened by {event.actor.login}",
-                    record=moved,
-                    agent=_agent_due(ctx, moved),
-                    forced=True,
-                )
+                return _force(ctx, event.actor.login, wf.reopen, why="reopened", trigger="reopen")
             return Plan(Outcome.ignored, f"reopened, but {ctx.state} is terminal here")
         agent = _agent_due(ctx, ctx.record)
         return Plan(Outcome.resume if agent else Outcome.ignored, "reopened", agent=agent)
