@@ -75,6 +75,8 @@ def apply(
                 tracker.edit_comment(loaded.comment_id, body)
                 done.steps.append(f"record updated (revision {decision.record.revision})")
             except TrackerError as exc:
+                # Deleted under us, or a lagging 404: either way a new record comment is
+                # written, and its newer revision makes it the one the next run keeps.
                 if exc.status != 404:
                     raise
                 done.comment_id = None  # deleted under us: write a new one below

@@ -840,6 +840,11 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
     if rebuilt and record is None:
         record = ctx.record
     message = messages.join(plan.message, messages.notes(repairs)) if repairs else plan.message
+    if repairs and record is None:
+        record = _seen(ctx)  # so the note rides in the outbox: a failed post is posted again
+    agent = plan.agent or (
+        _rerun_agent(ctx) if record is None or record.state == ctx.state else None
+    )
     if record is not None:
         revision = ctx.record.revision + 1
         outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
@@ -860,7 +865,7 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         labels=labels if labels_change else None,
         message=message,
         reaction=plan.reaction,
-        agent=plan.agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
+        agent=agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
         repairs=tuple(repairs),
         event=ctx.event.kind,
     )
@@ -880,22 +885,27 @@ def _already_applied(ctx: Ctx) -> Plan:
     """A re-delivered event changes nothing. A re-run of the very run that made the agent due
     (same GITHUB_RUN_ID) names it again: the first attempt may have died after writing the
     record and before the agent's job or dispatch. A new run for the same webhook does not."""
-    pending = ctx.record.dispatch
-    rerun = bool(pending and ctx.event.run_id and pending.run == ctx.event.run_id)
-    if rerun and pending and pending.by == ctx.event.id and pending.state == ctx.state:
-        agent = _agent_due(ctx, ctx.record)
-        if agent:
-            event = ctx.event
-            reaction = (
-                Reaction(comment_id=event.comment_id) if isinstance(event, Commented) else None
-            )
-            return Plan(
-                Outcome.resume,
-                f"event {ctx.event.id} was already applied; {agent} is still due",
-                agent=agent,
-                reaction=reaction,  # the first attempt may have died before it (it is idempotent)
-            )
+    agent = _rerun_agent(ctx)
+    if agent:
+        event = ctx.event
+        reaction = Reaction(comment_id=event.comment_id) if isinstance(event, Commented) else None
+        return Plan(
+            Outcome.resume,
+            f"event {ctx.event.id} was already applied; {agent} is still due",
+            agent=agent,
+            reaction=reaction,  # the first attempt may have died before it (it is idempotent)
+        )
     return Plan(Outcome.ignored, f"event {ctx.event.id} was already applied")
+
+
+def _rerun_agent(ctx: Ctx) -> str | None:
+    """The agent an earlier attempt of this very run made due, if it is still due: that
+    attempt may have died after writing the record and before the agent's job or dispatch."""
+    pending = ctx.record.dispatch
+    run = ctx.event.run_id
+    if pending is None or not run or pending.run != run or pending.state != ctx.state:
+        return None
+    return _agent_due(ctx, ctx.record)
 
 
 def decide(record: Record | None, event: Event, workflow: Workflow, policy: Policy) -> Decision:

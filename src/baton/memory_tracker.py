@@ -68,8 +68,10 @@ class MemoryGitHub:
         self.log: list[str] = []
         self.calls: Counter[str] = Counter()
         self._failures: dict[str, list[TrackerError]] = {}
-        # Called with the operation name before each call: tests interleave a second run here.
+        # Called with the operation name before each call, until cleared (a hook may clear
+        # itself): tests interleave a second run here.
         self.on_call: Callable[[str], None] | None = None
+        self._in_hook = False
         self._next_comment = 1000
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
@@ -124,12 +126,12 @@ class MemoryGitHub:
 
     def _call(self, operation: str) -> None:
         self.calls[operation] += 1
-        if self.on_call is not None:
-            hook, self.on_call = self.on_call, None  # a hook runs once, never recursively
+        if self.on_call is not None and not self._in_hook:
+            self._in_hook = True  # the hook's own calls do not re-enter it
             try:
-                hook(operation)
+                self.on_call(operation)
             finally:
-                self.on_call = self.on_call or hook
+                self._in_hook = False
         queued = self._failures.get(operation)
         if queued:
             raise queued.pop(0)

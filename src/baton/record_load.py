@@ -69,6 +69,23 @@ def _rebuild(
     )
 
 
+def _keeper(records: list[CommentRef], secret: str | None) -> CommentRef:
+    """Of several record comments, the one with the highest revision; the oldest on a tie
+    (two runs that created the record at once). A record written anew because GitHub answered
+    404 for one that was still there carries the newer revision, so it wins."""
+    if len(records) == 1:
+        return records[0]
+
+    def revision(ref: CommentRef) -> int:
+        try:
+            return record_comment.parse(ref.body, secret).revision
+        except RecordCorrupt:
+            return -1
+
+    best = max(revision(ref) for ref in records)
+    return next(ref for ref in records if revision(ref) == best)
+
+
 def load(
     number: int,
     labels: Sequence[str],
@@ -90,7 +107,8 @@ def load(
             problem=None,
             human_comments=humans,
         )
-    keeper, duplicates = records[0], tuple(c.id for c in records[1:])
+    keeper = _keeper(records, secret)
+    duplicates = tuple(c.id for c in records if c.id != keeper.id)
     problem = None
     record: Record | None
     try:

@@ -122,6 +122,12 @@ def _decide_once(
         # The payload's labels are a snapshot from when the event fired; confirm drift against
         # the issue as it is now before repairing anything.
         return _decide_once(original, tracker, settings, secret=secret, refresh=True)
+    if loaded.lost_message and loaded.record and decision.record is None:
+        # Re-posting a lost message rewrites the record too, so a run racing this one fails
+        # its concurrency check instead of posting the same message again.
+        revision = loaded.record.revision + 1
+        rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
+        decision = decision.model_copy(update={"record": rewritten})
     result = RunResult(decision=decision, loaded=loaded)
     if caught_up is not None:
         result.notes.append(
