@@ -604,7 +604,8 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
             remove=(event.label,),
         )
     if target == ctx.state:
-        return Plan(Outcome.ignored, f"{event.label} is already the issue's state")
+        # Remembered: the same webhook delivered again later must not force the issue back.
+        return Plan(Outcome.noted, f"{event.label} is already the issue's state", record=_seen(ctx))
     return _force(ctx, event.actor.login, target, why="relabelled")
 
 
@@ -833,7 +834,9 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         # label swap is not drift.
         repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow)
     labels = _project(current, wanted, ctx.policy)
-    labels_change = set(labels) != set(ctx.event.issue.labels)
+    # A move always writes its labels: the payload's snapshot may already be out of date.
+    moved = record is not None and record.state != ctx.state
+    labels_change = moved or set(labels) != set(ctx.event.issue.labels)
     rebuilt = ctx.record.revision == 0
     if rebuilt and ctx.record.history and ctx.record.history[-1].trigger == "rebuild":
         repairs.insert(0, ctx.record.history[-1].reason)
@@ -851,7 +854,7 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         record = record.model_copy(update={"revision": revision, "outbox": outbox})
     outcome = plan.outcome
     reason = plan.reason
-    if outcome is Outcome.ignored and (repairs or labels_change or record is not None):
+    if outcome is Outcome.ignored and (repairs or labels_change):
         outcome = Outcome.noted
         reason = f"{reason}; repaired: {'; '.join(repairs) or 'labels'}"
     return Decision(
