@@ -85,11 +85,12 @@ def apply(
             done.comment_id = tracker.create_comment(issue.number, body)
             done.steps.append(f"record created (comment {done.comment_id})")
     if decision.labels is not None:
-        # The status label is always (re-)added: the payload's snapshot may show it although
-        # another run removed it since; adding a label twice changes nothing.
+        # On a move the new status label is always (re-)added: the payload's snapshot may show
+        # it although another run removed it since; adding a label twice changes nothing.
         wanted_status = decision.record.state if decision.record else decision.state
         status = workflow.label_for(wanted_status, policy.label_prefix) if wanted_status else None
-        current = tuple(x for x in issue.labels if x != status)
+        moved = decision.state != decision.previous_state
+        current = tuple(x for x in issue.labels if not (moved and x == status))
         # Likewise the label of the state the record was in is removed even if the snapshot
         # predates it (a DELETE of an absent label is harmless).
         if loaded.record is not None:
