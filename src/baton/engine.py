@@ -851,7 +851,14 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
     if record is not None:
         revision = ctx.record.revision + 1
         outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
-        record = record.model_copy(update={"revision": revision, "outbox": outbox})
+        update: dict[str, Any] = {"revision": revision, "outbox": outbox}
+        pending = record.dispatch
+        if agent and pending and pending.state == record.state and ctx.event.run_id:
+            # This run names the agent and writes the record: a re-run of it may name it again.
+            update["dispatch"] = pending.model_copy(
+                update={"run": ctx.event.run_id, "by": ctx.event.id}
+            )
+        record = record.model_copy(update=update)
     outcome = plan.outcome
     reason = plan.reason
     if outcome is Outcome.ignored and (repairs or labels_change):
