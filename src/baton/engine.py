@@ -930,9 +930,3 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
     else:
         plan = HANDLERS[type(event)](ctx, event)
     return _finish(ctx, plan)
-
-
-def status_of(labels: tuple[str, ...], workflow: Workflow, policy: Policy) -> list[str]:
-    """The workflow states named by an issue's status labels, in workflow order."""
-    named = {workflow.state_for_label(label, policy.label_prefix) for label in labels}
-    return [state for state in workflow.states if state in named]
