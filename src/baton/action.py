@@ -20,6 +20,7 @@ from baton.config import Settings, load_config
 from baton.decision import Decision
 from baton.errors import BatonError, InvalidEvent, TrackerError
 from baton.events import Event, Ignored, Sweep, parse
+from baton.tracker import request_count
 from baton.triage import quick_reason, view_of
 from baton.workflow_commands import (
     annotation,
@@ -131,14 +132,9 @@ def decision_summary(result: RunResult, settings: Settings, calls: int | None) -
     return "\n".join(lines)
 
 
-def _calls(tracker: Tracker) -> int | None:
-    count = getattr(tracker, "requests", None)
-    return int(count) if isinstance(count, int) else None
-
-
 def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> CommandResult:
     decision = result.decision
-    calls = _calls(tracker)
+    calls = request_count(tracker)
     outcome = CommandResult(
         outputs=decision_outputs(decision),
         summary=decision_summary(result, settings, calls),
@@ -237,7 +233,7 @@ def _from_sweep(
         "## Baton sweep",
         "",
         f"Issues in the workflow checked: {result.scanned}; acted on: {len(acted)}; "
-        f"API calls: {_calls(tracker) or result.calls} "
+        f"API calls: {request_count(tracker) or result.calls} "
         f"of a budget of {settings.policy.sweep_budget}.",
     ]
     if result.next_page:

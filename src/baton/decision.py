@@ -49,10 +49,6 @@ class Decision(BaseModel):
     def transitioned(self) -> bool:
         return self.outcome is Outcome.transition
 
-    @property
-    def writes(self) -> bool:
-        return bool(self.record or self.labels is not None or self.message or self.reaction)
-
     def summary_json(self) -> str:
         """One-line JSON for the `decision` output: what was decided and why."""
         data = {

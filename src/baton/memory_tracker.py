@@ -118,6 +118,11 @@ class MemoryGitHub:
     def reactions_of(self, comment_id: int) -> list[str]:
         return [content for _, content in self.comment_store[comment_id].reactions]
 
+    @property
+    def requests(self) -> int:
+        """Calls made so far, as `GitHubTracker.requests` counts them."""
+        return sum(self.calls.values())
+
     # --- internals ----------------------------------------------------------------------
     def _touch(self, number: int) -> None:
         """GitHub bumps an issue's updated_at on every comment and label change."""

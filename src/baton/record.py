@@ -137,10 +137,6 @@ class Record(BaseModel):
     def previous_state(self) -> str | None:
         return self.history[-1].from_state if self.history else None
 
-    def recent_states(self) -> list[str]:
-        """States entered, oldest first, as far back as the kept history goes."""
-        return [entry.to_state for entry in self.history]
-
     def has_processed(self, event_id: str) -> bool:
         return bool(event_id) and event_id in self.processed
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from baton.config import Settings
 from baton.events import IssueInfo, Tick, tick
 from baton.run import RunResult, handle
-from baton.tracker import DispatchTarget, Tracker
+from baton.tracker import DispatchTarget, Tracker, request_count
 from baton.workflow import StateKind
 
 RECENT = timedelta(hours=2)  # activity this recent may be a comment whose run never came
@@ -64,15 +64,7 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
 
 
 def _spent(tracker: Tracker, start: int) -> int:
-    count = getattr(tracker, "requests", None)
-    if isinstance(count, int):
-        return count - start
-    calls = getattr(tracker, "calls", None)
-    return sum(calls.values()) - start if calls is not None else 0
-
-
-def _count(tracker: Tracker) -> int:
-    return _spent(tracker, 0)
+    return (request_count(tracker) or 0) - start
 
 
 def sweep(
@@ -89,7 +81,7 @@ def sweep(
     """One pass over open issues within a budget of API calls."""
     budget = budget or settings.policy.sweep_budget
     out = SweepResult()
-    start = _count(tracker)
+    start = request_count(tracker) or 0
     page: int | None = start_page
     while page is not None:
         if _spent(tracker, start) + 1 > budget:

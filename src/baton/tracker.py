@@ -49,6 +49,12 @@ class DispatchTarget:
         return cls(workflow=path.rsplit("/", 1)[-1], ref=ref)
 
 
+def request_count(tracker: object) -> int | None:
+    """API calls a tracker has made so far, if it counts them (both implementations do)."""
+    count = getattr(tracker, "requests", None)
+    return count if isinstance(count, int) else None
+
+
 class Tracker(Protocol):
     """Every GitHub operation Baton makes. Errors raise `baton.errors.TrackerError`."""
 
