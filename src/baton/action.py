@@ -45,6 +45,7 @@ class CommandResult:
     summary: str = ""
     log: list[str] = field(default_factory=list)
     error: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 def now() -> datetime:
@@ -55,13 +56,16 @@ def load_settings(env: ActionEnv) -> Settings:
     return load_config(Path(env.config), required=env.config_given, bot_login=env.bot_login)
 
 
-def make_tracker(env: ActionEnv, *, writes_per_minute: float | None = None) -> Tracker:
+def make_tracker(
+    env: ActionEnv, settings: Settings, *, writes_per_minute: float | None = None
+) -> Tracker:
     if env.token is None:
         raise TrackerError(
             "no GitHub token: set the `github-token` input (it defaults to ${{ github.token }})"
         )
     if not env.repository:
         raise TrackerError("GITHUB_REPOSITORY is not set")
+    from baton.apply import label_specs
     from baton.github_tracker import GitHubTracker
 
     pause = 60.0 / writes_per_minute if writes_per_minute else 0.0
@@ -71,6 +75,7 @@ def make_tracker(env: ActionEnv, *, writes_per_minute: float | None = None) -> T
         api_url=env.api_url,
         seconds_between_writes=pause,
         timeout=env.http_timeout,
+        labels=tuple(label_specs(settings.workflow, settings.policy)),
     )
 
 
@@ -147,7 +152,14 @@ def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> Com
     outcome.log.extend(result.notes)
     if calls is not None:
         outcome.log.append(f"GitHub API calls: {calls}")
+    outcome.warnings.extend(transport_notes(tracker))
     return outcome
+
+
+def transport_notes(tracker: Tracker) -> list[str]:
+    """What the transport wants said (a fall-back from GraphQL to REST)."""
+    notes = getattr(tracker, "notes", None)
+    return [str(x) for x in notes] if isinstance(notes, list) else []
 
 
 def _failure(exc: BatonError) -> CommandResult:
@@ -191,7 +203,9 @@ def run_event(env: ActionEnv) -> CommandResult:
             log=[reason + " (0 API calls)"],
         )
     try:
-        tracker = make_tracker(env, writes_per_minute=60 if isinstance(parsed, Sweep) else None)
+        tracker = make_tracker(
+            env, settings, writes_per_minute=60 if isinstance(parsed, Sweep) else None
+        )
         if isinstance(parsed, Sweep):
             return _from_sweep(env, settings, tracker, parsed.at)
         return handle_event(env, settings, tracker, parsed, chain=None)
@@ -254,13 +268,15 @@ def _from_sweep(
             separators=(",", ":"),
         ),
     }
-    return CommandResult(outputs=outputs, summary="\n".join(lines), log=log)
+    return CommandResult(
+        outputs=outputs, summary="\n".join(lines), log=log, warnings=transport_notes(tracker)
+    )
 
 
 def sweep_command(env: ActionEnv) -> CommandResult:
     try:
         settings = load_settings(env)
-        tracker = make_tracker(env, writes_per_minute=60)
+        tracker = make_tracker(env, settings, writes_per_minute=60)
         return _from_sweep(env, settings, tracker, now())
     except BatonError as exc:
         return _failure(exc)
@@ -282,7 +298,7 @@ def report_command(
                 f"the agent proposed next_state {result.next_state!r}, which is not a state "
                 f"of workflow {settings.workflow.name} ({known})"
             )
-        tracker = make_tracker(env)
+        tracker = make_tracker(env, settings)
         event = report(
             issue,
             agent=agent,
@@ -307,9 +323,11 @@ def context_command(env: ActionEnv, *, issue: int, fmt: str) -> tuple[CommandRes
 
     try:
         settings = load_settings(env)
-        tracker = make_tracker(env)
-        info = tracker.issue(issue)
-        comments = tracker.comments(issue)
+        tracker = make_tracker(env, settings)
+        snapshot = tracker.read(issue, with_issue=True)
+        info, comments = snapshot.issue, snapshot.comments
+        if info is None:
+            raise BatonError(f"issue #{issue} could not be read")
         loaded = load(
             issue,
             info.labels,
@@ -340,6 +358,8 @@ def finish(env: ActionEnv, outcome: CommandResult, echo: Any) -> int:
         echo(annotation("warning", f"could not write outputs or summary: {exc}"))
     for line in outcome.log:
         echo(log_line(line))
+    for warning in outcome.warnings:
+        echo(annotation("warning", warning))
     if outcome.error:
         echo(annotation("error", outcome.error))
     return outcome.exit_code

@@ -1,10 +1,12 @@
 """Carry out a Decision on a Tracker, in the order that survives a crash at any step.
 
+0. a message a failed run could not post (the record written next forgets it);
 1. the record (the memory) — so a run that dies later leaves labels the next run repairs;
 2. the labels (a projection of the record) — only the difference is changed;
 3. the one message for humans, and the reaction on the comment acted on;
 4. duplicate record comments left by racing runs are removed (the oldest is kept).
-Dispatching the next agent is the caller's step, after all of these.
+`plan` turns a Decision into these `Writes`; the Tracker carries them out in one call (GraphQL)
+or one per step. Dispatching the next agent is the caller's step, after all of these.
 """
 
 from __future__ import annotations
@@ -14,10 +16,9 @@ from dataclasses import dataclass, field
 from baton import record_comment
 from baton.config import Policy
 from baton.decision import Decision
-from baton.errors import TrackerError
 from baton.events import IssueInfo
 from baton.record_load import Loaded
-from baton.tracker import LabelSpec, Tracker
+from baton.tracker import LabelChange, LabelSpec, Tracker, Writes, Written
 from baton.workflow import StateKind, Workflow
 
 KIND_COLOURS = {StateKind.work: "1d76db", StateKind.waiting: "fbca04", StateKind.terminal: "0e8a16"}
@@ -57,33 +58,33 @@ def apply(
     *,
     secret: str | None = None,
 ) -> Applied:
-    done = Applied(comment_id=loaded.comment_id)
+    writes = plan(decision, loaded, issue, workflow, policy, secret=secret)
+    written = tracker.write(writes)
+    return _account(decision, loaded, issue, writes, written)
+
+
+def plan(
+    decision: Decision,
+    loaded: Loaded,
+    issue: IssueInfo,
+    workflow: Workflow,
+    policy: Policy,
+    *,
+    secret: str | None = None,
+) -> Writes:
+    """The writes a decision needs, in the order that survives a crash at any step."""
     # A message a failed run could not post goes first: the record written next forgets it.
     lost = loaded.record.outbox if loaded.record and loaded.lost_message else None
+    repost = None
     if lost is not None:
         note = "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
-        tracker.create_comment(
-            issue.number, f"{record_comment.message_mark(lost.revision)}\n{lost.text}{note}"
-        )
-        done.steps.append(f"re-posted the message of revision {lost.revision}")
+        repost = f"{record_comment.message_mark(lost.revision)}\n{lost.text}{note}"
+    record = None
     if decision.record is not None:
-        body = record_comment.render(
+        record = record_comment.render(
             decision.record, agent=workflow.agent_of(decision.record.state), secret=secret
         )
-        if loaded.comment_id is not None:
-            try:
-                tracker.edit_comment(loaded.comment_id, body)
-                done.steps.append(f"record updated (revision {decision.record.revision})")
-            except TrackerError as exc:
-                # Deleted under us, or a lagging 404: either way a new record comment is
-                # written, and its newer revision makes it the one the next run keeps.
-                if exc.status != 404:
-                    raise
-                done.comment_id = None  # deleted under us: write a new one below
-                done.steps.append(f"record comment {loaded.comment_id} was deleted")
-        if done.comment_id is None:
-            done.comment_id = tracker.create_comment(issue.number, body)
-            done.steps.append(f"record created (comment {done.comment_id})")
+    labels = None
     if decision.labels is not None:
         # On a move the new status label is always (re-)added: the payload's snapshot may show
         # it although another run removed it since; adding a label twice changes nothing.
@@ -92,37 +93,58 @@ def apply(
         moved = decision.state != decision.previous_state
         current = tuple(x for x in issue.labels if not (moved and x == status))
         # Likewise the label of the state the record was in is removed even if the snapshot
-        # predates it (a DELETE of an absent label is harmless).
+        # predates it (removing an absent label is harmless).
         if loaded.record is not None:
             before = workflow.label_for(loaded.record.state, policy.label_prefix)
             if before != status and before not in current:
                 current = (*current, before)
-        tracker.set_labels(issue.number, current, decision.labels, label_specs(workflow, policy))
+        labels = LabelChange(current, decision.labels, label_specs(workflow, policy))
+    message = None
+    if decision.message:
+        message = decision.message
+        if decision.record is not None and decision.record.outbox is not None:
+            message = f"{record_comment.message_mark(decision.record.revision)}\n{message}"
+    reaction = None
+    if decision.reaction:
+        reaction = (decision.reaction.comment_id, decision.reaction.content)
+    return Writes(
+        number=issue.number,
+        repost=repost,
+        record=record,
+        record_comment=loaded.comment_id if record is not None else None,
+        labels=labels,
+        message=message,
+        reaction=reaction,
+        delete=loaded.duplicates,
+    )
+
+
+def _account(
+    decision: Decision, loaded: Loaded, issue: IssueInfo, writes: Writes, written: Written
+) -> Applied:
+    done = Applied(comment_id=written.record_comment or loaded.comment_id)
+    if written.reposted and loaded.record and loaded.record.outbox:
+        done.steps.append(f"re-posted the message of revision {loaded.record.outbox.revision}")
+    if written.record_gone is not None:
+        done.steps.append(f"record comment {written.record_gone} was deleted")
+    if decision.record is not None and written.record_comment is not None:
+        if written.record_comment == writes.record_comment:
+            done.steps.append(f"record updated (revision {decision.record.revision})")
+        else:
+            done.steps.append(f"record created (comment {written.record_comment})")
+    if written.labels and decision.labels is not None:
         removed = [x for x in issue.labels if x not in decision.labels]
         added = [x for x in decision.labels if x not in issue.labels]
         done.steps.append(
             "labels: " + ", ".join([*(f"-{x}" for x in removed), *(f"+{x}" for x in added)])
         )
-    if decision.message:
-        body = decision.message
-        if decision.record is not None and decision.record.outbox is not None:
-            body = f"{record_comment.message_mark(decision.record.revision)}\n{body}"
-        message_id = tracker.create_comment(issue.number, body)
-        done.steps.append(f"message posted (comment {message_id})")
+    if written.message_comment is not None:
+        done.steps.append(f"message posted (comment {written.message_comment})")
     if decision.reaction:
-        # A courtesy: a comment deleted meanwhile must not fail a run whose work is written.
-        try:
-            tracker.react(decision.reaction.comment_id, decision.reaction.content)
-            done.steps.append(
-                f"reacted {decision.reaction.content} on {decision.reaction.comment_id}"
-            )
-        except TrackerError as exc:
-            done.steps.append(f"could not react on {decision.reaction.comment_id}: {exc}")
-    for duplicate in loaded.duplicates:
-        try:
-            tracker.delete_comment(duplicate)
-        except TrackerError as exc:
-            if exc.status != 404:
-                raise
-        done.steps.append(f"duplicate record comment {duplicate} removed")
+        target = decision.reaction.comment_id
+        if written.reacted:
+            done.steps.append(f"reacted {decision.reaction.content} on {target}")
+        elif written.reaction_problem:
+            done.steps.append(f"could not react on {target}: {written.reaction_problem}")
+    done.steps.extend(f"duplicate record comment {x} removed" for x in written.deleted)
     return done

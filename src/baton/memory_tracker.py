@@ -16,7 +16,8 @@ from typing import Any
 
 from baton.errors import TrackerError
 from baton.events import IssueInfo
-from baton.tracker import Comment, DispatchTarget, LabelSpec
+from baton.tracker import Comment, DispatchTarget, LabelSpec, Snapshot, Writes, Written
+from baton.write_steps import write_in_steps
 
 GITHUB_COMMENT_LIMIT = 65_536
 PAGE_SIZE = 100
@@ -73,6 +74,8 @@ class MemoryGitHub:
         self.on_call: Callable[[str], None] | None = None
         self._in_hook = False
         self._next_comment = 1000
+        self._round_trips = 0
+        self._batched = False
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -120,8 +123,9 @@ class MemoryGitHub:
 
     @property
     def requests(self) -> int:
-        """Calls made so far, as `GitHubTracker.requests` counts them."""
-        return sum(self.calls.values())
+        """Round trips so far, as `GitHubTracker.requests` counts them: a `read` or a `write` is
+        one, as one GraphQL document is, however many operations (in `calls`) it holds."""
+        return self._round_trips
 
     # --- internals ----------------------------------------------------------------------
     def _touch(self, number: int) -> None:
@@ -131,12 +135,16 @@ class MemoryGitHub:
 
     def _call(self, operation: str) -> None:
         self.calls[operation] += 1
+        if not self._batched:
+            self._round_trips += 1
         if self.on_call is not None and not self._in_hook:
             self._in_hook = True  # the hook's own calls do not re-enter it
+            batched, self._batched = self._batched, False  # nor join this call's round trip
             try:
                 self.on_call(operation)
             finally:
                 self._in_hook = False
+                self._batched = batched
         queued = self._failures.get(operation)
         if queued:
             raise queued.pop(0)
@@ -172,7 +180,31 @@ class MemoryGitHub:
             association=comment.association,
         )
 
+    def _one_trip(self) -> bool:
+        self._round_trips += 1
+        batched, self._batched = self._batched, True
+        return batched
+
     # --- the Tracker protocol -----------------------------------------------------------
+    def read(self, number: int, *, with_issue: bool) -> Snapshot:
+        """Like GitHub's GraphQL query: one round trip. Its parts still pass `on_call` and
+        `fail_next` by their own names, so tests can fault or interleave at each."""
+        batched = self._one_trip()
+        try:
+            issue = self.issue(number) if with_issue else None
+            return Snapshot(issue=issue, comments=self.comments(number))
+        finally:
+            self._batched = batched
+
+    def write(self, writes: Writes) -> Written:
+        """Like a GraphQL mutation document: one round trip whose fields run in order; a failing
+        step stops it here (the stricter case: GitHub would run the fields after it)."""
+        batched = self._one_trip()
+        try:
+            return write_in_steps(self, writes)
+        finally:
+            self._batched = batched
+
     def issue(self, number: int) -> IssueInfo:
         self._call("issue")
         found = self._issue(number)

@@ -17,7 +17,7 @@ from baton.engine import decide
 from baton.errors import TrackerError
 from baton.events import Actor, Commented, Event, IssueInfo, Labeled
 from baton.record_load import Loaded, load
-from baton.tracker import Comment, DispatchTarget, Tracker
+from baton.tracker import Comment, DispatchTarget, Snapshot, Tracker
 from baton.triage import event_reason, view_of
 
 
@@ -90,15 +90,24 @@ MAX_RACES = 3
 
 
 def _decide_once(
-    event: Event, tracker: Tracker, settings: Settings, *, secret: str | None, refresh: bool
+    event: Event,
+    tracker: Tracker,
+    settings: Settings,
+    *,
+    secret: str | None,
+    refresh: bool,
+    snapshot: Snapshot | None = None,
 ) -> tuple[RunResult, IssueInfo]:
-    """Read the issue, rebuild the record, decide. Reads only; nothing is written here."""
+    """Read the issue, rebuild the record, decide. Reads only; nothing is written here.
+    `snapshot`: a read this run already made that carries the issue as it is now."""
     issue = event.issue
     fetched = issue.partial or refresh
-    if fetched:
-        issue = tracker.issue(issue.number)
+    if snapshot is None:
+        snapshot = tracker.read(issue.number, with_issue=fetched)
+    if fetched and snapshot.issue is not None:
+        issue = snapshot.issue
         event = event.model_copy(update={"issue": issue})
-    comments = tracker.comments(issue.number)
+    comments = snapshot.comments
     # A label being added is the event itself, not evidence of where a lost record stood.
     known = tuple(x for x in issue.labels if not (isinstance(event, Labeled) and x == event.label))
     loaded = load(
@@ -120,8 +129,11 @@ def _decide_once(
         decision = decide(loaded.record, event, settings.workflow, settings.policy)
     if decision.repairs and not fetched:
         # The payload's labels are a snapshot from when the event fired; confirm drift against
-        # the issue as it is now before repairing anything.
-        return _decide_once(original, tracker, settings, secret=secret, refresh=True)
+        # the issue as it is now before repairing anything. A GraphQL read already holds it.
+        fresh = snapshot if snapshot.issue is not None else None
+        return _decide_once(
+            original, tracker, settings, secret=secret, refresh=True, snapshot=fresh
+        )
     if loaded.lost_message and loaded.record and decision.record is None:
         # Re-posting a lost message rewrites the record too, so a run racing this one fails
         # its concurrency check instead of posting the same message again.

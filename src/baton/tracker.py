@@ -7,7 +7,7 @@ never imports PyGithub; only `github_tracker.py` does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -49,6 +49,59 @@ class DispatchTarget:
         return cls(workflow=path.rsplit("/", 1)[-1], ref=ref)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """An issue as one run reads it: the issue itself (when asked for) and all its comments."""
+
+    issue: IssueInfo | None
+    comments: list[Comment]
+
+
+@dataclass(frozen=True)
+class LabelChange:
+    """Labels to change from `current` to `wanted`; only the difference is touched."""
+
+    current: tuple[str, ...]
+    wanted: tuple[str, ...]
+    specs: dict[str, LabelSpec]  # how a status label looks when it must be created
+
+    @property
+    def add(self) -> list[str]:
+        return [label for label in self.wanted if label not in self.current]
+
+    @property
+    def remove(self) -> list[str]:
+        return [label for label in self.current if label not in self.wanted]
+
+
+@dataclass(frozen=True)
+class Writes:
+    """Everything one run writes to one issue, in the order it must land (see `apply.py`)."""
+
+    number: int
+    repost: str | None = None  # a message a failed run could not post, posted first
+    record: str | None = None  # the record comment's new body
+    record_comment: int | None = None  # the comment to edit; None: create one
+    labels: LabelChange | None = None
+    message: str | None = None
+    reaction: tuple[int, str] | None = None  # (comment id, REST reaction name)
+    delete: tuple[int, ...] = ()  # duplicate record comments
+
+
+@dataclass
+class Written:
+    """What a `Tracker.write` did, for `apply.py`'s account of the run."""
+
+    reposted: bool = False
+    record_comment: int | None = None  # the record comment written (created or edited)
+    record_gone: int | None = None  # the comment to edit had been deleted; a new one was made
+    labels: bool = False
+    message_comment: int | None = None
+    reacted: bool = False
+    reaction_problem: str | None = None  # a courtesy that failed; never fails the run
+    deleted: list[int] = field(default_factory=list)
+
+
 def request_count(tracker: object) -> int | None:
     """API calls a tracker has made so far, if it counts them (both implementations do)."""
     count = getattr(tracker, "requests", None)
@@ -58,10 +111,9 @@ def request_count(tracker: object) -> int | None:
 class Tracker(Protocol):
     """Every GitHub operation Baton makes. Errors raise `baton.errors.TrackerError`."""
 
-    def issue(self, number: int) -> IssueInfo: ...
-
-    def comments(self, number: int) -> list[Comment]:
-        """All comments, oldest first (implementations paginate to the end)."""
+    def read(self, number: int, *, with_issue: bool) -> Snapshot:
+        """The issue (when `with_issue`) and all its comments, oldest first, in as few calls as
+        the transport allows (one GraphQL query when they fit on a page)."""
         ...
 
     def comment(self, comment_id: int) -> Comment | None:
@@ -76,23 +128,10 @@ class Tracker(Protocol):
         """Whether login is an active member of `org/team-slug`."""
         ...
 
-    def create_comment(self, number: int, body: str) -> int: ...
-
-    def edit_comment(self, comment_id: int, body: str) -> None: ...
-
-    def delete_comment(self, comment_id: int) -> None: ...
-
-    def react(self, comment_id: int, content: str) -> None: ...
-
-    def set_labels(
-        self,
-        number: int,
-        current: tuple[str, ...],
-        wanted: tuple[str, ...],
-        specs: dict[str, LabelSpec],
-    ) -> None:
-        """Change only the difference between current and wanted; create status labels with
-        their colour and description on first use."""
+    def write(self, writes: Writes) -> Written:
+        """Carry out `writes` in their order, in as few calls as the transport allows. A record
+        comment deleted meanwhile is written anew; a failed reaction is reported, not raised;
+        anything else that fails raises, leaving what came before it written."""
         ...
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None: ...

@@ -9,7 +9,9 @@ State lives in memory behind one lock; responses are GitHub-shaped JSON built
 from it. Tests seed state with helpers (``add_issue``, ``label_by``...), run
 Baton against ``fake.url``, then inspect state and the request log
 (``calls``). ``fail`` queues faults (5xx, secondary rate limit, 404, slow
-answers) to test error handling. Stdlib only.
+answers) to test error handling. Stdlib only, but for ``POST /graphql``: GitHub's
+GraphQL API over the same state, in ``github_graphql.py`` (graphql-core), imported
+on the first GraphQL request.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ __all__ = [
     "EventState",
     "FakeGitHub",
     "Fault",
+    "FieldFault",
     "IssueState",
     "LabelState",
     "ReactionState",
@@ -69,6 +72,8 @@ ROLES: Mapping[str, str] = {
 REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
 STATE_REASONS = ("completed", "not_planned", "reopened", "duplicate")
 GITHUB_ACTIONS_BOT_ID = 41898282
+REPOSITORY_ID = 1296269
+GRAPHQL_PATH = "/graphql"
 SECONDARY_RATE_LIMIT_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try "
     "again. If you reach out to GitHub Support for help, please include the request ID FAKE."
@@ -158,6 +163,7 @@ class Call:
     query: dict[str, str]
     body: Any  # parsed JSON, or None
     status: int
+    operation: str | None = None  # POST /graphql: the document's operation name, e.g. BatonRead
 
 
 @dataclass
@@ -172,11 +178,35 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     hits: int = 0
+    operation: str | None = None  # only GraphQL requests running this operation
 
-    def matches(self, method: str, path: str) -> bool:
+    def matches(self, method: str, path: str, operation: str | None = None) -> bool:
         if self.times is not None and self.hits >= self.times:
             return False
+        if self.operation is not None and self.operation != operation:
+            return False
         return self.method in ("*", method) and self.pattern.search(path) is not None
+
+
+@dataclass
+class FieldFault:
+    """A queued GraphQL field failure: the root field answered as ``alias`` (its alias, or its
+    name) fails GitHub-style, ``null`` in ``data`` and an error of type ``kind``, without
+    running; the document's other fields still run."""
+
+    alias: str
+    kind: str  # GitHub's error type: NOT_FOUND, FORBIDDEN, UNPROCESSABLE...
+    message: str | None
+    times: int | None  # None: every time until clear_faults()
+    operation: str | None = None  # only in documents running this operation
+    hits: int = 0
+
+    def matches(self, alias: str, operation: str | None) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if self.operation is not None and self.operation != operation:
+            return False
+        return self.alias == alias
 
 
 @dataclass(frozen=True)
@@ -370,6 +400,7 @@ class FakeGitHub:
         self._strict_workflows = False
         self._dispatches: list[Dispatch] = []
         self._faults: list[Fault] = []
+        self._field_faults: list[FieldFault] = []
         self._requests: list[Call] = []
 
     # ----------------------------------------------------------------- lifecycle
@@ -608,14 +639,22 @@ class FakeGitHub:
         with self._lock:
             self._requests.clear()
 
-    def calls(self, method: str | None = None, path_contains: str | None = None) -> list[Call]:
-        """Logged requests, filtered; ``path_contains`` matches the decoded path."""
+    def calls(
+        self,
+        method: str | None = None,
+        path_contains: str | None = None,
+        *,
+        operation: str | None = None,
+    ) -> list[Call]:
+        """Logged requests, filtered; ``path_contains`` matches the decoded path, ``operation``
+        the operation name of a GraphQL document (``BatonRead``, ``BatonWrite``...)."""
         with self._lock:
             return [
                 call
                 for call in self._requests
                 if (method is None or call.method == method.upper())
                 and (path_contains is None or path_contains in call.path)
+                and (operation is None or call.operation == operation)
             ]
 
     # ----------------------------------------------------------------- fault injection
@@ -630,6 +669,7 @@ class FakeGitHub:
         body: Any = None,
         headers: Mapping[str, str] | None = None,
         delay: float = 0.0,
+        operation: str | None = None,
     ) -> Fault:
         """Queue a failure for requests matching ``method`` and ``path_regex``
         (``re.search`` on the percent-decoded path, query excluded).
@@ -638,7 +678,8 @@ class FakeGitHub:
         (with ``retry-after: 1``), 404 -> Not Found, 5xx -> Server Error. ``delay``
         sleeps before answering (to trip client timeouts); with ``status=None`` the
         request is then served normally, as when GitHub applies a write the client
-        gave up on.
+        gave up on. ``operation`` narrows it to GraphQL documents running that
+        operation: ``fail("POST", "/graphql", 502, operation="BatonWrite")``.
         """
         if status is None and delay <= 0:
             raise ValueError("a fault needs a status, a delay, or both")
@@ -652,14 +693,37 @@ class FakeGitHub:
             body=body,
             headers={key.lower(): value for key, value in (headers or {}).items()},
             delay=delay,
+            operation=operation,
         )
         with self._lock:
             self._faults.append(fault)
         return fault
 
+    def fail_graphql_field(
+        self,
+        alias: str,
+        kind: str = "NOT_FOUND",
+        *,
+        times: int | None = 1,
+        message: str | None = None,
+        operation: str | None = None,
+    ) -> FieldFault:
+        """Make the GraphQL root field answered as ``alias`` fail GitHub-style: it does not
+        run, ``data[alias]`` is null and an error ``{"type": kind, "path": [alias], ...}`` is
+        added, while the document's other fields run as usual (a partial failure).
+        ``fail_graphql_field("record", "NOT_FOUND")`` fails the next ``record:`` mutation
+        field; ``operation`` narrows it to documents running that operation."""
+        if times is not None and times < 1:
+            raise ValueError("times must be >= 1, or None for every matching field")
+        fault = FieldFault(alias, kind, message, times, operation)
+        with self._lock:
+            self._field_faults.append(fault)
+        return fault
+
     def clear_faults(self) -> None:
         with self._lock:
             self._faults.clear()
+            self._field_faults.clear()
 
     # ----------------------------------------------------------------- public renderers
     # Webhook payloads reuse these so events and API answers agree.
@@ -711,8 +775,11 @@ class FakeGitHub:
             except ValueError:
                 bad_json = True
         request = _Request(method, split.path, path, {}, query, body, base)
+        operation = (
+            self._graphql_operation(body) if (method, path) == ("POST", GRAPHQL_PATH) else None
+        )
         try:
-            response = self._respond(request, headers, bad_json)
+            response = self._respond(request, headers, bad_json, operation)
         except Exception:  # a bug in the fake: answer 500, keep serving, surface it
             details = traceback.format_exc()
             with self._lock:
@@ -720,20 +787,42 @@ class FakeGitHub:
             print(details, file=sys.stderr)
             response = _Response(500, {"message": "FakeGitHub internal error"})
         with self._lock:
-            self._requests.append(Call(method, path, query, body, response.status))
+            self._requests.append(Call(method, path, query, body, response.status, operation))
             return self._encode(response)
 
-    def _respond(self, req: _Request, headers: Mapping[str, str], bad_json: bool) -> _Response:
+    @staticmethod
+    def _graphql_operation(body: Any) -> str | None:
+        try:
+            from fakes.github_graphql import operation_name
+        except ImportError:  # graphql-core missing: /graphql answers 500, REST still works
+            return None
+        return operation_name(body)
+
+    def _respond(
+        self,
+        req: _Request,
+        headers: Mapping[str, str],
+        bad_json: bool,
+        operation: str | None = None,
+    ) -> _Response:
         with self._lock:
             denied = self._authenticate(headers.get("authorization", ""))
             if denied is not None:
                 return denied
             metered = req.path != "/rate_limit"  # like GitHub, /rate_limit is free
             if metered and self.rate_used >= self.rate_limit:
+                if req.path == GRAPHQL_PATH:
+                    # GraphQL says so in a 200 answer with no data, as GitHub does.
+                    message = "API rate limit exceeded for installation ID 1."
+                    return _Response(
+                        200, {"errors": [{"type": "RATE_LIMITED", "message": message}]}
+                    )
                 return ApiError(403, "API rate limit exceeded for installation ID 1.").response()
             if metered:
                 self.rate_used += 1
-            fault = next((f for f in self._faults if f.matches(req.method, req.path)), None)
+            fault = next(
+                (f for f in self._faults if f.matches(req.method, req.path, operation)), None
+            )
             if fault is not None:
                 fault.hits += 1
         if fault is not None:
@@ -852,6 +941,13 @@ class FakeGitHub:
         if comment is None:
             raise _not_found()
         return comment
+
+    def _issue_by_id(self, issue_id: int) -> IssueState | None:
+        """An issue (or pull request) by its database id, as node ids carry it."""
+        return next((issue for issue in self._issues.values() if issue["id"] == issue_id), None)
+
+    def _label_by_id(self, label_id: int) -> LabelState | None:
+        return next((lab for lab in self._labels.values() if lab["id"] == label_id), None)
 
     def _find_label(self, name: str) -> LabelState | None:
         """GitHub label lookups ignore case."""
@@ -991,6 +1087,37 @@ class FakeGitHub:
         self._comments[comment["id"]] = comment
         return comment
 
+    def _set_comment_body(self, comment: CommentState, text: str) -> None:
+        comment["body"] = text
+        comment["updated_at"] = self._stamp()
+
+    def _remove_comment(self, comment: CommentState) -> None:
+        del self._comments[comment["id"]]
+        self._issues[comment["issue_number"]]["comments"].remove(comment)
+
+    def _add_reaction(
+        self, reactions: list[ReactionState], content: str
+    ) -> tuple[ReactionState, bool]:
+        """The bot's ``content`` reaction, made once: (the reaction, whether it is new)."""
+        for reaction in reactions:
+            if reaction["content"] == content and reaction["user"]["login"] == self.bot_login:
+                return reaction, False
+        created: ReactionState = {
+            "id": self._next_id(),
+            "content": content,
+            "user": {"login": self.bot["login"], "type": self.bot["type"]},
+            "created_at": self._stamp(),
+        }
+        reactions.append(created)
+        return created, True
+
+    def _take_field_fault(self, alias: str, operation: str | None) -> FieldFault | None:
+        """The queued field fault for a GraphQL root field about to run, counted as hit."""
+        fault = next((f for f in self._field_faults if f.matches(alias, operation)), None)
+        if fault is not None:
+            fault.hits += 1
+        return fault
+
     def _register_workflow(self, file: str) -> _WorkflowState:
         if file not in self._workflows:
             self._workflows[file] = {"id": self._next_id(), "file": file, "inputs": None}
@@ -1101,8 +1228,8 @@ class FakeGitHub:
         api = self._api(base)
         open_issues = sum(1 for issue in self._issues.values() if issue["state"] == "open")
         return {
-            "id": 1296269,
-            "node_id": "R_fake1296269",
+            "id": REPOSITORY_ID,
+            "node_id": f"R_fake{REPOSITORY_ID}",
             "name": self.repo,
             "full_name": self.repo_full_name,
             "private": False,
@@ -1412,31 +1539,20 @@ class FakeGitHub:
     def _update_comment(self, req: _Request) -> _Response:
         comment = self._comment_or_404(int(req.params["comment_id"]))
         text = self._body_text("IssueComment", self._object_body(req).get("body"), required=True)
-        comment["body"] = text
-        comment["updated_at"] = self._stamp()
+        self._set_comment_body(comment, text)
         return _Response(200, self._render_comment(req.base, comment))
 
     def _delete_comment(self, req: _Request) -> _Response:
         comment = self._comment_or_404(int(req.params["comment_id"]))
-        del self._comments[comment["id"]]
-        self._issues[comment["issue_number"]]["comments"].remove(comment)
+        self._remove_comment(comment)
         return _Response(204)
 
     def _react(self, req: _Request, reactions: list[ReactionState]) -> _Response:
         content = self._object_body(req).get("content")
         if content not in REACTIONS:
             raise _invalid("Reaction", "content", "invalid")
-        for reaction in reactions:
-            if reaction["content"] == content and reaction["user"]["login"] == self.bot_login:
-                return _Response(200, self._render_reaction(req.base, reaction))
-        created: ReactionState = {
-            "id": self._next_id(),
-            "content": content,
-            "user": {"login": self.bot["login"], "type": self.bot["type"]},
-            "created_at": self._stamp(),
-        }
-        reactions.append(created)
-        return _Response(201, self._render_reaction(req.base, created))
+        reaction, created = self._add_reaction(reactions, content)
+        return _Response(201 if created else 200, self._render_reaction(req.base, reaction))
 
     def _create_comment_reaction(self, req: _Request) -> _Response:
         comment = self._comment_or_404(int(req.params["comment_id"]))
@@ -1669,6 +1785,12 @@ class FakeGitHub:
         )
         return _Response(204)
 
+    def _graphql(self, req: _Request) -> _Response:
+        from fakes import github_graphql  # graphql-core: only the GraphQL route needs it
+
+        status, body = github_graphql.answer(self, req.body)
+        return _Response(status, body, {"x-ratelimit-resource": "graphql"})
+
 
 # --------------------------------------------------------------------------- routing table
 
@@ -1717,5 +1839,6 @@ ROUTES: tuple[Route, ...] = tuple(
             FakeGitHub._create_workflow_dispatch,
         ),
         ("POST", _REPO + "/dispatches", FakeGitHub._create_repository_dispatch),
+        ("POST", GRAPHQL_PATH, FakeGitHub._graphql),
     ]
 )

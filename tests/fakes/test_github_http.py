@@ -119,7 +119,7 @@ def test_unknown_routes_methods_and_user(fake: FakeGitHub) -> None:
     assert missing.json()["message"] == "Not Found"
     assert "documentation_url" in missing.json()
     assert raw(fake, "PUT", "/repos/octo/demo/issues/1").status_code == 405
-    assert raw(fake, "POST", "/graphql", json={"query": "{}"}).status_code == 404
+    assert raw(fake, "POST", "/graphql", json={"query": "{ nope }"}).json()["errors"]
     assert raw(fake, "GET", "/user").status_code == 403  # GITHUB_TOKEN has no user
     bad = raw(fake, "POST", "/repos/octo/demo/issues/1/comments", data=b"{not json")
     assert bad.status_code == 400

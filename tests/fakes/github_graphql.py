@@ -1,0 +1,593 @@
+"""GitHub's GraphQL API for the fake GitHub: what ``POST /graphql`` answers.
+
+Documents are parsed, validated and run by graphql-core against ``github_schema.graphql``, a
+trimmed copy of GitHub's public schema, so a document GitHub would refuse (a field it lacks, a
+wrong argument type) is refused here too. The resolvers read and change the ``FakeGitHub``'s own
+state through its helpers, with its lock held for the whole document: REST and GraphQL always see
+the same issues, comments, labels, events and reactions, and bump ``updated_at`` alike.
+
+What GitHub does, and this does too:
+
+- a document that does not parse or validate: HTTP 200, ``errors`` (message, locations) and no
+  ``data`` key; nothing ran;
+- a field that fails: ``null`` in ``data`` and an error naming GitHub's ``type`` (NOT_FOUND,
+  UNPROCESSABLE, FORBIDDEN...), the ``path`` by response keys (aliases), ``locations`` and a
+  ``message``;
+- mutation fields run one after another in document order, and those after a failed one still
+  run (graphql-core executes mutations serially);
+- node ids as the REST fake renders ``node_id`` (``I_fake{id}``, ``IC_fake{id}``,
+  ``LA_fake{id}``, ``U_fake{id}``), so ids read over REST work in GraphQL and back;
+- a Bot's login without the ``[bot]`` suffix REST and webhooks give it;
+- connections paged by opaque cursors, ``first`` required and at most 100;
+- the writes are the bot's, as over REST;
+- validation as the spec has it, which is at least as strict as GitHub's.
+
+The error ``type`` of a connection's paging errors (EXCESSIVE_PAGINATION...) and some messages
+are as GitHub is seen to answer, not from a documented list: GitHub documents none.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from graphql import (
+    DocumentNode,
+    GraphQLError,
+    GraphQLResolveInfo,
+    GraphQLSchema,
+    OperationDefinitionNode,
+    build_schema,
+    execute_sync,
+    parse,
+    validate,
+)
+
+from fakes.github_http import (
+    REPOSITORY_ID,
+    ApiError,
+    CommentState,
+    FakeGitHub,
+    IssueState,
+    LabelState,
+    ReactionState,
+    UserRef,
+)
+
+__all__ = ["SCHEMA_PATH", "GitHubError", "answer", "operation_name", "schema", "validation_errors"]
+
+SCHEMA_PATH = Path(__file__).with_name("github_schema.graphql")
+PAGE_LIMIT = 100  # GitHub's most for `first` on any connection
+CURSOR_PREFIX = "cursor:v2:"
+
+
+# GraphQL's ReactionContent -> the REST reaction name the fake stores.
+REACTION_CONTENT = {
+    "THUMBS_UP": "+1",
+    "THUMBS_DOWN": "-1",
+    "LAUGH": "laugh",
+    "CONFUSED": "confused",
+    "HEART": "heart",
+    "HOORAY": "hooray",
+    "ROCKET": "rocket",
+    "EYES": "eyes",
+}
+REST_REACTION = {rest: name for name, rest in REACTION_CONTENT.items()}
+
+# What a failed field says when a test injects the failure without a message.
+DEFAULT_MESSAGES = {
+    "NOT_FOUND": "Could not resolve to a node with the global id of 'injected'.",
+    "FORBIDDEN": "Resource not accessible by integration",
+    "UNPROCESSABLE": "The fake GitHub was told to refuse this field.",
+}
+INTERNAL_ERROR = (
+    "Something went wrong while executing your query. This may be the result of a timeout, "
+    "or it could be a GitHub bug. Please include `FAKE` when reporting this issue."
+)
+
+Node = dict[str, Any]
+_Item = TypeVar("_Item")
+
+
+class GitHubError(Exception):
+    """A field's failure as GitHub reports it: an error ``type`` and a message."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+@cache
+def schema() -> GraphQLSchema:
+    return build_schema(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- the endpoint
+
+
+def operation_name(body: Any) -> str | None:
+    """The name of the operation a ``POST /graphql`` body would run (``BatonRead``...), for
+    the request log and faults; None when it has none or does not parse."""
+    if not isinstance(body, dict) or not isinstance(body.get("query"), str):
+        return None
+    try:
+        document = parse(body["query"])
+    except GraphQLError:
+        return None
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    wanted = body.get("operationName")
+    for operation in operations:
+        name = operation.name.value if operation.name else None
+        if (wanted is None and len(operations) == 1) or (wanted is not None and name == wanted):
+            return name
+    return None
+
+
+def validation_errors(query: str) -> list[str]:
+    """What the endpoint would refuse ``query`` for before running anything: [] when the
+    document parses and validates against the schema."""
+    try:
+        document = parse(query)
+    except GraphQLError as error:
+        return [error.message]
+    return [error.message for error in _validate(document)]
+
+
+def answer(fake: FakeGitHub, body: Any) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and JSON body GitHub would give a ``POST /graphql`` with ``body``.
+    Runs with the fake's lock held, like every handler."""
+    if not isinstance(body, dict) or not isinstance(body.get("query"), str):
+        return 200, _refused("A query attribute must be specified and must be a string.")
+    variables = body.get("variables")
+    if variables is None:
+        variables = {}
+    if not isinstance(variables, dict):
+        return 200, _refused("Variables are invalid JSON.")
+    operation = body.get("operationName")
+    if operation is not None and not isinstance(operation, str):
+        return 200, _refused("Operation name must be a string.")
+    try:
+        document = parse(body["query"])
+    except GraphQLError as error:
+        return 200, {"errors": [_format(fake, error)]}
+    invalid = _validate(document)
+    if invalid:
+        return 200, {"errors": [_format(fake, error) for error in invalid]}
+    result = execute_sync(
+        schema(),
+        document,
+        root_value=_root(fake),
+        context_value=fake,
+        variable_values=variables,
+        operation_name=operation,
+        field_resolver=_resolve,
+        middleware=[_field_faults(fake)],
+    )
+    out: dict[str, Any] = {}
+    if result.data is not None:  # None: the variables were refused, nothing ran
+        out["data"] = result.data
+    if result.errors:
+        out["errors"] = [_format(fake, error) for error in result.errors]
+    return 200, out
+
+
+def _validate(document: DocumentNode) -> list[GraphQLError]:
+    """The spec's validation, strictly: stricter than GitHub's graphql-ruby (which long let two
+    fields of different types share a response key on exclusive types), so a document that
+    passes here passes there."""
+    return list(validate(schema(), document))
+
+
+def _refused(message: str) -> dict[str, Any]:
+    return {"errors": [{"message": message}]}
+
+
+def _format(fake: FakeGitHub, error: GraphQLError) -> dict[str, Any]:
+    """One error as GitHub writes it: ``type`` (for field errors), ``path``, ``locations``,
+    ``message``."""
+    out: dict[str, Any] = {}
+    message = error.message
+    original = error.original_error
+    if isinstance(original, GitHubError):
+        out["type"] = original.kind
+    elif original is not None and not isinstance(original, GraphQLError):
+        # A bug in the fake: keep serving, surface it.
+        details = "".join(traceback.format_exception(original))
+        fake.internal_errors.append(details)
+        print(details, file=sys.stderr)
+        message = INTERNAL_ERROR
+    if error.path is not None:
+        out["path"] = list(error.path)
+    if error.locations:
+        out["locations"] = [{"line": loc.line, "column": loc.column} for loc in error.locations]
+    out["message"] = message
+    return out
+
+
+def _resolve(source: Any, info: GraphQLResolveInfo[Any], **args: Any) -> Any:
+    """Nodes are dicts; a callable entry is a field with arguments, computed when asked."""
+    value = (
+        source.get(info.field_name)
+        if isinstance(source, Mapping)
+        else getattr(source, info.field_name, None)
+    )
+    return value(**args) if callable(value) else value
+
+
+def _field_faults(fake: FakeGitHub) -> Callable[..., Any]:
+    """Middleware failing the root fields a test queued with ``fail_graphql_field``."""
+
+    def middleware(
+        next_: Callable[..., Any], root: Any, info: GraphQLResolveInfo[Any], **args: Any
+    ) -> Any:
+        if info.path.prev is None:
+            operation = info.operation.name.value if info.operation.name else None
+            fault = fake._take_field_fault(str(info.path.key), operation)
+            if fault is not None:
+                message = fault.message or DEFAULT_MESSAGES.get(
+                    fault.kind, f"The fake GitHub was told to fail this field ({fault.kind})."
+                )
+                raise GitHubError(fault.kind, message)
+        return next_(root, info, **args)
+
+    return middleware
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _not_a_node(node_id: str) -> GitHubError:
+    return GitHubError(
+        "NOT_FOUND", f"Could not resolve to a node with the global id of '{node_id}'."
+    )
+
+
+def _from_rest(error: ApiError) -> GitHubError:
+    """A REST helper's refusal (body too long, blank...) as the GraphQL error GitHub gives."""
+    kinds = {403: "FORBIDDEN", 404: "NOT_FOUND", 422: "UNPROCESSABLE"}
+    detail = (error.errors or [{}])[0]
+    field_name = str(detail.get("field") or "input").capitalize()
+    wording = {
+        "missing_field": f"{field_name} can't be blank",
+        "invalid": f"{field_name} is invalid",
+        "already_exists": f"{field_name} has already been taken",
+    }
+    message = detail.get("message") or wording.get(str(detail.get("code")), error.message)
+    return GitHubError(
+        kinds.get(error.status, "UNPROCESSABLE"), str(message)[:1].upper() + str(message)[1:]
+    )
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+def _actor(fake: FakeGitHub, user: UserRef) -> Node:
+    uid = fake._user_id(user["login"])
+    if user["type"] == "Bot":  # GraphQL names a bot without REST's `[bot]`
+        return {
+            "__typename": "Bot",
+            "id": f"U_fake{uid}",
+            "login": user["login"].removesuffix("[bot]"),
+        }
+    return {"__typename": "User", "id": f"U_fake{uid}", "login": user["login"]}
+
+
+def _label_node(label: LabelState) -> Node:
+    return {
+        "__typename": "Label",
+        "id": f"LA_fake{label['id']}",
+        "name": label["name"],
+        "color": label["color"],
+        "description": label["description"],
+    }
+
+
+def _comment_node(fake: FakeGitHub, comment: CommentState) -> Node:
+    return {
+        "__typename": "IssueComment",
+        "id": f"IC_fake{comment['id']}",
+        "databaseId": comment["id"],
+        "body": comment["body"],
+        "createdAt": comment["created_at"],
+        "authorAssociation": comment["author_association"],
+        "author": _actor(
+            fake, {"login": comment["user"]["login"], "type": comment["user"]["type"]}
+        ),
+    }
+
+
+def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
+    """An Issue or PullRequest; its connections read the issue's state when asked."""
+
+    def labels(first: int | None = None, after: str | None = None) -> Node:
+        # GitHub's default order: by the label's creation (CREATED_AT, ASC).
+        applied = sorted((fake._labels[name] for name in issue["labels"]), key=lambda x: x["id"])
+        return _connection("labels", applied, first, after, lambda x: x["id"], _label_node)
+
+    def comments(first: int | None = None, after: str | None = None) -> Node:
+        return _connection(
+            "comments",
+            list(issue["comments"]),
+            first,
+            after,
+            lambda c: c["id"],
+            lambda c: _comment_node(fake, c),
+        )
+
+    return {
+        "__typename": "PullRequest" if issue["is_pull_request"] else "Issue",
+        "id": f"I_fake{issue['id']}",
+        "number": issue["number"],
+        "title": issue["title"],
+        "body": issue["body"],  # "" when empty, where REST says null
+        "state": issue["state"].upper(),
+        "createdAt": issue["created_at"],
+        "updatedAt": issue["updated_at"],
+        "author": _actor(fake, issue["user"]),
+        "authorAssociation": issue["author_association"],
+        "labels": labels,
+        "comments": comments,
+    }
+
+
+def _reaction_node(reaction: ReactionState, subject: Node) -> Node:
+    return {
+        "__typename": "Reaction",
+        "id": f"REA_fake{reaction['id']}",
+        "databaseId": reaction["id"],
+        "content": REST_REACTION[reaction["content"]],
+        "createdAt": reaction["created_at"],
+        "reactable": subject,
+    }
+
+
+def _repository_node(fake: FakeGitHub) -> Node:
+    def issue_or_pull_request(number: int) -> Node:
+        issue = fake._issues.get(number)
+        if issue is None:
+            raise GitHubError(
+                "NOT_FOUND",
+                f"Could not resolve to an issue or pull request with the number of {number}.",
+            )
+        return _issue_node(fake, issue)
+
+    def label(name: str) -> Node | None:
+        found = fake._find_label(name)  # case-insensitive, like GitHub; missing: null, no error
+        return _label_node(found) if found is not None else None
+
+    return {
+        "__typename": "Repository",
+        "id": f"R_fake{REPOSITORY_ID}",
+        "issueOrPullRequest": issue_or_pull_request,
+        "label": label,
+    }
+
+
+def _split(node_id: str) -> tuple[str, int] | None:
+    kind, marker, number = node_id.partition("_fake")
+    if not marker or not number.isdigit():
+        return None
+    return kind, int(number)
+
+
+def _node(fake: FakeGitHub, node_id: str) -> Node | None:
+    """What ``node(id:)`` finds: issues, pull requests, comments, labels, users, the repo."""
+    parts = _split(node_id)
+    if parts is None:
+        return None
+    kind, number = parts
+    if kind == "I":
+        issue = fake._issue_by_id(number)
+        return _issue_node(fake, issue) if issue is not None else None
+    if kind == "IC":
+        comment = fake._comments.get(number)
+        return _comment_node(fake, comment) if comment is not None else None
+    if kind == "LA":
+        label = fake._label_by_id(number)
+        return _label_node(label) if label is not None else None
+    if kind == "U":
+        login = next((name for name, uid in fake._user_ids.items() if uid == number), None)
+        if login is None or login.startswith("team:"):
+            return None
+        return _actor(fake, {"login": login, "type": "Bot" if login.endswith("[bot]") else "User"})
+    if kind == "R" and number == REPOSITORY_ID:
+        return _repository_node(fake)
+    return None
+
+
+def _issue_for(fake: FakeGitHub, node_id: str) -> IssueState:
+    parts = _split(node_id)
+    issue = fake._issue_by_id(parts[1]) if parts is not None and parts[0] == "I" else None
+    if issue is None:
+        raise _not_a_node(node_id)
+    return issue
+
+
+def _comment_for(fake: FakeGitHub, node_id: str) -> CommentState:
+    parts = _split(node_id)
+    comment = fake._comments.get(parts[1]) if parts is not None and parts[0] == "IC" else None
+    if comment is None:
+        raise _not_a_node(node_id)
+    return comment
+
+
+def _labels_for(fake: FakeGitHub, node_ids: Sequence[str]) -> list[LabelState]:
+    """Every label named, or NOT_FOUND before anything is changed."""
+    found = []
+    for node_id in node_ids:
+        parts = _split(node_id)
+        label = fake._label_by_id(parts[1]) if parts is not None and parts[0] == "LA" else None
+        if label is None:
+            raise _not_a_node(node_id)
+        found.append(label)
+    return found
+
+
+# --------------------------------------------------------------------------- connections
+
+
+def _cursor(key: int) -> str:
+    return base64.b64encode(f"{CURSOR_PREFIX}{key}".encode()).decode()
+
+
+def _after_key(after: str) -> int:
+    try:
+        text = base64.b64decode(after, validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        text = ""
+    number = text.removeprefix(CURSOR_PREFIX)
+    if not text.startswith(CURSOR_PREFIX) or not number.isdigit():
+        raise GitHubError(
+            "INVALID_CURSOR_ARGUMENTS", f"`{after}` does not appear to be a valid cursor."
+        )
+    return int(number)
+
+
+def _connection(
+    name: str,
+    items: Sequence[_Item],
+    first: int | None,
+    after: str | None,
+    key: Callable[[_Item], int],
+    render: Callable[[_Item], Node],
+) -> Node:
+    """A page of ``items`` (ordered by ``key``) as GitHub's connection types shape it."""
+    if first is None:
+        raise GitHubError(
+            "MISSING_PAGINATION_BOUNDARIES",
+            f"You must provide a `first` or `last` value to properly paginate the `{name}` "
+            "connection.",
+        )
+    if first > PAGE_LIMIT:
+        raise GitHubError(
+            "EXCESSIVE_PAGINATION",
+            f"Requesting {first} records on the `{name}` connection exceeds the `first` limit "
+            f"of {PAGE_LIMIT} records.",
+        )
+    if first < 0:
+        raise GitHubError(
+            "INVALID_ARGUMENTS", f"`first` on the `{name}` connection cannot be less than zero."
+        )
+    start = 0
+    if after is not None:
+        after_key = _after_key(after)  # a cursor stays good when its own item is deleted
+        start = next((i for i, item in enumerate(items) if key(item) > after_key), len(items))
+    page = items[start : start + first]
+    edges = [{"cursor": _cursor(key(item)), "node": render(item)} for item in page]
+    return {
+        "edges": edges,
+        "nodes": [edge["node"] for edge in edges],
+        "pageInfo": {
+            "hasNextPage": start + len(page) < len(items),
+            "hasPreviousPage": start > 0,
+            "startCursor": edges[0]["cursor"] if edges else None,
+            "endCursor": edges[-1]["cursor"] if edges else None,
+        },
+        "totalCount": len(items),
+    }
+
+
+# --------------------------------------------------------------------------- root fields
+
+
+def _root(fake: FakeGitHub) -> Node:
+    """Query and Mutation fields (their names do not clash, so one root serves both)."""
+
+    def repository(owner: str, name: str, followRenames: bool = True) -> Node:
+        if (owner.casefold(), name.casefold()) != (fake.owner.casefold(), fake.repo.casefold()):
+            raise GitHubError(
+                "NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'."
+            )
+        return _repository_node(fake)
+
+    def node(id: str) -> Node:
+        found = _node(fake, id)
+        if found is None:
+            raise _not_a_node(id)
+        return found
+
+    def add_comment(input: dict[str, Any]) -> Node:
+        issue = _issue_for(fake, input["subjectId"])
+        try:
+            text = fake._body_text("IssueComment", input["body"], required=True)
+        except ApiError as error:
+            raise _from_rest(error) from None
+        comment = fake._create_comment(issue, text, fake.bot, "NONE")
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "commentEdge": {"cursor": _cursor(comment["id"]), "node": _comment_node(fake, comment)},
+            "subject": _issue_node(fake, issue),
+        }
+
+    def update_issue_comment(input: dict[str, Any]) -> Node:
+        comment = _comment_for(fake, input["id"])
+        try:
+            text = fake._body_text("IssueComment", input["body"], required=True)
+        except ApiError as error:
+            raise _from_rest(error) from None
+        fake._set_comment_body(comment, text)
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "issueComment": _comment_node(fake, comment),
+        }
+
+    def delete_issue_comment(input: dict[str, Any]) -> Node:
+        fake._remove_comment(_comment_for(fake, input["id"]))
+        return {"clientMutationId": input.get("clientMutationId")}
+
+    def add_labels(input: dict[str, Any]) -> Node:
+        issue = _issue_for(fake, input["labelableId"])
+        if input.get("labelIds") is None:
+            raise GitHubError("UNPROCESSABLE", "Either labelIds or labels must be provided.")
+        labels = _labels_for(fake, input["labelIds"])
+        # Already applied: nothing happens, as over REST; new ones are `labeled` by the bot.
+        fake._add_labels(issue, [label["name"] for label in labels], fake.bot)
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "labelable": _issue_node(fake, issue),
+        }
+
+    def remove_labels(input: dict[str, Any]) -> Node:
+        issue = _issue_for(fake, input["labelableId"])
+        for label in _labels_for(fake, input["labelIds"]):
+            if label["name"] in issue["labels"]:  # not applied: nothing happens, no error
+                fake._remove_label(issue, label["name"], fake.bot)
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "labelable": _issue_node(fake, issue),
+        }
+
+    def add_reaction(input: dict[str, Any]) -> Node:
+        subject_id = input["subjectId"]
+        parts = _split(subject_id)
+        subject: Node
+        if parts is not None and parts[0] == "I" and (issue := fake._issue_by_id(parts[1])):
+            reactions, subject = issue["reactions"], _issue_node(fake, issue)
+        elif parts is not None and parts[0] == "IC" and (comment := fake._comments.get(parts[1])):
+            reactions, subject = comment["reactions"], _comment_node(fake, comment)
+        else:
+            raise _not_a_node(subject_id)
+        reaction, _ = fake._add_reaction(reactions, REACTION_CONTENT[input["content"]])
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "reaction": _reaction_node(reaction, subject),
+            "subject": subject,
+        }
+
+    return {
+        "repository": repository,
+        "node": node,
+        "addComment": add_comment,
+        "updateIssueComment": update_issue_comment,
+        "deleteIssueComment": delete_issue_comment,
+        "addLabelsToLabelable": add_labels,
+        "removeLabelsFromLabelable": remove_labels,
+        "addReaction": add_reaction,
+    }

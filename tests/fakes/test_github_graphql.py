@@ -1,0 +1,712 @@
+"""Tests of the fake GitHub's GraphQL endpoint, over real HTTP and through PyGithub's requester.
+
+The documents are Baton's own (`baton.github_graphql`), so these tests also pin that each of them
+validates against the trimmed copy of GitHub's schema and runs. Every write is checked against
+the state REST reads, since the two APIs of the fake must never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import github
+import pytest
+import requests
+
+from baton import github_graphql as gql
+from fakes import github_graphql
+from fakes.github_http import Call, FakeGitHub
+
+Json = dict[str, Any]
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        yield server
+
+
+@pytest.fixture
+def gh(fake: FakeGitHub) -> Iterator[github.Github]:
+    client = github.Github(
+        base_url=fake.url,
+        auth=github.Auth.Token(fake.token),
+        retry=None,
+        timeout=5,
+        seconds_between_requests=0,
+        seconds_between_writes=0,
+    )
+    yield client
+    client.close()
+
+
+def post(fake: FakeGitHub, body: Any, *, token: str | None = None) -> requests.Response:
+    headers = {"Authorization": f"Bearer {token or fake.token}"}
+    return requests.post(f"{fake.url}/graphql", json=body, headers=headers, timeout=5)
+
+
+def run(fake: FakeGitHub, query: str, variables: Json | None = None) -> Json:
+    """One document over plain HTTP; GitHub answers 200 whatever the document does."""
+    response = post(fake, {"query": query, "variables": variables or {}})
+    assert response.status_code == 200, response.text
+    assert fake.internal_errors == []
+    answer: Json = response.json()
+    return answer
+
+
+def through_pygithub(gh: github.Github, query: str, variables: Json) -> Json:
+    """As Baton sends it: PyGithub's requester, POST to its GraphQL URL."""
+    requester = gh.requester
+    _, answer = requester.requestJsonAndCheck(
+        "POST", requester.graphql_url, input={"query": query, "variables": variables}
+    )
+    assert isinstance(answer, dict)
+    return answer
+
+
+def read_vars(number: int, *lookups: str, after: str | None = None) -> Json:
+    found: Json = {"owner": "octo", "name": "demo", "number": number, "after": after}
+    found.update({f"l{i}": name for i, name in enumerate(lookups)})
+    return found
+
+
+def issue_of(answer: Json) -> Json:
+    issue: Json = answer["data"]["repository"]["issueOrPullRequest"]
+    return issue
+
+
+def every_write(issue: str, record: str, added: str, removed: str, duplicate: str) -> gql.Mutation:
+    """A BatonWrite with each kind of field, in the order Baton writes them."""
+    doc = gql.Mutation()
+    doc.add_comment("repost", issue, "re-posted")
+    doc.update_comment("record", record, "record v2")
+    doc.add_labels("labelsAdded", issue, [added])
+    doc.remove_labels("labelsRemoved", issue, [removed])
+    doc.add_comment("message", issue, "hello")
+    doc.add_reaction("reaction", record, "rocket")
+    doc.delete_comment("duplicate0", duplicate)
+    return doc
+
+
+# --------------------------------------------------------------------------- the documents
+
+
+def test_every_baton_document_validates_against_the_schema() -> None:
+    assert "trimmed subset of GitHub's public GraphQL schema" in (
+        github_graphql.SCHEMA_PATH.read_text(encoding="utf-8")
+    )
+    github_graphql.schema()  # builds (graphql-core checks the SDL itself)
+    documents = [
+        gql.read_document(0),
+        gql.read_document(3),
+        gql.COMMENTS_PAGE,
+        gql.COMMENT_BODY,
+        every_write("I_fake1", "IC_fake2", "LA_fake3", "LA_fake4", "IC_fake5").document(),
+    ]
+    for document in documents:
+        assert github_graphql.validation_errors(document) == [], document
+    # A field GitHub lacks is refused, as GitHub would.
+    assert github_graphql.validation_errors("{ viewer { login } }") == [
+        "Cannot query field 'viewer' on type 'Query'."
+    ]
+
+
+def test_operation_names_are_parsed_for_the_log() -> None:
+    name = github_graphql.operation_name
+    assert name({"query": gql.read_document(1)}) == "BatonRead"
+    assert name({"query": gql.COMMENTS_PAGE}) == "BatonComments"
+    assert name({"query": gql.COMMENT_BODY}) == "BatonRecordCheck"
+    assert name({"query": gql.Mutation().document()}) is None  # no fields: does not parse
+    two = "query A { node(id: 1) { id } } query B { node(id: 2) { id } }"
+    assert name({"query": two}) is None
+    assert name({"query": two, "operationName": "B"}) == "B"
+    assert name({"query": "{ node(id: 1) { id } }"}) is None
+    assert name(None) is None
+
+
+# --------------------------------------------------------------------------- reads
+
+
+def test_read_returns_the_issue_its_labels_comments_and_label_lookups(
+    fake: FakeGitHub, gh: github.Github
+) -> None:
+    fake.add_label("status:ready", "0e8a16", "Ready for an agent")
+    number = fake.add_issue("Crash", "on start", user="carol", labels=["bug", "area:ui"])
+    comment = fake.add_comment(number, "me too", user="dave", association="CONTRIBUTOR")
+    answer = through_pygithub(gh, gql.read_document(2), read_vars(number, "STATUS:READY", "nope"))
+
+    assert "errors" not in answer
+    issue = issue_of(answer)
+    rest = fake.issue_json(number)
+    assert issue["__typename"] == "Issue"
+    assert issue["id"] == rest["node_id"] == f"I_fake{rest['id']}"
+    assert (issue["number"], issue["title"], issue["body"], issue["issueState"]) == (
+        number,
+        "Crash",
+        "on start",
+        "OPEN",
+    )
+    assert issue["updatedAt"] == rest["updated_at"]
+    assert issue["author"] == {"__typename": "User", "login": "carol"}
+    # GitHub orders an issue's labels by the labels' creation.
+    assert issue["labels"]["nodes"] == [
+        {"id": fake.label_json("bug")["node_id"], "name": "bug"},
+        {"id": fake.label_json("area:ui")["node_id"], "name": "area:ui"},
+    ]
+    assert issue["comments"]["pageInfo"]["hasNextPage"] is False
+    assert issue["comments"]["nodes"] == [
+        {
+            "id": f"IC_fake{comment['id']}",
+            "databaseId": comment["id"],
+            "body": "me too",
+            "createdAt": comment["created_at"],
+            "authorAssociation": "CONTRIBUTOR",
+            "author": {"__typename": "User", "login": "dave"},
+        }
+    ]
+    repository = answer["data"]["repository"]
+    assert repository["l0"] == {  # looked up case-insensitively, answered with its real name
+        "id": fake.label_json("status:ready")["node_id"],
+        "name": "status:ready",
+        "color": "0e8a16",
+        "description": "Ready for an agent",
+    }
+    assert repository["l1"] is None  # a missing label is null, not an error
+
+    found = gql.parse_read(answer["data"], ["status:ready", "nope"])
+    assert found is not None
+    assert found.issue.labels == ("bug", "area:ui")
+    assert found.missing_labels == {"nope"}
+
+
+def test_pull_requests_closed_issues_and_empty_bodies(fake: FakeGitHub) -> None:
+    pr = fake.add_issue("Fix", is_pull_request=True)
+    closed = fake.add_issue("Old")
+    fake.update_issue(closed, state="closed")
+    issue = issue_of(run(fake, gql.read_document(0), read_vars(pr)))
+    assert (issue["__typename"], issue["pullRequestState"], issue["body"]) == (
+        "PullRequest",
+        "OPEN",
+        "",
+    )
+    assert fake.issue_json(pr)["body"] is None  # REST says null where GraphQL says ""
+    assert issue_of(run(fake, gql.read_document(0), read_vars(closed)))["issueState"] == "CLOSED"
+
+
+def test_bot_logins_have_no_bot_suffix_in_graphql(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Nightly", user="github-actions[bot]", user_type="Bot")
+    comment = fake.add_comment(number, "report", user="dependabot[bot]", user_type="Bot")
+    issue = issue_of(run(fake, gql.read_document(0), read_vars(number)))
+    assert issue["author"] == {"__typename": "Bot", "login": "github-actions"}
+    assert issue["comments"]["nodes"][0]["author"] == {"__typename": "Bot", "login": "dependabot"}
+    assert fake.comment_json(comment["id"])["user"]["login"] == "dependabot[bot]"  # REST keeps it
+
+
+def test_comments_are_paged_past_100_by_cursor(fake: FakeGitHub, gh: github.Github) -> None:
+    number = fake.add_issue("Busy")
+    ids = [fake.add_comment(number, f"comment {i}")["id"] for i in range(130)]
+    first = issue_of(through_pygithub(gh, gql.read_document(0), read_vars(number)))
+    page = first["comments"]
+    assert [c["databaseId"] for c in page["nodes"]] == ids[:100]
+    assert page["pageInfo"]["hasNextPage"] is True
+    after = page["pageInfo"]["endCursor"]
+
+    fake.reset_requests()
+    rest = through_pygithub(gh, gql.COMMENTS_PAGE, read_vars(number, after=after))
+    more = issue_of(rest)["comments"]
+    assert [c["databaseId"] for c in more["nodes"]] == ids[100:]
+    assert more["pageInfo"] == {"hasNextPage": False, "endCursor": more["pageInfo"]["endCursor"]}
+    assert [c.operation for c in fake.requests] == ["BatonComments"]
+
+    # A cursor stays good when the comment it points at is deleted meanwhile.
+    requests.delete(
+        f"{fake.url}/repos/octo/demo/issues/comments/{ids[99]}",
+        headers={"Authorization": f"Bearer {fake.token}"},
+        timeout=5,
+    )
+    again = issue_of(run(fake, gql.COMMENTS_PAGE, read_vars(number, after=after)))
+    assert [c["databaseId"] for c in again["comments"]["nodes"]] == ids[100:]
+
+    counted = run(
+        fake,
+        'query($n: Int!) { repository(owner: "octo", name: "demo") { issueOrPullRequest('
+        "number: $n) { ... on Issue { comments(first: 1) { totalCount edges { cursor } "
+        "pageInfo { hasPreviousPage startCursor } } } } } }",
+        {"n": number},
+    )
+    connection = issue_of(counted)["comments"]
+    assert connection["totalCount"] == 129
+    assert connection["edges"][0]["cursor"] == connection["pageInfo"]["startCursor"]
+    assert connection["pageInfo"]["hasPreviousPage"] is False
+
+
+def test_connections_refuse_more_than_100_missing_first_and_bad_cursors(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Paged")
+    query = (
+        'query($first: Int, $after: String) { repository(owner: "octo", name: "demo") {'
+        f" issueOrPullRequest(number: {number}) {{ ... on Issue {{"
+        " labels(first: $first, after: $after) { nodes { name } } } } } }"
+    )
+    too_many = run(fake, query, {"first": 101})
+    assert too_many["data"]["repository"]["issueOrPullRequest"] == {"labels": None}
+    assert too_many["errors"] == [
+        {
+            "type": "EXCESSIVE_PAGINATION",
+            "path": ["repository", "issueOrPullRequest", "labels"],
+            "locations": [{"line": 1, "column": query.index("labels(") + 1}],
+            "message": "Requesting 101 records on the `labels` connection exceeds the `first` "
+            "limit of 100 records.",
+        }
+    ]
+    missing = run(fake, query, {})
+    assert [e["type"] for e in missing["errors"]] == ["MISSING_PAGINATION_BOUNDARIES"]
+    bad = run(fake, query, {"first": 5, "after": "not-a-cursor"})
+    assert [e["type"] for e in bad["errors"]] == ["INVALID_CURSOR_ARGUMENTS"]
+
+
+def test_unknown_repository_and_number_are_null_with_not_found(fake: FakeGitHub) -> None:
+    other = run(fake, gql.read_document(0), read_vars(1) | {"name": "other"})
+    assert other == {
+        "data": {"repository": None},
+        "errors": [
+            {
+                "type": "NOT_FOUND",
+                "path": ["repository"],
+                "locations": [{"line": 2, "column": 3}],
+                "message": "Could not resolve to a Repository with the name 'octo/other'.",
+            }
+        ],
+    }
+    missing = run(fake, gql.read_document(0), read_vars(42))
+    assert missing["data"] == {"repository": {"issueOrPullRequest": None}}
+    [error] = missing["errors"]
+    assert error["type"] == "NOT_FOUND"
+    assert error["path"] == ["repository", "issueOrPullRequest"]
+    assert (
+        error["message"] == "Could not resolve to an issue or pull request with the number of 42."
+    )
+    assert gql.field_errors(missing)["repository"].kind == "NOT_FOUND"
+    # Owner and name match case-insensitively, as on GitHub.
+    fake.add_issue("Here")
+    assert "errors" not in run(fake, gql.read_document(0), read_vars(1) | {"owner": "OCTO"})
+
+
+def test_node_finds_comments_issues_and_labels_by_their_rest_node_ids(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Nodes")
+    comment = fake.add_comment(number, "<!-- record -->")
+    node_id = fake.comment_json(comment["id"])["node_id"]
+    answer = run(fake, gql.COMMENT_BODY, {"id": node_id})
+    assert "errors" not in answer
+    found = answer["data"]["node"]
+    assert found["__typename"] == "IssueComment"
+    assert (found["databaseId"], found["body"]) == (comment["id"], "<!-- record -->")
+    fake.add_label("triage")
+    query = "query($id: ID!) { node(id: $id) { __typename id } }"
+    for rest_id, typename in [
+        (fake.issue_json(number)["node_id"], "Issue"),
+        (fake.label_json("triage")["node_id"], "Label"),
+        (fake.repo_json()["node_id"], "Repository"),
+        (fake.comment_json(comment["id"])["user"]["node_id"], "User"),
+    ]:
+        assert run(fake, query, {"id": rest_id})["data"]["node"] == {
+            "__typename": typename,
+            "id": rest_id,
+        }
+
+    fake.edit_comment(comment["id"], "edited in the UI")
+    assert run(fake, gql.COMMENT_BODY, {"id": node_id})["data"]["node"]["body"] == (
+        "edited in the UI"
+    )
+    for unknown in ("IC_fake999999", "nonsense"):
+        gone = run(fake, gql.COMMENT_BODY, {"id": unknown})
+        assert gone["data"] == {"node": None}
+        assert gone["errors"][0]["type"] == "NOT_FOUND"
+        assert gone["errors"][0]["path"] == ["node"]
+        assert gone["errors"][0]["message"] == (
+            f"Could not resolve to a node with the global id of '{unknown}'."
+        )
+
+
+# --------------------------------------------------------------------------- mutations
+
+
+def test_add_comment_is_the_bots_and_rest_sees_it(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Talk")
+    before = fake.issue(number)["updated_at"]
+    fake.advance(60)
+    doc = gql.Mutation()
+    doc.add_comment("message", fake.issue_json(number)["node_id"], "on it")
+    answer = run(fake, doc.document(), doc.variables)
+
+    [comment] = fake.comments(number)
+    assert answer == {
+        "data": {
+            "message": {
+                "commentEdge": {
+                    "node": {"id": f"IC_fake{comment['id']}", "databaseId": comment["id"]}
+                }
+            }
+        }
+    }
+    assert gql.created_id(answer["data"], "message") == (comment["id"], f"IC_fake{comment['id']}")
+    rest = fake.comment_json(comment["id"])
+    assert (rest["body"], rest["user"]["login"], rest["user"]["type"]) == (
+        "on it",
+        "github-actions[bot]",
+        "Bot",
+    )
+    assert fake.issue(number)["updated_at"] > before  # bumped, as a REST comment bumps it
+
+
+def test_comment_bodies_are_checked_like_rest(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Limits")
+    issue_id = fake.issue_json(number)["node_id"]
+    doc = gql.Mutation()
+    doc.add_comment("long", issue_id, "x" * 65537)
+    doc.add_comment("blank", issue_id, "   ")
+    doc.add_comment("fine", issue_id, "x" * 65536)
+    answer = run(fake, doc.document(), doc.variables)
+    assert answer["data"]["long"] is None
+    assert answer["data"]["blank"] is None
+    assert answer["data"]["fine"] is not None
+    errors = {e["path"][0]: e for e in answer["errors"]}
+    assert errors["long"]["type"] == "UNPROCESSABLE"
+    assert errors["long"]["message"] == "Body is too long (maximum is 65536 characters)"
+    assert errors["blank"]["message"] == "Body can't be blank"
+    assert [len(c["body"]) for c in fake.comments(number)] == [65536]
+
+
+def test_update_and_delete_comment(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Record")
+    comment = fake.add_comment(number, "v1", user="github-actions[bot]", user_type="Bot")
+    node_id = f"IC_fake{comment['id']}"
+    fake.advance(5)
+    doc = gql.Mutation()
+    doc.update_comment("record", node_id, "v2")
+    answer = run(fake, doc.document(), doc.variables)
+    assert answer["data"]["record"] == {
+        "issueComment": {"id": node_id, "databaseId": comment["id"]}
+    }
+    rest = fake.comment_json(comment["id"])
+    assert rest["body"] == "v2"
+    assert rest["updated_at"] > rest["created_at"]
+
+    doc = gql.Mutation()
+    doc.delete_comment("duplicate0", node_id)
+    assert run(fake, doc.document(), doc.variables) == {
+        "data": {"duplicate0": {"clientMutationId": None}}
+    }
+    assert fake.comments(number) == []
+    gone = requests.get(
+        f"{fake.url}/repos/octo/demo/issues/comments/{comment['id']}",
+        headers={"Authorization": f"Bearer {fake.token}"},
+        timeout=5,
+    )
+    assert gone.status_code == 404
+
+    again = run(fake, doc.document(), doc.variables)  # deleting it twice: NOT_FOUND
+    assert again["data"] == {"duplicate0": None}
+    assert again["errors"][0]["type"] == "NOT_FOUND"
+
+
+def test_labels_are_added_and_removed_with_events_by_the_bot(fake: FakeGitHub) -> None:
+    ready = fake.add_label("status:ready")
+    working = fake.add_label("status:working")
+    number = fake.add_issue("Labels", labels=["status:ready"])
+    issue_id = fake.issue_json(number)["node_id"]
+    ids = {name: fake.label_json(name)["node_id"] for name in ("status:ready", "status:working")}
+    fake.reset_requests()
+
+    doc = gql.Mutation()
+    doc.add_labels("labelsAdded", issue_id, [ids["status:working"], ids["status:ready"]])
+    doc.remove_labels("labelsRemoved", issue_id, [ids["status:ready"]])
+    answer = run(fake, doc.document(), doc.variables)
+    assert answer == {
+        "data": {
+            "labelsAdded": {"clientMutationId": None},
+            "labelsRemoved": {"clientMutationId": None},
+        }
+    }
+    assert fake.labels_of(number) == ["status:working"]
+    events = [(e["event"], e["label"]["name"], e["actor"]["login"]) for e in fake.events(number)]
+    assert events == [
+        ("labeled", "status:ready", "alice"),  # when the issue was opened
+        ("labeled", "status:working", "github-actions[bot]"),  # ready was already on: no event
+        ("unlabeled", "status:ready", "github-actions[bot]"),
+    ]
+    assert (ready["id"], working["id"]) == (
+        fake.labels()["status:ready"]["id"],
+        fake.labels()["status:working"]["id"],
+    )
+
+    # Removing a label that is not on the issue does nothing and is no error.
+    doc = gql.Mutation()
+    doc.remove_labels("labelsRemoved", issue_id, [ids["status:ready"]])
+    answer = run(fake, doc.document(), doc.variables)
+    assert answer == {"data": {"labelsRemoved": {"clientMutationId": None}}}
+    assert len(fake.events(number)) == 3
+    assert fake.labels_of(number) == ["status:working"]
+
+    # An unknown label id: NOT_FOUND, and none of the field's labels is applied.
+    doc = gql.Mutation()
+    doc.add_labels("labelsAdded", issue_id, [ids["status:ready"], "LA_fake424242"])
+    answer = run(fake, doc.document(), doc.variables)
+    assert answer["data"] == {"labelsAdded": None}
+    assert answer["errors"][0]["type"] == "NOT_FOUND"
+    assert fake.labels_of(number) == ["status:working"]
+
+
+def test_reactions_are_made_once_per_content(fake: FakeGitHub) -> None:
+    number = fake.add_issue("React")
+    comment = fake.add_comment(number, "please")
+    node_id = f"IC_fake{comment['id']}"
+    doc = gql.Mutation()
+    doc.add_reaction("reaction", node_id, "rocket")
+    for _ in range(2):
+        assert run(fake, doc.document(), doc.variables) == {
+            "data": {"reaction": {"clientMutationId": None}}
+        }
+    [reaction] = fake.comment(comment["id"])["reactions"]
+    assert (reaction["content"], reaction["user"]["login"]) == ("rocket", "github-actions[bot]")
+    # REST sees the same reaction, and making it over REST again changes nothing.
+    rest = requests.post(
+        f"{fake.url}/repos/octo/demo/issues/comments/{comment['id']}/reactions",
+        json={"content": "rocket"},
+        headers={"Authorization": f"Bearer {fake.token}"},
+        timeout=5,
+    )
+    assert rest.status_code == 200
+    assert rest.json()["id"] == reaction["id"]
+
+    query = (
+        "mutation($s: ID!) { addReaction(input: {subjectId: $s, content: THUMBS_UP,"
+        ' clientMutationId: "x"}) { clientMutationId reaction { content databaseId'
+        " reactable { __typename id } } subject { id } } }"
+    )
+    issue_id = fake.issue_json(number)["node_id"]
+    made = run(fake, query, {"s": issue_id})["data"]["addReaction"]
+    [on_issue] = fake.issue(number)["reactions"]
+    assert made == {
+        "clientMutationId": "x",
+        "reaction": {
+            "content": "THUMBS_UP",
+            "databaseId": on_issue["id"],
+            "reactable": {"__typename": "Issue", "id": issue_id},
+        },
+        "subject": {"id": issue_id},
+    }
+    assert on_issue["content"] == "+1"
+
+
+def test_a_whole_baton_write_runs_in_order(fake: FakeGitHub, gh: github.Github) -> None:
+    fake.add_label("status:ready")
+    fake.add_label("status:working")
+    number = fake.add_issue("All", labels=["status:ready"])
+    record = fake.add_comment(number, "v1", user="github-actions[bot]", user_type="Bot")
+    duplicate = fake.add_comment(number, "dup", user="github-actions[bot]", user_type="Bot")
+    doc = every_write(
+        fake.issue_json(number)["node_id"],
+        f"IC_fake{record['id']}",
+        fake.label_json("status:working")["node_id"],
+        fake.label_json("status:ready")["node_id"],
+        f"IC_fake{duplicate['id']}",
+    )
+    answer = through_pygithub(gh, doc.document(), doc.variables)
+
+    assert "errors" not in answer
+    assert list(answer["data"]) == [
+        "repost",
+        "record",
+        "labelsAdded",
+        "labelsRemoved",
+        "message",
+        "reaction",
+        "duplicate0",
+    ]
+    bodies = [c["body"] for c in fake.comments(number)]
+    assert bodies == ["record v2", "re-posted", "hello"]
+    repost_id = gql.created_id(answer["data"], "repost")
+    message_id = gql.created_id(answer["data"], "message")
+    assert repost_id is not None and message_id is not None
+    labeled = [e for e in fake.events(number) if e["actor"]["login"] == "github-actions[bot]"]
+    # One counter numbers everything the fake makes: the document ran in its order.
+    assert repost_id[0] < labeled[0]["id"] < labeled[1]["id"] < message_id[0]
+    assert fake.labels_of(number) == ["status:working"]
+    assert [r["content"] for r in fake.comment(record["id"])["reactions"]] == ["rocket"]
+    assert fake.calls("POST", "/graphql")[-1].operation == "BatonWrite"
+
+
+def test_a_failing_field_is_null_and_the_fields_after_it_still_run(fake: FakeGitHub) -> None:
+    fake.add_label("status:working")
+    number = fake.add_issue("Partial")
+    issue_id = fake.issue_json(number)["node_id"]
+    label_id = fake.label_json("status:working")["node_id"]
+
+    def write(stale: bool) -> gql.Mutation:
+        doc = gql.Mutation()
+        doc.add_comment("record", issue_id, "record")
+        if stale:
+            doc.update_comment("stale", "IC_fake999999", "lost")  # a comment deleted meanwhile
+        doc.add_labels("labelsAdded", issue_id, [label_id])
+        doc.add_comment("message", issue_id, "message")
+        return doc
+
+    fake.fail_graphql_field("record", "FORBIDDEN", message="Resource not accessible by integration")
+    doc = write(stale=True)
+    answer = run(fake, doc.document(), doc.variables)
+    assert answer["data"]["record"] is None
+    assert answer["data"]["stale"] is None
+    assert answer["data"]["labelsAdded"] == {"clientMutationId": None}
+    assert answer["data"]["message"] is not None
+    assert [(e["type"], e["path"]) for e in answer["errors"]] == [
+        ("FORBIDDEN", ["record"]),
+        ("NOT_FOUND", ["stale"]),
+    ]
+    assert answer["errors"][0]["message"] == "Resource not accessible by integration"
+    assert set(answer["errors"][0]) == {"type", "path", "locations", "message"}
+    errors = gql.field_errors(answer)
+    assert (errors["record"].kind, errors["stale"].kind) == ("FORBIDDEN", "NOT_FOUND")
+    assert [c["body"] for c in fake.comments(number)] == ["message"]  # record never ran
+    assert fake.labels_of(number) == ["status:working"]
+
+    # The injected failure was for one field once: the next document runs whole.
+    doc = write(stale=False)
+    assert "errors" not in run(fake, doc.document(), doc.variables)
+    assert [c["body"] for c in fake.comments(number)] == ["message", "record", "message"]
+
+
+def test_field_faults_can_be_narrowed_to_an_operation_and_repeated(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Faults")
+    issue_id = fake.issue_json(number)["node_id"]
+    fault = fake.fail_graphql_field("repository", "NOT_FOUND", operation="BatonRead", times=None)
+    for _ in range(2):
+        answer = run(fake, gql.read_document(0), read_vars(number))
+        assert answer["data"] == {"repository": None}
+        assert answer["errors"][0]["type"] == "NOT_FOUND"
+    assert "errors" not in run(fake, gql.COMMENTS_PAGE, read_vars(number))  # another operation
+    assert fault.hits == 2
+    fake.clear_faults()
+    assert "errors" not in run(fake, gql.read_document(0), read_vars(number))
+
+    fake.fail_graphql_field("message", "UNPROCESSABLE")
+    doc = gql.Mutation()
+    doc.add_comment("message", issue_id, "hi")
+    failed = run(fake, doc.document(), doc.variables)
+    assert failed["errors"][0]["type"] == "UNPROCESSABLE"
+    assert fake.comments(number) == []
+    with pytest.raises(ValueError):
+        fake.fail_graphql_field("message", times=0)
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def test_documents_that_do_not_validate_answer_200_with_errors_and_no_data(
+    fake: FakeGitHub,
+) -> None:
+    number = fake.add_issue("Strict")
+    issue_id = fake.issue_json(number)["node_id"]
+    unknown = run(fake, 'query Q { repository(owner: "octo", name: "demo") { stars } }')
+    assert unknown == {
+        "errors": [
+            {
+                "locations": [{"line": 1, "column": 53}],
+                "message": "Cannot query field 'stars' on type 'Repository'.",
+            }
+        ]
+    }
+    # A mutation with one bad field runs none of its fields.
+    doc = gql.Mutation()
+    doc.add_comment("message", issue_id, "never")
+    broken = (
+        doc.document()
+        .replace("clientMutationId", "x")
+        .replace(
+            "{ commentEdge",
+            '{ nope } x: addComment(input: {subjectId: "a", body: "b"}) { commentEdge',
+        )
+    )
+    refused = run(fake, broken, doc.variables)
+    assert "data" not in refused and refused["errors"]
+    assert fake.comments(number) == []
+
+    syntax = run(fake, "query {")
+    assert "data" not in syntax
+    assert syntax["errors"][0]["locations"] == [{"line": 1, "column": 8}]
+    variables = run(fake, gql.COMMENT_BODY, {})  # $id missing
+    assert "data" not in variables
+    assert "$id" in variables["errors"][0]["message"]
+    no_query = post(fake, {"variables": {}})
+    assert no_query.status_code == 200
+    assert no_query.json() == {
+        "errors": [{"message": "A query attribute must be specified and must be a string."}]
+    }
+    assert fake.internal_errors == []
+
+
+def test_pygithub_reads_not_found_as_github_shapes_it(fake: FakeGitHub, gh: github.Github) -> None:
+    """PyGithub's own `graphql_query` turns a lone NOT_FOUND into UnknownObjectException: the
+    fake's error shape is the one PyGithub was written against."""
+    assert gh.requester.graphql_url == f"{fake.url}/graphql"
+    with pytest.raises(github.UnknownObjectException):
+        gh.requester.graphql_query(gql.COMMENT_BODY, {"id": "IC_fake1"})
+
+
+# --------------------------------------------------------------------------- the HTTP plumbing
+
+
+def test_calls_are_logged_with_their_operation(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Log")
+    run(fake, gql.read_document(0), read_vars(number))
+    run(fake, gql.COMMENT_BODY, {"id": "IC_fake1"})
+    post(fake, {"query": "not graphql"})
+    logged = fake.calls("POST", "/graphql")
+    assert [(c.path, c.status, c.operation) for c in logged] == [
+        ("/graphql", 200, "BatonRead"),
+        ("/graphql", 200, "BatonRecordCheck"),
+        ("/graphql", 200, None),
+    ]
+    assert logged[0].body["variables"]["number"] == number
+    assert [c.operation for c in fake.calls(operation="BatonRecordCheck")] == ["BatonRecordCheck"]
+    # Call keeps its positional construction; the operation is an optional last field.
+    assert Call("GET", "/x", {}, None, 200).operation is None
+
+
+def test_faults_can_target_one_operation(fake: FakeGitHub, gh: github.Github) -> None:
+    number = fake.add_issue("Faulty")
+    fake.fail("POST", "/graphql", 502, operation="BatonWrite")
+    assert "errors" not in run(fake, gql.read_document(0), read_vars(number))  # not a write
+    doc = gql.Mutation()
+    doc.add_comment("message", fake.issue_json(number)["node_id"], "hi")
+    with pytest.raises(github.GithubException) as failed:
+        through_pygithub(gh, doc.document(), doc.variables)
+    assert failed.value.status == 502
+    assert fake.comments(number) == []  # the fault answered before anything ran
+    assert "errors" not in through_pygithub(gh, doc.document(), doc.variables)  # times=1
+    assert [c.status for c in fake.calls(operation="BatonWrite")] == [502, 200]
+
+    fake.fail("POST", "/graphql", 403)  # a secondary rate limit, on any document
+    limited = post(fake, {"query": gql.COMMENT_BODY, "variables": {"id": "x"}})
+    assert limited.status_code == 403
+    assert limited.headers["retry-after"] == "1"
+
+
+def test_authentication_and_rate_metering_apply(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Metered")
+    body = {"query": gql.read_document(0), "variables": read_vars(number)}
+    assert post(fake, body, token="wrong").status_code == 401
+    used = fake.rate_used
+    response = post(fake, body)
+    assert fake.rate_used == used + 1
+    assert response.headers["x-ratelimit-resource"] == "graphql"
+    fake.rate_used = fake.rate_limit
+    exhausted = post(fake, body)
+    # GitHub says so in a 200 answer without data, not with a 403 as REST does.
+    assert exhausted.status_code == 200
+    assert exhausted.json() == {
+        "errors": [
+            {"type": "RATE_LIMITED", "message": "API rate limit exceeded for installation ID 1."}
+        ]
+    }
+    assert post(fake, {"query": "{"}, token="wrong").status_code == 401

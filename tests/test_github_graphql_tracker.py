@@ -1,0 +1,339 @@
+"""The tracker's GraphQL transport at the HTTP boundary, with `responses`: what one read and one
+write send, how each field's answer is read, and when REST takes over."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import responses
+
+from baton.errors import TrackerError
+from baton.github_tracker import GitHubTracker
+from baton.tracker import LabelChange, LabelSpec, Writes
+
+API = "https://api.github.com:443"
+GRAPHQL = f"{API}/graphql"
+REPO = f"{API}/repos/octo/demo"
+RECEIVED = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
+TRIAGE = LabelSpec("status:triage", "fbca04", "Baton: triage")
+SPECS = {RECEIVED.name: RECEIVED, TRIAGE.name: TRIAGE}
+
+
+@pytest.fixture
+def mocked() -> Iterator[responses.RequestsMock]:
+    with responses.RequestsMock(assert_all_requests_are_fired=True) as mock:
+        yield mock
+
+
+@pytest.fixture
+def tracker() -> GitHubTracker:
+    return GitHubTracker("octo/demo", "t0ken", retry=0, labels=(RECEIVED.name, TRIAGE.name))
+
+
+def node(database_id: int, login: str = "alice", *, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": f"IC_{database_id}",
+        "databaseId": database_id,
+        "body": f"comment {database_id}",
+        "createdAt": "2026-01-05T09:00:00Z",
+        "authorAssociation": "NONE" if bot else "MEMBER",
+        "author": {"__typename": "Bot" if bot else "User", "login": login},
+    }
+
+
+def issue_answer(
+    comments: list[dict[str, Any]],
+    *,
+    more: bool = False,
+    typename: str = "Issue",
+    triage: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "data": {
+            "repository": {
+                "issueOrPullRequest": {
+                    "__typename": typename,
+                    "id": "I_7",
+                    "number": 7,
+                    "title": "Add dark mode",
+                    "body": "please",
+                    "state": "OPEN",
+                    "updatedAt": "2026-01-05T09:00:00Z",
+                    "author": {"__typename": "User", "login": "alice"},
+                    "labels": {"nodes": [{"id": "LA_bug", "name": "bug"}]},
+                    "comments": {
+                        "pageInfo": {"hasNextPage": more, "endCursor": "c1" if more else None},
+                        "nodes": comments,
+                    },
+                },
+                "l0": {
+                    "id": "LA_received",
+                    "name": "status:received",
+                    "color": "1d76db",
+                    "description": "Baton: Issue just arrived",
+                },
+                "l1": triage,
+            }
+        }
+    }
+
+
+def sent(call: Any) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(call.request.body)
+    return body
+
+
+def test_one_query_reads_the_issue_its_labels_comments_and_the_status_label_ids(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    comments = [node(1), node(2, "github-actions", bot=True)]
+    query = mocked.post(GRAPHQL, json=issue_answer(comments))
+    snapshot = tracker.read(7, with_issue=True)
+    assert tracker.requests == 1
+    request = sent(query.calls[0])
+    assert request["query"].startswith("query BatonRead(")
+    assert request["variables"] == {
+        "owner": "octo",
+        "name": "demo",
+        "number": 7,
+        "after": None,
+        "l0": "status:received",
+        "l1": "status:triage",
+    }
+    assert snapshot.issue is not None
+    assert snapshot.issue.labels == ("bug",) and snapshot.issue.state == "open"
+    assert not snapshot.issue.is_pull_request
+    assert [c.id for c in snapshot.comments] == [1, 2]
+    # GraphQL names a bot without the suffix REST, webhooks and the record's author check use.
+    assert snapshot.comments[1].author == "github-actions[bot]"
+    assert snapshot.comments[1].author_is_bot and not snapshot.comments[0].author_is_bot
+    assert snapshot.comments[0].association == "MEMBER"
+
+
+def test_comments_past_the_first_hundred_are_paged_with_the_cursor(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(GRAPHQL, json=issue_answer([node(i) for i in range(1, 101)], more=True))
+    page = {
+        "data": {
+            "repository": {
+                "issueOrPullRequest": {
+                    "__typename": "Issue",
+                    "comments": {
+                        "pageInfo": {"hasNextPage": False, "endCursor": "c2"},
+                        "nodes": [node(101)],
+                    },
+                }
+            }
+        }
+    }
+    mocked.post(GRAPHQL, json=page)
+    snapshot = tracker.read(7, with_issue=False)
+    assert len(snapshot.comments) == 101 and tracker.requests == 2
+    second = sent(mocked.calls[1])
+    assert second["query"].startswith("query BatonComments(")
+    assert second["variables"]["after"] == "c1"
+
+
+def test_a_missing_issue_is_a_404(mocked: responses.RequestsMock, tracker: GitHubTracker) -> None:
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"repository": {"issueOrPullRequest": None, "l0": None, "l1": None}},
+            "errors": [
+                {
+                    "type": "NOT_FOUND",
+                    "path": ["repository", "issueOrPullRequest"],
+                    "message": "Could not resolve to an issue with the number of 7.",
+                }
+            ],
+        },
+    )
+    with pytest.raises(TrackerError) as failed:
+        tracker.read(7, with_issue=True)
+    assert failed.value.status == 404 and "number of 7" in str(failed.value)
+
+
+def test_a_document_graphql_will_not_run_sends_the_run_over_rest(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(
+        GRAPHQL,
+        json={"errors": [{"message": "Field 'issueOrPullRequest' doesn't exist on type 'Repo'"}]},
+    )
+    mocked.get(f"{REPO}/issues/7", json={"number": 7, "labels": [], "state": "open"})
+    mocked.get(f"{REPO}/issues/7/comments", json=[])
+    snapshot = tracker.read(7, with_issue=True)
+    assert snapshot.issue is not None and snapshot.comments == []
+    assert not tracker.graphql
+    assert tracker.notes and "went on over REST" in tracker.notes[0]
+    assert "doesn't exist" in tracker.notes[0]
+
+
+def _read(mocked: responses.RequestsMock, tracker: GitHubTracker, **kwargs: Any) -> None:
+    record = node(5, "github-actions", bot=True)
+    mocked.post(GRAPHQL, json=issue_answer([node(1), record, node(6)], **kwargs))
+    tracker.read(7, with_issue=False)
+
+
+def test_one_mutation_writes_record_labels_message_and_reaction_in_that_order(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    _read(mocked, tracker, triage={"id": "LA_triage", "name": "status:triage", "color": "fbca04"})
+    write = mocked.post(
+        GRAPHQL,
+        json={
+            "data": {
+                "record": {"issueComment": {"id": "IC_5", "databaseId": 5}},
+                "labelsAdded": {"clientMutationId": None},
+                "labelsRemoved": {"clientMutationId": None},
+                "message": {"commentEdge": {"node": {"id": "IC_9", "databaseId": 9}}},
+                "reaction": {"clientMutationId": None},
+            }
+        },
+    )
+    done = tracker.write(
+        Writes(
+            number=7,
+            record="<!-- baton:record -->",
+            record_comment=5,
+            labels=LabelChange(("bug", "status:received"), ("bug", "status:triage"), SPECS),
+            message="Questions for you",
+            reaction=(6, "eyes"),
+        )
+    )
+    assert tracker.requests == 2  # the read and the write
+    request = sent(write.calls[-1])
+    document = request["query"]
+    assert document.startswith("mutation BatonWrite(")
+    order = [document.index(f"{alias}:") for alias in ("record", "labelsAdded", "labelsRemoved")]
+    order += [document.index("message:"), document.index("reaction:")]
+    assert order == sorted(order), "the fields run in document order: record first"
+    variables = request["variables"]
+    assert variables["recordId"] == "IC_5" and variables["recordBody"] == "<!-- baton:record -->"
+    assert variables["labelsAddedIds"] == ["LA_triage"]
+    assert variables["labelsRemovedIds"] == ["LA_received"]
+    assert variables["messageSubject"] == "I_7" and variables["reactionContent"] == "EYES"
+    assert (done.record_comment, done.message_comment, done.labels, done.reacted) == (
+        5,
+        9,
+        True,
+        True,
+    )
+
+
+def test_a_record_comment_deleted_meanwhile_is_written_anew(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    _read(mocked, tracker)
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"record": None},
+            "errors": [
+                {"type": "NOT_FOUND", "path": ["record"], "message": "Could not resolve node"}
+            ],
+        },
+    )
+    created = mocked.post(f"{REPO}/issues/7/comments", json={"id": 12}, status=201)
+    done = tracker.write(Writes(number=7, record="<!-- baton:record -->", record_comment=5))
+    assert (done.record_gone, done.record_comment) == (5, 12)
+    assert sent(created.calls[0]) == {"body": "<!-- baton:record -->"}
+
+
+def test_a_failed_label_change_fails_the_run_after_the_record_is_written(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    _read(mocked, tracker)
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {
+                "record": {"issueComment": {"id": "IC_5", "databaseId": 5}},
+                "labelsAdded": None,
+            },
+            "errors": [
+                {"type": "FORBIDDEN", "path": ["labelsAdded"], "message": "Resource not accessible"}
+            ],
+        },
+    )
+    with pytest.raises(TrackerError) as failed:
+        tracker.write(
+            Writes(
+                number=7,
+                record="r",
+                record_comment=5,
+                labels=LabelChange(("bug",), ("bug", "status:received"), SPECS),
+            )
+        )
+    assert failed.value.status == 403 and "labelling #7" in str(failed.value)
+
+
+def test_a_failed_reaction_is_reported_not_raised(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    _read(mocked, tracker)
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"record": {"issueComment": {"id": "IC_5", "databaseId": 5}}, "reaction": None},
+            "errors": [{"type": "NOT_FOUND", "path": ["reaction"], "message": "gone"}],
+        },
+    )
+    done = tracker.write(Writes(number=7, record="r", record_comment=5, reaction=(6, "eyes")))
+    assert not done.reacted and done.reaction_problem == "NOT_FOUND gone"
+
+
+def test_a_status_label_used_for_the_first_time_is_created_with_its_colour(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    _read(mocked, tracker)  # status:triage is not in the repository yet
+    created = mocked.post(f"{REPO}/labels", json={"node_id": "LA_new"}, status=201)
+    write = mocked.post(GRAPHQL, json={"data": {"labelsAdded": {"clientMutationId": None}}})
+    tracker.write(Writes(number=7, labels=LabelChange(("bug",), ("bug", "status:triage"), SPECS)))
+    assert sent(created.calls[0]) == {
+        "name": "status:triage",
+        "color": "fbca04",
+        "description": "Baton: triage",
+    }
+    assert sent(write.calls[-1])["variables"]["labelsAddedIds"] == ["LA_new"]
+    assert tracker.requests == 3
+
+
+def test_a_5xx_on_a_mutation_is_not_retried(mocked: responses.RequestsMock) -> None:
+    # The default retry policy, not retry=0: reads are retried on 5xx, mutations are not.
+    tracker = GitHubTracker("octo/demo", "t0ken", labels=(RECEIVED.name,))
+    mocked.post(GRAPHQL, json=issue_answer([node(5, "github-actions", bot=True)]))
+    write = mocked.post(GRAPHQL, status=502, json={"message": "Server Error"})
+    tracker.read(7, with_issue=False)
+    with pytest.raises(TrackerError) as failed:
+        tracker.write(Writes(number=7, record="r", record_comment=5))
+    assert failed.value.status == 502
+    assert len(write.calls) == 1  # a retry would have answered 502 again
+    assert tracker.requests == 2
+
+
+def test_the_concurrency_check_reads_the_record_through_graphql(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    _read(mocked, tracker)
+    check = mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"node": {"__typename": "IssueComment", **node(5, "github-actions", bot=True)}}
+        },
+    )
+    found = tracker.comment(5)
+    assert found is not None and found.body == "comment 5"
+    assert sent(check.calls[-1])["variables"] == {"id": "IC_5"}
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"node": None},
+            "errors": [{"type": "NOT_FOUND", "path": ["node"], "message": "gone"}],
+        },
+    )
+    assert tracker.comment(5) is None
