@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fakes.github_http import FakeGitHub
+from fakes.github_http import Call, FakeGitHub
 
 BATON = [sys.executable, "-m", "baton"]
 WORKFLOW_REF = "octo/demo/.github/workflows/baton.yml@refs/heads/main"
@@ -32,6 +32,11 @@ def parse_outputs(text: str) -> dict[str, str]:
         values[name] = "\n".join(body)
         index += 1
     return values
+
+
+def _where(call: Call) -> str:
+    """A REST path, or `/graphql BatonRead`: GraphQL calls differ only by their operation."""
+    return f"{call.path} {call.operation}" if call.operation else call.path
 
 
 @dataclass
@@ -98,7 +103,7 @@ class ActionRunner:
             stderr=done.stderr,
             outputs=parse_outputs((self.workdir / "output").read_text(encoding="utf-8")),
             summary=(self.workdir / "summary").read_text(encoding="utf-8"),
-            calls=[(c.method, c.path) for c in self.fake.requests],
+            calls=[(c.method, _where(c)) for c in self.fake.requests],
         )
 
     def run(self, event_name: str, payload: dict[str, Any], **extra: str) -> Step:

@@ -47,10 +47,7 @@ def chained(action: ActionRunner, fake: FakeGitHub, step: Step) -> Step:
     assert kicked.returncode == 0, kicked.stdout + kicked.stderr
     assert kicked.outputs["agent"] == step.outputs["agent"]
     assert kicked.outputs["transitioned"] == "false"
-    assert kicked.calls == [
-        ("GET", "/repos/octo/demo/issues/1"),
-        ("GET", "/repos/octo/demo/issues/1/comments"),
-    ], "a chained run only reads"
+    assert kicked.calls == [("POST", "/graphql BatonRead")], "a chained run only reads, once"
     return kicked
 
 
@@ -85,12 +82,10 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
     label = fake.labels()["status:received"]
     assert label["color"] != "ededed" and label["description"].startswith("Baton:")
     assert entered.calls == [
-        ("GET", "/repos/octo/demo/issues/1/comments"),
+        ("POST", "/graphql BatonRead"),
         ("GET", "/repos/octo/demo/collaborators/maria/permission"),
-        ("POST", "/repos/octo/demo/issues/1/comments"),
-        ("POST", "/repos/octo/demo/issues/1/labels"),
-        ("PATCH", "/repos/octo/demo/labels/status:received"),
-        ("DELETE", "/repos/octo/demo/issues/1/labels/baton"),
+        ("POST", "/repos/octo/demo/labels"),  # first use: created with its colour, once
+        ("POST", "/graphql BatonWrite"),
     ]
     assert "received" in entered.summary and "```mermaid" in entered.summary
 
@@ -170,14 +165,18 @@ def test_a_report_writes_the_record_before_the_labels_and_dispatches_last(
     action.run("issues", P.issues_labeled(fake, number, "baton"))
     step = action.report(number, {"status": "success", "confidence": 0.9})
     record_id = fake.comments(1)[0]["id"]
-    assert step.calls[:4] == [
-        ("GET", "/repos/octo/demo/issues/1"),
-        ("GET", "/repos/octo/demo/issues/1/comments"),
-        ("GET", f"/repos/octo/demo/issues/comments/{record_id}"),
-        ("PATCH", f"/repos/octo/demo/issues/comments/{record_id}"),
-    ], "read, check the record did not change meanwhile, then write it first"
-    assert step.calls[-1] == ("POST", "/repos/octo/demo/actions/workflows/baton.yml/dispatches")
-    assert len(step.calls) <= 8
+    assert step.calls == [
+        ("POST", "/graphql BatonRead"),
+        ("POST", "/graphql BatonRecordCheck"),
+        ("POST", "/repos/octo/demo/labels"),  # status:analyzing-requirements, first use
+        ("POST", "/graphql BatonWrite"),
+        ("POST", "/repos/octo/demo/actions/workflows/baton.yml/dispatches"),
+    ], "read, check the record did not change meanwhile, write, then dispatch"
+    (write,) = fake.calls(operation="BatonWrite")
+    document = write.body["query"]
+    assert document.index("record: updateIssueComment") < document.index("labelsAdded:")
+    assert document.index("labelsAdded:") < document.index("labelsRemoved:")
+    assert write.body["variables"]["recordId"] == f"IC_fake{record_id}"
 
 
 def test_an_invalid_agent_result_changes_nothing_and_fails_the_job(
@@ -222,7 +221,7 @@ def test_outputs_cannot_be_injected_through_user_text(
 def test_the_token_is_never_printed(fake: FakeGitHub, action: ActionRunner) -> None:
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
-    fake.fail("POST", r"/issues/\d+/comments$", 500, times=None)
+    fake.fail("POST", "/graphql", 500, times=None, operation="BatonWrite")
     step = action.run("issues", P.issues_labeled(fake, number, "baton"))
     assert step.returncode == 1
     assert "::error" in step.stdout
@@ -241,3 +240,33 @@ def test_a_bad_token_fails_with_a_clear_annotation(fake: FakeGitHub, action: Act
     assert step.returncode == 1
     assert "::error" in step.stdout and "401" in step.stdout
     assert "wrong-token" not in step.stdout + step.stderr
+
+
+def test_a_server_without_graphql_gets_the_same_transition_over_rest(
+    fake: FakeGitHub, action: ActionRunner
+) -> None:
+    """A GitHub Enterprise Server whose GraphQL refuses Baton's documents (or a spent GraphQL
+    budget): the first document is answered with errors and no data, nothing ran, and the run
+    goes on over REST, one call per step, with a warning saying so."""
+    number = fake.add_issue("Bug", user="alice")
+    fake.label_by(number, "baton", "maria")
+    fake.fail(
+        "POST",
+        "/graphql",
+        200,
+        times=None,
+        body={
+            "errors": [{"message": "Field 'issueOrPullRequest' doesn't exist on type 'Repository'"}]
+        },
+    )
+    entered = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    assert entered.returncode == 0, entered.stdout + entered.stderr
+    assert fake.labels_of(number) == ["status:received"]
+    assert record_of(fake, number).state == "received"
+    assert "::warning title=Baton::GraphQL could not be used" in entered.stdout
+    assert entered.calls[0] == ("POST", "/graphql BatonRead")
+    assert all("graphql" not in path for _, path in entered.calls[1:]), "one try, then REST"
+    step = action.report(number, {"status": "success", "confidence": 0.9})
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert record_of(fake, number).state == "analyzing_requirements"
+    assert fake.labels_of(number) == ["status:analyzing-requirements"]

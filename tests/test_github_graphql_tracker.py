@@ -60,7 +60,7 @@ def issue_answer(
                     "number": 7,
                     "title": "Add dark mode",
                     "body": "please",
-                    "state": "OPEN",
+                    "issueState": "OPEN",
                     "updatedAt": "2026-01-05T09:00:00Z",
                     "author": {"__typename": "User", "login": "alice"},
                     "labels": {"nodes": [{"id": "LA_bug", "name": "bug"}]},
@@ -337,3 +337,34 @@ def test_the_concurrency_check_reads_the_record_through_graphql(
         },
     )
     assert tracker.comment(5) is None
+
+
+def test_a_failed_addition_puts_back_the_label_the_document_removed(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """REST adds before it removes and stops at a failure; GitHub runs every field of a
+    document, so a removal after a failed addition is undone: never zero status labels."""
+    _read(mocked, tracker, triage={"id": "LA_triage", "name": "status:triage", "color": "fbca04"})
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"labelsAdded": None, "labelsRemoved": {"clientMutationId": None}},
+            "errors": [{"type": "NOT_FOUND", "path": ["labelsAdded"], "message": "no label"}],
+        },
+    )
+    restored = mocked.post(f"{REPO}/issues/7/labels", json=[])
+    change = LabelChange(("status:received",), ("status:triage",), SPECS)
+    with pytest.raises(TrackerError, match="labelling #7"):
+        tracker.write(Writes(number=7, labels=change))
+    assert sent(restored.calls[0]) == {"labels": ["status:received"]}
+
+
+def test_a_field_answered_with_nothing_counts_as_not_written(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """Should GitHub stop at a failing field instead of running the rest, the fields after it
+    come back empty without an error of their own: a message never posted must not pass."""
+    _read(mocked, tracker)
+    mocked.post(GRAPHQL, json={"data": {"record": {"issueComment": {"databaseId": 5}}}})
+    with pytest.raises(TrackerError, match="NOT_RUN"):
+        tracker.write(Writes(number=7, record="r", record_comment=5, message="Questions"))

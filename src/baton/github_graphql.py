@@ -41,7 +41,11 @@ _COMMENTS = f"""comments(first: {PAGE}, after: $after) {{
         nodes {{ {_COMMENT} }}
       }}"""
 
-_ISSUE = f"""id number title body state updatedAt
+
+def _issue(state_key: str) -> str:
+    """The fields read of an issue or a pull request. Their `state` are different enums, so each
+    fragment names its own key: strict validation refuses one key carrying two types."""
+    return f"""id number title body {state_key}: state updatedAt
       author {{ __typename login }}
       labels(first: {PAGE}) {{ nodes {{ id name }} }}
       {_COMMENTS}"""
@@ -59,8 +63,8 @@ def read_document(label_count: int) -> str:
   repository(owner: $owner, name: $name) {{
     issueOrPullRequest(number: $number) {{
       __typename
-      ... on Issue {{ {_ISSUE} }}
-      ... on PullRequest {{ {_ISSUE} }}
+      ... on Issue {{ {_issue("issueState")} }}
+      ... on PullRequest {{ {_issue("pullRequestState")} }}
     }}{lookups}
   }}
 }}"""
@@ -153,7 +157,7 @@ def parse_read(data: dict[str, Any], looked_up: Sequence[str]) -> ReadResult | N
         return None
     author, _ = _login(issue.get("author"))
     labels = [x for x in (issue.get("labels") or {}).get("nodes") or [] if x]
-    state = str(issue.get("state") or "OPEN").lower()
+    state = str(issue.get("issueState") or issue.get("pullRequestState") or "OPEN").lower()
     info = IssueInfo(
         number=int(issue["number"]),
         title=str(issue.get("title") or ""),
@@ -192,8 +196,13 @@ class Mutation:
     """A mutation document built field by field, in the order the fields must run."""
 
     fields: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     declarations: list[str] = field(default_factory=list)
     variables: dict[str, Any] = field(default_factory=dict)
+
+    def _field(self, alias: str, text: str) -> None:
+        self.aliases.append(alias)
+        self.fields.append(f"{alias}: {text}")
 
     def _var(self, name: str, kind: str, value: Any) -> str:
         self.declarations.append(f"${name}: {kind}")
@@ -203,40 +212,44 @@ class Mutation:
     def add_comment(self, alias: str, subject: str, body: str) -> None:
         s = self._var(f"{alias}Subject", "ID!", subject)
         b = self._var(f"{alias}Body", "String!", body)
-        self.fields.append(
-            f"{alias}: addComment(input: {{subjectId: {s}, body: {b}}}) "
-            "{ commentEdge { node { id databaseId } } }"
+        self._field(
+            alias,
+            f"addComment(input: {{subjectId: {s}, body: {b}}}) "
+            "{ commentEdge { node { id databaseId } } }",
         )
 
     def update_comment(self, alias: str, comment: str, body: str) -> None:
         c = self._var(f"{alias}Id", "ID!", comment)
         b = self._var(f"{alias}Body", "String!", body)
-        self.fields.append(
-            f"{alias}: updateIssueComment(input: {{id: {c}, body: {b}}}) "
-            "{ issueComment { id databaseId } }"
+        self._field(
+            alias,
+            f"updateIssueComment(input: {{id: {c}, body: {b}}}) "
+            "{ issueComment { id databaseId } }",
         )
 
     def add_labels(self, alias: str, labelable: str, labels: list[str]) -> None:
         s = self._var(f"{alias}Subject", "ID!", labelable)
         ids = self._var(f"{alias}Ids", "[ID!]!", labels)
-        self.fields.append(
-            f"{alias}: addLabelsToLabelable(input: {{labelableId: {s}, labelIds: {ids}}}) "
-            "{ clientMutationId }"
+        self._field(
+            alias,
+            f"addLabelsToLabelable(input: {{labelableId: {s}, labelIds: {ids}}}) "
+            "{ clientMutationId }",
         )
 
     def remove_labels(self, alias: str, labelable: str, labels: list[str]) -> None:
         s = self._var(f"{alias}Subject", "ID!", labelable)
         ids = self._var(f"{alias}Ids", "[ID!]!", labels)
-        self.fields.append(
-            f"{alias}: removeLabelsFromLabelable(input: {{labelableId: {s}, labelIds: {ids}}}) "
-            "{ clientMutationId }"
+        self._field(
+            alias,
+            f"removeLabelsFromLabelable(input: {{labelableId: {s}, labelIds: {ids}}}) "
+            "{ clientMutationId }",
         )
 
     def add_reaction(self, alias: str, subject: str, content: str) -> None:
         s = self._var(f"{alias}Subject", "ID!", subject)
         c = self._var(f"{alias}Content", "ReactionContent!", REACTIONS[content])
-        self.fields.append(
-            f"{alias}: addReaction(input: {{subjectId: {s}, content: {c}}}) {{ clientMutationId }}"
+        self._field(
+            alias, f"addReaction(input: {{subjectId: {s}, content: {c}}}) {{ clientMutationId }}"
         )
 
     def delete_comment(self, alias: str, comment: str) -> None:
@@ -257,9 +270,16 @@ class FieldError:
     message: str
 
 
-def field_errors(answer: dict[str, Any]) -> dict[str, FieldError]:
-    """GraphQL answers 200 with an `errors` list; each names the field (alias) it belongs to."""
+def field_errors(answer: dict[str, Any], asked: Sequence[str] = ()) -> dict[str, FieldError]:
+    """GraphQL answers 200 with an `errors` list; each names the field (alias) it belongs to.
+    A field of `asked` answered with nothing and no error did not run: that is an error too."""
     found: dict[str, FieldError] = {}
+    data = answer.get("data") or {}
+    for alias in asked:
+        if data.get(alias) is None and not any(
+            (e.get("path") or [None])[0] == alias for e in answer.get("errors") or []
+        ):
+            found[alias] = FieldError(alias, "NOT_RUN", "GitHub answered nothing for it")
     for error in answer.get("errors") or []:
         path = error.get("path") or [""]
         alias = str(path[0])
@@ -274,7 +294,13 @@ def field_errors(answer: dict[str, Any]) -> dict[str, FieldError]:
     return found
 
 
-STATUS_OF = {"NOT_FOUND": 404, "FORBIDDEN": 403, "RATE_LIMITED": 429, "UNPROCESSABLE": 422}
+STATUS_OF = {
+    "NOT_FOUND": 404,
+    "FORBIDDEN": 403,
+    "RATE_LIMITED": 429,
+    "RATE_LIMIT": 429,
+    "UNPROCESSABLE": 422,
+}
 
 
 def created_id(data: dict[str, Any], alias: str) -> tuple[int, str] | None:

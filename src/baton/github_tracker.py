@@ -16,6 +16,7 @@ GitHub's answer, never the token.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -350,6 +351,7 @@ class GitHubTracker:
             else:
                 doc.add_comment("record", issue, writes.record)
         leftover_removals: list[str] = []
+        removed: list[str] = []
         if writes.labels is not None:
             change = writes.labels
             added = [self._label_node(name, change.specs.get(name)) for name in change.add]
@@ -375,15 +377,20 @@ class GitHubTracker:
         errors: dict[str, gql.FieldError] = {}
         if doc.fields:
             answer = self._query(doc.document(), doc.variables, what, mutation=True)
-            data, errors = answer["data"], gql.field_errors(answer)
+            data, errors = answer["data"], gql.field_errors(answer, doc.aliases)
         if "repost" in errors:
             raise self._refused(f"re-posting a message on #{number}", errors["repost"])
         done.reposted = writes.repost is not None
         if writes.record is not None:
             self._account_record(writes, data, errors.get("record"), done)
-        for alias in ("labelsAdded", "labelsRemoved"):
-            if alias in errors and errors[alias].kind != "NOT_FOUND":
-                raise self._refused(f"labelling #{number}", errors[alias])
+        if "labelsAdded" in errors:
+            if removed and "labelsRemoved" not in errors:
+                # GitHub ran the removal after the failed addition: put the old status label
+                # back, as REST's add-then-remove would never have taken it off.
+                self._restore_labels(number, [x for x in change.remove if x in self._label_nodes])
+            raise self._refused(f"labelling #{number}", errors["labelsAdded"])
+        if "labelsRemoved" in errors and errors["labelsRemoved"].kind != "NOT_FOUND":
+            raise self._refused(f"labelling #{number}", errors["labelsRemoved"])
         for label in leftover_removals:
             self._remove_label(number, label)
         done.labels = writes.labels is not None
@@ -472,6 +479,16 @@ class GitHubTracker:
             )
         self._label_nodes[name] = str(data["node_id"])
         return self._label_nodes[name]
+
+    def _restore_labels(self, number: int, labels: list[str]) -> None:
+        # Best effort: the run fails anyway, naming the first failure; the next run repairs.
+        with contextlib.suppress(TrackerError):
+            self._call(
+                "POST",
+                f"{self._base}/issues/{number}/labels",
+                f"putting {', '.join(labels)} back on #{number}",
+                input={"labels": labels},
+            )
 
     def _remove_label(self, number: int, label: str) -> None:
         try:
