@@ -40,3 +40,26 @@ def test_the_report_names_every_target() -> None:
     )
     assert "ignored events make 0 API calls: met" in text
     assert "NOT met" in text and "7" in text
+
+
+def test_each_event_kind_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
+    """The call budget, asserted over real HTTP: a transition in at most four calls (the read,
+    a permission lookup or the record check, the write, a dispatch), ignored events in none."""
+    bench = load_script()
+    counts = {row.kind: row.calls for row in bench.api_calls(tmp_path)}
+    assert all(calls == 0 for kind, calls in counts.items() if kind.startswith("ignored"))
+    assert {kind: calls for kind, calls in counts.items() if not kind.startswith("ignored")} == {
+        "entry: trigger label by a maintainer": 3,
+        "agent report with a transition (and dispatch)": 4,
+        "chained run naming the next agent": 1,
+        "human reply in a waiting state": 3,
+        "approval by a maintainer": 4,
+        "forced relabel by a maintainer": 4,
+        "unknown status label": 4,
+    }
+
+
+def test_a_sweep_over_a_thousand_issues_leaves_the_hour_almost_whole(tmp_path: Path) -> None:
+    bench = load_script()
+    row = bench.sweep_calls(tmp_path, total=1000, in_workflow=50, due=5)
+    assert row.calls <= 25  # 10 listing pages, a read per due issue, its writes
