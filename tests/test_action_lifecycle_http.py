@@ -88,6 +88,12 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
         ("POST", "/graphql BatonWrite"),
     ]
     assert "received" in entered.summary and "```mermaid" in entered.summary
+    # What the run cost and what is left of each hourly budget, from GitHub's headers.
+    limit = fake.rate_limit
+    assert (
+        "GitHub API calls this run: 4 (2 GraphQL, 2 REST); left this hour: "
+        f"{limit - 2:,} of {limit:,} REST, {limit - 2:,} of {limit:,} GraphQL"
+    ) in entered.summary, entered.summary
 
     step = report(action, fake, summary="Feature request; analysing first.")
     assert step.outputs["state"] == "analyzing_requirements"

@@ -12,7 +12,8 @@ import responses
 
 from baton.errors import TrackerError
 from baton.github_tracker import GitHubTracker
-from baton.tracker import LabelChange, LabelSpec, Writes
+from baton.memory_tracker import MemoryGitHub
+from baton.tracker import LabelChange, LabelSpec, Writes, cost_note
 
 API = "https://api.github.com:443"
 GRAPHQL = f"{API}/graphql"
@@ -368,3 +369,25 @@ def test_a_field_answered_with_nothing_counts_as_not_written(
     mocked.post(GRAPHQL, json={"data": {"record": {"issueComment": {"databaseId": 5}}}})
     with pytest.raises(TrackerError, match="NOT_RUN"):
         tracker.write(Writes(number=7, record="r", record_comment=5, message="Questions"))
+
+
+def test_each_run_says_what_it_cost_and_what_is_left_of_each_budget(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    budget = {"x-ratelimit-limit": "1000", "x-ratelimit-remaining": "990"}
+    mocked.post(
+        GRAPHQL,
+        json=issue_answer([]),
+        headers={**budget, "x-ratelimit-resource": "graphql"},
+    )
+    mocked.get(
+        f"{REPO}/collaborators/maria/permission",
+        json={"permission": "write"},
+        headers={**budget, "x-ratelimit-remaining": "977", "x-ratelimit-resource": "core"},
+    )
+    tracker.read(7, with_issue=True)
+    tracker.permission("maria")
+    assert cost_note(tracker) == (
+        "2 (1 GraphQL, 1 REST); left this hour: 977 of 1,000 REST, 990 of 1,000 GraphQL"
+    )
+    assert cost_note(MemoryGitHub()) == "0"

@@ -20,7 +20,7 @@ from baton.config import Settings, load_config
 from baton.decision import Decision
 from baton.errors import BatonError, InvalidEvent, TrackerError
 from baton.events import Event, Ignored, Sweep, parse
-from baton.tracker import request_count
+from baton.tracker import cost_note
 from baton.triage import quick_reason, view_of
 from baton.workflow_commands import (
     annotation,
@@ -102,7 +102,7 @@ def decision_outputs(decision: Decision) -> dict[str, str]:
     }
 
 
-def decision_summary(result: RunResult, settings: Settings, calls: int | None) -> str:
+def decision_summary(result: RunResult, settings: Settings, calls: str | None) -> str:
     from baton.graph import to_mermaid
 
     decision = result.decision
@@ -139,7 +139,7 @@ def decision_summary(result: RunResult, settings: Settings, calls: int | None) -
 
 def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> CommandResult:
     decision = result.decision
-    calls = request_count(tracker)
+    calls = cost_note(tracker)
     outcome = CommandResult(
         outputs=decision_outputs(decision),
         summary=decision_summary(result, settings, calls),
@@ -247,8 +247,8 @@ def _from_sweep(
         "## Baton sweep",
         "",
         f"Issues in the workflow checked: {result.scanned}; acted on: {len(acted)}; "
-        f"API calls: {request_count(tracker) or result.calls} "
-        f"of a budget of {settings.policy.sweep_budget}.",
+        f"API calls: {cost_note(tracker) or result.calls}, "
+        f"of a budget of {settings.policy.sweep_budget} a sweep.",
     ]
     if result.next_page:
         lines.append(f"The budget ran out; the next sweep resumes at page {result.next_page}.")

@@ -127,6 +127,9 @@ class GitHubTracker:
             lazy=True,
         ).requester
         self.requests = 0  # API calls made (REST and GraphQL), for the summary and benchmarks
+        self.graphql_requests = 0
+        self.budget: dict[str, tuple[int, int]] = {}  # what is left of the hour: resource ->
+        # (remaining, limit), from the last answer of each
         self.graphql = graphql
         self.notes: list[str] = []  # what a run should tell its reader (a fall-back to REST)
         self._owner, self._name = repository.split("/")
@@ -141,7 +144,7 @@ class GitHubTracker:
     def _call(self, verb: str, path: str, what: str, **kwargs: Any) -> tuple[dict[str, Any], Any]:
         self.requests += 1
         try:
-            return self._requester.requestJsonAndCheck(verb, path, **kwargs)
+            headers, data = self._requester.requestJsonAndCheck(verb, path, **kwargs)
         except GithubException as exc:
             message = exc.data.get("message") if isinstance(exc.data, dict) else None
             raise TrackerError(
@@ -150,6 +153,19 @@ class GitHubTracker:
             ) from None
         except OSError as exc:  # connection refused, timeouts (requests wraps them in OSError)
             raise TrackerError(f"GitHub unreachable for {what} ({verb} {path}): {exc}") from None
+        self._note_budget(headers, "core")
+        return headers, data
+
+    def _note_budget(self, headers: Any, default: str) -> None:
+        """GitHub says on every answer what is left of the hour, per budget (REST's `core`,
+        `graphql`): the run reports it, so a maintainer sees what Baton costs."""
+        if not isinstance(headers, dict):
+            return
+        lower = {str(k).lower(): str(v) for k, v in headers.items()}
+        remaining, limit = lower.get("x-ratelimit-remaining"), lower.get("x-ratelimit-limit")
+        if remaining and limit and remaining.isdigit() and limit.isdigit():
+            resource = lower.get("x-ratelimit-resource") or default
+            self.budget[resource] = (int(remaining), int(limit))
 
     def _query(
         self, document: str, variables: dict[str, Any], what: str, *, mutation: bool = False
@@ -157,8 +173,9 @@ class GitHubTracker:
         """One GraphQL document; the answer's `data` and per-field `errors` are the caller's."""
         requester = self._writer if mutation else self._requester
         self.requests += 1
+        self.graphql_requests += 1
         try:
-            _, answer = requester.requestJsonAndCheck(
+            headers, answer = requester.requestJsonAndCheck(
                 "POST",
                 self._requester.graphql_url,
                 input={"query": document, "variables": variables},
@@ -173,6 +190,7 @@ class GitHubTracker:
             ) from None
         except OSError as exc:
             raise TrackerError(f"GitHub unreachable for {what} (GraphQL): {exc}") from None
+        self._note_budget(headers, "graphql")
         if not isinstance(answer, dict) or answer.get("data") is None:
             # A document GitHub would not run at all (invalid for this server, or the GraphQL
             # budget is spent): nothing happened, so REST may do the same work.

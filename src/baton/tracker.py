@@ -108,6 +108,27 @@ def request_count(tracker: object) -> int | None:
     return count if isinstance(count, int) else None
 
 
+def cost_note(tracker: object) -> str | None:
+    """`4 (3 GraphQL, 1 REST); left this hour: 996 of 1,000 REST, 997 of 1,000 GraphQL`, from
+    what a tracker counted and GitHub's rate-limit headers said; None if it counts nothing."""
+    count = request_count(tracker)
+    if count is None:
+        return None
+    text = str(count)
+    graphql = getattr(tracker, "graphql_requests", None)
+    if isinstance(graphql, int) and count:
+        text += f" ({graphql} GraphQL, {count - graphql} REST)"
+    budget = getattr(tracker, "budget", None)
+    if isinstance(budget, dict) and budget:
+        names = {"core": "REST", "graphql": "GraphQL"}
+        left = [
+            f"{remaining:,} of {limit:,} {names.get(resource, resource)}"
+            for resource, (remaining, limit) in sorted(budget.items())
+        ]
+        text += "; left this hour: " + ", ".join(left)
+    return text
+
+
 class Tracker(Protocol):
     """Every GitHub operation Baton makes. Errors raise `baton.errors.TrackerError`."""
 

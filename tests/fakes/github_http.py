@@ -380,6 +380,7 @@ class FakeGitHub:
         self.bot: UserRef = {"login": bot_login, "type": "Bot"}
         self.rate_limit = rate_limit
         self.rate_used = 0  # settable: tests may exhaust the primary rate limit
+        self.graphql_used = 0  # GraphQL documents answered: its own budget's headers
         self.now = datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC)
         self.internal_errors: list[str] = []  # handler crashes (bugs in the fake)
 
@@ -461,6 +462,11 @@ class FakeGitHub:
         with self._lock:
             self.now += timedelta(seconds=seconds)
             return self.now
+
+    @property
+    def rest_used(self) -> int:
+        """Requests counted against REST's hourly budget (`rate_used` less GraphQL's)."""
+        return self.rate_used - self.graphql_used
 
     def _stamp(self) -> str:
         return _iso(self.now)
@@ -897,10 +903,10 @@ class FakeGitHub:
             "x-github-api-version-selected": API_VERSION,
             "x-github-request-id": f"FAKE:{len(self._requests)}",
             "x-ratelimit-limit": str(self.rate_limit),
-            "x-ratelimit-remaining": str(max(self.rate_limit - self.rate_used, 0)),
+            "x-ratelimit-remaining": str(max(self.rate_limit - self.rest_used, 0)),
             # wall clock, not the fake clock: clients compute waits against real time
             "x-ratelimit-reset": str(int(time.time()) + 3600),
-            "x-ratelimit-used": str(self.rate_used),
+            "x-ratelimit-used": str(self.rest_used),
             "x-ratelimit-resource": "core",
         }
         body = response.body
@@ -1789,7 +1795,18 @@ class FakeGitHub:
         from fakes import github_graphql  # graphql-core: only the GraphQL route needs it
 
         status, body = github_graphql.answer(self, req.body)
-        return _Response(status, body, {"x-ratelimit-resource": "graphql"})
+        # GraphQL has an hourly budget of its own (a point per document here); `rate_used`
+        # still counts every request, for the primary limit and the tests that drain it.
+        self.graphql_used += 1
+        return _Response(
+            status,
+            body,
+            {
+                "x-ratelimit-resource": "graphql",
+                "x-ratelimit-used": str(self.graphql_used),
+                "x-ratelimit-remaining": str(max(self.rate_limit - self.graphql_used, 0)),
+            },
+        )
 
 
 # --------------------------------------------------------------------------- routing table
