@@ -73,10 +73,13 @@ class Transition:
     setup: Callable[[MemoryGitHub, Settings], None]
     job: Callable[[MemoryGitHub, Settings], Job]
     moves: tuple[str | None, str, str, str]  # from, to, trigger, actor
-    writes: tuple[str, ...]  # the write operations of the run, in order
+    # The write operations of the run, in order: the mutation document's fields (adding and
+    # removing labels are two), then the dispatch.
+    writes: tuple[str, ...]
     agent: str | None = None
     message: str | None = None  # a fragment of the one message the run posts (or re-posts)
     reacts: bool = False
+    alone: tuple[str, ...] = ("dispatch",)  # writes made as calls of their own, not in the doc
 
 
 def _at(state: str) -> Callable[[MemoryGitHub, Settings], None]:
@@ -113,7 +116,7 @@ TRANSITIONS = {
         setup=_entered,
         job=lambda gh, s: report_job(gh, s, "pm"),
         moves=("received", "analyzing_requirements", "report", "pm"),
-        writes=("edit_comment", "set_labels", "dispatch"),
+        writes=("edit_comment", "set_labels", "set_labels", "dispatch"),
         agent="analyst",
     ),
     "a report moves into a waiting state and posts questions": Transition(
@@ -125,14 +128,14 @@ TRANSITIONS = {
             "report",
             "pm",
         ),
-        writes=("edit_comment", "set_labels", "create_comment"),
+        writes=("edit_comment", "set_labels", "set_labels", "create_comment"),
         message=QUESTION,
     ),
     "an approval opens the gate and reacts": Transition(
         setup=_at("waiting_for_human_input"),
         job=lambda gh, s: comment_job(gh, s, "Approved, ship it.", "wendy"),
         moves=("waiting_for_human_input", "human_input_received", "approval", "wendy"),
-        writes=("edit_comment", "set_labels", "react"),
+        writes=("edit_comment", "set_labels", "set_labels", "react"),
         agent="pm",
         reacts=True,
     ),
@@ -140,21 +143,21 @@ TRANSITIONS = {
         setup=_entered,
         job=lambda gh, s: relabel_job(gh, s, "status:implementing", "maria"),
         moves=("received", "implementing", "relabel", "maria"),
-        writes=("edit_comment", "set_labels"),
+        writes=("edit_comment", "set_labels", "set_labels"),
         agent="developer",
     ),
     "the trigger label brings the issue in": Transition(
         setup=_nothing,
         job=lambda gh, s: relabel_job(gh, s, "baton", "maria"),
         moves=(None, "received", "entry", "maria"),
-        writes=("create_comment", "set_labels"),
+        writes=("create_comment", "set_labels", "set_labels"),
         agent="pm",
     ),
     "a report removes a duplicate record comment a race left": Transition(
         setup=_entered_with_a_duplicate_record,
         job=lambda gh, s: report_job(gh, s, "pm"),
         moves=("received", "analyzing_requirements", "report", "pm"),
-        writes=("edit_comment", "set_labels", "delete_comment", "dispatch"),
+        writes=("edit_comment", "set_labels", "set_labels", "delete_comment", "dispatch"),
         agent="analyst",
     ),
     "a reply moves on and re-posts the questions a failed run lost": Transition(
@@ -166,10 +169,11 @@ TRANSITIONS = {
             "reply",
             "alice",
         ),
-        writes=("create_comment", "edit_comment", "set_labels", "react"),
+        writes=("create_comment", "edit_comment", "set_labels", "set_labels", "react"),
         agent="pm",
         message=QUESTION,
         reacts=True,
+        alone=("create_comment", "dispatch"),  # the lost questions go first, alone
     ),
 }
 
@@ -241,14 +245,17 @@ def target_of(gh: MemoryGitHub, op: str) -> int | None:
 
 def fault_cases() -> Iterator[Any]:
     for name, case in TRANSITIONS.items():
-        for op in case.writes:
+        for op in dict.fromkeys(case.writes):  # a repeated op is faulted at its first
             for status, what in STATUSES.items():
                 yield pytest.param(name, op, status, id=f"{name}: {what} on {op}")
 
 
-def must_raise(op: str, status: int) -> bool:
-    """Whether the failure fails the job (the rest are courtesies or a deleted comment)."""
-    return not (op == "react" or (status == 404 and op in COMMENT_OPS))
+def must_raise(case: Transition, op: str, status: int) -> bool:
+    """Whether the failure fails the job. Any failure but a 404 kills the write document where
+    it happens (a 5xx, a rate limit that does not lift); a 404 is GitHub's answer for that one
+    field (a deleted comment), so the rest of the document runs and the field is redone or,
+    for a comment that is gone, done without."""
+    return status != 404 or op in case.alone
 
 
 # --- the table itself ---------------------------------------------------------------------
@@ -277,7 +284,7 @@ def test_a_failure_at_any_write_is_repaired_by_the_rerun_and_nothing_is_lost_or_
     inject(gh, op, status, comment_id=target_of(gh, op))
     before = revision(gh)
 
-    if must_raise(op, status):
+    if must_raise(case, op, status):
         with pytest.raises(TrackerError) as failed:
             job.run()
         assert failed.value.status == status
@@ -287,7 +294,7 @@ def test_a_failure_at_any_write_is_repaired_by_the_rerun_and_nothing_is_lost_or_
     drifted = revision(gh) != before and not labels_agree(gh, settings)
     lost = case.message is not None and copies_of(gh, case.message) == 0 and owed(gh, case.message)
 
-    if must_raise(op, status):
+    if must_raise(case, op, status):
         job.run()  # the failed job is re-run: the same event, the same run id
     after = sweep_run(gh, settings)
 
@@ -306,6 +313,42 @@ def test_a_failure_at_any_write_is_repaired_by_the_rerun_and_nothing_is_lost_or_
     if case.reacts and op != "react":
         (acted_on,) = [c for c in gh.comments_of(ISSUE) if c.author == case.moves[3]]
         assert gh.reactions_of(acted_on.id) == ["eyes"]
+
+
+# --- GitHub's failed field: the rest of the document runs ---------------------------------
+def field_cases() -> Iterator[Any]:
+    for name, case in TRANSITIONS.items():
+        for op in dict.fromkeys(case.writes):
+            if op not in case.alone:
+                for times in (1, 2):
+                    yield pytest.param(name, op, times, id=f"{name}: {op} fails {times}x")
+
+
+@pytest.mark.parametrize(("name", "op", "times"), list(field_cases()))
+def test_a_field_github_refuses_alone_is_redone_and_a_second_failure_is_repaired(
+    gh, settings, name, op, times
+):
+    """GitHub runs a document's other fields after a failed one. The run redoes the failed one
+    alone at once; if that fails too, the run fails (a reaction excepted) and its re-run
+    repairs. Either way the issue never has zero status labels and nothing is doubled."""
+    case = TRANSITIONS[name]
+    case.setup(gh, settings)
+    job = case.job(gh, settings)
+    gh.fields_fail_alone = True
+    gh.fail_next(op, error(502, op), times=times)
+
+    try:
+        job.run()
+    except TrackerError:
+        # Both tries failed (a repeated op, like the two label fields, may share the faults).
+        assert times == 2 and op != "react"
+        assert status_labels(gh) or "baton" in gh.labels_of(ISSUE), gh.log
+        job.run()
+    sweep_run(gh, settings)
+
+    assert_sound(gh, settings, case)
+    if case.agent and job.chain:
+        assert [d["inputs"] for d in gh.dispatches] == [{"issue": str(ISSUE)}], gh.log
 
 
 @pytest.mark.parametrize("name", [n for n, c in TRANSITIONS.items() if "set_labels" in c.writes])
@@ -509,14 +552,17 @@ def test_a_comment_deleted_before_the_reaction_does_not_fail_the_run(gh, setting
 
 @pytest.mark.parametrize("status", [pytest.param(s, id=w) for s, w in STATUSES.items() if s != 404])
 def test_a_reaction_github_refuses_is_a_courtesy_and_the_run_succeeds(gh, settings, status):
+    """GitHub refuses the reaction field of the document, and the reaction tried again alone."""
     case = TRANSITIONS["an approval opens the gate and reacts"]
     case.setup(gh, settings)
     job = case.job(gh, settings)
-    gh.fail_next("react", error(status, "react"))
+    gh.fields_fail_alone = True
+    gh.fail_next("react", error(status, "react"), times=2)
 
     result = job.run()
 
     assert result.decision.agent == "pm"
+    assert any(step.startswith("could not react") for step in result.applied.steps)
     assert_sound(gh, settings, case)
 
 

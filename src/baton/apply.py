@@ -104,6 +104,10 @@ def plan(
         message = decision.message
         if decision.record is not None and decision.record.outbox is not None:
             message = f"{record_comment.message_mark(decision.record.revision)}\n{message}"
+        if message in loaded.posted:
+            # An earlier attempt of this run posted it, then failed to write its record: the
+            # same revision and the same words are on the issue already.
+            message = None
     reaction = None
     if decision.reaction:
         reaction = (decision.reaction.comment_id, decision.reaction.content)
@@ -140,6 +144,8 @@ def _account(
         )
     if written.message_comment is not None:
         done.steps.append(f"message posted (comment {written.message_comment})")
+    elif decision.message and writes.message is None:
+        done.steps.append("message already on the issue (an earlier attempt posted it)")
     if decision.reaction:
         target = decision.reaction.comment_id
         if written.reacted:

@@ -802,9 +802,22 @@ def _project(current: tuple[str, ...], status: str | None, policy: Policy) -> tu
     return (*kept, status) if status else tuple(kept)
 
 
-def _drift(current: tuple[str, ...], wanted: str, policy: Policy, workflow: Workflow) -> list[str]:
+def _drift(
+    current: tuple[str, ...],
+    wanted: str,
+    policy: Policy,
+    workflow: Workflow,
+    ahead: str | None = None,
+) -> list[str]:
+    """`ahead`: the label of the state this decision moves to. Labels already showing it (an
+    earlier attempt of the run wrote its labels, then failed to write the record) are the
+    transition itself arriving early, not drift to report."""
     prefix = policy.label_prefix.casefold()
     status = [label for label in current if label.casefold().startswith(prefix)]
+    if ahead is not None and ahead in status:
+        status = [label for label in status if label != ahead]
+        if not status:
+            return []
     notes = []
     unknown = [s for s in status if workflow.state_for_label(s, policy.label_prefix) is None]
     others = [s for s in status if s not in unknown and s != wanted]
@@ -827,15 +840,16 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
     wanted = ctx.label(state)
     current = tuple(label for label in ctx.event.issue.labels if label not in plan.remove)
     repairs: list[str] = []
+    # A move always writes its labels: the payload's snapshot may already be out of date.
+    moved = record is not None and record.state != ctx.state
     if not (
         isinstance(ctx.event, Labeled) and ctx.event.added and plan.outcome is Outcome.transition
     ):
         # Compare with the state the issue was in before this decision: a transition's own
         # label swap is not drift.
-        repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow)
+        ahead = wanted if moved else None
+        repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow, ahead)
     labels = _project(current, wanted, ctx.policy)
-    # A move always writes its labels: the payload's snapshot may already be out of date.
-    moved = record is not None and record.state != ctx.state
     labels_change = moved or set(labels) != set(ctx.event.issue.labels)
     rebuilt = ctx.record.revision == 0
     if rebuilt and ctx.record.history and ctx.record.history[-1].trigger == "rebuild":

@@ -34,7 +34,9 @@ REACTIONS = {
 }
 
 _WHERE = "$owner: String!, $name: String!, $number: Int!, $after: String"
-_COMMENT = "id databaseId body createdAt authorAssociation author { __typename login }"
+# fullDatabaseId, not databaseId: comment ids passed 2**31 and databaseId is a 32-bit Int; the
+# BigInt arrives as a JSON string.
+_COMMENT = "id fullDatabaseId body createdAt authorAssociation author { __typename login }"
 
 _COMMENTS = f"""comments(first: {PAGE}, after: $after) {{
         pageInfo {{ hasNextPage endCursor }}
@@ -100,8 +102,9 @@ class ReadResult:
     issue_node: str
     comments: list[Comment]
     comment_nodes: dict[int, str]
-    label_nodes: dict[str, str]  # labels on the issue and repository labels looked up
-    missing_labels: set[str] = field(default_factory=set)  # looked up and not in the repository
+    # Labels by casefolded name (GitHub's are case-insensitive): those on the issue and the
+    # repository labels looked up.
+    label_nodes: dict[str, str]
     styles: dict[str, LabelFound] = field(default_factory=dict)
     next_page: str | None = None
 
@@ -122,11 +125,11 @@ def _login(author: Any) -> tuple[str, bool]:
 
 
 def parse_comment(node: Any) -> Comment | None:
-    if not isinstance(node, dict) or node.get("databaseId") is None:
+    if not isinstance(node, dict) or node.get("fullDatabaseId") is None:
         return None
     login, is_bot = _login(node.get("author"))
     return Comment(
-        id=int(node["databaseId"]),
+        id=int(node["fullDatabaseId"]),
         author=login,
         body=str(node.get("body") or ""),
         created_at=_when(node.get("createdAt")),
@@ -174,16 +177,15 @@ def parse_read(data: dict[str, Any], looked_up: Sequence[str]) -> ReadResult | N
         issue_node=str(issue["id"]),
         comments=comments,
         comment_nodes=comment_nodes,
-        label_nodes={str(x["name"]): str(x["id"]) for x in labels},
+        label_nodes={str(x["name"]).casefold(): str(x["id"]) for x in labels},
         next_page=after,
     )
     for i, name in enumerate(looked_up):
         found = repository.get(f"l{i}")
         if not found:
-            result.missing_labels.add(name)
-            continue
-        result.label_nodes[str(found["name"])] = str(found["id"])
-        result.styles[str(found["name"])] = LabelFound(
+            continue  # not in the repository yet: created on first use
+        result.label_nodes[name.casefold()] = str(found["id"])
+        result.styles[name.casefold()] = LabelFound(
             node_id=str(found["id"]),
             color=str(found.get("color") or ""),
             description=str(found.get("description") or ""),
@@ -215,7 +217,7 @@ class Mutation:
         self._field(
             alias,
             f"addComment(input: {{subjectId: {s}, body: {b}}}) "
-            "{ commentEdge { node { id databaseId } } }",
+            "{ commentEdge { node { id fullDatabaseId } } }",
         )
 
     def update_comment(self, alias: str, comment: str, body: str) -> None:
@@ -224,7 +226,7 @@ class Mutation:
         self._field(
             alias,
             f"updateIssueComment(input: {{id: {c}, body: {b}}}) "
-            "{ issueComment { id databaseId } }",
+            "{ issueComment { id fullDatabaseId } }",
         )
 
     def add_labels(self, alias: str, labelable: str, labels: list[str]) -> None:
@@ -254,9 +256,7 @@ class Mutation:
 
     def delete_comment(self, alias: str, comment: str) -> None:
         c = self._var(f"{alias}Id", "ID!", comment)
-        self.fields.append(
-            f"{alias}: deleteIssueComment(input: {{id: {c}}}) {{ clientMutationId }}"
-        )
+        self._field(alias, f"deleteIssueComment(input: {{id: {c}}}) {{ clientMutationId }}")
 
     def document(self) -> str:
         body = "\n  ".join(self.fields)
@@ -306,6 +306,6 @@ STATUS_OF = {
 def created_id(data: dict[str, Any], alias: str) -> tuple[int, str] | None:
     """The database and node id of a comment an `addComment` field created."""
     node = ((data.get(alias) or {}).get("commentEdge") or {}).get("node") or {}
-    if node.get("databaseId") is None:
+    if node.get("fullDatabaseId") is None:
         return None
-    return int(node["databaseId"]), str(node["id"])
+    return int(node["fullDatabaseId"]), str(node["id"])

@@ -25,10 +25,10 @@ from urllib.parse import quote
 from github import Auth, Github, GithubException, GithubRetry
 
 from baton import github_graphql as gql
+from baton.batch_write import Op, Outcome, write_batched
 from baton.errors import TrackerError
 from baton.events import IssueInfo
 from baton.tracker import Comment, DispatchTarget, LabelSpec, Snapshot, Writes, Written
-from baton.write_steps import write_in_steps
 
 PER_PAGE = 100
 RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"})
@@ -138,7 +138,7 @@ class GitHubTracker:
         self._comment_nodes: dict[int, str] = {}
         self._label_nodes: dict[str, str] = {}
         self._label_styles: dict[str, gql.LabelFound] = {}
-        self._missing_labels: set[str] = set()
+        self._issue_labels: dict[int, set[str]] = {}  # casefolded, as the last read saw them
 
     # --- plumbing -------------------------------------------------------------------------
     def _call(self, verb: str, path: str, what: str, **kwargs: Any) -> tuple[dict[str, Any], Any]:
@@ -191,13 +191,22 @@ class GitHubTracker:
         except OSError as exc:
             raise TrackerError(f"GitHub unreachable for {what} (GraphQL): {exc}") from None
         self._note_budget(headers, "graphql")
-        if not isinstance(answer, dict) or answer.get("data") is None:
-            # A document GitHub would not run at all (invalid for this server, or the GraphQL
-            # budget is spent): nothing happened, so REST may do the same work.
-            errors = answer.get("errors") if isinstance(answer, dict) else None
-            first = errors[0].get("message") if errors and isinstance(errors[0], dict) else None
-            raise _Unusable(str(first or "no data in the answer"))
-        return answer
+        if not isinstance(answer, dict):
+            raise TrackerError(f"GitHub answered {what} (GraphQL) with no JSON object")
+        if answer.get("data") is not None:
+            return answer
+        errors = [e for e in answer.get("errors") or [] if isinstance(e, dict)]
+        first = str(errors[0].get("message")) if errors else "no data in the answer"
+        refused = "data" not in answer  # refused before running: the spec leaves `data` out
+        limited = any(str(e.get("type")) in ("RATE_LIMITED", "RATE_LIMIT") for e in errors)
+        if refused or limited or not mutation:
+            # Nothing ran (a document this server does not know, a spent GraphQL budget), or
+            # it was only a read: REST may do the same work.
+            raise _Unusable(first)
+        # `data: null` from a mutation is an error during execution (GitHub's "Something went
+        # wrong while executing your query"): part of the document may have run, so it is not
+        # sent again over REST; the run fails and the next one repairs, as after a 502.
+        raise TrackerError(f"GitHub could not finish {what} (GraphQL): {first}")
 
     def _fall_back(self, why: _Unusable) -> None:
         self.graphql = False
@@ -237,12 +246,17 @@ class GitHubTracker:
         self._comment_nodes.update(found.comment_nodes)
         self._label_nodes.update(found.label_nodes)
         self._label_styles.update(found.styles)
-        self._missing_labels |= found.missing_labels
+        self._issue_labels[number] = {x.casefold() for x in found.issue.labels}
         self._lookups = ()  # once per process: a sweep's later reads skip the lookups
         comments, after = found.comments, found.next_page
         while after is not None:
             page = self._query(gql.COMMENTS_PAGE, where | {"after": after}, what)
-            issue = (page["data"].get("repository") or {}).get("issueOrPullRequest") or {}
+            issue = (page["data"].get("repository") or {}).get("issueOrPullRequest")
+            failed = gql.field_errors(page)
+            if failed or not issue:
+                # A missing page would read like a lost record or an approval never given.
+                error = next(iter(failed.values()), gql.FieldError("", "NOT_FOUND", "no issue"))
+                raise self._refused(f"{what} (comments after {len(comments)})", error)
             more, nodes, after = gql.parse_comments(issue.get("comments") or {})
             comments.extend(more)
             self._comment_nodes.update(nodes)
@@ -343,145 +357,88 @@ class GitHubTracker:
 
     # --- writes --------------------------------------------------------------------------
     def write(self, writes: Writes) -> Written:
-        issue = self._issue_nodes.get(writes.number)
-        needed = [writes.record_comment] if writes.record is not None else []
-        known = all(c is None or c in self._comment_nodes for c in needed)
-        if self.graphql and issue is not None and known:
-            try:
-                return self._write_graphql(writes, issue)
-            except _Unusable as why:
-                self._fall_back(why)
-        return write_in_steps(self, writes)
+        return write_batched(self, writes)
 
-    def _write_graphql(self, writes: Writes, issue: str) -> Written:
-        """Every write of the run in one mutation document, then its answer read field by field
-        in the same order, with `write_steps`' policy. What GraphQL cannot address by node id
-        (a label never seen, a comment not read) is done over REST around the document."""
-        number, what = writes.number, f"writing to #{writes.number}"
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+        """The ops as one mutation document, by node ids from the read. An op it cannot address
+        (a comment or a label the read did not see) is left out, and `write_batched` does it
+        over REST; so is everything when GraphQL is off or will not take the document."""
+        answers: dict[str, Outcome] = {}
+        number = ops[0].number
+        issue = self._issue_nodes.get(number)
+        if not self.graphql or issue is None:
+            return answers
         doc = gql.Mutation()
-        if writes.repost is not None:
-            doc.add_comment("repost", issue, writes.repost)
-        if writes.record is not None:
-            if writes.record_comment is not None:
-                doc.update_comment(
-                    "record", self._comment_nodes[writes.record_comment], writes.record
-                )
-            else:
-                doc.add_comment("record", issue, writes.record)
-        leftover_removals: list[str] = []
-        removed: list[str] = []
-        if writes.labels is not None:
-            change = writes.labels
-            added = [self._label_node(name, change.specs.get(name)) for name in change.add]
-            if added:
-                doc.add_labels("labelsAdded", issue, added)
-            removed = [self._label_nodes[x] for x in change.remove if x in self._label_nodes]
-            leftover_removals = [x for x in change.remove if x not in self._label_nodes]
-            if removed:
-                doc.remove_labels("labelsRemoved", issue, removed)
-        if writes.message is not None:
-            doc.add_comment("message", issue, writes.message)
-        reacted_node = None
-        if writes.reaction is not None:
-            reacted_node = self._comment_nodes.get(writes.reaction[0])
-            if reacted_node is not None:
-                doc.add_reaction("reaction", reacted_node, writes.reaction[1])
-        duplicates = {f"duplicate{i}": c for i, c in enumerate(writes.delete)}
-        for alias, duplicate in duplicates.items():
-            if duplicate in self._comment_nodes:
-                doc.delete_comment(alias, self._comment_nodes[duplicate])
-        done = Written()
-        data: dict[str, Any] = {}
-        errors: dict[str, gql.FieldError] = {}
-        if doc.fields:
-            answer = self._query(doc.document(), doc.variables, what, mutation=True)
-            data, errors = answer["data"], gql.field_errors(answer, doc.aliases)
-        if "repost" in errors:
-            raise self._refused(f"re-posting a message on #{number}", errors["repost"])
-        done.reposted = writes.repost is not None
-        if writes.record is not None:
-            self._account_record(writes, data, errors.get("record"), done)
-        if "labelsAdded" in errors:
-            if removed and "labelsRemoved" not in errors:
-                # GitHub ran the removal after the failed addition: put the old status label
-                # back, as REST's add-then-remove would never have taken it off.
-                self._restore_labels(number, [x for x in change.remove if x in self._label_nodes])
-            raise self._refused(f"labelling #{number}", errors["labelsAdded"])
-        if "labelsRemoved" in errors and errors["labelsRemoved"].kind != "NOT_FOUND":
-            raise self._refused(f"labelling #{number}", errors["labelsRemoved"])
-        for label in leftover_removals:
-            self._remove_label(number, label)
-        done.labels = writes.labels is not None
-        if writes.message is not None:
-            if "message" in errors:
-                raise self._refused(f"commenting on #{number}", errors["message"])
-            created = gql.created_id(data, "message")
-            done.message_comment = created[0] if created else None
-        if writes.reaction is not None:
-            self._account_reaction(writes.reaction, reacted_node, errors.get("reaction"), done)
-        for alias, duplicate in duplicates.items():
-            if duplicate not in self._comment_nodes:
-                try:
-                    self.delete_comment(duplicate)
-                except TrackerError as exc:
-                    if exc.status != 404:
-                        raise
-            elif alias in errors and errors[alias].kind != "NOT_FOUND":
-                raise self._refused(f"deleting comment {duplicate}", errors[alias])
-            done.deleted.append(duplicate)
-        return done
+        for op in ops:
+            self._add_op(doc, op, issue, specs, answers)
+        if not doc.fields:
+            return answers
+        try:
+            answer = self._query(
+                doc.document(), doc.variables, f"writing to #{number}", mutation=True
+            )
+        except _Unusable as why:
+            self._fall_back(why)  # nothing ran: every op goes over REST
+            return answers
+        data, errors = answer["data"], gql.field_errors(answer, doc.aliases)
+        for alias in doc.aliases:
+            error = errors.get(alias)
+            if error is not None:
+                answers[alias] = Outcome(error=error.kind, message=error.message)
+                continue
+            created = gql.created_id(data, alias)
+            if created is not None:
+                self._comment_nodes[created[0]] = created[1]
+            answers[alias] = Outcome(created=created[0] if created else None)
+        for op in ops:
+            if op.kind in ("add_labels", "remove_labels") and not answers[op.alias].ok:
+                for label in op.labels:  # a stale id: look the label up again next time
+                    self._label_nodes.pop(label.casefold(), None)
+        return answers
 
-    def _account_record(
-        self, writes: Writes, data: dict[str, Any], error: gql.FieldError | None, done: Written
-    ) -> None:
-        if error is None:
-            if writes.record_comment is not None:
-                done.record_comment = writes.record_comment
-                return
-            created = gql.created_id(data, "record")
-            if created is None:
-                raise TrackerError(
-                    f"GitHub did not say which comment holds #{writes.number}'s record"
-                )
-            done.record_comment = created[0]
-            self._comment_nodes[created[0]] = created[1]
-            return
-        if error.kind != "NOT_FOUND" or writes.record_comment is None:
-            raise self._refused(f"writing #{writes.number}'s record", error)
-        # Deleted under us: the rest of the document ran; the record is written anew, and its
-        # newer revision makes it the one the next run keeps.
-        done.record_gone = writes.record_comment
-        assert writes.record is not None
-        done.record_comment = self.create_comment(writes.number, writes.record)
-
-    def _account_reaction(
+    def _add_op(
         self,
-        reaction: tuple[int, str],
-        node: str | None,
-        error: gql.FieldError | None,
-        done: Written,
+        doc: gql.Mutation,
+        op: Op,
+        issue: str,
+        specs: dict[str, LabelSpec],
+        answers: dict[str, Outcome],
     ) -> None:
-        # A courtesy: a comment deleted meanwhile must not fail a run whose work is written.
-        if node is None:
-            try:
-                self.react(*reaction)
-                done.reacted = True
-            except TrackerError as exc:
-                done.reaction_problem = str(exc)
-        elif error is not None:
-            done.reaction_problem = f"{error.kind} {error.message}"
-        else:
-            done.reacted = True
+        comment = self._comment_nodes.get(op.comment_id) if op.comment_id is not None else None
+        if op.kind == "comment":
+            doc.add_comment(op.alias, issue, op.body)
+        elif op.kind == "edit" and comment is not None:
+            doc.update_comment(op.alias, comment, op.body)
+        elif op.kind == "react" and comment is not None:
+            doc.add_reaction(op.alias, comment, op.content)
+        elif op.kind == "delete" and comment is not None:
+            doc.delete_comment(op.alias, comment)
+        elif op.kind == "add_labels":
+            doc.add_labels(op.alias, issue, [self._label_node(x, specs.get(x)) for x in op.labels])
+        elif op.kind == "remove_labels":
+            # Only labels the read saw on the issue: GitHub may refuse to remove an absent one.
+            on_issue = self._issue_labels.get(op.number, set())
+            ids = [
+                self._label_nodes[x.casefold()]
+                for x in op.labels
+                if x.casefold() in on_issue and x.casefold() in self._label_nodes
+            ]
+            if ids:
+                doc.remove_labels(op.alias, issue, ids)
+            elif all(x.casefold() not in on_issue for x in op.labels):
+                answers[op.alias] = Outcome()  # none of them is on the issue: nothing to do
 
     def _label_node(self, name: str, spec: LabelSpec | None) -> str:
         """The node id of a label to add: looked up by the read, else created (with its colour
         and description when it is a status label), once per repository."""
-        known = self._label_nodes.get(name)
-        style = self._label_styles.get(name)
+        key = name.casefold()
+        known = self._label_nodes.get(key)
+        style = self._label_styles.pop(key, None)
         if known is not None:
             if spec and style and style.color.lower() == DEFAULT_COLOUR and not style.description:
-                self._style_label(spec)  # made grey by hand or by an older run: style it once
-                self._label_styles.pop(name, None)
+                # Made grey by hand or by an older run: style it. A courtesy, never a failure.
+                with contextlib.suppress(TrackerError):
+                    self._style_label(spec)
             return known
         color = spec.color if spec else DEFAULT_COLOUR
         body = {"name": name, "color": color, "description": spec.description if spec else ""}
@@ -495,18 +452,8 @@ class GitHubTracker:
             _, data = self._call(
                 "GET", f"{self._base}/labels/{quote(name, safe='')}", f"reading label {name}"
             )
-        self._label_nodes[name] = str(data["node_id"])
-        return self._label_nodes[name]
-
-    def _restore_labels(self, number: int, labels: list[str]) -> None:
-        # Best effort: the run fails anyway, naming the first failure; the next run repairs.
-        with contextlib.suppress(TrackerError):
-            self._call(
-                "POST",
-                f"{self._base}/issues/{number}/labels",
-                f"putting {', '.join(labels)} back on #{number}",
-                input={"labels": labels},
-            )
+        self._label_nodes[key] = str(data["node_id"])
+        return self._label_nodes[key]
 
     def _remove_label(self, number: int, label: str) -> None:
         try:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from baton.batch_write import Op, Outcome, write_batched
 from baton.errors import TrackerError
 from baton.events import IssueInfo
 from baton.tracker import Comment, DispatchTarget, LabelSpec, Snapshot, Writes, Written
-from baton.write_steps import write_in_steps
 
 GITHUB_COMMENT_LIMIT = 65_536
 PAGE_SIZE = 100
@@ -76,6 +76,8 @@ class MemoryGitHub:
         self._next_comment = 1000
         self._round_trips = 0
         self._batched = False
+        # How a failed write inside a document behaves (see `run_batch`); tests set it.
+        self.fields_fail_alone = False
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -197,13 +199,43 @@ class MemoryGitHub:
             self._batched = batched
 
     def write(self, writes: Writes) -> Written:
-        """Like a GraphQL mutation document: one round trip whose fields run in order; a failing
-        step stops it here (the stricter case: GitHub would run the fields after it)."""
+        return write_batched(self, writes)
+
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+        """Like a GraphQL mutation document: one round trip whose fields run in order, each
+        still passing `on_call` and `fail_next` under its operation's name. A field that fails
+        with a 404, or any failure when `fields_fail_alone` is set, is GitHub's failed field:
+        the others run and the run redoes it. Otherwise the request dies at that field, as with
+        a 5xx or a timeout: nothing after it runs."""
         batched = self._one_trip()
+        answers: dict[str, Outcome] = {}
         try:
-            return write_in_steps(self, writes)
+            for op in ops:
+                try:
+                    answers[op.alias] = self._run_op(op, specs)
+                except TrackerError as exc:
+                    if exc.status != 404 and not self.fields_fail_alone:
+                        raise
+                    kind = "NOT_FOUND" if exc.status == 404 else "FAILED"
+                    answers[op.alias] = Outcome(error=kind, message=str(exc))
+            return answers
         finally:
             self._batched = batched
+
+    def _run_op(self, op: Op, specs: dict[str, LabelSpec]) -> Outcome:
+        if op.kind == "comment":
+            return Outcome(created=self.create_comment(op.number, op.body))
+        if op.kind == "edit" and op.comment_id is not None:
+            self.edit_comment(op.comment_id, op.body)
+        elif op.kind == "add_labels":
+            self.set_labels(op.number, (), op.labels, specs)
+        elif op.kind == "remove_labels":
+            self.set_labels(op.number, op.labels, (), specs)
+        elif op.kind == "react" and op.comment_id is not None:
+            self.react(op.comment_id, op.content)
+        elif op.kind == "delete" and op.comment_id is not None:
+            self.delete_comment(op.comment_id)
+        return Outcome()
 
     def issue(self, number: int) -> IssueInfo:
         self._call("issue")

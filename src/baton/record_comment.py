@@ -30,6 +30,7 @@ from baton.record import Compacted, Record, clip
 RECORD_OPEN = "<!-- baton:record"
 RECORD_CLOSE = "-->"
 MESSAGE_MARK = "<!-- baton:message r={revision} -->"
+MESSAGE_PREFIX = MESSAGE_MARK.split("{", 1)[0]
 OUTBOX_LIMIT = 3_000
 _RECORD = re.compile(re.escape(RECORD_OPEN) + r"\s*\n(.*?)\n" + re.escape(RECORD_CLOSE), re.S)
 
@@ -202,6 +203,11 @@ class CommentRef:
 
 def message_mark(revision: int) -> str:
     return MESSAGE_MARK.format(revision=revision)
+
+
+def is_message(body: str) -> bool:
+    """Whether a comment is a message a run posted with its revision mark."""
+    return body.startswith(MESSAGE_PREFIX)
 
 
 def find_records(comments: Iterable[CommentRef], bot_login: str) -> list[CommentRef]:

@@ -28,6 +28,9 @@ class Loaded:
     problem: str | None = None
     human_comments: tuple[Comment, ...] = field(default=())
     lost_message: str | None = None  # the record's outbox, never seen posted
+    # Bodies of the messages the bot posted with a revision mark: a run whose record write
+    # failed after its message went out is not to post that same message again.
+    posted: frozenset[str] = frozenset()
 
 
 def _status_states(labels: Sequence[str], workflow: Workflow, policy: Policy) -> list[str]:
@@ -125,6 +128,9 @@ def load(
         record = _rebuild(
             number, labels, workflow, policy, now, f"the record could not be read: {exc}"
         )
+    posted = frozenset(
+        c.body for c in comments if c.author.casefold() == bot and record_comment.is_message(c.body)
+    )
     lost = None
     if record is not None and record.outbox is not None:
         mark = record_comment.message_mark(record.outbox.revision)
@@ -138,4 +144,5 @@ def load(
         duplicates=duplicates,
         problem=problem,
         human_comments=humans,
+        posted=posted,
     )

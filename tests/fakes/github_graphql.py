@@ -293,7 +293,8 @@ def _comment_node(fake: FakeGitHub, comment: CommentState) -> Node:
     return {
         "__typename": "IssueComment",
         "id": f"IC_fake{comment['id']}",
-        "databaseId": comment["id"],
+        "databaseId": comment["id"],  # past 2**31 graphql-core refuses it, as GitHub does
+        "fullDatabaseId": str(comment["id"]),
         "body": comment["body"],
         "createdAt": comment["created_at"],
         "authorAssociation": comment["author_association"],

@@ -389,7 +389,9 @@ class FakeGitHub:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
-        self._ids = 1000  # one increasing counter: ids order creation (timeline)
+        # One increasing counter: ids order creation (timeline). It starts past 2**31 as
+        # GitHub's comment ids do, so a client reading a 32-bit `databaseId` fails here too.
+        self._ids = 2_250_077_000
         self._user_ids: dict[str, int] = {bot_login: GITHUB_ACTIONS_BOT_ID}
         self._labels: dict[str, LabelState] = {}
         self._issues: dict[int, IssueState] = {}

@@ -158,7 +158,7 @@ def test_read_returns_the_issue_its_labels_comments_and_label_lookups(
     assert issue["comments"]["nodes"] == [
         {
             "id": f"IC_fake{comment['id']}",
-            "databaseId": comment["id"],
+            "fullDatabaseId": str(comment["id"]),
             "body": "me too",
             "createdAt": comment["created_at"],
             "authorAssociation": "CONTRIBUTOR",
@@ -177,7 +177,7 @@ def test_read_returns_the_issue_its_labels_comments_and_label_lookups(
     found = gql.parse_read(answer["data"], ["status:ready", "nope"])
     assert found is not None
     assert found.issue.labels == ("bug", "area:ui")
-    assert found.missing_labels == {"nope"}
+    assert "nope" not in found.label_nodes and "status:ready" in found.label_nodes
 
 
 def test_pull_requests_closed_issues_and_empty_bodies(fake: FakeGitHub) -> None:
@@ -208,14 +208,14 @@ def test_comments_are_paged_past_100_by_cursor(fake: FakeGitHub, gh: github.Gith
     ids = [fake.add_comment(number, f"comment {i}")["id"] for i in range(130)]
     first = issue_of(through_pygithub(gh, gql.read_document(0), read_vars(number)))
     page = first["comments"]
-    assert [c["databaseId"] for c in page["nodes"]] == ids[:100]
+    assert [int(c["fullDatabaseId"]) for c in page["nodes"]] == ids[:100]
     assert page["pageInfo"]["hasNextPage"] is True
     after = page["pageInfo"]["endCursor"]
 
     fake.reset_requests()
     rest = through_pygithub(gh, gql.COMMENTS_PAGE, read_vars(number, after=after))
     more = issue_of(rest)["comments"]
-    assert [c["databaseId"] for c in more["nodes"]] == ids[100:]
+    assert [int(c["fullDatabaseId"]) for c in more["nodes"]] == ids[100:]
     assert more["pageInfo"] == {"hasNextPage": False, "endCursor": more["pageInfo"]["endCursor"]}
     assert [c.operation for c in fake.requests] == ["BatonComments"]
 
@@ -226,7 +226,7 @@ def test_comments_are_paged_past_100_by_cursor(fake: FakeGitHub, gh: github.Gith
         timeout=5,
     )
     again = issue_of(run(fake, gql.COMMENTS_PAGE, read_vars(number, after=after)))
-    assert [c["databaseId"] for c in again["comments"]["nodes"]] == ids[100:]
+    assert [int(c["fullDatabaseId"]) for c in again["comments"]["nodes"]] == ids[100:]
 
     counted = run(
         fake,
@@ -300,7 +300,7 @@ def test_node_finds_comments_issues_and_labels_by_their_rest_node_ids(fake: Fake
     assert "errors" not in answer
     found = answer["data"]["node"]
     assert found["__typename"] == "IssueComment"
-    assert (found["databaseId"], found["body"]) == (comment["id"], "<!-- record -->")
+    assert (found["fullDatabaseId"], found["body"]) == (str(comment["id"]), "<!-- record -->")
     fake.add_label("triage")
     query = "query($id: ID!) { node(id: $id) { __typename id } }"
     for rest_id, typename in [
@@ -344,7 +344,7 @@ def test_add_comment_is_the_bots_and_rest_sees_it(fake: FakeGitHub) -> None:
         "data": {
             "message": {
                 "commentEdge": {
-                    "node": {"id": f"IC_fake{comment['id']}", "databaseId": comment["id"]}
+                    "node": {"id": f"IC_fake{comment['id']}", "fullDatabaseId": str(comment["id"])}
                 }
             }
         }
@@ -386,7 +386,7 @@ def test_update_and_delete_comment(fake: FakeGitHub) -> None:
     doc.update_comment("record", node_id, "v2")
     answer = run(fake, doc.document(), doc.variables)
     assert answer["data"]["record"] == {
-        "issueComment": {"id": node_id, "databaseId": comment["id"]}
+        "issueComment": {"id": node_id, "fullDatabaseId": str(comment["id"])}
     }
     rest = fake.comment_json(comment["id"])
     assert rest["body"] == "v2"
@@ -481,7 +481,7 @@ def test_reactions_are_made_once_per_content(fake: FakeGitHub) -> None:
 
     query = (
         "mutation($s: ID!) { addReaction(input: {subjectId: $s, content: THUMBS_UP,"
-        ' clientMutationId: "x"}) { clientMutationId reaction { content databaseId'
+        ' clientMutationId: "x"}) { clientMutationId reaction { content id'
         " reactable { __typename id } } subject { id } } }"
     )
     issue_id = fake.issue_json(number)["node_id"]
@@ -491,7 +491,7 @@ def test_reactions_are_made_once_per_content(fake: FakeGitHub) -> None:
         "clientMutationId": "x",
         "reaction": {
             "content": "THUMBS_UP",
-            "databaseId": on_issue["id"],
+            "id": f"REA_fake{on_issue['id']}",
             "reactable": {"__typename": "Issue", "id": issue_id},
         },
         "subject": {"id": issue_id},
