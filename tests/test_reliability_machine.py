@@ -703,10 +703,18 @@ class ReliabilityMachine(RuleBasedStateMachine):
                 return
             self.gh.fail_next(op, TrackerError(f"injected {FAULTS[status]}", status=status))
 
-        ran = self.execute(run, inject)
+        # Half the faults are GitHub refusing one field of the write document (the rest of it
+        # runs and the run redoes that field), half a request dying at that point.
+        alone = (pick // len(writes)) % 2 == 1
+        self.gh.fields_fail_alone = alone
+        try:
+            ran = self.execute(run, inject)
+        finally:
+            self.gh.fields_fail_alone = False
         self.account(run, ran)
         self.check_kept(run, ran)
-        STATS[f"fault at {op}: {FAULTS[status]}{' (comment deleted)' if deleted else ''}"] += 1
+        how = " (comment deleted)" if deleted else " (field alone)" if alone else ""
+        STATS[f"fault at {op}: {FAULTS[status]}{how}"] += 1
         STATS["faults injected"] += 1
         STATS["faulted runs that failed" if ran.error else "faults absorbed by the run"] += 1
         self.dirty = f"{run.what}: {FAULTS[status]} at {op}"

@@ -90,42 +90,43 @@ class GitHubTracker:
             raise TrackerError(f"GITHUB_REPOSITORY {repository!r} is not owner/name")
         self.repository = repository
         self._base = f"/repos/{repository}"
-        self._gh = Github(
-            auth=Auth.Token(token),
-            base_url=api_url.rstrip("/"),
-            timeout=timeout,
-            per_page=PER_PAGE,
-            retry=retry
-            if retry is not None
-            else GithubRetry(
+
+        def requester(retrying: GithubRetry, pause: float) -> Any:
+            return Github(
+                auth=Auth.Token(token),
+                base_url=api_url.rstrip("/"),
+                timeout=timeout,
+                per_page=PER_PAGE,
+                retry=retry if retry is not None else retrying,
+                seconds_between_requests=0,
+                seconds_between_writes=pause,
+                lazy=True,
+            ).requester
+
+        # REST: 5xx and rate limits retried, never after a read timeout (GitHub may have applied
+        # the write, and a second POST would post the comment twice; a lost message is re-posted
+        # by the outbox); PATCH too, as Baton's PATCHes (record, a label's style) are idempotent.
+        self._requester = requester(
+            GithubRetry(
                 total=3,
-                # Never after a read timeout: GitHub may have applied the write, and a second
-                # POST would post the comment twice (a lost message is re-posted by the outbox).
                 read=0,
                 secondary_rate_wait=secondary_rate_wait,
-                # PATCH too: Baton's PATCHes (the record, a label's style) are idempotent.
                 allowed_methods=RETRIED_METHODS,
             ),
-            seconds_between_requests=0,
-            seconds_between_writes=seconds_between_writes,
-            lazy=True,
+            seconds_between_writes,
         )
-        self._requester = self._gh.requester
-        # Mutation documents: retried on a secondary rate limit (GitHub ran nothing) but never
-        # on a 5xx, after which GitHub may have run part of the document.
-        self._writer = Github(
-            auth=Auth.Token(token),
-            base_url=api_url.rstrip("/"),
-            timeout=timeout,
-            retry=retry
-            if retry is not None
-            else GithubRetry(
+        # GraphQL queries: retried like REST reads, and not paced (POSTs PyGithub would take
+        # for writes). Mutation documents: retried on a rate limit only (GitHub ran nothing),
+        # never on a 5xx, after which GitHub may have run part of the document.
+        self._reader = requester(
+            GithubRetry(total=3, read=0, secondary_rate_wait=secondary_rate_wait), 0.0
+        )
+        self._writer = requester(
+            GithubRetry(
                 total=3, read=0, status_forcelist=[], secondary_rate_wait=secondary_rate_wait
             ),
-            seconds_between_requests=0,
-            seconds_between_writes=seconds_between_writes,
-            lazy=True,
-        ).requester
+            seconds_between_writes,
+        )
         self.requests = 0  # API calls made (REST and GraphQL), for the summary and benchmarks
         self.graphql_requests = 0
         self.budget: dict[str, tuple[int, int]] = {}  # what is left of the hour: resource ->
@@ -171,7 +172,7 @@ class GitHubTracker:
         self, document: str, variables: dict[str, Any], what: str, *, mutation: bool = False
     ) -> dict[str, Any]:
         """One GraphQL document; the answer's `data` and per-field `errors` are the caller's."""
-        requester = self._writer if mutation else self._requester
+        requester = self._writer if mutation else self._reader
         self.requests += 1
         self.graphql_requests += 1
         try:
