@@ -35,7 +35,10 @@ def test_the_report_names_every_target() -> None:
     text = bench.render(
         rows,
         bench.Row("sweep", 35, "…"),
-        [("python -c pass", 0.02, 1.0, 40_000), ("baton run, ignored event", 0.08, 4.0, 40_000)],
+        [
+            ("python -c pass", 0.02, 1.0, 40_000, 0.02),
+            ("baton run, ignored event", 0.08, 4.0, 40_000, 0.07),
+        ],
         [(1000, 8_500)],
     )
     assert "ignored events make 0 API calls: met" in text
