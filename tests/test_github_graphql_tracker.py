@@ -460,3 +460,33 @@ def test_each_run_says_what_it_cost_and_what_is_left_of_each_budget(
         "2 (1 GraphQL, 1 REST); left this hour: 977 of 1,000 REST, 990 of 1,000 GraphQL"
     )
     assert cost_note(MemoryGitHub()) == "0"
+
+
+def test_an_error_inside_a_field_that_answered_is_not_a_failed_field(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """An error under `message.commentEdge...` while `message` came back: the comment was
+    made, and redoing it would post it twice."""
+    _read(mocked, tracker)
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"message": {"commentEdge": {"node": None}}},
+            "errors": [
+                {"type": "INTERNAL", "path": ["message", "commentEdge", "node"], "message": "x"}
+            ],
+        },
+    )
+    done = tracker.write(Writes(number=7, message="Questions"))
+    assert done.message_comment is None
+    assert tracker.requests == 2, "nothing posted again over REST"
+
+
+def test_a_comment_is_not_posted_again_after_a_5xx(mocked: responses.RequestsMock) -> None:
+    """GitHub may answer 502 after creating the comment; the outbox re-posts a message that
+    truly never landed, so the POST is not retried (other calls are)."""
+    tracker = GitHubTracker("octo/demo", "t0ken")
+    posted = mocked.post(f"{REPO}/issues/7/comments", status=502, json={"message": "Bad"})
+    with pytest.raises(TrackerError) as failed:
+        tracker.create_comment(7, "Questions")
+    assert failed.value.status == 502 and len(posted.calls) == 1

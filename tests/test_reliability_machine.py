@@ -215,6 +215,13 @@ def dispatch_key(dispatch: Dispatch) -> tuple[Any, ...]:
     return (dispatch.agent, dispatch.state, dispatch.attempt, dispatch.at, dispatch.by)
 
 
+def marked_revisions(gh: MemoryGitHub, number: int) -> Counter[int]:
+    """How many messages carry each revision's mark (an event id in the mark is ignored: a
+    message and its re-post are the same message)."""
+    marks = (record_comment.mark_of(m) for m in messages_of(gh, number))
+    return Counter(mark[0] for mark in marks if mark is not None)
+
+
 def strip_mark(message: str) -> str:
     lines = message.splitlines()
     if lines and lines[0].startswith("<!-- baton:message"):
@@ -311,7 +318,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
         self.seen: dict[int, tuple[Any, ...]] = {}  # global history index -> entry signature
         self.cause_of: dict[int, str] = {}  # global history index -> the event that caused it
         self.started: set[tuple[Any, ...]] = set()  # dispatches whose agent run was started
-        self.excused_marks: set[str] = set()  # message marks a race was allowed to double
+        self.excused_marks: set[int] = set()  # revisions whose message a race was let double
 
     # --- reading the issue ---------------------------------------------------------------
     def record(self, gh: MemoryGitHub | None = None) -> Record | None:
@@ -776,7 +783,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
         safe = "comments" not in calls[: at - 1] or "comment" in later
         STATS["interleavings"] += 1
         STATS[f"interleaved at {at_op}"] += 1
-        marks = Counter(m.splitlines()[0] for m in messages_of(self.gh, self.number))
+        marks = marked_revisions(self.gh, self.number)
         doubled = {m for m, n in marks.items() if n > 1} - self.excused_marks
         if not safe:
             STATS["interleavings in the write window"] += 1
@@ -816,14 +823,13 @@ class ReliabilityMachine(RuleBasedStateMachine):
         assert all(x.casefold() != trigger for x in self.gh.labels_of(self.number))
         assert len(bot_records(self.gh, self.number)) == 1, "more than one record comment"
         if record.outbox is not None:
-            mark = record_comment.message_mark(record.outbox.revision)
-            assert any(mark in m for m in messages_of(self.gh, self.number)), "message lost"
+            posted = marked_revisions(self.gh, self.number)
+            assert posted[record.outbox.revision], "message lost"
 
     @invariant()
     def no_message_is_posted_twice(self) -> None:
-        marks = [m.splitlines()[0] for m in messages_of(self.gh, self.number)]
-        marks = [m for m in marks if m.startswith("<!-- baton:message")]
-        doubled = [m for m, n in Counter(marks).items() if n > 1]
+        marks = marked_revisions(self.gh, self.number)
+        doubled = [m for m, n in marks.items() if n > 1]
         assert all(m in self.excused_marks for m in doubled), f"messages posted twice: {doubled}"
 
 

@@ -103,11 +103,12 @@ def plan(
     if decision.message:
         message = decision.message
         if decision.record is not None and decision.record.outbox is not None:
-            message = f"{record_comment.message_mark(decision.record.revision)}\n{message}"
-        if message in loaded.posted:
-            # An earlier attempt of this run posted it, then failed to write its record: the
-            # same revision and the same words are on the issue already.
-            message = None
+            revision = decision.record.revision
+            mark = record_comment.message_mark(revision, decision.event_id)
+            message = f"{mark}\n{message}"
+            if record_comment.mark_of(mark) in loaded.posted:
+                # An earlier attempt at this event posted it, then failed to write its record.
+                message = None
     reaction = None
     if decision.reaction:
         reaction = (decision.reaction.comment_id, decision.reaction.content)

@@ -10,8 +10,8 @@ run, and the next run repairs what it left (as after a crash at that step).
 Two exceptions keep that order sound:
 - a lost message is re-posted alone, before the document: the record written with it forgets
   it, so it must be on the issue first;
-- a status label that a failed addition would leave missing is put back, so an issue never
-  has zero status labels (it would look as if it had left the workflow).
+- a status label the document took off after its failed addition is put back, so the issue
+  keeps a status label (without one it would look as if it had left the workflow).
 
 A transport that cannot send a document answers every field "not run" and this becomes the
 plain step-by-step write; the in-memory GitHub runs the same code.
@@ -48,6 +48,7 @@ class Outcome:
     error: str | None = None  # GitHub's error type for the field, or NOT_RUN
     message: str = ""
     created: int | None = None  # the comment a `comment` field created
+    labels: tuple[str, ...] = ()  # the labels a `remove_labels` field took off
 
     @property
     def ok(self) -> bool:
@@ -198,7 +199,7 @@ def _labels(
             if removed is not None and outcome("labelsRemoved").ok:
                 # The document took the old status label off after the new one failed: put it
                 # back, so the issue keeps a status label for the next run to repair from.
-                back = tuple(x for x in removed.labels if x in specs)
+                back = tuple(x for x in outcome("labelsRemoved").labels if x in specs)
                 if back:
                     try:
                         tracker.set_labels(removed.number, (), back, specs)

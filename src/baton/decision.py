@@ -44,6 +44,7 @@ class Decision(BaseModel):
     agent: str | None = None
     repairs: tuple[str, ...] = ()
     event: str = ""
+    event_id: str = ""  # the event's id, marked on the message so its re-run knows it
 
     @property
     def transitioned(self) -> bool:

@@ -814,7 +814,8 @@ def _drift(
     transition itself arriving early, not drift to report."""
     prefix = policy.label_prefix.casefold()
     status = [label for label in current if label.casefold().startswith(prefix)]
-    if ahead is not None and ahead in status:
+    early = ahead is not None and ahead in status
+    if early:
         status = [label for label in status if label != ahead]
         if not status:
             return []
@@ -828,7 +829,7 @@ def _drift(
             f"the labels said {', '.join(others)} but the record says {wanted}; "
             f"{wanted} restored (a maintainer can relabel to force a state)"
         )
-    elif wanted not in status:
+    elif wanted not in status and not early:
         notes.append(f"the status label was missing; {wanted} restored")
     return notes
 
@@ -892,6 +893,7 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         agent=agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
         repairs=tuple(repairs),
         event=ctx.event.kind,
+        event_id=ctx.event.id,
     )
 
 

@@ -283,6 +283,8 @@ def field_errors(answer: dict[str, Any], asked: Sequence[str] = ()) -> dict[str,
     for error in answer.get("errors") or []:
         path = error.get("path") or [""]
         alias = str(path[0])
+        if alias in asked and len(path) > 1 and data.get(alias) is not None:
+            continue  # an error inside a mutation's answer that came back: the field itself ran
         found.setdefault(
             alias,
             FieldError(

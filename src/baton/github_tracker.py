@@ -140,12 +140,19 @@ class GitHubTracker:
         self._label_nodes: dict[str, str] = {}
         self._label_styles: dict[str, gql.LabelFound] = {}
         self._issue_labels: dict[int, set[str]] = {}  # casefolded, as the last read saw them
+        self._removing: dict[str, tuple[str, ...]] = {}  # a document's removals -> their labels
 
     # --- plumbing -------------------------------------------------------------------------
-    def _call(self, verb: str, path: str, what: str, **kwargs: Any) -> tuple[dict[str, Any], Any]:
+    def _call(
+        self, verb: str, path: str, what: str, *, once: bool = False, **kwargs: Any
+    ) -> tuple[dict[str, Any], Any]:
+        """One REST call. `once`: not retried after a 5xx, which GitHub may answer after it
+        created the comment (a second POST would post it twice; the outbox re-posts a message
+        that truly never landed)."""
         self.requests += 1
+        requester = self._writer if once else self._requester
         try:
-            headers, data = self._requester.requestJsonAndCheck(verb, path, **kwargs)
+            headers, data = requester.requestJsonAndCheck(verb, path, **kwargs)
         except GithubException as exc:
             message = exc.data.get("message") if isinstance(exc.data, dict) else None
             raise TrackerError(
@@ -370,6 +377,7 @@ class GitHubTracker:
         if not self.graphql or issue is None:
             return answers
         doc = gql.Mutation()
+        self._removing = {}
         for op in ops:
             self._add_op(doc, op, issue, specs, answers)
         if not doc.fields:
@@ -390,7 +398,9 @@ class GitHubTracker:
             created = gql.created_id(data, alias)
             if created is not None:
                 self._comment_nodes[created[0]] = created[1]
-            answers[alias] = Outcome(created=created[0] if created else None)
+            answers[alias] = Outcome(
+                created=created[0] if created else None, labels=self._removing.get(alias, ())
+            )
         for op in ops:
             if op.kind in ("add_labels", "remove_labels") and not answers[op.alias].ok:
                 for label in op.labels:  # a stale id: look the label up again next time
@@ -419,13 +429,14 @@ class GitHubTracker:
         elif op.kind == "remove_labels":
             # Only labels the read saw on the issue: GitHub may refuse to remove an absent one.
             on_issue = self._issue_labels.get(op.number, set())
-            ids = [
-                self._label_nodes[x.casefold()]
+            sent = tuple(
+                x
                 for x in op.labels
                 if x.casefold() in on_issue and x.casefold() in self._label_nodes
-            ]
-            if ids:
-                doc.remove_labels(op.alias, issue, ids)
+            )
+            if sent:
+                doc.remove_labels(op.alias, issue, [self._label_nodes[x.casefold()] for x in sent])
+                self._removing[op.alias] = sent
             elif all(x.casefold() not in on_issue for x in op.labels):
                 answers[op.alias] = Outcome()  # none of them is on the issue: nothing to do
 
@@ -472,6 +483,7 @@ class GitHubTracker:
             "POST",
             f"{self._base}/issues/{number}/comments",
             f"commenting on #{number}",
+            once=True,
             input={"body": body},
         )
         return int(data["id"])

@@ -230,7 +230,9 @@ class MemoryGitHub:
         elif op.kind == "add_labels":
             self.set_labels(op.number, (), op.labels, specs)
         elif op.kind == "remove_labels":
+            present = tuple(x for x in op.labels if x in self._issue(op.number).labels)
             self.set_labels(op.number, op.labels, (), specs)
+            return Outcome(labels=present)
         elif op.kind == "react" and op.comment_id is not None:
             self.react(op.comment_id, op.content)
         elif op.kind == "delete" and op.comment_id is not None:

@@ -29,8 +29,8 @@ from baton.record import Compacted, Record, clip
 
 RECORD_OPEN = "<!-- baton:record"
 RECORD_CLOSE = "-->"
-MESSAGE_MARK = "<!-- baton:message r={revision} -->"
-MESSAGE_PREFIX = MESSAGE_MARK.split("{", 1)[0]
+MESSAGE_MARK = "<!-- baton:message r={revision}{event} -->"
+_MESSAGE = re.compile(r"<!-- baton:message r=(\d+)(?: e=([A-Za-z0-9:._/-]+))? -->")
 OUTBOX_LIMIT = 3_000
 _RECORD = re.compile(re.escape(RECORD_OPEN) + r"\s*\n(.*?)\n" + re.escape(RECORD_CLOSE), re.S)
 
@@ -201,13 +201,17 @@ class CommentRef:
     body: str
 
 
-def message_mark(revision: int) -> str:
-    return MESSAGE_MARK.format(revision=revision)
+def message_mark(revision: int, event: str | None = None) -> str:
+    """The first line of a message a run posts with its record: the record's revision, and the
+    event it answers, so a re-run of the same event can tell its own message is already out."""
+    safe = re.sub(r"-{2,}", "-", re.sub(r"[^A-Za-z0-9:._/-]", "", event or ""))[:100]
+    return MESSAGE_MARK.format(revision=revision, event=f" e={safe}" if safe else "")
 
 
-def is_message(body: str) -> bool:
-    """Whether a comment is a message a run posted with its revision mark."""
-    return body.startswith(MESSAGE_PREFIX)
+def mark_of(body: str) -> tuple[int, str | None] | None:
+    """(revision, event) of a message's mark, if the comment starts with one."""
+    found = _MESSAGE.match(body)
+    return (int(found.group(1)), found.group(2)) if found else None
 
 
 def find_records(comments: Iterable[CommentRef], bot_login: str) -> list[CommentRef]:

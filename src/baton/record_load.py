@@ -28,9 +28,9 @@ class Loaded:
     problem: str | None = None
     human_comments: tuple[Comment, ...] = field(default=())
     lost_message: str | None = None  # the record's outbox, never seen posted
-    # Bodies of the messages the bot posted with a revision mark: a run whose record write
-    # failed after its message went out is not to post that same message again.
-    posted: frozenset[str] = frozenset()
+    # The marks (revision, event) of the messages the bot posted: a run whose record write
+    # failed after its message went out does not post it again when re-run.
+    posted: frozenset[tuple[int, str | None]] = frozenset()
 
 
 def _status_states(labels: Sequence[str], workflow: Workflow, policy: Policy) -> list[str]:
@@ -129,12 +129,14 @@ def load(
             number, labels, workflow, policy, now, f"the record could not be read: {exc}"
         )
     posted = frozenset(
-        c.body for c in comments if c.author.casefold() == bot and record_comment.is_message(c.body)
+        mark
+        for c in comments
+        if c.author.casefold() == bot and (mark := record_comment.mark_of(c.body)) is not None
     )
     lost = None
     if record is not None and record.outbox is not None:
-        mark = record_comment.message_mark(record.outbox.revision)
-        if not any(c.author.casefold() == bot and mark in c.body for c in comments):
+        revision = record.outbox.revision
+        if not any(seen == revision for seen, _ in posted):
             lost = record.outbox.text
     return Loaded(
         record=record,
