@@ -490,3 +490,14 @@ def test_a_comment_is_not_posted_again_after_a_5xx(mocked: responses.RequestsMoc
     with pytest.raises(TrackerError) as failed:
         tracker.create_comment(7, "Questions")
     assert failed.value.status == 502 and len(posted.calls) == 1
+
+
+def test_a_read_that_failed_while_running_is_read_over_rest_once(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """`data: null` on a query (GitHub timed out reading): this read goes over REST, and the
+    next one tries GraphQL again; only a document GitHub refuses turns GraphQL off."""
+    mocked.post(GRAPHQL, json={"data": None, "errors": [{"message": "timeout"}]})
+    mocked.get(f"{REPO}/issues/7/comments", json=[])
+    tracker.read(7, with_issue=False)
+    assert tracker.graphql and "read over REST instead" in tracker.notes[0]

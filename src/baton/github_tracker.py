@@ -33,6 +33,9 @@ from baton.tracker import Comment, DispatchTarget, LabelSpec, Snapshot, Writes, 
 PER_PAGE = 100
 RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"})
 DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by adding it
+# A spent hourly budget is not waited out (up to an hour of a runner): the run fails, saying so,
+# and the sweep or the next event picks the issue up.
+MAX_RATE_LIMIT_WAIT = 120.0
 
 
 def _info(data: dict[str, Any]) -> IssueInfo:
@@ -53,7 +56,13 @@ def _when(value: str | None) -> datetime:
 
 
 class _Unusable(Exception):
-    """GraphQL would not take a document at all: nothing ran, REST can do the same."""
+    """GraphQL would not take a document at all: nothing ran, REST can do the same. `lasting`:
+    it will not take the next one either (a document this server does not know, a spent
+    budget), so the rest of the process keeps to REST."""
+
+    def __init__(self, why: str, *, lasting: bool = True) -> None:
+        super().__init__(why)
+        self.lasting = lasting
 
 
 def _comment(item: dict[str, Any]) -> Comment:
@@ -91,6 +100,10 @@ class GitHubTracker:
         self.repository = repository
         self._base = f"/repos/{repository}"
 
+        # Two requesters write (REST calls, mutation documents), each paced on its own: each
+        # waits twice the pause, so together they keep to the rate asked for.
+        paced = 2 * seconds_between_writes
+
         def requester(retrying: GithubRetry, pause: float) -> Any:
             return Github(
                 auth=Auth.Token(token),
@@ -111,21 +124,32 @@ class GitHubTracker:
                 total=3,
                 read=0,
                 secondary_rate_wait=secondary_rate_wait,
+                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
                 allowed_methods=RETRIED_METHODS,
             ),
-            seconds_between_writes,
+            paced,
         )
         # GraphQL queries: retried like REST reads, and not paced (POSTs PyGithub would take
         # for writes). Mutation documents: retried on a rate limit only (GitHub ran nothing),
         # never on a 5xx, after which GitHub may have run part of the document.
         self._reader = requester(
-            GithubRetry(total=3, read=0, secondary_rate_wait=secondary_rate_wait), 0.0
+            GithubRetry(
+                total=3,
+                read=0,
+                secondary_rate_wait=secondary_rate_wait,
+                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
+            ),
+            0.0,
         )
         self._writer = requester(
             GithubRetry(
-                total=3, read=0, status_forcelist=[], secondary_rate_wait=secondary_rate_wait
+                total=3,
+                read=0,
+                status_forcelist=[],
+                secondary_rate_wait=secondary_rate_wait,
+                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
             ),
-            seconds_between_writes,
+            paced,
         )
         self.requests = 0  # API calls made (REST and GraphQL), for the summary and benchmarks
         self.graphql_requests = 0
@@ -209,16 +233,19 @@ class GitHubTracker:
         limited = any(str(e.get("type")) in ("RATE_LIMITED", "RATE_LIMIT") for e in errors)
         if refused or limited or not mutation:
             # Nothing ran (a document this server does not know, a spent GraphQL budget), or
-            # it was only a read: REST may do the same work.
-            raise _Unusable(first)
+            # it was only a read (an error while reading: REST reads this one again).
+            raise _Unusable(first, lasting=refused or limited)
         # `data: null` from a mutation is an error during execution (GitHub's "Something went
         # wrong while executing your query"): part of the document may have run, so it is not
         # sent again over REST; the run fails and the next one repairs, as after a 502.
         raise TrackerError(f"GitHub could not finish {what} (GraphQL): {first}")
 
     def _fall_back(self, why: _Unusable) -> None:
-        self.graphql = False
-        self.notes.append(f"GraphQL could not be used ({why}); this run went on over REST")
+        if why.lasting:
+            self.graphql = False
+            self.notes.append(f"GraphQL could not be used ({why}); this run went on over REST")
+        else:
+            self.notes.append(f"a GraphQL read failed ({why}); it was read over REST instead")
 
     @staticmethod
     def _refused(what: str, error: gql.FieldError) -> TrackerError:
