@@ -279,3 +279,21 @@ def test_a_server_without_graphql_gets_the_same_transition_over_rest(
     assert step.returncode == 0, step.stdout + step.stderr
     assert record_of(fake, number).state == "analyzing_requirements"
     assert fake.labels_of(number) == ["status:analyzing-requirements"]
+
+
+def test_a_spent_graphql_budget_leaves_the_rest_budget_to_finish_the_run(
+    fake: FakeGitHub, action: ActionRunner
+) -> None:
+    """GraphQL's hourly budget is GITHUB_TOKEN's second: when it is spent, GitHub answers the
+    read with RATE_LIMITED and no data, and the run does the same work over REST."""
+    number = fake.add_issue("Bug", user="alice")
+    fake.label_by(number, "baton", "maria")
+    fake.graphql_limit = 0
+    entered = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    assert entered.returncode == 0, entered.stdout + entered.stderr
+    assert "::warning title=Baton::GraphQL could not be used (API rate limit exceeded" in (
+        entered.stdout
+    )
+    assert fake.labels_of(number) == ["status:received"]
+    assert record_of(fake, number).state == "received"
+    assert [p for _, p in entered.calls].count("/graphql BatonRead") == 1

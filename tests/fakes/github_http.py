@@ -380,7 +380,8 @@ class FakeGitHub:
         self.bot: UserRef = {"login": bot_login, "type": "Bot"}
         self.rate_limit = rate_limit
         self.rate_used = 0  # settable: tests may exhaust the primary rate limit
-        self.graphql_used = 0  # GraphQL documents answered: its own budget's headers
+        self.graphql_used = 0  # GraphQL documents answered, against a budget of their own
+        self.graphql_limit = rate_limit  # settable: tests may spend GraphQL's budget alone
         self.now = datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC)
         self.internal_errors: list[str] = []  # handler crashes (bugs in the fake)
 
@@ -818,7 +819,13 @@ class FakeGitHub:
             if denied is not None:
                 return denied
             metered = req.path != "/rate_limit"  # like GitHub, /rate_limit is free
-            if metered and self.rate_used >= self.rate_limit:
+            # REST and GraphQL have an hourly budget each, as on GitHub.
+            spent = (
+                self.graphql_used >= self.graphql_limit
+                if req.path == GRAPHQL_PATH
+                else self.rest_used >= self.rate_limit
+            )
+            if metered and spent:
                 if req.path == GRAPHQL_PATH:
                     # GraphQL says so in a 200 answer with no data, as GitHub does.
                     message = "API rate limit exceeded for installation ID 1."
@@ -1805,8 +1812,9 @@ class FakeGitHub:
             body,
             {
                 "x-ratelimit-resource": "graphql",
+                "x-ratelimit-limit": str(self.graphql_limit),
                 "x-ratelimit-used": str(self.graphql_used),
-                "x-ratelimit-remaining": str(max(self.rate_limit - self.graphql_used, 0)),
+                "x-ratelimit-remaining": str(max(self.graphql_limit - self.graphql_used, 0)),
             },
         )
 

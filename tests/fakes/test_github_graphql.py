@@ -700,7 +700,7 @@ def test_authentication_and_rate_metering_apply(fake: FakeGitHub) -> None:
     response = post(fake, body)
     assert fake.rate_used == used + 1
     assert response.headers["x-ratelimit-resource"] == "graphql"
-    fake.rate_used = fake.rate_limit
+    fake.graphql_limit = fake.graphql_used
     exhausted = post(fake, body)
     # GitHub says so in a 200 answer without data, not with a 403 as REST does.
     assert exhausted.status_code == 200
