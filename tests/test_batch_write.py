@@ -128,3 +128,21 @@ def test_a_mark_carries_only_characters_that_cannot_close_the_comment() -> None:
     assert mark.startswith("<!-- baton:message r=3 e=") and mark.count("-->") == 1
     assert record_comment.mark_of(mark) == (3, "label:status:x-yb-")
     assert record_comment.mark_of(record_comment.message_mark(4)) == (4, None)
+
+
+def test_labels_already_showing_the_state_moved_to_are_not_drift() -> None:
+    """An earlier attempt wrote the labels of the move and not its record: on the re-run the
+    new label is the move arriving early. An unknown label beside it is still reported, and
+    no 'missing' note is made up for the old one."""
+    from baton.config import load_config
+    from baton.engine import _drift
+
+    settings = load_config(None)
+    old, new = "status:received", "status:analyzing-requirements"
+    wf, policy = settings.workflow, settings.policy
+    assert _drift((new,), old, policy, wf, ahead=new) == []
+    assert _drift((old, new), old, policy, wf, ahead=new) == []
+    assert _drift((new, "status:bogus"), old, policy, wf, ahead=new) == [
+        "removed unknown status label(s) status:bogus"
+    ]
+    assert _drift((new,), old, policy, wf) != [], "without a move it is drift"

@@ -501,3 +501,43 @@ def test_a_read_that_failed_while_running_is_read_over_rest_once(
     mocked.get(f"{REPO}/issues/7/comments", json=[])
     tracker.read(7, with_issue=False)
     assert tracker.graphql and "read over REST instead" in tracker.notes[0]
+
+
+def test_a_label_id_github_no_longer_knows_is_looked_up_again(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """The label was deleted and made again since the read: its old id fails the document, the
+    addition is redone by name over REST, and the next write creates no stale reference."""
+    _read(mocked, tracker)
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"labelsAdded": None},
+            "errors": [{"type": "NOT_FOUND", "path": ["labelsAdded"], "message": "no node"}],
+        },
+    )
+    redone = mocked.post(f"{REPO}/issues/7/labels", json=[{"name": "status:received"}])
+    change = LabelChange(("bug",), ("bug", "status:received"), SPECS)
+    tracker.write(Writes(number=7, labels=change))
+    assert sent(redone.calls[0]) == {"labels": ["status:received"]}
+    created = mocked.post(f"{REPO}/labels", json={"node_id": "LA_again"}, status=201)
+    write = mocked.post(GRAPHQL, json={"data": {"labelsAdded": {"clientMutationId": None}}})
+    tracker.write(Writes(number=7, labels=change))
+    assert len(created.calls) == 1
+    assert sent(write.calls[-1])["variables"]["labelsAddedIds"] == ["LA_again"]
+
+
+def test_a_comment_page_answered_with_an_error_fails_the_read(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """A missing page would read like a lost record or an approval never given."""
+    mocked.post(GRAPHQL, json=issue_answer([node(i) for i in range(1, 101)], more=True))
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"repository": None},
+            "errors": [{"type": "FORBIDDEN", "path": ["repository"], "message": "no"}],
+        },
+    )
+    with pytest.raises(TrackerError, match="comments after 100"):
+        tracker.read(7, with_issue=False)
