@@ -116,11 +116,18 @@ def test_a_message_with_the_same_revision_and_words_for_another_event_is_posted(
     revision, event = record_comment.mark_of(body) or (0, None)
     assert (revision, event) == (decision.record.revision, decision.event_id)
 
-    other = Loaded(record=loaded.record, comment_id=1, posted=frozenset({(revision, "other")}))
-    same = Loaded(record=loaded.record, comment_id=1, posted=frozenset({(revision, event)}))
-    issue = gh.issue(ISSUE)
-    assert plan(decision, other, issue, settings.workflow, settings.policy).message == body
-    assert plan(decision, same, issue, settings.workflow, settings.policy).message is None
+    def planned(*posted: tuple[int, str | None, str]) -> str | None:
+        seen = Loaded(record=loaded.record, comment_id=1, posted=frozenset(posted))
+        return plan(decision, seen, gh.issue(ISSUE), settings.workflow, settings.policy).message
+
+    words = decision.message
+    assert planned((revision, "other", "Other words.")) == body
+    assert planned((revision, event, "Other words (a repair note since gone).")) is None
+    # Marks without an event (a sweep's tick, a message from before marks named events):
+    # told apart by their words.
+    assert planned((revision, None, words)) is None
+    assert planned((revision, None, "An older message at a reused revision.")) == body
+    assert planned((revision + 1, event, words)) == body
 
 
 def test_a_mark_carries_only_characters_that_cannot_close_the_comment() -> None:
@@ -146,3 +153,22 @@ def test_labels_already_showing_the_state_moved_to_are_not_drift() -> None:
         "removed unknown status label(s) status:bogus"
     ]
     assert _drift((new,), old, policy, wf) != [], "without a move it is drift"
+
+
+def test_a_record_that_fails_twice_leaves_the_old_status_label_on(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    """In the document the record and the new label fail while the old label comes off; the
+    record fails again alone. The run fails with the record as it was, and its status label
+    goes back on, so the issue never drops out of the workflow."""
+    enter_at(gh, settings, "requirements_unclear")
+    job = report_job(gh, settings, "pm", confidence=0.6, questions=[QUESTION])
+    gh.fields_fail_alone = True
+    gh.on_call = failing({"edit_comment": {1, 2}, "set_labels": {1}})
+
+    with pytest.raises(TrackerError, match="record"):
+        job.run()
+
+    record = record_of(gh)
+    assert record is not None and record.state == "requirements_unclear"
+    assert status_labels(gh) == ["status:requirements-unclear"], gh.log

@@ -541,3 +541,19 @@ def test_a_comment_page_answered_with_an_error_fails_the_read(
     )
     with pytest.raises(TrackerError, match="comments after 100"):
         tracker.read(7, with_issue=False)
+
+
+def test_after_a_read_over_rest_the_issue_is_written_over_rest_too(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """The first read cached the issue's labels; the next read failed in GraphQL and went
+    over REST. Its write must not filter removals by the stale labels: it goes over REST."""
+    _read(mocked, tracker, labels=("status:received",))
+    mocked.post(GRAPHQL, json={"data": None, "errors": [{"message": "timeout"}]})
+    mocked.get(f"{REPO}/issues/7/comments", json=[])
+    tracker.read(7, with_issue=False)
+    added = mocked.post(f"{REPO}/issues/7/labels", json=[{"name": "status:received"}])
+    removed = mocked.delete(f"{REPO}/issues/7/labels/status%3Atriage", json=[])
+    change = LabelChange(("status:triage",), ("status:received",), SPECS)
+    tracker.write(Writes(number=7, labels=change))
+    assert len(added.calls) == 1 and len(removed.calls) == 1

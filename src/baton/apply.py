@@ -105,9 +105,15 @@ def plan(
         if decision.record is not None and decision.record.outbox is not None:
             revision = decision.record.revision
             mark = record_comment.message_mark(revision, decision.event_id)
+            event = (record_comment.mark_of(mark) or (revision, None))[1]
+            words = message
             message = f"{mark}\n{message}"
-            if record_comment.mark_of(mark) in loaded.posted:
-                # An earlier attempt at this event posted it, then failed to write its record.
+            if any(
+                seen == revision and ((event is not None and by == event) or said == words)
+                for seen, by, said in loaded.posted
+            ):
+                # An earlier attempt at this event posted it, then failed to write its record
+                # (the same event, or with no event to tell by, the same words).
                 message = None
     reaction = None
     if decision.reaction:

@@ -121,7 +121,13 @@ def write_batched(tracker: BatchTracker, writes: Writes) -> Written:
         return answers.get(alias) or Outcome(error=NOT_RUN)
 
     if "record" in by_alias:
-        _record(tracker, by_alias["record"], outcome("record"), done)
+        try:
+            _record(tracker, by_alias["record"], outcome("record"), done)
+        except TrackerError:
+            # The record stays as it was: the status label the document took off after a
+            # failed addition goes back, so the labels keep agreeing with the record.
+            _put_back(tracker, by_alias, outcome, specs)
+            raise
     if writes.labels is not None:
         _labels(tracker, by_alias, outcome, specs)
         done.labels = True
@@ -185,6 +191,27 @@ def _record(tracker: BatchTracker, op: Op, result: Outcome, done: Written) -> No
         raise _failed(op, result, exc) from None
 
 
+def _put_back(
+    tracker: BatchTracker,
+    ops: dict[str, Op],
+    outcome: Callable[[str], Outcome],
+    specs: dict[str, LabelSpec],
+) -> None:
+    """The document took the old status label off after the new one failed to go on: put it
+    back, so the issue keeps a status label for the next run to repair from."""
+    added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")
+    if added is None or removed is None or outcome("labelsAdded").ok:
+        return
+    back = tuple(x for x in outcome("labelsRemoved").labels if x in specs)
+    if back and outcome("labelsRemoved").ok:
+        try:
+            tracker.set_labels(removed.number, (), back, specs)
+        except TrackerError as exc:
+            raise TrackerError(
+                f"putting back {', '.join(back)}: {exc}", status=exc.status
+            ) from None
+
+
 def _labels(
     tracker: BatchTracker,
     ops: dict[str, Op],
@@ -196,17 +223,10 @@ def _labels(
         try:
             tracker.set_labels(added.number, (), added.labels, specs)
         except TrackerError as exc:
-            if removed is not None and outcome("labelsRemoved").ok:
-                # The document took the old status label off after the new one failed: put it
-                # back, so the issue keeps a status label for the next run to repair from.
-                back = tuple(x for x in outcome("labelsRemoved").labels if x in specs)
-                if back:
-                    try:
-                        tracker.set_labels(removed.number, (), back, specs)
-                    except TrackerError as again:
-                        raise _failed(
-                            added, result, TrackerError(f"{exc}; putting back {back}: {again}")
-                        ) from None
+            try:
+                _put_back(tracker, ops, outcome, specs)
+            except TrackerError as again:
+                raise _failed(added, result, TrackerError(f"{exc}; {again}")) from None
             raise _failed(added, result, exc) from None
     if removed is not None and not (result := outcome("labelsRemoved")).ok:
         try:

@@ -261,6 +261,10 @@ class GitHubTracker:
                 return self._read_graphql(number)
             except _Unusable as why:
                 self._fall_back(why)
+                # What an earlier read cached for this issue is stale now: its writes go over
+                # REST, which needs no node ids and filters nothing by what was seen.
+                self._issue_nodes.pop(number, None)
+                self._issue_labels.pop(number, None)
         return Snapshot(
             issue=self.issue(number) if with_issue else None, comments=self.comments(number)
         )

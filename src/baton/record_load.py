@@ -28,9 +28,9 @@ class Loaded:
     problem: str | None = None
     human_comments: tuple[Comment, ...] = field(default=())
     lost_message: str | None = None  # the record's outbox, never seen posted
-    # The marks (revision, event) of the messages the bot posted: a run whose record write
-    # failed after its message went out does not post it again when re-run.
-    posted: frozenset[tuple[int, str | None]] = frozenset()
+    # The messages the bot posted with a mark, as (revision, event, words): a run whose record
+    # write failed after its message went out does not post it again when re-run.
+    posted: frozenset[tuple[int, str | None, str]] = frozenset()
 
 
 def _status_states(labels: Sequence[str], workflow: Workflow, policy: Policy) -> list[str]:
@@ -129,14 +129,14 @@ def load(
             number, labels, workflow, policy, now, f"the record could not be read: {exc}"
         )
     posted = frozenset(
-        mark
+        (mark[0], mark[1], c.body.split("\n", 1)[1] if "\n" in c.body else "")
         for c in comments
         if c.author.casefold() == bot and (mark := record_comment.mark_of(c.body)) is not None
     )
     lost = None
     if record is not None and record.outbox is not None:
         revision = record.outbox.revision
-        if not any(seen == revision for seen, _ in posted):
+        if not any(seen == revision for seen, _, _ in posted):
             lost = record.outbox.text
     return Loaded(
         record=record,
