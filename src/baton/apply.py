@@ -103,18 +103,10 @@ def plan(
     if decision.message:
         message = decision.message
         if decision.record is not None and decision.record.outbox is not None:
-            revision = decision.record.revision
-            mark = record_comment.message_mark(revision, decision.event_id)
-            event = (record_comment.mark_of(mark) or (revision, None))[1]
-            words = message
-            message = f"{mark}\n{message}"
-            if any(
-                seen == revision and ((event is not None and by == event) or said == words)
-                for seen, by, said in loaded.posted
-            ):
-                # An earlier attempt at this event posted it, then failed to write its record
-                # (the same event, or with no event to tell by, the same words).
-                message = None
+            mark = record_comment.message_mark(decision.record.revision, decision.event_id)
+            # None when an earlier attempt at this event posted it, then failed to write its
+            # record.
+            message = None if loaded.has_posted(mark, message) else f"{mark}\n{message}"
     reaction = None
     if decision.reaction:
         reaction = (decision.reaction.comment_id, decision.reaction.content)

@@ -230,21 +230,17 @@ class Mutation:
         )
 
     def add_labels(self, alias: str, labelable: str, labels: list[str]) -> None:
-        s = self._var(f"{alias}Subject", "ID!", labelable)
-        ids = self._var(f"{alias}Ids", "[ID!]!", labels)
-        self._field(
-            alias,
-            f"addLabelsToLabelable(input: {{labelableId: {s}, labelIds: {ids}}}) "
-            "{ clientMutationId }",
-        )
+        self._labels(alias, "addLabelsToLabelable", labelable, labels)
 
     def remove_labels(self, alias: str, labelable: str, labels: list[str]) -> None:
+        self._labels(alias, "removeLabelsFromLabelable", labelable, labels)
+
+    def _labels(self, alias: str, mutation: str, labelable: str, labels: list[str]) -> None:
         s = self._var(f"{alias}Subject", "ID!", labelable)
         ids = self._var(f"{alias}Ids", "[ID!]!", labels)
         self._field(
             alias,
-            f"removeLabelsFromLabelable(input: {{labelableId: {s}, labelIds: {ids}}}) "
-            "{ clientMutationId }",
+            f"{mutation}(input: {{labelableId: {s}, labelIds: {ids}}}) {{ clientMutationId }}",
         )
 
     def add_reaction(self, alias: str, subject: str, content: str) -> None:

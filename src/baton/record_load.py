@@ -32,6 +32,19 @@ class Loaded:
     # write failed after its message went out does not post it again when re-run.
     posted: frozenset[tuple[int, str | None, str]] = frozenset()
 
+    def has_posted(self, mark: str, words: str) -> bool:
+        """Whether a message with this mark is on the issue already: the same revision and
+        event, or for a mark naming no event (a sweep's tick, a message from before marks named
+        events), the same revision and words."""
+        marked = record_comment.mark_of(mark)
+        if marked is None:
+            return False
+        revision, event = marked
+        return any(
+            seen == revision and ((event is not None and by == event) or said == words)
+            for seen, by, said in self.posted
+        )
+
 
 def _status_states(labels: Sequence[str], workflow: Workflow, policy: Policy) -> list[str]:
     named = {workflow.state_for_label(label, policy.label_prefix) for label in labels}
