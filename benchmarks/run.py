@@ -26,13 +26,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from action_harness import ActionRunner, Step  # noqa: E402
-from baton import events, payloads, record_comment  # noqa: E402
-from baton.apply import label_specs  # noqa: E402
-from baton.config import load_config  # noqa: E402
-from baton.memory_tracker import MemoryGitHub  # noqa: E402
+from baton import webhooks  # noqa: E402
+from baton.core import events  # noqa: E402
+from baton.issue import record_comment  # noqa: E402
+from baton.issue.apply import label_specs  # noqa: E402
 from baton.run import handle  # noqa: E402
+from baton.sim import payloads  # noqa: E402
+from baton.sim.memory_github import MemoryGitHub  # noqa: E402
+from baton.workflow.config import load_config  # noqa: E402
 from fakes import payloads as P  # noqa: E402
-from fakes.github_http import FakeGitHub  # noqa: E402
+from fakes.http_github import FakeGitHub  # noqa: E402
 
 SETTINGS = load_config(None)
 TARGET_IGNORED_RATIO = 10.0
@@ -233,7 +236,7 @@ def record_sizes(counts: list[int]) -> list[tuple[int, int]]:
             label = "baton" if index == 0 else f"status:{states[index % 2]}"
             gh.human_label(number, label)
             payload = payloads.labeled(gh, number, label, sender="maria")
-            event = events.parse("issues", payload, settings.policy, now=gh.now)
+            event = webhooks.parse("issues", payload, settings.policy, now=gh.now)
             assert not isinstance(event, events.Ignored | events.Sweep)
             handle(event, gh, settings)
             gh.now += timedelta(minutes=1)

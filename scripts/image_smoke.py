@@ -8,7 +8,7 @@ scripts/build-image.sh calls this after building the image; it can also be run a
 Everything after `--` is the buildah command line to use (its global options name the store
 the image is in). What it does:
 
-- starts the HTTP fake GitHub of the tests (tests/fakes/github_http.py) on 127.0.0.1;
+- starts the HTTP fake GitHub of the tests (tests/fakes/http_github.py) on 127.0.0.1;
 - makes one working container from the image and runs the image's own ENTRYPOINT + CMD in it
   with `buildah run --network host` (the container shares the host's loopback, so it reaches
   the fake), with the environment and the /github mounts that the runner gives a Docker action;
@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from action_harness import WORKFLOW_REF, parse_outputs  # noqa: E402
 from fakes import payloads as P  # noqa: E402
-from fakes.github_http import FakeGitHub  # noqa: E402
+from fakes.http_github import FakeGitHub  # noqa: E402
 
 MOUNT = "/github"  # the runner mounts workspace, event and file commands under /github
 TIMEOUT = 120

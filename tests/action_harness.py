@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fakes.github_http import Call, FakeGitHub
+from fakes.http_github import Call, FakeGitHub
 
 BATON = [sys.executable, "-m", "baton"]
 WORKFLOW_REF = "octo/demo/.github/workflows/baton.yml@refs/heads/main"

@@ -1,7 +1,7 @@
 """Shared fixtures and builders for the engine tests: one issue on the in-memory GitHub.
 
 Every builder takes the real path a GitHub event or an agent hand-back takes — a webhook payload
-from `baton.payloads` through `events.parse`, or `events.report`, then `run.handle` over the
+from `baton.payloads` through `webhooks.parse`, or `events.report`, then `run.handle` over the
 `MemoryGitHub` — so a test exercises exactly what `baton run` and `baton report` do. Each step
 moves the fake clock on a few minutes, as real events are apart in time.
 
@@ -19,16 +19,20 @@ from typing import Any
 
 import pytest
 
-from baton import events, payloads, record_comment
-from baton.agent_result import AgentResult
-from baton.config import Config, Settings, load_config, settings_from
-from baton.decision import Decision, Outcome
-from baton.events import Event, Ignored, Sweep
-from baton.memory_tracker import MemoryGitHub
-from baton.record import Record
+from baton import webhooks
+from baton.core import events
+from baton.core.agent_result import AgentResult
+from baton.core.decision import Decision, Outcome
+from baton.core.events import Event, Ignored, Sweep
+from baton.core.issue_facts import Comment
+from baton.core.record import Record
+from baton.github.tracker import DispatchTarget
+from baton.issue import record_comment
 from baton.run import RunResult, handle
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep as run_sweep
-from baton.tracker import Comment, DispatchTarget
+from baton.workflow.config import Config, Settings, load_config, settings_from
 
 ISSUE = 1
 PEOPLE = {"maria": "maintain", "tess": "triage", "wendy": "write", "alice": "read", "bob": "read"}
@@ -63,8 +67,9 @@ def configured(**config: Any) -> Settings:
 def deliver(
     gh: MemoryGitHub, settings: Settings, name: str, payload: dict[str, Any]
 ) -> Decision | Ignored:
-    """One webhook through `events.parse` and `run.handle`: the Decision, or why it was Ignored."""
-    parsed = events.parse(name, payload, settings.policy, now=gh.now, run_id=str(next(_run_ids)))
+    """One webhook through `webhooks.parse` and `run.handle`: the Decision, or why it was
+    Ignored."""
+    parsed = webhooks.parse(name, payload, settings.policy, now=gh.now, run_id=str(next(_run_ids)))
     gh.now += STEP
     if isinstance(parsed, Ignored):
         return parsed
@@ -220,7 +225,7 @@ def webhook_job(gh: MemoryGitHub, settings: Settings, name: str, payload: dict[s
     run_id = str(next(_run_ids))
 
     def event_at(now: datetime) -> Event:
-        parsed = events.parse(name, payload, settings.policy, now=now, run_id=run_id)
+        parsed = webhooks.parse(name, payload, settings.policy, now=now, run_id=run_id)
         assert not isinstance(parsed, Ignored | Sweep), parsed
         return parsed
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from baton.cli import cli
-from baton.workflow import load_preset, preset_names
+from baton.workflow.model import load_preset, preset_names
 
 # The lifecycle `baton demo` walks, transition by transition, after the entry at received.
 DEMO_PATH = [

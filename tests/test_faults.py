@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from baton.config import Settings
-from baton.decision import Outcome
+from baton.core.decision import Outcome
 from baton.errors import TrackerError
-from baton.memory_tracker import MemoryGitHub
+from baton.sim.memory_github import MemoryGitHub
+from baton.workflow.config import Settings
 from conftest import (
     ISSUE,
     Job,

@@ -26,12 +26,12 @@ from typing import Any
 import pytest
 
 from action_harness import ActionRunner, Step
-from baton import record_comment
-from baton.action import run_event
-from baton.action_io import ActionEnv
-from baton.record import Record
+from baton.action.commands import run_event
+from baton.action.env import ActionEnv
+from baton.core.record import Record
+from baton.issue import record_comment
 from fakes import payloads as P
-from fakes.github_http import FakeGitHub
+from fakes.http_github import FakeGitHub
 
 ISSUE = 1
 DISPATCH = r"/dispatches$"

@@ -5,7 +5,7 @@ Three kinds of checks:
 - the linters GitHub users rely on (actionlint, hadolint, check-jsonschema with GitHub's own
   schemas), each run for real, plus a broken copy of each file to show the check can fail;
 - the contract read off the files (inputs, outputs, permissions, concurrency, the `if:` filter,
-  evaluated against real payload shapes and cross-checked with `events.parse`);
+  evaluated against real payload shapes and cross-checked with `webhooks.parse`);
 - the Dockerfile's install and entrypoint steps replayed in a fresh virtualenv.
 
 A linter that is not installed skips its test with the reason; the dev extra installs them all.
@@ -29,9 +29,10 @@ from typing import Any
 import pytest
 import yaml
 
-from baton import events
-from baton.config import Policy
-from baton.workflow import load_preset
+from baton import webhooks
+from baton.core import events
+from baton.workflow.config import Policy
+from baton.workflow.model import load_preset
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ROOT / "action.yml"
@@ -227,7 +228,7 @@ def test_check_jsonschema_rejects_a_broken_action_yml(
 
 
 def _config_schema(tmp_path: Path) -> Path:
-    from baton.schema import config_schema_text
+    from baton.workflow.schema import config_schema_text
 
     path = tmp_path / "baton-config.schema.json"
     path.write_text(config_schema_text(), encoding="utf-8")
@@ -455,7 +456,12 @@ def context_files() -> set[str]:
 
 @pytest.mark.parametrize(
     "path",
-    ["pyproject.toml", "README.md", "src/baton/cli.py", "src/baton/workflows/issue-lifecycle.yml"],
+    [
+        "pyproject.toml",
+        "README.md",
+        "src/baton/cli.py",
+        "src/baton/workflow/presets/issue-lifecycle.yml",
+    ],
 )
 def test_the_build_context_carries_what_the_install_needs(
     context_files: set[str], path: str
@@ -475,7 +481,7 @@ def test_the_build_context_carries_nothing_but_the_package(context_files: set[st
 @pytest.mark.parametrize(
     ("path", "sent"),
     [
-        pytest.param("src/baton/engine.py", True, id="the package source is sent"),
+        pytest.param("src/baton/core/engine.py", True, id="the package source is sent"),
         pytest.param("src/baton/py.typed", True, id="package data is sent"),
         pytest.param(".env", False, id="a local env file with a token is not sent"),
         pytest.param(".git/config", False, id="git history is not sent"),
@@ -903,7 +909,7 @@ def test_the_filter_drops_only_events_baton_would_ignore(
 ) -> None:
     if _truthy(_evaluate(jobs["baton"]["if"], _context(event_name, payload))):
         return  # started: Baton itself decides
-    parsed = events.parse(event_name, payload, Policy(), now=datetime(2026, 1, 1, tzinfo=UTC))
+    parsed = webhooks.parse(event_name, payload, Policy(), now=datetime(2026, 1, 1, tzinfo=UTC))
     assert isinstance(parsed, events.Ignored), f"the filter dropped real work: {parsed!r}"
 
 

@@ -20,11 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baton import events, payloads, record_comment
-from baton.agent_result import AgentResult, AgentStatus
-from baton.config import load_config
-from baton.memory_tracker import MemoryGitHub
-from baton.record import (
+from baton import webhooks
+from baton.core import events
+from baton.core.agent_result import AgentResult
+from baton.core.record import (
     KEEP_FEEDBACK,
     KEEP_PROCESSED,
     Approval,
@@ -35,10 +34,15 @@ from baton.record import (
     LastReport,
     Record,
 )
-from baton.record_comment import GITHUB_BODY_LIMIT, RECORD_OPEN
+from baton.github.tracker import DispatchTarget
+from baton.issue import record_comment
+from baton.issue.record_comment import GITHUB_BODY_LIMIT, RECORD_OPEN
 from baton.run import handle
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep
-from baton.tracker import DispatchTarget
+from baton.workflow.config import load_config
+from baton.workflow.model import AgentStatus
 
 NORMAL = settings(
     max_examples=100,
@@ -242,7 +246,7 @@ class Issue:
         if run_id is None:
             self.runs += 1
             run_id = str(self.runs)
-        event = events.parse(name, payload, POLICY, now=self.gh.now, run_id=run_id)
+        event = webhooks.parse(name, payload, POLICY, now=self.gh.now, run_id=run_id)
         if isinstance(event, events.Sweep):
             sweep(self.gh, SETTINGS, now=self.gh.now, chain=CHAIN)
             return

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from baton.config import Settings, load_config
-from baton.memory_tracker import MemoryGitHub
+from baton.sim.memory_github import MemoryGitHub
+from baton.workflow.config import Settings, load_config
 from conftest import (
     PEOPLE,
     comment_job,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from baton.graph import to_mermaid
-from baton.workflow import load_preset
+from baton.workflow.graph import to_mermaid
+from baton.workflow.model import load_preset
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -2,7 +2,7 @@
 
 A hypothesis `RuleBasedStateMachine` drives one issue on the in-memory GitHub through random
 sequences of what people, agents, GitHub and the clock do, through the real code (webhook
-payloads from `baton.payloads` through `events.parse` and `run.handle`, agent hand-backs through
+payloads from `baton.payloads` through `webhooks.parse` and `run.handle`, agent hand-backs through
 `events.report`, schedules through `baton.sweep.sweep`):
 
 * trigger and status labels from maintainers and strangers, unknown status labels, a status
@@ -62,16 +62,20 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from baton import events, payloads, record_comment
-from baton.agent_result import AgentResult, AgentStatus
-from baton.config import Config, Permission, settings_from
+from baton import webhooks
+from baton.core import events
+from baton.core.agent_result import AgentResult
+from baton.core.record import Dispatch, Entry, Record
 from baton.errors import TrackerError
-from baton.memory_tracker import GITHUB_COMMENT_LIMIT, MemoryGitHub
-from baton.record import Dispatch, Entry, Record
-from baton.record_load import load
+from baton.github.tracker import DispatchTarget
+from baton.issue import record_comment
+from baton.issue.load import load
 from baton.run import RunResult, handle
+from baton.sim import payloads
+from baton.sim.memory_github import GITHUB_COMMENT_LIMIT, MemoryGitHub
 from baton.sweep import sweep
-from baton.tracker import DispatchTarget
+from baton.workflow.config import Config, Permission, settings_from
+from baton.workflow.model import AgentStatus
 
 # --- the repository -------------------------------------------------------------------------
 # An agent timeout, so that sweeps also chase agents whose run vanished (a fault can lose one).
@@ -420,7 +424,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
         key = [""]
 
         def go(gh: MemoryGitHub) -> list[RunResult]:
-            event = events.parse(name, payload, POLICY, now=gh.now, run_id=run_id)
+            event = webhooks.parse(name, payload, POLICY, now=gh.now, run_id=run_id)
             if isinstance(event, events.Ignored):
                 key[0] = "ignored"
                 return []
@@ -888,7 +892,7 @@ def new_issue() -> MemoryGitHub:
 
 def deliver(gh: MemoryGitHub, name: str, payload: dict[str, Any], run_id: str) -> RunResult:
     """One webhook run of `baton run`, at the issue's clock; a re-run passes the same run id."""
-    event = events.parse(name, payload, POLICY, now=gh.now, run_id=run_id)
+    event = webhooks.parse(name, payload, POLICY, now=gh.now, run_id=run_id)
     assert not isinstance(event, events.Ignored | events.Sweep), event
     return handle(event, gh, SETTINGS, chain=None)
 

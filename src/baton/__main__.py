@@ -1,8 +1,8 @@
 """`python -m baton` and the `baton` console script.
 
-`baton run` first asks `triage.quick_run` whether the event is certainly ignored; that path
-imports neither pydantic, click nor PyGithub, so most events cost an interpreter start and no
-API call.
+`baton run` first asks `action.fast_path.quick_run` whether the event is certainly ignored;
+that path imports neither pydantic, click nor PyGithub, so most events cost an interpreter
+start and no API call.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 
 def main() -> None:
     if sys.argv[1:] == ["run"]:
-        from baton.triage import quick_run
+        from baton.action.fast_path import quick_run
 
         code = quick_run()
         if code is not None:

@@ -10,19 +10,19 @@ from typing import NoReturn
 import click
 
 from baton import __version__
-from baton.action_io import ActionEnv
-from baton.config import (
+from baton.action.env import ActionEnv
+from baton.errors import BatonError, InvalidWorkflow
+from baton.workflow.checks import check
+from baton.workflow.config import (
     DEFAULT_CONFIG_PATH,
     Settings,
     inline_path,
     load_config,
     settings_from,
 )
-from baton.errors import BatonError, InvalidWorkflow
-from baton.graph import to_json, to_mermaid
-from baton.workflow import load_workflow_file, preset_document, preset_names
-from baton.workflow_checks import check
-from baton.yaml_source import YamlDocument
+from baton.workflow.graph import to_json, to_mermaid
+from baton.workflow.model import load_workflow_file, preset_document, preset_names
+from baton.workflow.yaml_source import YamlDocument
 
 
 def _fail(message: str) -> NoReturn:
@@ -33,7 +33,7 @@ def _fail(message: str) -> NoReturn:
 def _settings(config: str | None, workflow: str | None) -> Settings:
     """The settings a command works on: a config file, a preset, or the defaults."""
     if workflow:
-        from baton.config import Config
+        from baton.workflow.config import Config
 
         return settings_from(Config(workflow=workflow), source=f"preset {workflow}")
     path = Path(config) if config else Path(DEFAULT_CONFIG_PATH)
@@ -57,7 +57,7 @@ def cli() -> None:
 @click.option("--quiet", is_flag=True, help="Print only the final path.")
 def demo(quiet: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans."""
-    from baton.scenario import Player, demo_scenario
+    from baton.sim.scenario import Player, demo_scenario
 
     settings = _settings(None, "issue-lifecycle")
     scenario = demo_scenario()
@@ -91,7 +91,7 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
     """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
 
     Exit status 1 if an `expect` step does not hold."""
-    from baton.scenario import Player, load_scenario
+    from baton.sim.scenario import Player, load_scenario
 
     try:
         settings = _settings(config, workflow)
@@ -164,7 +164,7 @@ def graph(config: str | None, workflow: str | None, fmt: str) -> None:
 @cli.command()
 def schema() -> None:
     """Print the JSON Schema of .github/baton.yml."""
-    from baton.schema import config_schema_text
+    from baton.workflow.schema import config_schema_text
 
     click.echo(config_schema_text(), nl=False)
 
@@ -182,7 +182,7 @@ def _env() -> ActionEnv:
 @cli.command()
 def run() -> None:
     """Act on the GitHub event of this job (the Action's entry point)."""
-    from baton.action import finish, run_event
+    from baton.action.commands import finish, run_event
 
     env = _env()
     sys.exit(finish(env, run_event(env), click.echo))
@@ -202,7 +202,7 @@ def run() -> None:
 @click.option("--agent", "agent", help="The agent that produced the result.")
 def report(issue: int, result_path: str, state: str | None, agent: str | None) -> None:
     """Apply an agent's result and start the next agent's run."""
-    from baton.action import finish, report_command
+    from baton.action.commands import finish, report_command
 
     env = _env()
     outcome = report_command(
@@ -214,7 +214,7 @@ def report(issue: int, result_path: str, state: str | None, agent: str | None) -
 @cli.command()
 def sweep() -> None:
     """The scheduled run: timeouts, repairs and silent agents, within a budget of calls."""
-    from baton.action import finish, sweep_command
+    from baton.action.commands import finish, sweep_command
 
     env = _env()
     sys.exit(finish(env, sweep_command(env), click.echo))
@@ -226,7 +226,7 @@ def sweep() -> None:
 @click.option("--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 def context(issue: int, fmt: str, output: str | None) -> None:
     """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
-    from baton.action import context_command, finish
+    from baton.action.commands import context_command, finish
 
     env = _env()
     outcome, text = context_command(env, issue=issue, fmt=fmt)
@@ -251,8 +251,8 @@ def context(issue: int, fmt: str, output: str | None) -> None:
 @click.option("--timeout", default=3600.0, show_default=True, help="Seconds the agent may run.")
 def agent(issue: int, command: str, output: str, timeout: float) -> None:
     """Run a command-line coding agent on ISSUE and write its result file."""
-    from baton.action import context_command, finish
-    from baton.agent_runner import CommandAgent
+    from baton.action.commands import context_command, finish
+    from baton.agents.runner import CommandAgent
 
     env = _env()
     runner = CommandAgent(command, timeout=timeout)

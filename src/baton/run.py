@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.apply import Applied, apply
-from baton.catchup import as_event, missed_comment
-from baton.commands import parse_command
-from baton.config import Settings
-from baton.decision import Decision, Outcome
-from baton.engine import decide
+from baton.core.catchup import as_event, missed_comment
+from baton.core.comment_commands import parse_command
+from baton.core.decision import Decision, Outcome
+from baton.core.engine import decide
+from baton.core.events import Commented, Event, Labeled
+from baton.core.issue_facts import Actor, Comment, IssueInfo
+from baton.core.triage import event_reason, view_of
 from baton.errors import TrackerError
-from baton.events import Actor, Commented, Event, IssueInfo, Labeled
-from baton.record_load import Loaded, load
-from baton.tracker import Comment, DispatchTarget, Snapshot, Tracker
-from baton.triage import event_reason, view_of
+from baton.github.tracker import DispatchTarget, Snapshot, Tracker
+from baton.issue.apply import Applied, apply
+from baton.issue.load import Loaded, load
+from baton.workflow.config import Settings
 
 
 @dataclass

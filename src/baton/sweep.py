@@ -13,11 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from baton.config import Settings
-from baton.events import IssueInfo, Tick, tick
+from baton.core.events import Tick, tick
+from baton.core.issue_facts import IssueInfo
+from baton.core.labels import is_trigger, status_labels
+from baton.github.tracker import DispatchTarget, Tracker, request_count
 from baton.run import RunResult, handle
-from baton.tracker import DispatchTarget, Tracker, request_count
-from baton.workflow import StateKind
+from baton.workflow.config import Settings
+from baton.workflow.model import StateKind
 
 RECENT = timedelta(hours=2)  # activity this recent may be a comment whose run never came
 CALLS_PER_ISSUE = 4  # the most one issue can cost: read, check, write, dispatch
@@ -35,10 +37,8 @@ class SweepResult:
 def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None:
     """Why this issue is worth reading now, from its labels and last update; None: skip it."""
     workflow, policy = settings.workflow, settings.policy
-    prefix = policy.label_prefix.casefold()
-    status = [label for label in info.labels if label.casefold().startswith(prefix)]
-    trigger = policy.trigger_label.casefold() if policy.trigger_label else None
-    if trigger and any(label.casefold() == trigger for label in info.labels):
+    status = status_labels(info.labels, policy.label_prefix)
+    if any(is_trigger(label, policy.trigger_label) for label in info.labels):
         return "the trigger label is still on it (a run that entered it may have died)"
     if not status:
         return None

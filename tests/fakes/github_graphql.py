@@ -49,7 +49,7 @@ from graphql import (
     validate,
 )
 
-from fakes.github_http import (
+from fakes.http_github import (
     REPOSITORY_ID,
     ApiError,
     CommentState,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakes.github_http import Dispatch, FakeGitHub, IssueState, UserRef
+from fakes.http_github import Dispatch, FakeGitHub, IssueState, UserRef
 
 __all__ = [
     "comment_created",

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import github
 import pytest
 import requests
 
-from baton import github_graphql as gql
+import github
+from baton.github import graphql as gql
 from fakes import github_graphql
-from fakes.github_http import Call, FakeGitHub
+from fakes.http_github import Call, FakeGitHub
 
 Json = dict[str, Any]
 

@@ -1,0 +1,1 @@
+"""The GitHub Action: its commands, environment, outputs, job summary and the fast path."""

@@ -1,0 +1,114 @@
+"""`baton run` for an event that is certainly ignored, before pydantic, click or PyGithub load.
+
+The config is read raw here (PyYAML only); anything out of the ordinary returns None and the
+full path validates it and reports problems properly. The rules themselves are `core.triage`'s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from baton.core.triage import DEFAULT_BOT, DEFAULT_CONFIG, View, quick_reason
+
+
+def _yaml(path: Path) -> Any:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with path.open(encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=loader)
+
+
+def _preset(name: str) -> Any:
+    from importlib import resources
+
+    folder = resources.files("baton.workflow") / "presets"
+    target = folder / f"{name}.yml"
+    if not target.is_file():
+        return None
+    return _yaml(Path(str(target)))
+
+
+def raw_view(env: Mapping[str, str]) -> View | None:
+    """The view from the config file as written, or None if anything is out of the ordinary
+    (the full path then validates the config and reports problems properly)."""
+
+    def read(key: str, default: str = "") -> str:
+        for variant in (f"INPUT_{key.upper()}", f"INPUT_{key.upper().replace('-', '_')}"):
+            if env.get(variant, "").strip():
+                return env[variant].strip()
+        return default
+
+    config_path = Path(read("config", DEFAULT_CONFIG))
+    try:
+        config = _yaml(config_path) if config_path.is_file() else None
+    except Exception:
+        return None
+    if config is None:
+        if read("config") and read("config") != DEFAULT_CONFIG:
+            return None  # an explicit config that is missing: the full path reports it
+        config = {}
+    if not isinstance(config, dict):
+        return None
+    entry = config.get("entry") or {}
+    workflow = config.get("workflow", "issue-lifecycle")
+    try:
+        definition = _preset(workflow) if isinstance(workflow, str) else workflow
+    except Exception:
+        return None
+    if not isinstance(definition, dict) or not isinstance(entry, dict):
+        return None
+    prefix = config.get("label_prefix", "status:")
+    states = definition.get("states")
+    words = config.get("approval_words", ["approved"])
+    if not (isinstance(prefix, str) and isinstance(states, dict) and isinstance(words, list)):
+        return None
+    kinds: dict[str, str] = {}
+    agents: dict[str, str] = {}
+    for state, spec in states.items():
+        if not isinstance(spec, dict):
+            return None
+        label = str(spec.get("label") or prefix + str(state).replace("_", "-")).casefold()
+        kinds[label] = str(spec.get("kind"))
+        agents[label] = str(spec.get("agent") or "agent")
+    trigger = entry.get("trigger_label", "baton")
+    return View(
+        bot_login=read("bot-login", DEFAULT_BOT),
+        label_prefix=prefix,
+        trigger_label=str(trigger) if trigger else None,
+        pull_requests=bool(config.get("pull_requests", False)),
+        enter_on_open=bool(entry.get("on_open", False)),
+        allow_edited_approvals=bool(config.get("allow_edited_approvals", False)),
+        approval_words=tuple(str(w).strip().lower() for w in words),
+        kinds=kinds,
+        agents=agents,
+    )
+
+
+def quick_run(env: Mapping[str, str] | None = None) -> int | None:
+    """`baton run` for an event that is certainly ignored: outputs, summary, exit 0.
+    None means the event may matter and the full path must run."""
+    env = os.environ if env is None else env
+    name, path = env.get("GITHUB_EVENT_NAME", ""), env.get("GITHUB_EVENT_PATH", "")
+    if not name or not path:
+        return None
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    view = raw_view(env) if isinstance(payload, dict) else None
+    if view is None:
+        return None
+    reason = quick_reason(name, payload, view)
+    if reason is None:
+        return None
+    from baton.action.outputs import ignored
+
+    issue = payload.get("issue")
+    number = issue.get("number") if isinstance(issue, Mapping) else None
+    ignored(env, reason, number if isinstance(number, int) else None)
+    return 0

@@ -1,0 +1,103 @@
+"""What a run shows the workflow: its outputs and the Markdown of its job summary.
+
+Pure rendering, kept apart from the commands that decide what to show: everything user-written
+that reaches the summary goes through `core.markdown`'s escaping here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from baton.core import markdown
+from baton.core.decision import Decision
+from baton.workflow.config import Settings
+from baton.workflow.graph import to_mermaid
+
+if TYPE_CHECKING:
+    from baton.run import RunResult
+    from baton.sweep import SweepResult
+
+
+def decision_outputs(decision: Decision) -> dict[str, str]:
+    return {
+        "issue": str(decision.issue),
+        "state": decision.state or "",
+        "previous-state": decision.previous_state or "",
+        "agent": decision.agent or "",
+        "transitioned": "true" if decision.transitioned else "false",
+        "decision": decision.summary_json(),
+    }
+
+
+def decision_summary(result: RunResult, settings: Settings, calls: str | None) -> str:
+    decision = result.decision
+    lines = [f"## Baton · issue #{decision.issue}", ""]
+    if decision.transitioned:
+        lines.append(
+            f"**{decision.previous_state or '(entry)'} → {decision.state}**"
+            + (" (forced)" if decision.forced else "")
+        )
+    else:
+        lines.append(f"**{decision.outcome.value}** in `{decision.state or '(not in workflow)'}`")
+    lines += ["", f"Why: {markdown.escape(decision.reason)}", ""]
+    if decision.agent:
+        how = "dispatched a new workflow run" if result.dispatched else "runs as a follow-up job"
+        lines.append(f"Next agent: **{decision.agent}** ({how})")
+    for repair in decision.repairs:
+        lines.append(f"- repaired: {markdown.escape(repair)}")
+    if result.applied and result.applied.steps:
+        lines += ["", "Written: " + "; ".join(markdown.escape(s) for s in result.applied.steps)]
+    if calls is not None:
+        lines += ["", f"GitHub API calls this run: {calls}"]
+    record = decision.record or result.loaded.record
+    if record and record.history:
+        lines += ["", "| when (UTC) | from | to | why | by |", "|---|---|---|---|---|"]
+        for entry in reversed(record.history[-10:]):
+            lines.append(
+                f"| {entry.at:%Y-%m-%d %H:%M} | {entry.from_state or '—'} | {entry.to_state} "
+                f"| {markdown.cell(entry.reason)} | {markdown.cell(entry.actor)} |"
+            )
+    if decision.state:
+        lines += ["", "```mermaid", to_mermaid(settings.workflow, current=decision.state), "```"]
+    return "\n".join(lines)
+
+
+def sweep_outputs(result: SweepResult) -> dict[str, str]:
+    acted = [r for r in result.results if r.decision.outcome.value != "ignored"]
+    return {
+        "issue": "",
+        "state": "",
+        "previous-state": "",
+        "agent": "",
+        "transitioned": "true" if any(r.decision.transitioned for r in acted) else "false",
+        "decision": json.dumps(
+            {"outcome": "sweep", "checked": result.scanned, "acted": len(acted)},
+            separators=(",", ":"),
+        ),
+    }
+
+
+def sweep_summary(result: SweepResult, settings: Settings, calls: str | None) -> str:
+    acted = [r for r in result.results if r.decision.outcome.value != "ignored"]
+    lines = [
+        "## Baton sweep",
+        "",
+        f"Issues in the workflow checked: {result.scanned}; acted on: {len(acted)}; "
+        f"API calls: {calls or result.calls}, "
+        f"of a budget of {settings.policy.sweep_budget} a sweep.",
+    ]
+    if result.next_page:
+        lines.append(f"The budget ran out; the next sweep resumes at page {result.next_page}.")
+    for item in acted:
+        d = item.decision
+        lines.append(f"- #{d.issue}: {d.outcome.value} — {markdown.escape(d.reason)}")
+    return "\n".join(lines)
+
+
+def ignored_summary(reason: str) -> str:
+    return f"## Baton\n\nNothing to do — {markdown.escape(reason)} (0 API calls)."
+
+
+def failure_summary(error: str) -> str:
+    return f"## Baton\n\n❌ {markdown.escape(error)}"

@@ -1,0 +1,6 @@
+"""The rules: `decide(record, event, workflow, policy) -> Decision` and what it reads and writes.
+
+Pure: no I/O and no clock. Nothing here imports GitHub, the Action or the agents' runtime
+(the import contract in pyproject.toml holds that), and the modules the fast path imports
+(`labels`, `triage`, `comment_commands`) need only the standard library.
+"""

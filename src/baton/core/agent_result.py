@@ -1,0 +1,73 @@
+"""The JSON an agent hands back (`baton report --result FILE`), validated before use."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from baton.errors import InvalidAgentResult
+from baton.workflow.model import AgentStatus
+
+MAX_TEXT = 20_000
+MAX_ITEMS = 50
+
+
+class AgentResult(BaseModel):
+    """What one agent run concluded; `next_state` is only a proposal the workflow may refuse."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    status: AgentStatus
+    confidence: float = Field(ge=0.0, le=1.0)
+    summary: str = Field(default="", max_length=MAX_TEXT)
+    issues_found: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
+    questions: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
+    next_state: str | None = None
+
+    @field_validator("issues_found", "questions")
+    @classmethod
+    def _items_are_bounded(cls, items: list[str]) -> list[str]:
+        cleaned = [item.strip() for item in items if item.strip()]
+        for item in cleaned:
+            if len(item) > MAX_TEXT:
+                raise ValueError(f"an item is {len(item)} characters long; at most {MAX_TEXT}")
+        return cleaned
+
+    @field_validator("next_state")
+    @classmethod
+    def _blank_is_none(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "result"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def parse_agent_result(text: str) -> AgentResult:
+    """Parse and validate a result; the message says what to fix."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidAgentResult(
+            f"the agent result is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from exc
+    if not isinstance(data, dict):
+        raise InvalidAgentResult("the agent result must be a JSON object")
+    try:
+        return AgentResult.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidAgentResult(f"the agent result does not validate: {_describe(exc)}") from exc
+
+
+def read_agent_result(path: Path) -> AgentResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidAgentResult(f"cannot read the agent result {path}: {exc.strerror}") from exc
+    return parse_agent_result(text)

@@ -1,0 +1,66 @@
+"""What one run decided: the plan `apply` carries out, and the outputs a workflow reads."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from baton.core.record import Record
+
+
+class Outcome(StrEnum):
+    transition = "transition"  # the state changed (an entry, a forced relabel, an escalation too)
+    retry = "retry"  # the same state's agent goes again (the retry ladder)
+    resume = "resume"  # nothing changed; the state's agent is due (a dispatch, a reopen)
+    noted = "noted"  # the record changed without a move (a reply kept, drift repaired)
+    refused = "refused"  # a human's command was refused, with a reply saying why
+    ignored = "ignored"  # nothing to do; the reason says why
+
+
+class Reaction(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    comment_id: int
+    content: str = "eyes"
+
+
+class Decision(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    outcome: Outcome
+    issue: int
+    reason: str
+    previous_state: str | None = None
+    state: str | None = None
+    forced: bool = False
+    record: Record | None = Field(default=None, description="The record to write; None: none.")
+    labels: tuple[str, ...] | None = Field(
+        default=None, description="The issue's full label set wanted; None: leave labels alone."
+    )
+    message: str | None = None
+    reaction: Reaction | None = None
+    agent: str | None = None
+    repairs: tuple[str, ...] = ()
+    event: str = ""
+    event_id: str = ""  # the event's id, marked on the message so its re-run knows it
+
+    @property
+    def transitioned(self) -> bool:
+        return self.outcome is Outcome.transition
+
+    def summary_json(self) -> str:
+        """One-line JSON for the `decision` output: what was decided and why."""
+        data = {
+            "outcome": self.outcome.value,
+            "issue": self.issue,
+            "from": self.previous_state,
+            "to": self.state,
+            "forced": self.forced,
+            "agent": self.agent,
+            "reason": self.reason,
+            "event": self.event,
+            "repairs": list(self.repairs),
+        }
+        return json.dumps(data, ensure_ascii=True, separators=(",", ":"))

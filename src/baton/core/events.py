@@ -1,0 +1,119 @@
+"""The typed events `decide` reads: one per thing that can happen to an issue Baton follows.
+
+They are built from webhook payloads by `baton.webhooks.parse`, from an agent's result by
+`baton report`, and by the sweep (`tick`); none of that parsing lives here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from baton.core.agent_result import AgentResult
+from baton.core.issue_facts import Actor, IssueInfo
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="A key that is the same when GitHub delivers the event again.")
+    issue: IssueInfo
+    actor: Actor
+    at: datetime
+    comments_upto: int = Field(
+        default=0, description="The newest human comment id the run has read and considered."
+    )
+    comments_seen: int = Field(
+        default=0, description="The newest human comment id on the issue when the run read it."
+    )
+    run_id: str = Field(default="", description="GITHUB_RUN_ID of the run handling it.")
+
+
+class IssueChanged(_Event):
+    kind: Literal["issue"] = "issue"
+    action: Literal["opened", "reopened", "closed", "edited"]
+
+
+class Labeled(_Event):
+    kind: Literal["label"] = "label"
+    label: str
+    added: bool
+
+
+class Commented(_Event):
+    kind: Literal["comment"] = "comment"
+    comment_id: int
+    body: str
+    edited: bool = False
+
+
+class AgentReported(_Event):
+    kind: Literal["report"] = "report"
+    agent: str | None = None
+    state: str | None = Field(default=None, description="The state the agent worked on.")
+    result: AgentResult | None = None
+    error: str | None = Field(default=None, description="Why the result could not be read.")
+
+
+class Dispatched(_Event):
+    kind: Literal["dispatch"] = "dispatch"
+    source: str = "workflow_dispatch"
+
+
+class Tick(_Event):
+    kind: Literal["tick"] = "tick"
+
+
+Event = Annotated[
+    IssueChanged | Labeled | Commented | AgentReported | Dispatched | Tick,
+    Field(discriminator="kind"),
+]
+
+
+class Ignored(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    reason: str
+    issue: int | None = None
+
+
+class Sweep(BaseModel):
+    """A scheduled run: it covers many issues, so it is not an event on one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    at: datetime
+
+
+def bare_issue(number: int) -> IssueInfo:
+    return IssueInfo(number=number, partial=True)
+
+
+def tick(number: int, now: datetime) -> Tick:
+    return Tick(id="", issue=bare_issue(number), actor=Actor(login="baton", is_bot=True), at=now)
+
+
+def report(
+    number: int,
+    *,
+    agent: str | None,
+    result: AgentResult | None,
+    error: str | None,
+    now: datetime,
+    run_id: str,
+    actor: str = "baton",
+    state: str | None = None,
+) -> AgentReported:
+    return AgentReported(
+        run_id=run_id,
+        state=state,
+        id=f"report:{run_id}" if run_id else "",
+        issue=bare_issue(number),
+        actor=Actor(login=actor, is_bot=True),
+        at=now,
+        agent=agent,
+        result=result,
+        error=error,
+    )

@@ -1,0 +1,152 @@
+"""Which events can matter, decided from the payload alone — before any API call.
+
+Most events a repository sends Baton are nothing to it: a push, a bot's comment, a label that
+is not a status label, a comment on an issue outside the workflow, or a plain comment while an
+agent holds the baton. This module says so from the payload and the settings, with the
+standard library only: `baton run` asks it (through `action.fast_path`) before importing
+pydantic, click or PyGithub, so an ignored event costs no API call and little more than an
+interpreter start. The typed path (`run.handle`) asks the same questions through
+`event_reason`, and both read the label and bot predicates from `core.labels`, their one home.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from baton.core.comment_commands import parse_command
+from baton.core.labels import is_bot, is_ours, status_labels
+
+if TYPE_CHECKING:
+    from baton.core.events import Event
+    from baton.workflow.config import Policy
+    from baton.workflow.model import Workflow
+
+HANDLED_EVENTS = frozenset(
+    {"issues", "issue_comment", "workflow_dispatch", "repository_dispatch", "schedule"}
+)
+DEFAULT_BOT = "github-actions[bot]"
+DEFAULT_CONFIG = ".github/baton.yml"
+
+
+@dataclass(frozen=True)
+class View:
+    """The few settings triage needs; built from the typed settings or read raw from files."""
+
+    bot_login: str = DEFAULT_BOT
+    label_prefix: str = "status:"
+    trigger_label: str | None = "baton"
+    pull_requests: bool = False
+    enter_on_open: bool = False
+    allow_edited_approvals: bool = False
+    approval_words: tuple[str, ...] = ("approved",)
+    kinds: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> state kind
+    agents: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> agent
+
+
+def view_of(workflow: Workflow, policy: Policy) -> View:
+    """The view from validated settings (the typed path)."""
+    labels = {
+        state: workflow.label_for(state, policy.label_prefix).casefold()
+        for state in workflow.states
+    }
+    return View(
+        bot_login=policy.bot_login,
+        label_prefix=policy.label_prefix,
+        trigger_label=policy.trigger_label,
+        pull_requests=policy.pull_requests,
+        enter_on_open=policy.enter_on_open,
+        allow_edited_approvals=policy.allow_edited_approvals,
+        approval_words=policy.approval_words,
+        kinds={labels[s]: spec.kind.value for s, spec in workflow.states.items()},
+        agents={labels[s]: spec.agent or "agent" for s, spec in workflow.states.items()},
+    )
+
+
+def event_reason(event: Event, view: View) -> str | None:
+    """`quick_reason` for an already typed event (the demo, simulate and the report path)."""
+    if event.issue.partial:
+        return None
+    if event.kind == "issue":
+        return issue_reason(event.action, event.issue.labels, view)
+    if event.kind == "comment":
+        return comment_reason(event.issue.labels, event.body, event.edited, view)
+    return None
+
+
+def issue_reason(action: str, labels: Iterable[str], view: View) -> str | None:
+    """Issue opened/reopened/closed/edited: worth reading the issue only in these cases."""
+    if action == "opened":
+        return None if view.enter_on_open else "opened: entry is by label (config entry)"
+    if action == "reopened":
+        return None if status_labels(labels, view.label_prefix) else "reopened outside the workflow"
+    return f"issue {action}: nothing to act on"
+
+
+def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -> str | None:
+    """A comment matters only on an issue in the workflow, and then only when its state can
+    take a human's words (a waiting or escalated state) or it carries a command."""
+    found = status_labels(labels, view.label_prefix)
+    if not found:
+        return "a comment on an issue that is not in the workflow"
+    if len(found) > 1 or found[0].casefold() not in view.kinds:
+        return None  # drift: let the full run read the record and repair it
+    if edited and not view.allow_edited_approvals:
+        return "an edited comment does not count (config allow_edited_approvals)"
+    kind = view.kinds[found[0].casefold()]
+    if kind == "work" and parse_command(body, view.approval_words) is None:
+        agent = view.agents.get(found[0].casefold(), "agent")
+        return f"a comment with no command while the {agent} works"
+    return None
+
+
+# --- a whole payload -----------------------------------------------------------------------
+def _labels(issue: Mapping[str, Any]) -> list[str]:
+    return [
+        str(x.get("name")) if isinstance(x, Mapping) else str(x) for x in issue.get("labels") or []
+    ]
+
+
+def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | None:
+    """A reason to ignore the event without any API call, or None when it may matter.
+
+    Conservative: anything unusual (a malformed payload included) returns None, so the full
+    path decides and reports it."""
+    if name not in HANDLED_EVENTS:
+        return f"event {name!r} is not one Baton handles"
+    if name == "schedule" or name == "repository_dispatch":
+        return None
+    if name == "workflow_dispatch":
+        inputs = payload.get("inputs")
+        issue = inputs.get("issue") if isinstance(inputs, Mapping) else None
+        return None if issue not in (None, "") else "workflow_dispatch without an `issue` input"
+    issue = payload.get("issue")
+    if not isinstance(issue, Mapping):
+        return None
+    labels = _labels(issue)
+    action = str(payload.get("action", ""))
+    if name == "issues":
+        sender = payload.get("sender")
+        if isinstance(sender, Mapping) and is_bot(sender, view.bot_login):
+            return f"issue {action} by bot {sender.get('login')}"
+        if action in {"labeled", "unlabeled"}:
+            label = payload.get("label")
+            label_name = str(label.get("name", "")) if isinstance(label, Mapping) else ""
+            if label_name and not is_ours(label_name, view.label_prefix, view.trigger_label):
+                return f"label {label_name!r} is not one of Baton's"
+            return None
+        if action in {"opened", "reopened", "closed", "edited"}:
+            return issue_reason(action, labels, view)
+        return f"issues.{action or '?'} is not an event Baton acts on"
+    comment = payload.get("comment")
+    if not isinstance(comment, Mapping):
+        return None
+    if action not in {"created", "edited"}:
+        return f"comment {action or '?'}: nothing to act on"
+    if issue.get("pull_request") and not view.pull_requests:
+        return "a comment on a pull request (config: pull_requests is off)"
+    user = comment.get("user")
+    if isinstance(user, Mapping) and is_bot(user, view.bot_login):
+        return f"comment by bot {user.get('login')}"
+    return comment_reason(labels, str(comment.get("body") or ""), action == "edited", view)

@@ -1,0 +1,587 @@
+"""The Tracker on the real GitHub API, through PyGithub. The only module importing it.
+
+A run reads with one GraphQL query (the issue, its labels, its comments 100 a page, the node ids
+of the status labels) and writes with one GraphQL mutation document (record, labels, message,
+reaction, in that order); the concurrency check is one small query. REST serves what GraphQL
+cannot do or does not do better: permissions, team membership, creating a status label with its
+colour the first time, the workflow dispatch, the sweep's listing. Should GraphQL answer that it
+cannot take a document at all (nothing ran: a GitHub Enterprise Server without a field, an
+exhausted GraphQL budget), the run goes on over REST, one call per step, and says so.
+
+PyGithub's `GithubRetry` retries 5xx answers and secondary rate limits (honouring
+`retry-after`) — but a mutation document only on a rate limit, since a 502 may come after GitHub
+ran part of it. Whatever still fails becomes a `TrackerError` whose message names the call and
+GitHub's answer, never the token.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from baton.core.issue_facts import Comment, IssueInfo
+from baton.errors import TrackerError
+from baton.github import graphql as gql
+from baton.github.batch_write import Op, Outcome, write_batched
+from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
+from github import Auth, Github, GithubException, GithubRetry
+
+PER_PAGE = 100
+RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"})
+DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by adding it
+# A spent hourly budget is not waited out (up to an hour of a runner): the run fails, saying so,
+# and the sweep or the next event picks the issue up.
+MAX_RATE_LIMIT_WAIT = 120.0
+
+
+def _info(data: dict[str, Any]) -> IssueInfo:
+    return IssueInfo(
+        number=int(data["number"]),
+        title=str(data.get("title") or ""),
+        body=str(data.get("body") or ""),
+        state=str(data.get("state") or "open"),
+        labels=tuple(str(label.get("name")) for label in data.get("labels") or []),
+        author=str((data.get("user") or {}).get("login") or ""),
+        is_pull_request=bool(data.get("pull_request")),
+        updated_at=_when(data["updated_at"]) if data.get("updated_at") else None,
+    )
+
+
+def _when(value: str | None) -> datetime:
+    return datetime.fromisoformat((value or "1970-01-01T00:00:00Z").replace("Z", "+00:00"))
+
+
+class _Unusable(Exception):
+    """GraphQL would not take a document at all: nothing ran, REST can do the same. `lasting`:
+    it will not take the next one either (a document this server does not know, a spent
+    budget), so the rest of the process keeps to REST."""
+
+    def __init__(self, why: str, *, lasting: bool = True) -> None:
+        super().__init__(why)
+        self.lasting = lasting
+
+
+def _comment(item: dict[str, Any]) -> Comment:
+    user = item.get("user") or {}
+    return Comment(
+        id=int(item["id"]),
+        author=str(user.get("login") or ""),
+        body=str(item.get("body") or ""),
+        created_at=_when(item.get("created_at")),
+        author_is_bot=user.get("type") == "Bot",
+        association=str(item.get("author_association") or "NONE"),
+    )
+
+
+class GitHubTracker:
+    """`baton.github.tracker.Tracker` over PyGithub's requester (retries, pagination, errors)."""
+
+    def __init__(
+        self,
+        repository: str,
+        token: str,
+        *,
+        api_url: str = "https://api.github.com",
+        seconds_between_writes: float = 0.0,
+        timeout: int = 15,
+        retry: GithubRetry | int | None = None,
+        secondary_rate_wait: float = 30.0,
+        labels: Sequence[str] = (),
+        graphql: bool = True,
+    ) -> None:
+        """`labels`: the status labels a run may add, whose node ids the read looks up so that
+        adding one costs nothing more; `graphql=False` keeps to REST."""
+        if repository.count("/") != 1:
+            raise TrackerError(f"GITHUB_REPOSITORY {repository!r} is not owner/name")
+        self.repository = repository
+        self._base = f"/repos/{repository}"
+
+        # Two requesters write (REST calls, mutation documents), each paced on its own: each
+        # waits twice the pause, so together they keep to the rate asked for.
+        paced = 2 * seconds_between_writes
+
+        def requester(retrying: GithubRetry, pause: float) -> Any:
+            return Github(
+                auth=Auth.Token(token),
+                base_url=api_url.rstrip("/"),
+                timeout=timeout,
+                per_page=PER_PAGE,
+                retry=retry if retry is not None else retrying,
+                seconds_between_requests=0,
+                seconds_between_writes=pause,
+                lazy=True,
+            ).requester
+
+        # REST: 5xx and rate limits retried, never after a read timeout (GitHub may have applied
+        # the write, and a second POST would post the comment twice; a lost message is re-posted
+        # by the outbox); PATCH too, as Baton's PATCHes (record, a label's style) are idempotent.
+        self._requester = requester(
+            GithubRetry(
+                total=3,
+                read=0,
+                secondary_rate_wait=secondary_rate_wait,
+                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
+                allowed_methods=RETRIED_METHODS,
+            ),
+            paced,
+        )
+        # GraphQL queries: retried like REST reads, and not paced (POSTs PyGithub would take
+        # for writes). Mutation documents: retried on a rate limit only (GitHub ran nothing),
+        # never on a 5xx, after which GitHub may have run part of the document.
+        self._reader = requester(
+            GithubRetry(
+                total=3,
+                read=0,
+                secondary_rate_wait=secondary_rate_wait,
+                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
+            ),
+            0.0,
+        )
+        self._writer = requester(
+            GithubRetry(
+                total=3,
+                read=0,
+                status_forcelist=[],
+                secondary_rate_wait=secondary_rate_wait,
+                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
+            ),
+            paced,
+        )
+        self.requests = 0  # API calls made (REST and GraphQL), for the summary and benchmarks
+        self.graphql_requests = 0
+        self.budget: dict[str, tuple[int, int]] = {}  # what is left of the hour: resource ->
+        # (remaining, limit), from the last answer of each
+        self.graphql = graphql
+        self.notes: list[str] = []  # what a run should tell its reader (a fall-back to REST)
+        self._owner, self._name = repository.split("/")
+        self._lookups = tuple(dict.fromkeys(labels))  # looked up by the read, for the writes
+        self._issue_nodes: dict[int, str] = {}
+        self._comment_nodes: dict[int, str] = {}
+        self._label_nodes: dict[str, str] = {}
+        self._label_styles: dict[str, gql.LabelFound] = {}
+        self._issue_labels: dict[int, set[str]] = {}  # casefolded, as the last read saw them
+        self._removing: dict[str, tuple[str, ...]] = {}  # a document's removals -> their labels
+
+    # --- plumbing -------------------------------------------------------------------------
+    def _call(
+        self, verb: str, path: str, what: str, *, once: bool = False, **kwargs: Any
+    ) -> tuple[dict[str, Any], Any]:
+        """One REST call. `once`: not retried after a 5xx, which GitHub may answer after it
+        created the comment (a second POST would post it twice; the outbox re-posts a message
+        that truly never landed)."""
+        self.requests += 1
+        requester = self._writer if once else self._requester
+        try:
+            headers, data = requester.requestJsonAndCheck(verb, path, **kwargs)
+        except GithubException as exc:
+            message = exc.data.get("message") if isinstance(exc.data, dict) else None
+            raise TrackerError(
+                f"GitHub refused {what} ({verb} {path}): {exc.status} {message or ''}".rstrip(),
+                status=exc.status,
+            ) from None
+        except OSError as exc:  # connection refused, timeouts (requests wraps them in OSError)
+            raise TrackerError(f"GitHub unreachable for {what} ({verb} {path}): {exc}") from None
+        self._note_budget(headers, "core")
+        return headers, data
+
+    def _note_budget(self, headers: Any, default: str) -> None:
+        """GitHub says on every answer what is left of the hour, per budget (REST's `core`,
+        `graphql`): the run reports it, so a maintainer sees what Baton costs."""
+        if not isinstance(headers, dict):
+            return
+        lower = {str(k).lower(): str(v) for k, v in headers.items()}
+        remaining, limit = lower.get("x-ratelimit-remaining"), lower.get("x-ratelimit-limit")
+        if remaining and limit and remaining.isdigit() and limit.isdigit():
+            resource = lower.get("x-ratelimit-resource") or default
+            self.budget[resource] = (int(remaining), int(limit))
+
+    def _query(
+        self, document: str, variables: dict[str, Any], what: str, *, mutation: bool = False
+    ) -> dict[str, Any]:
+        """One GraphQL document; the answer's `data` and per-field `errors` are the caller's."""
+        requester = self._writer if mutation else self._reader
+        self.requests += 1
+        self.graphql_requests += 1
+        try:
+            headers, answer = requester.requestJsonAndCheck(
+                "POST",
+                self._requester.graphql_url,
+                input={"query": document, "variables": variables},
+            )
+        except GithubException as exc:
+            if exc.status in (404, 410):  # no GraphQL endpoint here
+                raise _Unusable(f"{exc.status} from the GraphQL endpoint") from None
+            message = exc.data.get("message") if isinstance(exc.data, dict) else None
+            raise TrackerError(
+                f"GitHub refused {what} (GraphQL): {exc.status} {message or ''}".rstrip(),
+                status=exc.status,
+            ) from None
+        except OSError as exc:
+            raise TrackerError(f"GitHub unreachable for {what} (GraphQL): {exc}") from None
+        self._note_budget(headers, "graphql")
+        if not isinstance(answer, dict):
+            raise TrackerError(f"GitHub answered {what} (GraphQL) with no JSON object")
+        if answer.get("data") is not None:
+            return answer
+        errors = [e for e in answer.get("errors") or [] if isinstance(e, dict)]
+        first = str(errors[0].get("message")) if errors else "no data in the answer"
+        refused = "data" not in answer  # refused before running: the spec leaves `data` out
+        limited = any(str(e.get("type")) in ("RATE_LIMITED", "RATE_LIMIT") for e in errors)
+        if refused or limited or not mutation:
+            # Nothing ran (a document this server does not know, a spent GraphQL budget), or
+            # it was only a read (an error while reading: REST reads this one again).
+            raise _Unusable(first, lasting=refused or limited)
+        # `data: null` from a mutation is an error during execution (GitHub's "Something went
+        # wrong while executing your query"): part of the document may have run, so it is not
+        # sent again over REST; the run fails and the next one repairs, as after a 502.
+        raise TrackerError(f"GitHub could not finish {what} (GraphQL): {first}")
+
+    def _fall_back(self, why: _Unusable) -> None:
+        if why.lasting:
+            self.graphql = False
+            self.notes.append(f"GraphQL could not be used ({why}); this run went on over REST")
+        else:
+            self.notes.append(f"a GraphQL read failed ({why}); it was read over REST instead")
+
+    @staticmethod
+    def _refused(what: str, error: gql.FieldError) -> TrackerError:
+        return TrackerError(
+            f"GitHub refused {what} (GraphQL): {error.kind} {error.message}",
+            status=gql.STATUS_OF.get(error.kind),
+        )
+
+    # --- reads ---------------------------------------------------------------------------
+    def read(self, number: int, *, with_issue: bool) -> Snapshot:
+        if self.graphql:
+            try:
+                return self._read_graphql(number)
+            except _Unusable as why:
+                self._fall_back(why)
+                # What an earlier read cached for this issue is stale now: its writes go over
+                # REST, which needs no node ids and filters nothing by what was seen.
+                self._issue_nodes.pop(number, None)
+                self._issue_labels.pop(number, None)
+        return Snapshot(
+            issue=self.issue(number) if with_issue else None, comments=self.comments(number)
+        )
+
+    def _read_graphql(self, number: int) -> Snapshot:
+        what = f"reading #{number}"
+        where = {"owner": self._owner, "name": self._name, "number": number, "after": None}
+        lookups = {f"l{i}": name for i, name in enumerate(self._lookups)}
+        answer = self._query(gql.read_document(len(lookups)), where | lookups, what)
+        errors = gql.field_errors(answer)
+        found = gql.parse_read(answer["data"], self._lookups)
+        if found is None:
+            error = errors.get("repository") or gql.FieldError("repository", "NOT_FOUND", "null")
+            raise self._refused(what, error)
+        if errors:
+            raise self._refused(what, next(iter(errors.values())))
+        self._issue_nodes[number] = found.issue_node
+        self._comment_nodes.update(found.comment_nodes)
+        self._label_nodes.update(found.label_nodes)
+        self._label_styles.update(found.styles)
+        self._issue_labels[number] = {x.casefold() for x in found.issue.labels}
+        self._lookups = ()  # once per process: a sweep's later reads skip the lookups
+        comments, after = found.comments, found.next_page
+        while after is not None:
+            page = self._query(gql.COMMENTS_PAGE, where | {"after": after}, what)
+            issue = (page["data"].get("repository") or {}).get("issueOrPullRequest")
+            failed = gql.field_errors(page)
+            if failed or not issue:
+                # A missing page would read like a lost record or an approval never given.
+                error = next(iter(failed.values()), gql.FieldError("", "NOT_FOUND", "no issue"))
+                raise self._refused(f"{what} (comments after {len(comments)})", error)
+            more, nodes, after = gql.parse_comments(issue.get("comments") or {})
+            comments.extend(more)
+            self._comment_nodes.update(nodes)
+        return Snapshot(issue=found.issue, comments=comments)
+
+    # --- reads ---------------------------------------------------------------------------
+    def issue(self, number: int) -> IssueInfo:
+        _, data = self._call("GET", f"{self._base}/issues/{number}", f"reading issue #{number}")
+        return _info(data)
+
+    def comments(self, number: int) -> list[Comment]:
+        found: list[Comment] = []
+        page = 1
+        while True:
+            headers, data = self._call(
+                "GET",
+                f"{self._base}/issues/{number}/comments",
+                f"listing the comments of #{number}",
+                parameters={"per_page": PER_PAGE, "page": page},
+            )
+            found.extend(_comment(item) for item in data or [])
+            if 'rel="next"' not in str(headers.get("link", "")):
+                return found
+            page += 1
+
+    def comment(self, comment_id: int) -> Comment | None:
+        node = self._comment_nodes.get(comment_id)
+        if self.graphql and node is not None:
+            # Read back through the API that read it first, so the bodies compare equal.
+            try:
+                return self._comment_graphql(comment_id, node)
+            except _Unusable as why:
+                self._fall_back(why)
+        try:
+            _, item = self._call(
+                "GET", f"{self._base}/issues/comments/{comment_id}", f"reading comment {comment_id}"
+            )
+        except TrackerError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return _comment(item)
+
+    def _comment_graphql(self, comment_id: int, node: str) -> Comment | None:
+        what = f"reading comment {comment_id}"
+        answer = self._query(gql.COMMENT_BODY, {"id": node}, what)
+        found = gql.parse_comment(answer["data"].get("node"))
+        if found is None:
+            error = gql.field_errors(answer).get("node")
+            if error is None or error.kind == "NOT_FOUND":
+                return None
+            raise self._refused(what, error)
+        return found
+
+    def permission(self, login: str) -> str:
+        try:
+            _, data = self._call(
+                "GET",
+                f"{self._base}/collaborators/{quote(login, safe='')}/permission",
+                f"looking up {login}'s permission",
+            )
+        except TrackerError as exc:
+            if exc.status == 404:  # not a user GitHub knows: no permission at all
+                return "none"
+            raise
+        return str(data.get("permission") or "none")
+
+    def is_team_member(self, team: str, login: str) -> bool:
+        org, _, slug = team.partition("/")
+        try:
+            _, data = self._call(
+                "GET",
+                f"/orgs/{quote(org)}/teams/{quote(slug)}/memberships/{quote(login, safe='')}",
+                f"checking {login} in team {team}",
+            )
+        except TrackerError as exc:
+            if exc.status == 404:
+                return False
+            raise
+        return bool(data.get("state") == "active")
+
+    def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
+        headers, data = self._call(
+            "GET",
+            f"{self._base}/issues",
+            "listing open issues",
+            parameters={
+                "state": "open",
+                "sort": "updated",  # least recently updated first: what waited longest
+                "direction": "asc",
+                "per_page": PER_PAGE,
+                "page": page,
+            },
+        )
+        issues = [_info(item) for item in data or []]
+        more = 'rel="next"' in str(headers.get("link", ""))
+        return issues, (page + 1 if more else None)
+
+    # --- writes --------------------------------------------------------------------------
+    def write(self, writes: Writes) -> Written:
+        return write_batched(self, writes)
+
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+        """The ops as one mutation document, by node ids from the read. An op it cannot address
+        (a comment or a label the read did not see) is left out, and `write_batched` does it
+        over REST; so is everything when GraphQL is off or will not take the document."""
+        answers: dict[str, Outcome] = {}
+        number = ops[0].number
+        issue = self._issue_nodes.get(number)
+        if not self.graphql or issue is None:
+            return answers
+        doc = gql.Mutation()
+        self._removing = {}
+        for op in ops:
+            self._add_op(doc, op, issue, specs, answers)
+        if not doc.fields:
+            return answers
+        try:
+            answer = self._query(
+                doc.document(), doc.variables, f"writing to #{number}", mutation=True
+            )
+        except _Unusable as why:
+            self._fall_back(why)  # nothing ran: every op goes over REST
+            return answers
+        data, errors = answer["data"], gql.field_errors(answer, doc.aliases)
+        for alias in doc.aliases:
+            error = errors.get(alias)
+            if error is not None:
+                answers[alias] = Outcome(error=error.kind, message=error.message)
+                continue
+            created = gql.created_id(data, alias)
+            if created is not None:
+                self._comment_nodes[created[0]] = created[1]
+            answers[alias] = Outcome(
+                created=created[0] if created else None, labels=self._removing.get(alias, ())
+            )
+        for op in ops:
+            if op.kind in ("add_labels", "remove_labels") and not answers[op.alias].ok:
+                for label in op.labels:  # a stale id: look the label up again next time
+                    self._label_nodes.pop(label.casefold(), None)
+        return answers
+
+    def _add_op(
+        self,
+        doc: gql.Mutation,
+        op: Op,
+        issue: str,
+        specs: dict[str, LabelSpec],
+        answers: dict[str, Outcome],
+    ) -> None:
+        comment = self._comment_nodes.get(op.comment_id) if op.comment_id is not None else None
+        if op.kind == "comment":
+            doc.add_comment(op.alias, issue, op.body)
+        elif op.kind == "edit" and comment is not None:
+            doc.update_comment(op.alias, comment, op.body)
+        elif op.kind == "react" and comment is not None:
+            doc.add_reaction(op.alias, comment, op.content)
+        elif op.kind == "delete" and comment is not None:
+            doc.delete_comment(op.alias, comment)
+        elif op.kind == "add_labels":
+            doc.add_labels(op.alias, issue, [self._label_node(x, specs.get(x)) for x in op.labels])
+        elif op.kind == "remove_labels":
+            # Only labels the read saw on the issue: GitHub may refuse to remove an absent one.
+            on_issue = self._issue_labels.get(op.number, set())
+            sent = tuple(
+                x
+                for x in op.labels
+                if x.casefold() in on_issue and x.casefold() in self._label_nodes
+            )
+            if sent:
+                doc.remove_labels(op.alias, issue, [self._label_nodes[x.casefold()] for x in sent])
+                self._removing[op.alias] = sent
+            elif all(x.casefold() not in on_issue for x in op.labels):
+                answers[op.alias] = Outcome()  # none of them is on the issue: nothing to do
+
+    def _label_node(self, name: str, spec: LabelSpec | None) -> str:
+        """The node id of a label to add: looked up by the read, else created (with its colour
+        and description when it is a status label), once per repository."""
+        key = name.casefold()
+        known = self._label_nodes.get(key)
+        style = self._label_styles.pop(key, None)
+        if known is not None:
+            if spec and style and style.color.lower() == DEFAULT_COLOUR and not style.description:
+                # Made grey by hand or by an older run: style it. A courtesy, never a failure.
+                with contextlib.suppress(TrackerError):
+                    self._style_label(spec)
+            return known
+        color = spec.color if spec else DEFAULT_COLOUR
+        body = {"name": name, "color": color, "description": spec.description if spec else ""}
+        try:
+            _, data = self._call(
+                "POST", f"{self._base}/labels", f"creating label {name}", input=body
+            )
+        except TrackerError as exc:
+            if exc.status != 422:  # 422: it exists after all (created meanwhile); read it
+                raise
+            _, data = self._call(
+                "GET", f"{self._base}/labels/{quote(name, safe='')}", f"reading label {name}"
+            )
+        self._label_nodes[key] = str(data["node_id"])
+        return self._label_nodes[key]
+
+    def _remove_label(self, number: int, label: str) -> None:
+        try:
+            self._call(
+                "DELETE",
+                f"{self._base}/issues/{number}/labels/{quote(label, safe='')}",
+                f"removing {label} from #{number}",
+            )
+        except TrackerError as exc:
+            if exc.status != 404:  # already gone: the difference is applied
+                raise
+
+    def create_comment(self, number: int, body: str) -> int:
+        _, data = self._call(
+            "POST",
+            f"{self._base}/issues/{number}/comments",
+            f"commenting on #{number}",
+            once=True,
+            input={"body": body},
+        )
+        return int(data["id"])
+
+    def edit_comment(self, comment_id: int, body: str) -> None:
+        self._call(
+            "PATCH",
+            f"{self._base}/issues/comments/{comment_id}",
+            f"updating comment {comment_id}",
+            input={"body": body},
+        )
+
+    def delete_comment(self, comment_id: int) -> None:
+        self._call(
+            "DELETE", f"{self._base}/issues/comments/{comment_id}", f"deleting comment {comment_id}"
+        )
+
+    def react(self, comment_id: int, content: str) -> None:
+        self._call(
+            "POST",
+            f"{self._base}/issues/comments/{comment_id}/reactions",
+            f"reacting to comment {comment_id}",
+            input={"content": content},
+        )
+
+    def set_labels(
+        self,
+        number: int,
+        current: tuple[str, ...],
+        wanted: tuple[str, ...],
+        specs: dict[str, LabelSpec],
+    ) -> None:
+        add = [label for label in wanted if label not in current]
+        remove = [label for label in current if label not in wanted]
+        # Add first: an issue briefly carrying two status labels is repaired by the next run,
+        # one carrying none would look like it left the workflow.
+        if add:
+            _, data = self._call(
+                "POST",
+                f"{self._base}/issues/{number}/labels",
+                f"labelling #{number}",
+                input={"labels": add},
+            )
+            for label in data or []:
+                name = str(label.get("name"))
+                spec = specs.get(name)
+                if (
+                    spec
+                    and str(label.get("color")).lower() == DEFAULT_COLOUR
+                    and not label.get("description")
+                ):
+                    self._style_label(spec)
+        for label in remove:
+            self._remove_label(number, label)
+
+    def _style_label(self, spec: LabelSpec) -> None:
+        """First use of a status label: GitHub created it grey; give it its colour and text."""
+        self._call(
+            "PATCH",
+            f"{self._base}/labels/{quote(spec.name, safe='')}",
+            f"styling label {spec.name}",
+            input={"color": spec.color, "description": spec.description},
+        )
+
+    def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None:
+        self._call(
+            "POST",
+            f"{self._base}/actions/workflows/{quote(target.workflow, safe='')}/dispatches",
+            f"starting workflow {target.workflow}",
+            input={"ref": target.ref, "inputs": inputs},
+        )

@@ -1,0 +1,151 @@
+"""The narrow interface Baton needs from GitHub, and nothing more.
+
+Two implementations: `github.client.GitHubTracker` (PyGithub, the Action) and
+`sim.memory_github.MemoryGitHub` (in memory: `baton demo`, `baton simulate`, most tests). The core
+never imports PyGithub; only `github/client.py` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from baton.core.issue_facts import Comment, IssueInfo
+
+
+@dataclass(frozen=True)
+class LabelSpec:
+    """How a status label looks when Baton creates it."""
+
+    name: str
+    color: str
+    description: str
+
+
+@dataclass(frozen=True)
+class DispatchTarget:
+    """Where chained runs go: the running workflow file and its ref (from GITHUB_WORKFLOW_REF)."""
+
+    workflow: str
+    ref: str
+
+    @classmethod
+    def from_workflow_ref(cls, workflow_ref: str) -> DispatchTarget:
+        """Parse `owner/repo/.github/workflows/baton.yml@refs/heads/main`."""
+        path, _, ref = workflow_ref.partition("@")
+        if not path or not ref:
+            raise ValueError(f"GITHUB_WORKFLOW_REF {workflow_ref!r} is not path@ref")
+        return cls(workflow=path.rsplit("/", 1)[-1], ref=ref)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An issue as one run reads it: the issue itself (when asked for) and all its comments."""
+
+    issue: IssueInfo | None
+    comments: list[Comment]
+
+
+@dataclass(frozen=True)
+class LabelChange:
+    """Labels to change from `current` to `wanted`; only the difference is touched."""
+
+    current: tuple[str, ...]
+    wanted: tuple[str, ...]
+    specs: dict[str, LabelSpec]  # how a status label looks when it must be created
+
+    @property
+    def add(self) -> list[str]:
+        return [label for label in self.wanted if label not in self.current]
+
+    @property
+    def remove(self) -> list[str]:
+        return [label for label in self.current if label not in self.wanted]
+
+
+@dataclass(frozen=True)
+class Writes:
+    """Everything one run writes to one issue, in the order it must land (see `apply.py`)."""
+
+    number: int
+    repost: str | None = None  # a message a failed run could not post, posted first
+    record: str | None = None  # the record comment's new body
+    record_comment: int | None = None  # the comment to edit; None: create one
+    labels: LabelChange | None = None
+    message: str | None = None
+    reaction: tuple[int, str] | None = None  # (comment id, REST reaction name)
+    delete: tuple[int, ...] = ()  # duplicate record comments
+
+
+@dataclass
+class Written:
+    """What a `Tracker.write` did, for `apply.py`'s account of the run."""
+
+    reposted: bool = False
+    record_comment: int | None = None  # the record comment written (created or edited)
+    record_gone: int | None = None  # the comment to edit had been deleted; a new one was made
+    labels: bool = False
+    message_comment: int | None = None
+    reacted: bool = False
+    reaction_problem: str | None = None  # a courtesy that failed; never fails the run
+    deleted: list[int] = field(default_factory=list)
+
+
+def request_count(tracker: object) -> int | None:
+    """API calls a tracker has made so far, if it counts them (both implementations do)."""
+    count = getattr(tracker, "requests", None)
+    return count if isinstance(count, int) else None
+
+
+def cost_note(tracker: object) -> str | None:
+    """`4 (3 GraphQL, 1 REST); left this hour: 996 of 1,000 REST, 997 of 1,000 GraphQL`, from
+    what a tracker counted and GitHub's rate-limit headers said; None if it counts nothing."""
+    count = request_count(tracker)
+    if count is None:
+        return None
+    text = str(count)
+    graphql = getattr(tracker, "graphql_requests", None)
+    if isinstance(graphql, int) and count:
+        text += f" ({graphql} GraphQL, {count - graphql} REST)"
+    budget = getattr(tracker, "budget", None)
+    if isinstance(budget, dict) and budget:
+        names = {"core": "REST", "graphql": "GraphQL"}
+        left = [
+            f"{remaining:,} of {limit:,} {names.get(resource, resource)}"
+            for resource, (remaining, limit) in sorted(budget.items())
+        ]
+        text += "; left this hour: " + ", ".join(left)
+    return text
+
+
+class Tracker(Protocol):
+    """Every GitHub operation Baton makes. Errors raise `baton.errors.TrackerError`."""
+
+    def read(self, number: int, *, with_issue: bool) -> Snapshot:
+        """The issue (when `with_issue`) and all its comments, oldest first, in as few calls as
+        the transport allows (one GraphQL query when they fit on a page)."""
+        ...
+
+    def comment(self, comment_id: int) -> Comment | None:
+        """One comment, or None if it was deleted."""
+        ...
+
+    def permission(self, login: str) -> str:
+        """The login's repository permission: admin, maintain, write, triage, read or none."""
+        ...
+
+    def is_team_member(self, team: str, login: str) -> bool:
+        """Whether login is an active member of `org/team-slug`."""
+        ...
+
+    def write(self, writes: Writes) -> Written:
+        """Carry out `writes` in their order, in as few calls as the transport allows. A record
+        comment deleted meanwhile is written anew; a failed reaction is reported, not raised;
+        anything else that fails raises, leaving what came before it written."""
+        ...
+
+    def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None: ...
+
+    def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
+        """One page of open issues (oldest first) with their labels, and the next page number."""
+        ...

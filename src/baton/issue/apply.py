@@ -1,0 +1,155 @@
+"""Carry out a Decision on a Tracker, in the order that survives a crash at any step.
+
+0. a message a failed run could not post (the record written next forgets it);
+1. the record (the memory) — so a run that dies later leaves labels the next run repairs;
+2. the labels (a projection of the record) — only the difference is changed;
+3. the one message for humans, and the reaction on the comment acted on;
+4. duplicate record comments left by racing runs are removed (the oldest is kept).
+`plan` turns a Decision into these `Writes`; the Tracker carries them out in one call (GraphQL)
+or one per step. Dispatching the next agent is the caller's step, after all of these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from baton.core.decision import Decision
+from baton.core.issue_facts import IssueInfo
+from baton.github.tracker import LabelChange, LabelSpec, Tracker, Writes, Written
+from baton.issue import record_comment
+from baton.issue.load import Loaded
+from baton.workflow.config import Policy
+from baton.workflow.model import StateKind, Workflow
+
+KIND_COLOURS = {StateKind.work: "1d76db", StateKind.waiting: "fbca04", StateKind.terminal: "0e8a16"}
+FAILURE_COLOUR = "b60205"
+DESCRIPTION_LIMIT = 100
+
+
+@dataclass
+class Applied:
+    """What was written, for the log and the job summary."""
+
+    steps: list[str] = field(default_factory=list)
+    comment_id: int | None = None
+
+
+def label_specs(workflow: Workflow, policy: Policy) -> dict[str, LabelSpec]:
+    specs = {}
+    for state, spec in workflow.states.items():
+        colour = spec.color or KIND_COLOURS[spec.kind]
+        if spec.kind is StateKind.terminal and state in {"failed", "requires_human_intervention"}:
+            colour = spec.color or FAILURE_COLOUR
+        description = f"Baton: {spec.description or state}"
+        if len(description) > DESCRIPTION_LIMIT:
+            description = description[: DESCRIPTION_LIMIT - 1] + "…"
+        name = workflow.label_for(state, policy.label_prefix)
+        specs[name] = LabelSpec(name=name, color=colour.lower(), description=description)
+    return specs
+
+
+def apply(
+    decision: Decision,
+    loaded: Loaded,
+    issue: IssueInfo,
+    tracker: Tracker,
+    workflow: Workflow,
+    policy: Policy,
+    *,
+    secret: str | None = None,
+) -> Applied:
+    writes = plan(decision, loaded, issue, workflow, policy, secret=secret)
+    written = tracker.write(writes)
+    return _account(decision, loaded, issue, writes, written)
+
+
+def plan(
+    decision: Decision,
+    loaded: Loaded,
+    issue: IssueInfo,
+    workflow: Workflow,
+    policy: Policy,
+    *,
+    secret: str | None = None,
+) -> Writes:
+    """The writes a decision needs, in the order that survives a crash at any step."""
+    # A message a failed run could not post goes first: the record written next forgets it.
+    lost = loaded.record.outbox if loaded.record and loaded.lost_message else None
+    repost = None
+    if lost is not None:
+        note = "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
+        repost = f"{record_comment.message_mark(lost.revision)}\n{lost.text}{note}"
+    record = None
+    if decision.record is not None:
+        record = record_comment.render(
+            decision.record, agent=workflow.agent_of(decision.record.state), secret=secret
+        )
+    labels = None
+    if decision.labels is not None:
+        # On a move the new status label is always (re-)added: the payload's snapshot may show
+        # it although another run removed it since; adding a label twice changes nothing.
+        wanted_status = decision.record.state if decision.record else decision.state
+        status = workflow.label_for(wanted_status, policy.label_prefix) if wanted_status else None
+        moved = decision.state != decision.previous_state
+        current = tuple(x for x in issue.labels if not (moved and x == status))
+        # Likewise the label of the state the record was in is removed even if the snapshot
+        # predates it (removing an absent label is harmless).
+        if loaded.record is not None:
+            before = workflow.label_for(loaded.record.state, policy.label_prefix)
+            if before != status and before not in current:
+                current = (*current, before)
+        labels = LabelChange(current, decision.labels, label_specs(workflow, policy))
+    message = None
+    if decision.message:
+        message = decision.message
+        if decision.record is not None and decision.record.outbox is not None:
+            mark = record_comment.message_mark(decision.record.revision, decision.event_id)
+            # None when an earlier attempt at this event posted it, then failed to write its
+            # record.
+            message = None if loaded.has_posted(mark, message) else f"{mark}\n{message}"
+    reaction = None
+    if decision.reaction:
+        reaction = (decision.reaction.comment_id, decision.reaction.content)
+    return Writes(
+        number=issue.number,
+        repost=repost,
+        record=record,
+        record_comment=loaded.comment_id if record is not None else None,
+        labels=labels,
+        message=message,
+        reaction=reaction,
+        delete=loaded.duplicates,
+    )
+
+
+def _account(
+    decision: Decision, loaded: Loaded, issue: IssueInfo, writes: Writes, written: Written
+) -> Applied:
+    done = Applied(comment_id=written.record_comment or loaded.comment_id)
+    if written.reposted and loaded.record and loaded.record.outbox:
+        done.steps.append(f"re-posted the message of revision {loaded.record.outbox.revision}")
+    if written.record_gone is not None:
+        done.steps.append(f"record comment {written.record_gone} was deleted")
+    if decision.record is not None and written.record_comment is not None:
+        if written.record_comment == writes.record_comment:
+            done.steps.append(f"record updated (revision {decision.record.revision})")
+        else:
+            done.steps.append(f"record created (comment {written.record_comment})")
+    if written.labels and decision.labels is not None:
+        removed = [x for x in issue.labels if x not in decision.labels]
+        added = [x for x in decision.labels if x not in issue.labels]
+        done.steps.append(
+            "labels: " + ", ".join([*(f"-{x}" for x in removed), *(f"+{x}" for x in added)])
+        )
+    if written.message_comment is not None:
+        done.steps.append(f"message posted (comment {written.message_comment})")
+    elif decision.message and writes.message is None:
+        done.steps.append("message already on the issue (an earlier attempt posted it)")
+    if decision.reaction:
+        target = decision.reaction.comment_id
+        if written.reacted:
+            done.steps.append(f"reacted {decision.reaction.content} on {target}")
+        elif written.reaction_problem:
+            done.steps.append(f"could not react on {target}: {written.reaction_problem}")
+    done.steps.extend(f"duplicate record comment {x} removed" for x in written.deleted)
+    return done

@@ -1,0 +1,361 @@
+"""GitHub in memory: issues, labels, comments with authors, reactions, permissions, dispatches.
+
+It powers `baton demo` and `baton simulate` and is the one shared fake of the test suite. Every
+change is logged in a compact readable form (`#1 +label status:received`), every call is
+counted per operation, and `fail_next` makes a named operation raise, for fault tests.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from baton.core.issue_facts import Comment, IssueInfo
+from baton.errors import TrackerError
+from baton.github.batch_write import Op, Outcome, write_batched
+from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
+
+GITHUB_COMMENT_LIMIT = 65_536
+PAGE_SIZE = 100
+
+
+@dataclass
+class _Issue:
+    number: int
+    title: str
+    body: str
+    author: str
+    state: str = "open"
+    labels: list[str] = field(default_factory=list)
+    is_pull_request: bool = False
+    updated_at: datetime | None = None
+
+
+@dataclass
+class _Comment:
+    id: int
+    issue: int
+    author: str
+    body: str
+    created_at: datetime
+    author_is_bot: bool
+    association: str
+    reactions: list[tuple[str, str]] = field(default_factory=list)
+
+
+class MemoryGitHub:
+    """One repository's issues, held in memory; implements `baton.github.tracker.Tracker`."""
+
+    def __init__(
+        self,
+        repo: str = "octo/demo",
+        *,
+        bot_login: str = "github-actions[bot]",
+        now: datetime | None = None,
+    ) -> None:
+        self.repo = repo
+        self.bot_login = bot_login
+        self.now = now or datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+        self.issues: dict[int, _Issue] = {}
+        self.comment_store: dict[int, _Comment] = {}
+        self.repo_labels: dict[str, LabelSpec] = {}
+        self.permissions: dict[str, str] = {}
+        self.teams: dict[str, set[str]] = {}
+        self.dispatches: list[dict[str, Any]] = []
+        self.log: list[str] = []
+        self.calls: Counter[str] = Counter()
+        self._failures: dict[str, list[TrackerError]] = {}
+        # Called with the operation name before each call, until cleared (a hook may clear
+        # itself): tests interleave a second run here.
+        self.on_call: Callable[[str], None] | None = None
+        self._in_hook = False
+        self._next_comment = 1000
+        self._round_trips = 0
+        self._batched = False
+        # How a failed write inside a document behaves (see `run_batch`); tests set it.
+        self.fields_fail_alone = False
+
+    # --- set-up helpers (what a human or GitHub itself does) ------------------------------
+    def open_issue(
+        self, title: str, body: str = "", *, author: str = "alice", labels: tuple[str, ...] = ()
+    ) -> int:
+        number = max(self.issues, default=0) + 1
+        self.issues[number] = _Issue(
+            number, title, body, author, labels=list(labels), updated_at=self.now
+        )
+        self.log.append(f"#{number} opened by {author}: {title}")
+        return number
+
+    def human_comment(
+        self, number: int, body: str, *, author: str, association: str = "NONE", bot: bool = False
+    ) -> Comment:
+        comment = self._add_comment(number, body, author=author, bot=bot, association=association)
+        self.log.append(f"#{number} comment {comment.id} by {author}")
+        return comment
+
+    def human_label(self, number: int, label: str, *, add: bool = True) -> None:
+        labels = self._issue(number).labels
+        if add and label not in labels:
+            labels.append(label)
+        elif not add and label in labels:
+            labels.remove(label)
+        self._touch(number)
+        self.log.append(f"#{number} {'+' if add else '-'}label {label} (human)")
+
+    def set_permission(self, login: str, permission: str) -> None:
+        self.permissions[login] = permission
+
+    def fail_next(self, operation: str, error: TrackerError | None = None, times: int = 1) -> None:
+        """Make the next `times` calls of `operation` (a method name) raise."""
+        failure = error or TrackerError(f"injected failure in {operation}")
+        self._failures.setdefault(operation, []).extend([failure] * times)
+
+    def labels_of(self, number: int) -> list[str]:
+        return list(self._issue(number).labels)
+
+    def comments_of(self, number: int) -> list[Comment]:
+        return [self._public(c) for c in self.comment_store.values() if c.issue == number]
+
+    def reactions_of(self, comment_id: int) -> list[str]:
+        return [content for _, content in self.comment_store[comment_id].reactions]
+
+    @property
+    def requests(self) -> int:
+        """Round trips so far, as `GitHubTracker.requests` counts them: a `read` or a `write` is
+        one, as one GraphQL document is, however many operations (in `calls`) it holds."""
+        return self._round_trips
+
+    # --- internals ----------------------------------------------------------------------
+    def _touch(self, number: int) -> None:
+        """GitHub bumps an issue's updated_at on every comment and label change."""
+        if number in self.issues:
+            self.issues[number].updated_at = self.now
+
+    def _call(self, operation: str) -> None:
+        self.calls[operation] += 1
+        if not self._batched:
+            self._round_trips += 1
+        if self.on_call is not None and not self._in_hook:
+            self._in_hook = True  # the hook's own calls do not re-enter it
+            batched, self._batched = self._batched, False  # nor join this call's round trip
+            try:
+                self.on_call(operation)
+            finally:
+                self._in_hook = False
+                self._batched = batched
+        queued = self._failures.get(operation)
+        if queued:
+            raise queued.pop(0)
+
+    def _issue(self, number: int) -> _Issue:
+        try:
+            return self.issues[number]
+        except KeyError:
+            raise TrackerError(f"issue #{number} does not exist (404)", status=404) from None
+
+    def _add_comment(
+        self, number: int, body: str, *, author: str, bot: bool, association: str
+    ) -> Comment:
+        self._issue(number)
+        if len(body) > GITHUB_COMMENT_LIMIT:
+            raise TrackerError(
+                f"comment body is {len(body)} characters; GitHub allows 65536", status=422
+            )
+        self._next_comment += 1
+        stored = _Comment(self._next_comment, number, author, body, self.now, bot, association)
+        self.comment_store[stored.id] = stored
+        self._touch(number)
+        return self._public(stored)
+
+    @staticmethod
+    def _public(comment: _Comment) -> Comment:
+        return Comment(
+            id=comment.id,
+            author=comment.author,
+            body=comment.body,
+            created_at=comment.created_at,
+            author_is_bot=comment.author_is_bot,
+            association=comment.association,
+        )
+
+    def _one_trip(self) -> bool:
+        self._round_trips += 1
+        batched, self._batched = self._batched, True
+        return batched
+
+    # --- the Tracker protocol -----------------------------------------------------------
+    def read(self, number: int, *, with_issue: bool) -> Snapshot:
+        """Like GitHub's GraphQL query: one round trip. Its parts still pass `on_call` and
+        `fail_next` by their own names, so tests can fault or interleave at each."""
+        batched = self._one_trip()
+        try:
+            issue = self.issue(number) if with_issue else None
+            return Snapshot(issue=issue, comments=self.comments(number))
+        finally:
+            self._batched = batched
+
+    def write(self, writes: Writes) -> Written:
+        return write_batched(self, writes)
+
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+        """Like a GraphQL mutation document: one round trip whose fields run in order, each
+        still passing `on_call` and `fail_next` under its operation's name. A field that fails
+        with a 404, or any failure when `fields_fail_alone` is set, is GitHub's failed field:
+        the others run and the run redoes it. Otherwise the request dies at that field, as with
+        a 5xx or a timeout: nothing after it runs."""
+        batched = self._one_trip()
+        answers: dict[str, Outcome] = {}
+        try:
+            for op in ops:
+                try:
+                    answers[op.alias] = self._run_op(op, specs)
+                except TrackerError as exc:
+                    if exc.status != 404 and not self.fields_fail_alone:
+                        raise
+                    kind = "NOT_FOUND" if exc.status == 404 else "FAILED"
+                    answers[op.alias] = Outcome(error=kind, message=str(exc))
+            return answers
+        finally:
+            self._batched = batched
+
+    def _run_op(self, op: Op, specs: dict[str, LabelSpec]) -> Outcome:
+        if op.kind == "comment":
+            return Outcome(created=self.create_comment(op.number, op.body))
+        if op.kind == "edit" and op.comment_id is not None:
+            self.edit_comment(op.comment_id, op.body)
+        elif op.kind == "add_labels":
+            self.set_labels(op.number, (), op.labels, specs)
+        elif op.kind == "remove_labels":
+            present = tuple(x for x in op.labels if x in self._issue(op.number).labels)
+            self.set_labels(op.number, op.labels, (), specs)
+            return Outcome(labels=present)
+        elif op.kind == "react" and op.comment_id is not None:
+            self.react(op.comment_id, op.content)
+        elif op.kind == "delete" and op.comment_id is not None:
+            self.delete_comment(op.comment_id)
+        return Outcome()
+
+    def issue(self, number: int) -> IssueInfo:
+        self._call("issue")
+        found = self._issue(number)
+        return IssueInfo(
+            number=found.number,
+            title=found.title,
+            body=found.body,
+            state=found.state,
+            labels=tuple(found.labels),
+            author=found.author,
+            is_pull_request=found.is_pull_request,
+            updated_at=found.updated_at,
+        )
+
+    def comments(self, number: int) -> list[Comment]:
+        self._call("comments")
+        self._issue(number)
+        return self.comments_of(number)
+
+    def comment(self, comment_id: int) -> Comment | None:
+        self._call("comment")
+        stored = self.comment_store.get(comment_id)
+        return self._public(stored) if stored else None
+
+    def permission(self, login: str) -> str:
+        self._call("permission")
+        return self.permissions.get(login, "read")
+
+    def is_team_member(self, team: str, login: str) -> bool:
+        self._call("is_team_member")
+        return login in self.teams.get(team, set())
+
+    def create_comment(self, number: int, body: str) -> int:
+        self._call("create_comment")
+        comment = self._add_comment(
+            number, body, author=self.bot_login, bot=True, association="NONE"
+        )
+        self.log.append(f"#{number} comment {comment.id} by {self.bot_login}")
+        return comment.id
+
+    def edit_comment(self, comment_id: int, body: str) -> None:
+        self._call("edit_comment")
+        if comment_id not in self.comment_store:
+            raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
+        if len(body) > GITHUB_COMMENT_LIMIT:
+            raise TrackerError(
+                f"comment body is {len(body)} characters; GitHub allows 65536", status=422
+            )
+        stored = self.comment_store[comment_id]
+        stored.body = body
+        self._touch(stored.issue)
+        self.log.append(f"#{stored.issue} comment {comment_id} edited")
+
+    def delete_comment(self, comment_id: int) -> None:
+        self._call("delete_comment")
+        stored = self.comment_store.pop(comment_id, None)
+        if stored is None:
+            raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
+        self.log.append(f"#{stored.issue} comment {comment_id} deleted")
+
+    def react(self, comment_id: int, content: str) -> None:
+        self._call("react")
+        stored = self.comment_store.get(comment_id)
+        if stored is None:
+            raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
+        if (self.bot_login, content) not in stored.reactions:
+            stored.reactions.append((self.bot_login, content))
+            self.log.append(f"#{stored.issue} comment {comment_id} reaction {content}")
+
+    def set_labels(
+        self,
+        number: int,
+        current: tuple[str, ...],
+        wanted: tuple[str, ...],
+        specs: dict[str, LabelSpec],
+    ) -> None:
+        self._call("set_labels")
+        labels = self._issue(number).labels
+        self._touch(number)
+        for name in [x for x in current if x not in wanted]:
+            if name in labels:
+                labels.remove(name)
+                self.log.append(f"#{number} -label {name}")
+        for name in [x for x in wanted if x not in current]:
+            if name in specs and name not in self.repo_labels:
+                self.repo_labels[name] = specs[name]
+                self.log.append(f"label {name} created ({specs[name].color})")
+            if name not in labels:
+                labels.append(name)
+                self.log.append(f"#{number} +label {name}")
+
+    def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None:
+        self._call("dispatch")
+        self.dispatches.append(
+            {"workflow": target.workflow, "ref": target.ref, "inputs": copy.deepcopy(inputs)}
+        )
+        self.log.append(f"dispatch {target.workflow}@{target.ref} {inputs}")
+
+    def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
+        self._call("open_issues")
+        epoch = datetime.min.replace(tzinfo=UTC)
+        numbers = sorted(
+            (n for n, i in self.issues.items() if i.state == "open"),
+            key=lambda n: (self.issues[n].updated_at or epoch, n),
+        )
+        start = (page - 1) * PAGE_SIZE
+        chunk = numbers[start : start + PAGE_SIZE]
+        infos = [
+            IssueInfo(
+                number=n,
+                title=self.issues[n].title,
+                state="open",
+                labels=tuple(self.issues[n].labels),
+                author=self.issues[n].author,
+                updated_at=self.issues[n].updated_at,
+            )
+            for n in chunk
+        ]
+        more = start + PAGE_SIZE < len(numbers)
+        return infos, (page + 1 if more else None)

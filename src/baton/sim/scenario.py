@@ -1,0 +1,378 @@
+"""Replay a scripted issue against the in-memory GitHub: `baton simulate` and `baton demo`.
+
+A scenario is a YAML list of what humans, agents and the clock do. Each step becomes the
+webhook payload GitHub would send (or the agent report `baton report` would read) and goes
+through the same `webhooks.parse` → `run.handle` path as a real run, so a maintainer can test a
+workflow file before deploying it. `expect` steps turn a scenario into a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from baton import webhooks
+from baton.core import events
+from baton.core.agent_result import AgentResult
+from baton.core.decision import Decision
+from baton.core.record import Record
+from baton.errors import BatonError
+from baton.github.tracker import DispatchTarget
+from baton.issue import record_comment
+from baton.run import RunResult, handle
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
+from baton.sweep import sweep
+from baton.workflow.config import Settings
+from baton.workflow.durations import Duration
+from baton.workflow.graph import path_mermaid
+from baton.workflow.model import AgentStatus
+
+CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
+
+
+class InvalidScenario(BatonError):
+    """A scenario file is malformed."""
+
+
+class IssueSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = "An issue"
+    body: str = ""
+    author: str = "alice"
+    labels: list[str] = Field(default_factory=list)
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    agent: str | None = None
+    status: AgentStatus = AgentStatus.success
+    confidence: float = Field(default=0.9, ge=0, le=1)
+    summary: str = ""
+    issues_found: list[str] = Field(default_factory=list)
+    questions: list[str] = Field(default_factory=list)
+    next_state: str | None = None
+
+
+class Expect(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    state: str | None = None
+    agent: str | None = Field(default=None, description="The agent named by the last step.")
+    labels: list[str] | None = None
+    transitioned: bool | None = None
+
+
+ACTIONS = (
+    "open",
+    "label",
+    "unlabel",
+    "comment",
+    "report",
+    "wait",
+    "sweep",
+    "close",
+    "reopen",
+    "dispatch",
+    "expect",
+)
+
+
+class Step(BaseModel):
+    """Exactly one action per step; `by` says who does it (a human login)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    open: bool | None = None
+    label: str | None = None
+    unlabel: str | None = None
+    comment: str | None = None
+    report: Report | None = None
+    wait: Duration | None = None
+    sweep: bool | None = None
+    close: bool | None = None
+    reopen: bool | None = None
+    dispatch: bool | None = None
+    expect: Expect | None = None
+    by: str | None = None
+    association: str = "NONE"
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _one_action(self) -> Step:
+        given = [name for name in ACTIONS if getattr(self, name) not in (None, False)]
+        if len(given) != 1:
+            raise ValueError(
+                f"a step needs exactly one of {', '.join(ACTIONS)}; got {given or 'none'}"
+            )
+        return self
+
+    @property
+    def action(self) -> str:
+        return next(name for name in ACTIONS if getattr(self, name) not in (None, False))
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "scenario"
+    start: datetime = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    issue: IssueSpec = Field(default_factory=IssueSpec)
+    people: dict[str, str] = Field(default_factory=dict, description="login: repository permission")
+    step_minutes: int = Field(default=5, ge=0, description="Clock advance between steps.")
+    steps: list[Step]
+
+
+def parse_scenario(text: str, source: str) -> Scenario:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InvalidScenario(f"{source}: not valid YAML: {exc}") from exc
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        problems = [
+            f"{source}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        ]
+        raise InvalidScenario("\n".join(problems)) from exc
+
+
+def load_scenario(path: Path) -> Scenario:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidScenario(f"cannot read {path}: {exc.strerror}") from exc
+    return parse_scenario(text, str(path))
+
+
+def demo_scenario() -> Scenario:
+    text = (resources.files("baton.sim") / "demo.yml").read_text(encoding="utf-8")
+    return parse_scenario(text, "demo.yml")
+
+
+class Player:
+    """Plays a scenario step by step and reports each decision through `say`."""
+
+    def __init__(self, scenario: Scenario, settings: Settings, say: Callable[[str], None]):
+        self.scenario = scenario
+        self.settings = settings
+        self.say = say
+        self.gh = MemoryGitHub(bot_login=settings.policy.bot_login, now=scenario.start)
+        for login, permission in scenario.people.items():
+            self.gh.set_permission(login, permission)
+        self.number = 0
+        self.last: Decision | None = None
+        self.failures: list[str] = []
+        self.run_counter = 0
+
+    # --- helpers -----------------------------------------------------------------------
+    def record(self) -> Record | None:
+        found = [c for c in self.gh.comments_of(self.number) if c.author == self.gh.bot_login]
+        for comment in found:
+            if record_comment.has_marker(comment.body):
+                return record_comment.parse(comment.body)
+        return None
+
+    def _event(self, name: str, payload: dict[str, Any]) -> None:
+        self.run_counter += 1
+        parsed = webhooks.parse(
+            name, payload, self.settings.policy, now=self.gh.now, run_id=str(self.run_counter)
+        )
+        if isinstance(parsed, events.Ignored):
+            self.say(f"   ignored (no API call): {parsed.reason}")
+            self.last = None
+            return
+        if isinstance(parsed, events.Sweep):
+            self._sweep()
+            return
+        self._show(handle(parsed, self.gh, self.settings))
+
+    def _sweep(self) -> None:
+        result = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
+        if not result.results:
+            self.last = None
+            self.say(f"   sweep: nothing is due ({result.listed} open issue(s) listed)")
+        for item in result.results:
+            self._show(item)
+
+    def _show(self, result: RunResult) -> None:
+        decision = result.decision
+        self.last = decision
+        moved = (
+            f"{decision.previous_state or '(not in workflow)'} → {decision.state}"
+            if decision.transitioned
+            else (decision.state or "(not in workflow)")
+        )
+        self.say(f"   {decision.outcome.value}: {moved}")
+        self.say(f"   why: {decision.reason}")
+        if decision.labels is not None or decision.transitioned:
+            status = [x for x in self.gh.labels_of(self.number)]
+            self.say(f"   labels: {', '.join(status) or '(none)'}")
+        if decision.message:
+            first = [line for line in decision.message.splitlines() if line.strip()][:6]
+            self.say("   bot comments:")
+            for line in first:
+                if not line.startswith("<sub>"):
+                    self.say(f"     | {line}")
+        if decision.agent:
+            how = "workflow run dispatched" if result.dispatched else "follow-up job"
+            self.say(f"   next agent: {decision.agent} ({how})")
+
+    # --- steps -----------------------------------------------------------------------------
+    def play(self) -> int:
+        issue = self.scenario.issue
+        for index, step in enumerate(self.scenario.steps, 1):
+            if step.action not in {"open", "expect"} and self.number == 0:
+                self.number = self.gh.open_issue(
+                    issue.title, issue.body, author=issue.author, labels=tuple(issue.labels)
+                )
+            note = f" — {step.note}" if step.note else ""
+            self.say(f"\n{index:>2}. {self._describe(step)}{note}")
+            getattr(self, f"_do_{step.action}")(step)
+            if step.action not in {"wait", "expect"}:
+                self.gh.now += timedelta(minutes=self.scenario.step_minutes)
+        return 1 if self.failures else 0
+
+    def _describe(self, step: Step) -> str:
+        who = step.by or self.scenario.issue.author
+        if step.report is not None:
+            r = step.report
+            agent = r.agent or (self._due_agent() or "agent")
+            extra = [f"{len(r.questions)} question(s)"] if r.questions else []
+            extra += [f"{len(r.issues_found)} issue(s) found"] if r.issues_found else []
+            extra += [f"proposes {r.next_state}"] if r.next_state else []
+            tail = f", {', '.join(extra)}" if extra else ""
+            return f"{agent} reports {r.status.value}, confidence {r.confidence:.2f}{tail}"
+        if step.comment is not None:
+            text = " ".join(step.comment.split())
+            return f"{who} comments: {text[:70]!r}"
+        if step.label is not None:
+            return f"{who} adds label {step.label}"
+        if step.unlabel is not None:
+            return f"{who} removes label {step.unlabel}"
+        if step.wait is not None:
+            return f"time passes: {step.wait}"
+        return {
+            "open": f"{who} opens the issue",
+            "sweep": "the scheduled sweep runs",
+            "close": f"{who} closes the issue",
+            "reopen": f"{who} reopens the issue",
+            "dispatch": "a workflow_dispatch run starts",
+            "expect": "check",
+        }[step.action]
+
+    def _due_agent(self) -> str | None:
+        record = self.record()
+        return self.settings.workflow.agent_of(record.state) if record else None
+
+    def _do_open(self, step: Step) -> None:
+        issue = self.scenario.issue
+        self.number = self.gh.open_issue(
+            issue.title, issue.body, author=step.by or issue.author, labels=tuple(issue.labels)
+        )
+        self._event("issues", payloads.issues(self.gh, self.number, "opened", sender=issue.author))
+
+    def _do_label(self, step: Step) -> None:
+        assert step.label is not None
+        who = step.by or self.scenario.issue.author
+        self.gh.human_label(self.number, step.label)
+        self._event("issues", payloads.labeled(self.gh, self.number, step.label, sender=who))
+
+    def _do_unlabel(self, step: Step) -> None:
+        assert step.unlabel is not None
+        who = step.by or self.scenario.issue.author
+        self.gh.human_label(self.number, step.unlabel, add=False)
+        payload = payloads.labeled(self.gh, self.number, step.unlabel, sender=who)
+        payload["action"] = "unlabeled"
+        self._event("issues", payload)
+
+    def _do_comment(self, step: Step) -> None:
+        assert step.comment is not None
+        who = step.by or self.scenario.issue.author
+        comment = self.gh.human_comment(
+            self.number, step.comment, author=who, association=step.association
+        )
+        self._event("issue_comment", payloads.comment(self.gh, self.number, comment.id))
+
+    def _do_report(self, step: Step) -> None:
+        assert step.report is not None
+        spec = step.report
+        result = AgentResult(
+            status=spec.status,
+            confidence=spec.confidence,
+            summary=spec.summary,
+            issues_found=spec.issues_found,
+            questions=spec.questions,
+            next_state=spec.next_state,
+        )
+        self.run_counter += 1
+        event = events.report(
+            self.number,
+            agent=spec.agent,
+            result=result,
+            error=None,
+            now=self.gh.now,
+            run_id=f"sim-{self.run_counter}",
+        )
+        self._show(handle(event, self.gh, self.settings, chain=CHAIN))
+
+    def _do_wait(self, step: Step) -> None:
+        assert step.wait is not None
+        self.gh.now += step.wait
+        self.say(f"   clock: {self.gh.now:%Y-%m-%d %H:%M} UTC")
+
+    def _do_sweep(self, step: Step) -> None:
+        self._event("schedule", {"schedule": "17 * * * *"})
+
+    def _do_close(self, step: Step) -> None:
+        self.gh.issues[self.number].state = "closed"
+        who = step.by or self.scenario.issue.author
+        self._event("issues", payloads.issues(self.gh, self.number, "closed", sender=who))
+
+    def _do_reopen(self, step: Step) -> None:
+        self.gh.issues[self.number].state = "open"
+        who = step.by or self.scenario.issue.author
+        self._event("issues", payloads.issues(self.gh, self.number, "reopened", sender=who))
+
+    def _do_dispatch(self, step: Step) -> None:
+        sender = step.by or self.gh.bot_login
+        self._event(
+            "workflow_dispatch", payloads.workflow_dispatch(self.gh, self.number, sender=sender)
+        )
+
+    def _do_expect(self, step: Step) -> None:
+        assert step.expect is not None
+        want = step.expect
+        record = self.record()
+        state = record.state if record else None
+        problems = []
+        if want.state is not None and state != want.state:
+            problems.append(f"state is {state}, expected {want.state}")
+        if want.labels is not None:
+            labels = sorted(self.gh.labels_of(self.number))
+            if labels != sorted(want.labels):
+                problems.append(f"labels are {labels}, expected {sorted(want.labels)}")
+        agent = self.last.agent if self.last else None
+        if want.agent is not None and agent != want.agent:
+            problems.append(f"agent is {agent}, expected {want.agent}")
+        transitioned = bool(self.last and self.last.transitioned)
+        if want.transitioned is not None and transitioned != want.transitioned:
+            problems.append(f"transitioned is {transitioned}, expected {want.transitioned}")
+        for problem in problems:
+            self.say(f"   ✗ {problem}")
+        if not problems:
+            self.say("   ✓ as expected")
+        self.failures.extend(problems)
+
+    def path(self) -> str:
+        record = self.record()
+        history = record.history if record else []
+        return path_mermaid(history, self.settings.workflow)

@@ -1,0 +1,325 @@
+"""Structural checks of a workflow, one small named check per invariant.
+
+`check(workflow)` returns every problem at once so a maintainer fixes a file in one pass; each
+problem names the states involved and the place in the YAML it comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from baton.workflow.model import SPECIAL_TARGETS, STATE_NAME, StateKind, Workflow
+from baton.workflow.yaml_source import YamlDocument
+
+GITHUB_LABEL_LIMIT = 50
+
+
+class Severity(StrEnum):
+    error = "error"
+    warning = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: Severity
+    message: str
+    path: tuple[str | int, ...] = ()
+
+    def render(self, document: YamlDocument | None = None, prefix: tuple[str, ...] = ()) -> str:
+        """`file:line: severity: message`; `prefix` locates an inline workflow in a config."""
+        path = (*prefix, *self.path)
+        line = document.line_of(path) if document and path else None
+        where = f"{document.source}:{line}: " if document and line else ""
+        if document and not line:
+            where = f"{document.source}: "
+        return f"{where}{self.severity.value}: {self.message}"
+
+
+@dataclass
+class Report:
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.error]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.warning]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _error(message: str, *path: str | int) -> Problem:
+    return Problem(Severity.error, message, tuple(path))
+
+
+def _warning(message: str, *path: str | int) -> Problem:
+    return Problem(Severity.warning, message, tuple(path))
+
+
+def check_state_names(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for state in wf.states:
+        if not STATE_NAME.match(state):
+            yield _error(f"state {state!r} must be snake_case (a-z, 0-9, _)", "states", state)
+
+
+def check_initial(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    if wf.initial not in wf.states:
+        yield _error(f"initial state {wf.initial!r} is not a state", "initial")
+    elif wf.states[wf.initial].kind is not StateKind.work:
+        yield _error(f"initial state {wf.initial!r} must be a work state", "initial")
+
+
+def check_transition_targets(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for source, targets in wf.transitions.items():
+        if source not in wf.states:
+            yield _error(f"transitions from unknown state {source!r}", "transitions", source)
+        seen: set[str] = set()
+        for index, target in enumerate(targets):
+            if target not in wf.states:
+                yield _error(
+                    f"{source} -> {target}: unknown target state {target!r}",
+                    "transitions",
+                    source,
+                    index,
+                )
+            if target in seen:
+                yield _error(f"{source} -> {target} is listed twice", "transitions", source, index)
+            seen.add(target)
+
+
+def check_agents(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    if len(set(wf.agents)) != len(wf.agents):
+        yield _error("an agent is listed twice in agents", "agents")
+    for state, spec in wf.states.items():
+        if spec.kind is StateKind.work:
+            if spec.agent is None:
+                yield _error(f"work state {state!r} has no agent", "states", state)
+            elif spec.agent not in wf.agents:
+                yield _error(
+                    f"state {state!r} names unknown agent {spec.agent!r}; "
+                    f"the agents are: {', '.join(wf.agents)}",
+                    "states",
+                    state,
+                    "agent",
+                )
+        elif spec.agent is not None:
+            yield _error(
+                f"{spec.kind.value} state {state!r} cannot have an agent", "states", state, "agent"
+            )
+
+
+def check_labels(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    seen: dict[str, str] = {}
+    for state in wf.states:
+        label = wf.label_for(state, prefix)
+        if len(label) > GITHUB_LABEL_LIMIT:
+            yield _error(
+                f"label {label!r} of state {state!r} is {len(label)} characters long; "
+                f"GitHub allows {GITHUB_LABEL_LIMIT}",
+                "states",
+                state,
+            )
+        key = label.casefold()
+        if key in seen:
+            yield _error(
+                f"states {seen[key]!r} and {state!r} share the label {label!r}", "states", state
+            )
+        seen[key] = state
+
+
+def check_human_moves(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for state, spec in wf.states.items():
+        for field_name in ("reply", "approval"):
+            target = getattr(spec, field_name)
+            if target is None:
+                continue
+            if spec.kind is not StateKind.waiting:
+                yield _error(
+                    f"only waiting states take a {field_name}; {state!r} is {spec.kind.value}",
+                    "states",
+                    state,
+                    field_name,
+                )
+            elif target not in wf.states:
+                yield _error(
+                    f"{state}.{field_name} -> unknown state {target!r}", "states", state, field_name
+                )
+            elif not wf.allows(state, target):
+                yield _error(
+                    f"{state}.{field_name} -> {target} is not in the transition table",
+                    "states",
+                    state,
+                    field_name,
+                )
+
+
+def check_timeouts(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for state, spec in wf.states.items():
+        if spec.timeout is None:
+            continue
+        target = spec.timeout.to
+        if spec.kind is StateKind.waiting and target is None:
+            yield _error(
+                f"{state}.timeout needs `to`: the state a wait that runs out moves to",
+                "states",
+                state,
+                "timeout",
+            )
+        elif spec.kind is StateKind.terminal:
+            yield _error(f"terminal state {state!r} cannot time out", "states", state, "timeout")
+        elif target is None:
+            continue
+        elif spec.kind is StateKind.work:
+            yield _error(
+                f"{state} is a work state: its timeout re-dispatches the agent and takes no `to`",
+                "states",
+                state,
+                "timeout",
+            )
+        elif target not in wf.states:
+            yield _error(f"{state}.timeout -> unknown state {target!r}", "states", state, "timeout")
+        elif not wf.allows(state, target):
+            yield _error(
+                f"{state}.timeout -> {target} is not in the transition table",
+                "states",
+                state,
+                "timeout",
+            )
+
+
+def check_rules(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for state, rules in wf.rules.items():
+        if state not in wf.states:
+            yield _error(f"rules for unknown state {state!r}", "rules", state)
+            continue
+        if wf.states[state].kind is not StateKind.work:
+            yield _error(f"rules for {state!r}, which has no agent to report", "rules", state)
+        for index, rule in enumerate(rules):
+            if rule.to in SPECIAL_TARGETS:
+                continue
+            if rule.to not in wf.states:
+                yield _error(
+                    f"rule {index + 1} of {state} -> unknown state {rule.to!r}",
+                    "rules",
+                    state,
+                    index,
+                )
+            elif not wf.allows(state, rule.to):
+                yield _error(
+                    f"rule {index + 1} of {state} -> {rule.to} is not in the transition table",
+                    "rules",
+                    state,
+                    index,
+                )
+            for origin in rule.when.came_from or []:
+                if origin not in wf.states:
+                    yield _error(
+                        f"rule {index + 1} of {state}: came_from names unknown state {origin!r}",
+                        "rules",
+                        state,
+                        index,
+                    )
+    for state, spec in wf.states.items():
+        if spec.kind is StateKind.work and not wf.rules.get(state):
+            yield _warning(
+                f"work state {state!r} has no PM rules: its agent must propose next_state",
+                "states",
+                state,
+            )
+
+
+def check_terminal(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for state, spec in wf.states.items():
+        if spec.kind is StateKind.terminal and wf.targets(state):
+            yield _error(
+                f"terminal state {state!r} has transitions out: {', '.join(wf.targets(state))}",
+                "transitions",
+                state,
+            )
+
+
+def check_ways_out(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    escalation = wf.escalation.state
+    for state, spec in wf.states.items():
+        if spec.kind is StateKind.terminal or state == escalation:
+            continue
+        if not wf.targets(state):
+            yield _error(f"non-terminal state {state!r} has no way out", "transitions", state)
+        if spec.kind is StateKind.waiting and not (spec.reply or spec.approval):
+            yield _error(
+                f"waiting state {state!r} has neither `reply` nor `approval`: "
+                "no human event can leave it",
+                "states",
+                state,
+            )
+
+
+def check_escalation(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    fields = {
+        "state": wf.escalation.state,
+        "retry": wf.escalation.retry,
+        "skip": wf.escalation.skip,
+        "replan": wf.escalation.replan,
+    }
+    for name, target in fields.items():
+        if target is not None and target not in wf.states:
+            yield _error(f"escalation.{name} names unknown state {target!r}", "escalation", name)
+    if wf.reopen is not None and wf.reopen not in wf.states:
+        yield _error(f"reopen names unknown state {wf.reopen!r}", "reopen")
+    escalation = wf.states.get(wf.escalation.state or "")
+    if escalation is not None and escalation.kind is StateKind.work:
+        yield _error(
+            f"the escalation state {wf.escalation.state!r} has an agent; it must be a waiting "
+            "or terminal state",
+            "escalation",
+            "state",
+        )
+
+
+def check_reachable(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    if wf.initial not in wf.states:
+        return
+    seen = {wf.initial}
+    frontier = [wf.initial]
+    while frontier:
+        for target in wf.targets(frontier.pop()):
+            if target in wf.states and target not in seen:
+                seen.add(target)
+                frontier.append(target)
+    for state in wf.states:
+        if state not in seen:
+            yield _warning(
+                f"state {state!r} has no path from {wf.initial!r}: only a maintainer's relabel "
+                "reaches it",
+                "states",
+                state,
+            )
+
+
+CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
+    check_state_names,
+    check_initial,
+    check_transition_targets,
+    check_agents,
+    check_labels,
+    check_human_moves,
+    check_timeouts,
+    check_rules,
+    check_terminal,
+    check_ways_out,
+    check_escalation,
+    check_reachable,
+)
+
+
+def check(workflow: Workflow, *, prefix: str = "status:") -> Report:
+    report = Report()
+    for run_check in CHECKS:
+        report.problems.extend(run_check(workflow, prefix))
+    return report

@@ -1,0 +1,288 @@
+"""`.github/baton.yml`: which workflow runs, who may steer it, and the limits.
+
+`Config` is what a maintainer writes (its JSON Schema ships as `baton-config.schema.json`);
+`Policy` is the plain data `decide` needs from it, and `load_config` turns one into the other,
+checking the workflow on the way so the engine never runs on a broken one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from enum import IntEnum
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from baton.errors import InvalidConfig, InvalidWorkflow
+from baton.workflow.checks import check
+from baton.workflow.durations import Duration
+from baton.workflow.model import (
+    DEFAULT_WORKFLOW,
+    Limits,
+    Timeout,
+    Workflow,
+    load_preset,
+    workflow_from_data,
+)
+from baton.workflow.yaml_source import DuplicateKeyError, YamlDocument, read_yaml
+
+DEFAULT_CONFIG_PATH = ".github/baton.yml"
+DEFAULT_BOT_LOGIN = "github-actions[bot]"
+
+
+class Permission(IntEnum):
+    """GitHub repository roles, ordered so `>=` reads as 'at least'."""
+
+    none = 0
+    read = 1
+    triage = 2
+    write = 3
+    maintain = 4
+    admin = 5
+
+    @classmethod
+    def parse(cls, value: str | None) -> Permission:
+        if not value:
+            return cls.none
+        return cls.__members__.get(value.strip().lower(), cls.none)
+
+
+PermissionName = Literal["read", "triage", "write", "maintain", "admin"]
+
+
+class Who(BaseModel):
+    """A group of people: a minimum repository permission, plus named users and teams."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    permission: PermissionName | None = Field(
+        default=None, description="Anyone with at least this repository permission."
+    )
+    users: list[str] = Field(default_factory=list, description="GitHub logins.")
+    teams: list[str] = Field(default_factory=list, description="Teams as org/team-slug.")
+
+    @field_validator("teams")
+    @classmethod
+    def _org_slash_team(cls, teams: list[str]) -> list[str]:
+        for team in teams:
+            if team.count("/") != 1 or not all(team.split("/")):
+                raise ValueError(f"team {team!r} must be written org/team-slug")
+        return teams
+
+
+class Entry(BaseModel):
+    """How an issue enters the workflow; opt-in by default because agents cost money."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    trigger_label: str | None = Field(
+        default="baton",
+        max_length=50,
+        description="Adding this label starts the workflow; Baton removes it again.",
+    )
+    on_open: bool = Field(default=False, description="Every newly opened issue enters.")
+    status_label: bool = Field(
+        default=True, description="A maintainer adding any status label enters the issue there."
+    )
+
+
+class LimitOverrides(BaseModel):
+    """Any of the workflow's limits, to override for this repository."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_iterations: int | None = Field(default=None, ge=1)
+    loop_window: int | None = Field(default=None, ge=2)
+    loop_distinct: int | None = Field(default=None, ge=1)
+    max_attempts: int | None = Field(default=None, ge=1)
+    fresh_context_from_attempt: int | None = Field(default=None, ge=1)
+
+
+class Config(BaseModel):
+    """The schema of `.github/baton.yml`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    workflow: str | dict[str, Any] = Field(
+        default=DEFAULT_WORKFLOW,
+        description="A preset name (issue-lifecycle, approval-gate, task-review) or an inline "
+        "workflow definition.",
+    )
+    approvers: Who = Field(
+        default_factory=lambda: Who(permission="write"),
+        description="Who may approve at a gate and use /retry, /skip, /replan.",
+    )
+    maintainers: Who = Field(
+        default_factory=lambda: Who(permission="triage"),
+        description="Who may force a state by relabelling.",
+    )
+    answerers: Literal["anyone", "author-or-approvers", "approvers"] = Field(
+        default="author-or-approvers",
+        description="Whose replies answer a waiting state's questions.",
+    )
+    approval_words: list[str] = Field(
+        default_factory=lambda: ["approved"],
+        min_length=1,
+        description="Words that approve when they open a line of a comment.",
+    )
+    allow_edited_approvals: bool = Field(
+        default=False, description="Count an approval added by editing an older comment."
+    )
+    entry: Entry = Field(default_factory=Entry)
+    label_prefix: str = Field(default="status:", min_length=1, max_length=20)
+    pull_requests: bool = Field(default=False, description="Act on comments on pull requests.")
+    timeouts: dict[str, Duration] = Field(
+        default_factory=dict,
+        description="Per state: override how long a waiting state waits, or how long an agent "
+        "may take before it is dispatched again.",
+    )
+    agent_timeout: Duration | None = Field(
+        default=None,
+        description="How long any agent may take before `baton sweep` dispatches it again.",
+    )
+    limits: LimitOverrides = Field(
+        default_factory=lambda: LimitOverrides(),
+        description="Overrides of the workflow's limits.",
+    )
+    sweep_budget: int = Field(
+        default=100, ge=5, le=900, description="API calls one `baton sweep` run may spend."
+    )
+
+    @field_validator("approval_words")
+    @classmethod
+    def _words(cls, words: list[str]) -> list[str]:
+        cleaned = [w.strip().lower() for w in words]
+        for word in cleaned:
+            if not word or any(ch.isspace() for ch in word):
+                raise ValueError("approval words are single words such as 'approved' or 'lgtm'")
+            if word in {"not", "no", "unapproved", "disapproved"}:
+                raise ValueError(f"{word!r} cannot be an approval word")
+        return cleaned
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The plain data `decide` and `webhooks.parse` need from the config."""
+
+    approvers: Who = field(default_factory=lambda: Who(permission="write"))
+    maintainers: Who = field(default_factory=lambda: Who(permission="triage"))
+    answerers: str = "author-or-approvers"
+    approval_words: tuple[str, ...] = ("approved",)
+    allow_edited_approvals: bool = False
+    trigger_label: str | None = "baton"
+    enter_on_open: bool = False
+    enter_on_status_label: bool = True
+    label_prefix: str = "status:"
+    pull_requests: bool = False
+    bot_login: str = DEFAULT_BOT_LOGIN
+    agent_timeout: timedelta | None = None
+    sweep_budget: int = 100
+
+
+@dataclass(frozen=True)
+class Settings:
+    config: Config
+    workflow: Workflow
+    policy: Policy
+    source: str
+    document: YamlDocument | None = None
+
+
+def _apply_overrides(workflow: Workflow, config: Config) -> Workflow:
+    overrides = config.limits.model_dump(exclude_none=True)
+    if not config.timeouts and not overrides:
+        return workflow
+    unknown = sorted(set(config.timeouts) - set(workflow.states))
+    if unknown:
+        raise InvalidConfig(f"timeouts name unknown states: {', '.join(unknown)}")
+    states = dict(workflow.states)
+    for state, after in config.timeouts.items():
+        spec = states[state]
+        to = spec.timeout.to if spec.timeout else None
+        states[state] = spec.model_copy(update={"timeout": Timeout(after=after, to=to)})
+    limits = Limits.model_validate({**workflow.limits.model_dump(), **overrides})
+    return workflow.model_copy(update={"states": states, "limits": limits})
+
+
+def inline_path(config: Config) -> tuple[str, ...]:
+    """Where the workflow's own paths start inside the config document."""
+    return ("workflow",) if isinstance(config.workflow, dict) else ()
+
+
+def _resolve_workflow(config: Config, document: YamlDocument | None) -> Workflow:
+    if isinstance(config.workflow, str):
+        return load_preset(config.workflow)
+    return workflow_from_data(config.workflow, document=document, path=("workflow",))
+
+
+def settings_from(
+    config: Config,
+    *,
+    document: YamlDocument | None = None,
+    source: str = "",
+    bot_login: str = DEFAULT_BOT_LOGIN,
+) -> Settings:
+    workflow = _apply_overrides(_resolve_workflow(config, document), config)
+    report = check(workflow, prefix=config.label_prefix)
+    if not report.ok:
+        rendered = "\n".join(p.render(document, inline_path(config)) for p in report.errors)
+        raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
+    policy = Policy(
+        approvers=config.approvers,
+        maintainers=config.maintainers,
+        answerers=config.answerers,
+        approval_words=tuple(config.approval_words),
+        allow_edited_approvals=config.allow_edited_approvals,
+        trigger_label=config.entry.trigger_label,
+        enter_on_open=config.entry.on_open,
+        enter_on_status_label=config.entry.status_label,
+        label_prefix=config.label_prefix,
+        pull_requests=config.pull_requests,
+        bot_login=bot_login,
+        agent_timeout=config.agent_timeout,
+        sweep_budget=config.sweep_budget,
+    )
+    return Settings(
+        config=config, workflow=workflow, policy=policy, source=source, document=document
+    )
+
+
+def parse_config(text: str, *, source: str, bot_login: str = DEFAULT_BOT_LOGIN) -> Settings:
+    try:
+        document = read_yaml(text, source=source)
+    except DuplicateKeyError as exc:
+        raise InvalidConfig(f"{source}: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise InvalidConfig(f"{source}: not valid YAML: {exc}") from exc
+    data = document.data if document.data is not None else {}
+    if not isinstance(data, dict):
+        raise InvalidConfig(f"{source}: the config must be a mapping of settings")
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for item in exc.errors():
+            path = tuple(str(p) for p in item["loc"])
+            line = document.line_of(path)
+            at = f":{line}" if line else ""
+            problems.append(f"{source}{at}: {'.'.join(path) or 'config'}: {item['msg']}")
+        raise InvalidConfig("\n".join(problems)) from exc
+    return settings_from(config, document=document, source=source, bot_login=bot_login)
+
+
+def load_config(
+    path: Path | None, *, required: bool = False, bot_login: str = DEFAULT_BOT_LOGIN
+) -> Settings:
+    """Read the config file; a missing default file means the default preset."""
+    if path is None or not path.exists():
+        if required:
+            raise InvalidConfig(f"config file {path} does not exist")
+        return settings_from(Config(), source="(defaults)", bot_login=bot_login)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidConfig(f"cannot read {path}: {exc.strerror}") from exc
+    return parse_config(text, source=str(path), bot_login=bot_login)

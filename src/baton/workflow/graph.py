@@ -1,0 +1,76 @@
+"""Diagrams generated from a workflow, never drawn by hand: Mermaid and a JSON graph.
+
+The JSON form is `{"initial", "states": {name: {"agent", "kind"}}, "transitions": {name: [...]}}`
+with the table's edges only; moves the engine makes outside the table (escalation, the
+escalation commands, reopening) sit under `escapes`, and the human gates under `humans`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from baton.core.record import Entry
+from baton.workflow.model import StateKind, Workflow
+
+
+def to_json(workflow: Workflow) -> dict[str, Any]:
+    humans: dict[str, dict[str, str]] = {}
+    for state, spec in workflow.states.items():
+        moves = {}
+        if spec.reply:
+            moves["reply"] = spec.reply
+        if spec.approval:
+            moves["approval"] = spec.approval
+        if spec.timeout and spec.timeout.to:
+            moves["timeout"] = spec.timeout.to
+        if moves:
+            humans[state] = moves
+    return {
+        "name": workflow.name,
+        "initial": workflow.initial,
+        "states": {
+            state: {"agent": spec.agent, "kind": spec.kind.value}
+            for state, spec in workflow.states.items()
+        },
+        "transitions": {state: workflow.targets(state) for state in workflow.states},
+        "escapes": workflow.escapes(),
+        "humans": humans,
+    }
+
+
+def to_mermaid(workflow: Workflow, *, current: str | None = None) -> str:
+    """The whole machine; the current state, if given, is highlighted."""
+    lines = ["stateDiagram-v2", f"    [*] --> {workflow.initial}"]
+    for state, spec in workflow.states.items():
+        who = spec.agent or ("human" if spec.kind is StateKind.waiting else spec.kind.value)
+        lines.append(f"    {state}: {state} ({who})")
+    for source in workflow.states:
+        for target in workflow.targets(source):
+            lines.append(f"    {source} --> {target}")
+    for state, spec in workflow.states.items():
+        if spec.kind is StateKind.terminal:
+            lines.append(f"    {state} --> [*]")
+    if current:
+        lines.append("    classDef current fill:#fbca04,stroke:#333,stroke-width:3px")
+        lines.append(f"    class {current} current")
+    return "\n".join(lines)
+
+
+def path_mermaid(history: Sequence[Entry], workflow: Workflow) -> str:
+    """The path one issue took, each step numbered; forced moves are marked."""
+    lines = ["stateDiagram-v2"]
+    if not history:
+        return "\n".join(lines)
+    lines.append(f"    [*] --> {history[0].to_state}")
+    step = 0
+    for entry in history:
+        if entry.from_state is None:
+            continue
+        step += 1
+        note = f"{step} forced" if entry.forced else str(step)
+        lines.append(f"    {entry.from_state} --> {entry.to_state}: {note}")
+    last = history[-1].to_state
+    if last in workflow.states and workflow.is_terminal(last):
+        lines.append(f"    {last} --> [*]")
+    return "\n".join(lines)

@@ -1,0 +1,302 @@
+"""Workflows as data: the states, the transition table, the PM rules and the human gates.
+
+A workflow is a YAML document validated into these models. The built-in presets live in
+`baton/workflow/presets/*.yml`; the default, `issue-lifecycle`, is seed 000's machine. The
+structural checks (unknown targets, dead ends, unreachable states ...) live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from baton.errors import InvalidWorkflow
+from baton.workflow.durations import Duration
+from baton.workflow.yaml_source import DuplicateKeyError, YamlDocument, read_yaml
+
+DEFAULT_WORKFLOW = "issue-lifecycle"
+STATE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# Rule targets that are not states: the engine's retry ladder and its escalation to a human.
+RETRY = "retry"
+ESCALATE = "escalate"
+SPECIAL_TARGETS = frozenset({RETRY, ESCALATE})
+
+
+class AgentStatus(StrEnum):
+    """An agent result's status: rule conditions name it, and the result JSON carries it."""
+
+    success = "success"
+    failure = "failure"
+    blocked = "blocked"
+
+
+class StateKind(StrEnum):
+    work = "work"  # an agent holds the baton
+    waiting = "waiting"  # a human must answer or approve
+    terminal = "terminal"  # nothing moves it but a maintainer
+
+
+class Timeout(BaseModel):
+    """How long a state may last before the engine acts on it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    after: Duration
+    to: str | None = Field(
+        default=None,
+        description="Waiting states: the state to move to. Work states: leave empty to "
+        "re-dispatch the agent (counted as a failed attempt).",
+    )
+
+
+class StateSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: StateKind
+    agent: str | None = None
+    description: str = ""
+    expects: str = Field(default="", description="What the agent in this state must deliver.")
+    label: str | None = Field(default=None, description="Label name; default status:<kebab-name>.")
+    color: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{6}$")
+    reply: str | None = Field(
+        default=None, description="Waiting states: where a human reply moves the issue."
+    )
+    approval: str | None = Field(
+        default=None, description="Waiting states: where an authorised approval moves the issue."
+    )
+    timeout: Timeout | None = None
+    requires_approval: bool = Field(
+        default=False,
+        description="Agents can move the issue here only right after a human approval at a "
+        "gate; a maintainer's relabel still can.",
+    )
+    relay: bool = Field(
+        default=False,
+        description="A routing state: its agent hands the feedback and human input it was "
+        "given on to the next agent instead of consuming them.",
+    )
+
+
+class Condition(BaseModel):
+    """All given fields must hold; an empty condition always holds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    status: list[AgentStatus] | None = None
+    confidence_below: float | None = Field(default=None, ge=0, le=1)
+    confidence_at_least: float | None = Field(default=None, ge=0, le=1)
+    confidence_above: float | None = Field(default=None, ge=0, le=1)
+    issues_found: bool | None = Field(default=None, description="true: some issues reported")
+    has_questions: bool | None = None
+    approved: bool | None = Field(
+        default=None, description="An authorised approval was given at the gate just left."
+    )
+    has_human_input: bool | None = None
+    came_from: list[str] | None = Field(
+        default=None, description="The state the issue was in before the current one."
+    )
+    visits_at_least: int | None = Field(
+        default=None, ge=1, description="Times the issue has entered the current state."
+    )
+
+    @field_validator("status", "came_from", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Rule(BaseModel):
+    """One PM rule: the first rule whose condition holds picks the next state."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    when: Condition = Field(default_factory=Condition)
+    to: str = Field(description="A state, `retry` (the retry ladder) or `escalate`.")
+    why: str = ""
+
+
+class Escalation(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    state: str | None = Field(
+        default=None,
+        description="Where escalations go; empty: the issue is held in place until a human acts.",
+    )
+    retry: str | None = Field(
+        default=None,
+        description="Where `/retry <guidance>` sends the issue; default: the state that escalated.",
+    )
+    skip: str | None = Field(
+        default=None,
+        description="Where `/skip` sends the issue; default: where success in the state that "
+        "escalated would have led.",
+    )
+    replan: str | None = Field(default=None, description="Where `/replan` sends the issue.")
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_iterations: int = Field(default=25, ge=1)
+    loop_window: int = Field(default=6, ge=2)
+    loop_distinct: int = Field(default=2, ge=1)
+    max_attempts: int = Field(default=3, ge=1)
+    fresh_context_from_attempt: int = Field(default=3, ge=1)
+
+
+class Workflow(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    description: str = ""
+    initial: str
+    agents: list[str]
+    states: dict[str, StateSpec]
+    transitions: dict[str, list[str]]
+    rules: dict[str, list[Rule]] = Field(default_factory=dict)
+    escalation: Escalation = Field(default_factory=Escalation)
+    limits: Limits = Field(default_factory=Limits)
+    reopen: str | None = Field(
+        default=None, description="Where reopening an issue in a terminal state sends it."
+    )
+
+    # --- lookups the engine uses -------------------------------------------------------------
+    def spec(self, state: str) -> StateSpec:
+        return self.states[state]
+
+    def agent_of(self, state: str) -> str | None:
+        return self.states[state].agent if state in self.states else None
+
+    def allows(self, source: str, target: str) -> bool:
+        return target in self.transitions.get(source, [])
+
+    def targets(self, source: str) -> list[str]:
+        return list(self.transitions.get(source, []))
+
+    def is_terminal(self, state: str) -> bool:
+        return self.states[state].kind is StateKind.terminal
+
+    def is_waiting(self, state: str) -> bool:
+        return self.states[state].kind is StateKind.waiting
+
+    def label_for(self, state: str, prefix: str) -> str:
+        custom = self.states[state].label
+        return custom if custom else prefix + state.replace("_", "-")
+
+    def state_for_label(self, label: str, prefix: str) -> str | None:
+        for state in self.states:
+            if self.label_for(state, prefix).casefold() == label.casefold():
+                return state
+        return None
+
+    def escapes(self) -> dict[str, list[str]]:
+        """Moves the engine may make outside the table, by state (for graphs and checks)."""
+        moves: dict[str, set[str]] = {}
+        escalation = self.escalation.state
+        work = [s for s, spec in self.states.items() if spec.kind is StateKind.work]
+        if escalation:
+            for state in work:
+                if state != escalation and not self.allows(state, escalation):
+                    moves.setdefault(state, set()).add(escalation)
+            # `/retry`, `/skip` and `/replan` leave the escalation state for work states.
+            retry = {self.escalation.retry} if self.escalation.retry else set(work)
+            skip = (
+                {self.escalation.skip}
+                if self.escalation.skip
+                else {r.to for rules in self.rules.values() for r in rules} - SPECIAL_TARGETS
+            )
+            replan = {self.escalation.replan} if self.escalation.replan else set()
+            targets = (retry | skip | replan) - {escalation}
+            for target in targets:
+                if not self.allows(escalation, target):
+                    moves.setdefault(escalation, set()).add(target)
+        if self.reopen:
+            for state, spec in self.states.items():
+                if spec.kind is StateKind.terminal and state != self.reopen:
+                    moves.setdefault(state, set()).add(self.reopen)
+        return {s: sorted(t) for s, t in moves.items() if t}
+
+
+WorkflowName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
+
+
+def preset_names() -> list[str]:
+    folder = resources.files("baton.workflow") / "presets"
+    return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".yml"))
+
+
+def _describe(
+    error: ValidationError, document: YamlDocument | None, prefix: tuple[str, ...]
+) -> str:
+    lines = []
+    for item in error.errors():
+        path = (*prefix, *(str(p) for p in item["loc"]))
+        where = ".".join(path) or "top level"
+        line = document.line_of(path) if document else None
+        at = f" (line {line})" if line else ""
+        lines.append(f"{where}{at}: {item['msg']}")
+    return "\n".join(lines)
+
+
+def workflow_from_data(
+    data: Any, *, document: YamlDocument | None = None, path: tuple[str, ...] = ()
+) -> Workflow:
+    """Validate already-parsed data; errors name the field and, where known, the line."""
+    source = f"{document.source}: " if document else ""
+    if not isinstance(data, dict):
+        raise InvalidWorkflow(f"{source}a workflow must be a mapping with states and transitions")
+    try:
+        return Workflow.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidWorkflow(
+            f"{source}the workflow does not validate:\n{_describe(exc, document, path)}"
+        ) from exc
+
+
+def parse_workflow(text: str, *, source: str = "<workflow>") -> tuple[Workflow, YamlDocument]:
+    try:
+        document = read_yaml(text, source=source)
+    except DuplicateKeyError as exc:
+        what = "state" if exc.path and exc.path[0] in {"states", "transitions"} else "key"
+        raise InvalidWorkflow(f"{source}: duplicate {what} {exc.key!r} (line {exc.line})") from exc
+    except yaml.YAMLError as exc:
+        raise InvalidWorkflow(f"{source}: not valid YAML: {exc}") from exc
+    return workflow_from_data(document.data, document=document), document
+
+
+@cache
+def _preset_text(name: str) -> str:
+    folder = resources.files("baton.workflow") / "presets"
+    return (folder / f"{name}.yml").read_text(encoding="utf-8")
+
+
+def load_preset(name: str) -> Workflow:
+    if name not in preset_names():
+        known = ", ".join(preset_names())
+        raise InvalidWorkflow(f"unknown workflow preset {name!r}; the presets are: {known}")
+    return _load_preset_cached(name)
+
+
+@cache
+def _load_preset_cached(name: str) -> Workflow:
+    workflow, _ = parse_workflow(_preset_text(name), source=f"preset {name}")
+    return workflow
+
+
+def preset_document(name: str) -> YamlDocument:
+    return read_yaml(_preset_text(name), source=f"preset {name}")
+
+
+def load_workflow_file(path: Path) -> tuple[Workflow, YamlDocument]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidWorkflow(f"cannot read workflow file {path}: {exc.strerror}") from exc
+    return parse_workflow(text, source=str(path))

@@ -1,0 +1,237 @@
+"""Triage: events that are certainly nothing to Baton are dropped from the payload alone, before
+pydantic, click or PyGithub are imported, and the fast path agrees with the full one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baton import webhooks
+from baton.action.fast_path import raw_view
+from baton.core import events
+from baton.core.triage import View, event_reason, quick_reason, view_of
+from baton.workflow.config import load_config
+
+SETTINGS = load_config(None)
+VIEW = view_of(SETTINGS.workflow, SETTINGS.policy)
+NOW = datetime(2026, 1, 5, tzinfo=UTC)
+
+
+def issue(labels: list[str], pull: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "number": 3,
+        "title": "t",
+        "labels": [{"name": x} for x in labels],
+        "user": {"login": "alice", "type": "User"},
+    }
+    if pull:
+        data["pull_request"] = {"url": "u"}
+    return data
+
+
+def comment(
+    body: str,
+    labels: list[str],
+    *,
+    user: str = "alice",
+    action: str = "created",
+    pull: bool = False,
+) -> dict[str, Any]:
+    kind = "Bot" if user.endswith("[bot]") else "User"
+    return {
+        "action": action,
+        "issue": issue(labels, pull),
+        "comment": {"id": 9, "body": body, "user": {"login": user, "type": kind}},
+        "sender": {"login": user, "type": kind},
+    }
+
+
+def labeled(label: str, labels: list[str], *, sender: str = "maria") -> dict[str, Any]:
+    return {
+        "action": "labeled",
+        "issue": issue(labels),
+        "label": {"name": label},
+        "sender": {"login": sender, "type": "User"},
+    }
+
+
+IGNORED = [
+    pytest.param("push", {"ref": "main"}, id="an event Baton does not handle"),
+    pytest.param("issues", labeled("bug", []), id="a label that is not Baton's"),
+    pytest.param(
+        "issues",
+        {**labeled("status:received", []), "sender": {"login": "x[bot]", "type": "Bot"}},
+        id="a label added by a bot",
+    ),
+    pytest.param(
+        "issue_comment", comment("hello", []), id="a comment on an issue outside the workflow"
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("looks good", ["status:implementing"]),
+        id="a plain comment while the developer works",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("approved", ["status:waiting-for-human-input"], user="github-actions[bot]"),
+        id="the bot's own comment",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("approved", ["status:waiting-for-human-input"], pull=True),
+        id="a comment on a pull request",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("approved", ["status:waiting-for-human-input"], action="edited"),
+        id="an edited comment",
+    ),
+    pytest.param(
+        "issues", {"action": "opened", "issue": issue([]), "sender": {"login": "a"}}, id="opened"
+    ),
+    pytest.param("workflow_dispatch", {"inputs": {}}, id="a dispatch without an issue"),
+]
+
+MATTERS = [
+    pytest.param("issues", labeled("baton", []), id="the trigger label"),
+    pytest.param("issues", labeled("status:bogus", []), id="an unknown status label"),
+    pytest.param(
+        "issue_comment",
+        comment("Commas.", ["status:waiting-for-requirements-clarification"]),
+        id="a reply while Baton waits",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("approved", ["status:implementing"]),
+        id="a command in a work state (it gets a reply)",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("hi", ["status:implementing", "status:failed"]),
+        id="a comment on an issue with two status labels (drift to repair)",
+    ),
+    pytest.param("workflow_dispatch", {"inputs": {"issue": "3"}}, id="a dispatch for an issue"),
+    pytest.param("schedule", {}, id="the sweep"),
+]
+
+
+@pytest.mark.parametrize(("name", "payload"), IGNORED)
+def test_events_that_are_nothing_to_baton_are_dropped_from_the_payload(
+    name: str, payload: dict[str, Any]
+) -> None:
+    assert quick_reason(name, payload, VIEW)
+
+
+@pytest.mark.parametrize(("name", "payload"), MATTERS)
+def test_events_that_may_matter_go_on_to_the_full_run(name: str, payload: dict[str, Any]) -> None:
+    assert quick_reason(name, payload, VIEW) is None
+
+
+LABELS = st.lists(
+    st.sampled_from(
+        [
+            "status:received",
+            "status:implementing",
+            "status:waiting-for-human-input",
+            "bug",
+            "baton",
+            "status:bogus",
+        ]
+    ),
+    max_size=3,
+    unique=True,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    body=st.sampled_from(["approved", "hi", "/retry x", "not approved", "> approved", ""]),
+    labels=LABELS,
+    user=st.sampled_from(["alice", "github-actions[bot]", "dependabot[bot]"]),
+    action=st.sampled_from(["created", "edited", "deleted"]),
+    pull=st.booleans(),
+)
+def test_the_fast_path_never_drops_what_the_full_path_would_act_on(
+    body: str, labels: list[str], user: str, action: str, pull: bool
+) -> None:
+    payload = comment(body, labels, user=user, action=action, pull=pull)
+    if quick_reason("issue_comment", payload, VIEW) is None:
+        return
+    parsed = webhooks.parse("issue_comment", payload, SETTINGS.policy, now=NOW)
+    assert isinstance(parsed, events.Ignored) or event_reason(parsed, VIEW) is not None
+
+
+def test_the_raw_view_read_from_files_equals_the_validated_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "baton.yml"
+    config.write_text(
+        "label_prefix: 'stage/'\n"
+        "approval_words: [lgtm]\n"
+        "entry: {trigger_label: go, on_open: true}\n",
+        encoding="utf-8",
+    )
+    typed = load_config(config)
+    raw = raw_view({"INPUT_CONFIG": str(config)})
+    assert raw == view_of(typed.workflow, typed.policy)
+
+
+def test_an_unreadable_config_leaves_the_decision_to_the_full_path(tmp_path: Path) -> None:
+    config = tmp_path / "baton.yml"
+    config.write_text("workflow: [not, a, preset]\n: :\n", encoding="utf-8")
+    assert raw_view({"INPUT_CONFIG": str(config)}) is None
+    assert raw_view({"INPUT_CONFIG": str(tmp_path / "missing.yml")}) is None
+
+
+def test_an_ignored_run_imports_neither_pydantic_nor_click_nor_pygithub(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(labeled("bug", [])), encoding="utf-8")
+    probe = (
+        "import sys\n"
+        "sys.argv = ['baton', 'run']\n"
+        "from baton.__main__ import main\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    code = exit.code\n"
+        "heavy = sorted(m for m in ('pydantic', 'click', 'github') if m in sys.modules)\n"
+        "print('CODE', code, 'HEAVY', heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={"GITHUB_EVENT_NAME": "issues", "GITHUB_EVENT_PATH": str(event), "PATH": ""},
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    )
+    assert "CODE 0 HEAVY []" in done.stdout, done.stdout + done.stderr
+    assert "ignored: label 'bug' is not one of Baton's (0 API calls)" in done.stdout
+
+
+def test_the_fast_path_writes_the_same_outputs_as_the_contract(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"ref": "main"}), encoding="utf-8")
+    output = tmp_path / "output"
+    done = subprocess.run(
+        [sys.executable, "-m", "baton", "run"],
+        env={
+            "GITHUB_EVENT_NAME": "push",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_OUTPUT": str(output),
+            "PATH": "",
+        },
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    )
+    assert done.returncode == 0
+    names = [line.split("<<")[0] for line in output.read_text().splitlines() if "<<" in line]
+    assert names == ["issue", "state", "previous-state", "agent", "transitioned", "decision"]
+    assert isinstance(VIEW, View)

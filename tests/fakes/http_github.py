@@ -1,0 +1,1871 @@
+"""A fake GitHub REST API served over real HTTP, for integration tests.
+
+Why a real server rather than mocking ``requests``: PyGithub builds URLs from
+``base_url``, follows ``Link`` headers, completes lazy objects on first access
+and retries through urllib3. Only a real socket exercises all of that, so the
+tests see the same request sequence Baton would send to api.github.com.
+
+State lives in memory behind one lock; responses are GitHub-shaped JSON built
+from it. Tests seed state with helpers (``add_issue``, ``label_by``...), run
+Baton against ``fake.url``, then inspect state and the request log
+(``calls``). ``fail`` queues faults (5xx, secondary rate limit, 404, slow
+answers) to test error handling. Stdlib only, but for ``POST /graphql``: GitHub's
+GraphQL API over the same state, in ``fakes/github_graphql.py`` (graphql-core), imported
+on the first GraphQL request.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar
+
+__all__ = [
+    "REACTIONS",
+    "ROLES",
+    "Call",
+    "CommentState",
+    "Dispatch",
+    "EventState",
+    "FakeGitHub",
+    "Fault",
+    "FieldFault",
+    "IssueState",
+    "LabelState",
+    "ReactionState",
+    "UserRef",
+]
+
+DOCS_URL = "https://docs.github.com/rest"
+API_VERSION = "2022-11-28"
+DEFAULT_PER_PAGE = 30
+MAX_BODY_CHARS = 65536
+MAX_LABEL_NAME_CHARS = 50
+MAX_LABEL_DESCRIPTION_CHARS = 100
+MAX_CLIENT_PAYLOAD_KEYS = 10
+MAX_EVENT_TYPE_CHARS = 100
+DEFAULT_LABEL_COLOR = "ededed"
+
+# Repository role -> legacy ``permission`` value. GitHub maps maintain->write and
+# triage->read in ``permission``; the real role is only in ``role_name``.
+ROLES: Mapping[str, str] = {
+    "admin": "admin",
+    "maintain": "write",
+    "write": "write",
+    "triage": "read",
+    "read": "read",
+    "none": "none",
+}
+REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
+STATE_REASONS = ("completed", "not_planned", "reopened", "duplicate")
+GITHUB_ACTIONS_BOT_ID = 41898282
+REPOSITORY_ID = 1296269
+GRAPHQL_PATH = "/graphql"
+SECONDARY_RATE_LIMIT_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try "
+    "again. If you reach out to GitHub Support for help, please include the request ID FAKE."
+)
+
+
+# --------------------------------------------------------------------------- state types
+
+
+class UserRef(TypedDict):
+    login: str
+    type: str  # "User" | "Bot" | "Organization"
+
+
+class CommentAuthor(UserRef):
+    id: int
+
+
+class LabelState(TypedDict):
+    id: int
+    name: str
+    color: str
+    description: str | None
+    default: bool
+
+
+class ReactionState(TypedDict):
+    id: int
+    content: str
+    user: UserRef
+    created_at: str
+
+
+class EventState(TypedDict):
+    """An issue event (labeled, unlabeled, closed, reopened, renamed)."""
+
+    id: int
+    event: str
+    actor: UserRef
+    created_at: str
+    label: NotRequired[dict[str, str]]  # {"name", "color"} for (un)labeled
+    rename: NotRequired[dict[str, str]]  # {"from", "to"} for renamed
+
+
+class CommentState(TypedDict):
+    id: int
+    issue_number: int
+    body: str
+    user: CommentAuthor
+    author_association: str
+    created_at: str
+    updated_at: str
+    reactions: list[ReactionState]
+
+
+class IssueState(TypedDict):
+    number: int
+    id: int
+    title: str
+    body: str
+    state: str  # "open" | "closed"
+    state_reason: str | None
+    user: UserRef
+    author_association: str
+    labels: list[str]  # canonical repo label names
+    comments: list[CommentState]  # same objects as the fake's global comment index
+    events: list[EventState]
+    reactions: list[ReactionState]
+    is_pull_request: bool
+    created_at: str
+    updated_at: str
+    closed_at: str | None
+
+
+class _WorkflowState(TypedDict):
+    id: int
+    file: str
+    inputs: frozenset[str] | None  # None: accept any inputs
+
+
+@dataclass(frozen=True)
+class Call:
+    """One logged request, recorded after it was answered (faults included)."""
+
+    method: str
+    path: str  # percent-decoded, without query string
+    query: dict[str, str]
+    body: Any  # parsed JSON, or None
+    status: int
+    operation: str | None = None  # POST /graphql: the document's operation name, e.g. BatonRead
+
+
+@dataclass
+class Fault:
+    """A queued failure; ``status=None`` with a ``delay`` answers normally, late."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int | None
+    times: int | None  # None: every matching request until clear_faults()
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    hits: int = 0
+    operation: str | None = None  # only GraphQL requests running this operation
+
+    def matches(self, method: str, path: str, operation: str | None = None) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if self.operation is not None and self.operation != operation:
+            return False
+        return self.method in ("*", method) and self.pattern.search(path) is not None
+
+
+@dataclass
+class FieldFault:
+    """A queued GraphQL field failure: the root field answered as ``alias`` (its alias, or its
+    name) fails GitHub-style, ``null`` in ``data`` and an error of type ``kind``, without
+    running; the document's other fields still run."""
+
+    alias: str
+    kind: str  # GitHub's error type: NOT_FOUND, FORBIDDEN, UNPROCESSABLE...
+    message: str | None
+    times: int | None  # None: every time until clear_faults()
+    operation: str | None = None  # only in documents running this operation
+    hits: int = 0
+
+    def matches(self, alias: str, operation: str | None) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if self.operation is not None and self.operation != operation:
+            return False
+        return self.alias == alias
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """A recorded workflow_dispatch or repository_dispatch request."""
+
+    kind: Literal["workflow_dispatch", "repository_dispatch"]
+    created_at: str
+    workflow: str | None = None  # workflow file name when known, e.g. "baton.yml"
+    ref: str | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    event_type: str | None = None
+    client_payload: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- HTTP plumbing
+
+
+@dataclass
+class _Request:
+    method: str
+    raw_path: str  # as sent (percent-encoded); used to build Link headers
+    path: str
+    params: dict[str, str]  # decoded path parameters from the route
+    query: dict[str, str]
+    body: Any
+    base: str  # scheme://host:port the client used
+
+
+@dataclass
+class _Response:
+    status: int
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class ApiError(Exception):
+    """Raised by handlers; becomes a GitHub-style error body."""
+
+    def __init__(
+        self, status: int, message: str, errors: list[dict[str, Any]] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.errors = errors
+
+    def response(self) -> _Response:
+        body: dict[str, Any] = {"message": self.message, "documentation_url": DOCS_URL}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        body["status"] = str(self.status)
+        return _Response(self.status, body)
+
+
+def _not_found() -> ApiError:
+    return ApiError(404, "Not Found")
+
+
+def _invalid(resource: str, field_name: str, code: str, message: str | None = None) -> ApiError:
+    error: dict[str, Any] = {"resource": resource, "code": code, "field": field_name}
+    if message is not None:
+        error["message"] = message
+    return ApiError(422, "Validation Failed", [error])
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse_iso(value: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ApiError(422, f"Invalid time: {value!r}") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _int_param(query: Mapping[str, str], name: str, default: int) -> int:
+    try:
+        return int(query.get(name, default))
+    except ValueError:
+        return default
+
+
+_Item = TypeVar("_Item")
+
+
+@dataclass(frozen=True)
+class Route:
+    """One row of the routing table: method, anchored path regex, handler."""
+
+    method: str
+    pattern: re.Pattern[str]
+    handler: Callable[[FakeGitHub, _Request], _Response]
+
+
+def _compile(template: str) -> re.Pattern[str]:
+    """``/repos/{owner}/{n:int}/labels/{name:rest}`` -> anchored regex with named groups."""
+    kinds = {"": "[^/]+", "int": "[0-9]+", "rest": ".+"}
+
+    def group(match: re.Match[str]) -> str:
+        name, _, kind = match.group(1).partition(":")
+        return f"(?P<{name}>{kinds[kind]})"
+
+    return re.compile("^" + re.sub(r"\{([^}]+)\}", group, template) + "$")
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default backlog of 5 stalls concurrent clients for ~1s
+
+    def __init__(self, fake: FakeGitHub) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.fake = fake
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that timed out and hung up before a delayed answer is expected.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        headers = {key.lower(): value for key, value in self.headers.items()}
+        status, out_headers, payload = self.server.fake._handle(
+            self.command, self.path, headers, raw
+        )
+        self.send_response(status)
+        for key, value in out_headers.items():
+            self.send_header(key, value)
+        if status not in (204, 304):
+            self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        if payload and status not in (204, 304):
+            self.wfile.write(payload)
+
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silence per-request stderr logging; the fake keeps its own log."""
+
+
+# --------------------------------------------------------------------------- the fake
+
+
+class FakeGitHub:
+    """In-memory GitHub for one repository, reachable over HTTP at ``url``."""
+
+    def __init__(
+        self,
+        owner: str = "octo",
+        repo: str = "demo",
+        token: str = "test-token",
+        per_page_max: int = 100,
+        *,
+        bot_login: str = "github-actions[bot]",
+        rate_limit: int = 5000,
+    ) -> None:
+        self.owner = owner
+        self.repo = repo
+        self.token = token
+        self.per_page_max = per_page_max
+        self.bot: UserRef = {"login": bot_login, "type": "Bot"}
+        self.rate_limit = rate_limit
+        self.rate_used = 0  # settable: tests may exhaust the primary rate limit
+        self.graphql_used = 0  # GraphQL documents answered, against a budget of their own
+        self.graphql_limit = rate_limit  # settable: tests may spend GraphQL's budget alone
+        self.now = datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC)
+        self.internal_errors: list[str] = []  # handler crashes (bugs in the fake)
+
+        self._lock = threading.RLock()
+        self._stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+        # One increasing counter: ids order creation (timeline). It starts past 2**31 as
+        # GitHub's comment ids do, so a client reading a 32-bit `databaseId` fails here too.
+        self._ids = 2_250_077_000
+        self._user_ids: dict[str, int] = {bot_login: GITHUB_ACTIONS_BOT_ID}
+        self._labels: dict[str, LabelState] = {}
+        self._issues: dict[int, IssueState] = {}
+        self._comments: dict[int, CommentState] = {}
+        self._collaborators: dict[str, str] = {}  # casefolded login -> role
+        self._nonexistent: set[str] = set()
+        self._teams: dict[tuple[str, str], dict[str, str]] = {}  # (org, slug) -> login->state
+        self._workflows: dict[str, _WorkflowState] = {}
+        self._strict_workflows = False
+        self._dispatches: list[Dispatch] = []
+        self._faults: list[Fault] = []
+        self._field_faults: list[FieldFault] = []
+        self._requests: list[Call] = []
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def start(self) -> FakeGitHub:
+        if self._server is not None:
+            raise RuntimeError("FakeGitHub already started")
+        self._stopping.clear()
+        self._server = _Server(self)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.01},  # bounds shutdown() latency; default 0.5s
+            name="FakeGitHub",
+            daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # wakes delayed handlers
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join()
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> FakeGitHub:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("FakeGitHub is not started")
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def repo_full_name(self) -> str:
+        return f"{self.owner}/{self.repo}"
+
+    @property
+    def bot_login(self) -> str:
+        return self.bot["login"]
+
+    # ----------------------------------------------------------------- clock
+
+    def advance(self, seconds: float = 1.0) -> datetime:
+        """Move the fake clock forward (timestamps have one-second resolution)."""
+        with self._lock:
+            self.now += timedelta(seconds=seconds)
+            return self.now
+
+    @property
+    def rest_used(self) -> int:
+        """Requests counted against REST's hourly budget (`rate_used` less GraphQL's)."""
+        return self.rate_used - self.graphql_used
+
+    def _stamp(self) -> str:
+        return _iso(self.now)
+
+    # ----------------------------------------------------------------- seeding helpers
+
+    def add_label(
+        self, name: str, color: str = DEFAULT_LABEL_COLOR, description: str | None = None
+    ) -> LabelState:
+        with self._lock:
+            if self._find_label(name) is not None:
+                raise ValueError(f"label {name!r} already exists")
+            label = self._create_label(name, color, description)
+            return copy.deepcopy(label)
+
+    def add_issue(
+        self,
+        title: str,
+        body: str = "",
+        user: str = "alice",
+        user_type: str = "User",
+        association: str = "NONE",
+        labels: Iterable[str] = (),
+        is_pull_request: bool = False,
+    ) -> int:
+        """Create an issue (or PR); initial labels are recorded as applied by the author."""
+        with self._lock:
+            number = max(self._issues, default=0) + 1
+            author: UserRef = {"login": user, "type": user_type}
+            stamp = self._stamp()
+            self._issues[number] = {
+                "number": number,
+                "id": self._next_id(),
+                "title": title,
+                "body": body,
+                "state": "open",
+                "state_reason": None,
+                "user": author,
+                "author_association": association,
+                "labels": [],
+                "comments": [],
+                "events": [],
+                "reactions": [],
+                "is_pull_request": is_pull_request,
+                "created_at": stamp,
+                "updated_at": stamp,
+                "closed_at": None,
+            }
+            self._add_labels(self._issues[number], list(labels), author)
+            return number
+
+    def add_comment(
+        self,
+        number: int,
+        body: str,
+        user: str = "alice",
+        user_type: str = "User",
+        association: str = "NONE",
+    ) -> CommentState:
+        with self._lock:
+            issue = self._issue(number)
+            comment = self._create_comment(
+                issue, body, {"login": user, "type": user_type}, association
+            )
+            return copy.deepcopy(comment)
+
+    def edit_comment(self, comment_id: int, body: str) -> CommentState:
+        """Simulate a human editing a comment in the UI."""
+        with self._lock:
+            comment = self._comments[comment_id]
+            comment["body"] = body
+            comment["updated_at"] = self._stamp()
+            return copy.deepcopy(comment)
+
+    def update_issue(
+        self,
+        number: int,
+        *,
+        actor: str | None = None,
+        title: str | None = None,
+        body: str | None = None,
+        state: str | None = None,
+        state_reason: str | None = None,
+    ) -> IssueState:
+        """Simulate a human editing, closing or reopening an issue (events carry ``actor``)."""
+        with self._lock:
+            issue = self._issue(number)
+            who: UserRef = {"login": actor, "type": "User"} if actor else issue["user"]
+            if title is not None and title != issue["title"]:
+                self._record_event(
+                    issue, "renamed", who, rename={"from": issue["title"], "to": title}
+                )
+                issue["title"] = title
+            if body is not None:
+                issue["body"] = body
+            if state is not None:
+                self._set_state(issue, state, state_reason, who)
+            issue["updated_at"] = self._stamp()
+            return copy.deepcopy(issue)
+
+    def label_by(self, number: int, name: str, actor: str, actor_type: str = "User") -> None:
+        """Simulate ``actor`` adding a label in the UI (auto-creating it like GitHub)."""
+        with self._lock:
+            issue = self._issue(number)
+            self._add_labels(issue, [name], {"login": actor, "type": actor_type})
+
+    def unlabel_by(self, number: int, name: str, actor: str, actor_type: str = "User") -> None:
+        with self._lock:
+            issue = self._issue(number)
+            label = self._find_label(name)
+            if label is None or label["name"] not in issue["labels"]:
+                raise KeyError(f"label {name!r} is not on issue #{number}")
+            self._remove_label(issue, label["name"], {"login": actor, "type": actor_type})
+
+    def set_permission(self, login: str, perm: str) -> None:
+        if perm not in ROLES:
+            raise ValueError(f"unknown role {perm!r}; expected one of {sorted(ROLES)}")
+        with self._lock:
+            self._collaborators[login.casefold()] = perm
+
+    def mark_nonexistent(self, login: str) -> None:
+        """Make ``login`` an unknown account: its permission lookup answers 404."""
+        with self._lock:
+            self._nonexistent.add(login.casefold())
+
+    def add_team_member(self, org: str, team: str, login: str, *, state: str = "active") -> None:
+        with self._lock:
+            self._teams.setdefault((org.casefold(), team.casefold()), {})[login.casefold()] = state
+
+    def add_workflow(self, file: str, *, inputs: Iterable[str] | None = None) -> int:
+        """Declare a workflow. Once any is declared, unknown workflows answer 404 and
+        undeclared ``inputs`` answer 422 like GitHub; until then any id is accepted."""
+        with self._lock:
+            self._strict_workflows = True
+            workflow = self._register_workflow(file)
+            workflow["inputs"] = frozenset(inputs) if inputs is not None else None
+            return workflow["id"]
+
+    # ----------------------------------------------------------------- inspection
+
+    def issue(self, number: int) -> IssueState:
+        with self._lock:
+            return copy.deepcopy(self._issue(number))
+
+    def comments(self, number: int) -> list[CommentState]:
+        with self._lock:
+            return copy.deepcopy(self._issue(number)["comments"])
+
+    def comment(self, comment_id: int) -> CommentState:
+        with self._lock:
+            return copy.deepcopy(self._comments[comment_id])
+
+    def labels_of(self, number: int) -> list[str]:
+        with self._lock:
+            return list(self._issue(number)["labels"])
+
+    def labels(self) -> dict[str, LabelState]:
+        with self._lock:
+            return copy.deepcopy(self._labels)
+
+    def events(self, number: int) -> list[EventState]:
+        with self._lock:
+            return copy.deepcopy(self._issue(number)["events"])
+
+    @property
+    def dispatches(self) -> list[Dispatch]:
+        with self._lock:
+            return list(self._dispatches)
+
+    @property
+    def requests(self) -> list[Call]:
+        with self._lock:
+            return list(self._requests)
+
+    def reset_requests(self) -> None:
+        with self._lock:
+            self._requests.clear()
+
+    def calls(
+        self,
+        method: str | None = None,
+        path_contains: str | None = None,
+        *,
+        operation: str | None = None,
+    ) -> list[Call]:
+        """Logged requests, filtered; ``path_contains`` matches the decoded path, ``operation``
+        the operation name of a GraphQL document (``BatonRead``, ``BatonWrite``...)."""
+        with self._lock:
+            return [
+                call
+                for call in self._requests
+                if (method is None or call.method == method.upper())
+                and (path_contains is None or path_contains in call.path)
+                and (operation is None or call.operation == operation)
+            ]
+
+    # ----------------------------------------------------------------- fault injection
+
+    def fail(
+        self,
+        method: str,
+        path_regex: str,
+        status: int | None,
+        *,
+        times: int | None = 1,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        delay: float = 0.0,
+        operation: str | None = None,
+    ) -> Fault:
+        """Queue a failure for requests matching ``method`` and ``path_regex``
+        (``re.search`` on the percent-decoded path, query excluded).
+
+        ``method`` may be ``"*"``. Default bodies: 403/429 -> secondary rate limit
+        (with ``retry-after: 1``), 404 -> Not Found, 5xx -> Server Error. ``delay``
+        sleeps before answering (to trip client timeouts); with ``status=None`` the
+        request is then served normally, as when GitHub applies a write the client
+        gave up on. ``operation`` narrows it to GraphQL documents running that
+        operation: ``fail("POST", "/graphql", 502, operation="BatonWrite")``.
+        """
+        if status is None and delay <= 0:
+            raise ValueError("a fault needs a status, a delay, or both")
+        if times is not None and times < 1:
+            raise ValueError("times must be >= 1, or None for every matching request")
+        fault = Fault(
+            method=method.upper(),
+            pattern=re.compile(path_regex),
+            status=status,
+            times=times,
+            body=body,
+            headers={key.lower(): value for key, value in (headers or {}).items()},
+            delay=delay,
+            operation=operation,
+        )
+        with self._lock:
+            self._faults.append(fault)
+        return fault
+
+    def fail_graphql_field(
+        self,
+        alias: str,
+        kind: str = "NOT_FOUND",
+        *,
+        times: int | None = 1,
+        message: str | None = None,
+        operation: str | None = None,
+    ) -> FieldFault:
+        """Make the GraphQL root field answered as ``alias`` fail GitHub-style: it does not
+        run, ``data[alias]`` is null and an error ``{"type": kind, "path": [alias], ...}`` is
+        added, while the document's other fields run as usual (a partial failure).
+        ``fail_graphql_field("record", "NOT_FOUND")`` fails the next ``record:`` mutation
+        field; ``operation`` narrows it to documents running that operation."""
+        if times is not None and times < 1:
+            raise ValueError("times must be >= 1, or None for every matching field")
+        fault = FieldFault(alias, kind, message, times, operation)
+        with self._lock:
+            self._field_faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+            self._field_faults.clear()
+
+    # ----------------------------------------------------------------- public renderers
+    # Webhook payloads reuse these so events and API answers agree.
+
+    @property
+    def api_base(self) -> str:
+        """The fake's URL when started, else api.github.com (payloads built offline)."""
+        return self.url if self._server is not None else "https://api.github.com"
+
+    def issue_json(self, number: int) -> dict[str, Any]:
+        with self._lock:
+            return self._render_issue(self.api_base, self._issue(number))
+
+    def comment_json(self, comment_id: int) -> dict[str, Any]:
+        with self._lock:
+            return self._render_comment(self.api_base, self._comments[comment_id])
+
+    def label_json(self, name: str) -> dict[str, Any]:
+        with self._lock:
+            label = self._find_label(name)
+            if label is None:
+                raise KeyError(name)
+            return self._render_label(self.api_base, label)
+
+    def repo_json(self) -> dict[str, Any]:
+        with self._lock:
+            return self._render_repo(self.api_base)
+
+    def user_json(self, login: str, user_type: str = "User") -> dict[str, Any]:
+        with self._lock:
+            return self._render_user(self.api_base, {"login": login, "type": user_type})
+
+    # ----------------------------------------------------------------- request pipeline
+
+    def _handle(
+        self, method: str, target: str, headers: Mapping[str, str], raw: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
+        """Entry point from the HTTP handler thread: route, log, encode."""
+        split = urllib.parse.urlsplit(target)
+        path = urllib.parse.unquote(split.path)
+        query = dict(urllib.parse.parse_qsl(split.query, keep_blank_values=True))
+        host = headers.get("host")
+        base = f"http://{host}" if host else self.url
+        body: Any = None
+        bad_json = False
+        if raw:
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                bad_json = True
+        request = _Request(method, split.path, path, {}, query, body, base)
+        operation = (
+            self._graphql_operation(body) if (method, path) == ("POST", GRAPHQL_PATH) else None
+        )
+        try:
+            response = self._respond(request, headers, bad_json, operation)
+        except Exception:  # a bug in the fake: answer 500, keep serving, surface it
+            details = traceback.format_exc()
+            with self._lock:
+                self.internal_errors.append(details)
+            print(details, file=sys.stderr)
+            response = _Response(500, {"message": "FakeGitHub internal error"})
+        with self._lock:
+            self._requests.append(Call(method, path, query, body, response.status, operation))
+            return self._encode(response)
+
+    @staticmethod
+    def _graphql_operation(body: Any) -> str | None:
+        try:
+            from fakes.github_graphql import operation_name
+        except ImportError:  # graphql-core missing: /graphql answers 500, REST still works
+            return None
+        return operation_name(body)
+
+    def _respond(
+        self,
+        req: _Request,
+        headers: Mapping[str, str],
+        bad_json: bool,
+        operation: str | None = None,
+    ) -> _Response:
+        with self._lock:
+            denied = self._authenticate(headers.get("authorization", ""))
+            if denied is not None:
+                return denied
+            metered = req.path != "/rate_limit"  # like GitHub, /rate_limit is free
+            # REST and GraphQL have an hourly budget each, as on GitHub.
+            spent = (
+                self.graphql_used >= self.graphql_limit
+                if req.path == GRAPHQL_PATH
+                else self.rest_used >= self.rate_limit
+            )
+            if metered and spent:
+                if req.path == GRAPHQL_PATH:
+                    # GraphQL says so in a 200 answer with no data, as GitHub does.
+                    message = "API rate limit exceeded for installation ID 1."
+                    return _Response(
+                        200, {"errors": [{"type": "RATE_LIMITED", "message": message}]}
+                    )
+                return ApiError(403, "API rate limit exceeded for installation ID 1.").response()
+            if metered:
+                self.rate_used += 1
+            fault = next(
+                (f for f in self._faults if f.matches(req.method, req.path, operation)), None
+            )
+            if fault is not None:
+                fault.hits += 1
+        if fault is not None:
+            if fault.delay > 0:
+                self._stopping.wait(fault.delay)
+            if fault.status is not None:
+                return self._fault_response(fault)
+        if bad_json:
+            return ApiError(400, "Problems parsing JSON").response()
+        route, allowed = self._match(req)
+        if route is None:
+            if allowed:
+                return ApiError(405, "Method Not Allowed").response()
+            return _not_found().response()
+        with self._lock:
+            try:
+                owner, repo = req.params.get("owner"), req.params.get("repo")
+                if owner is not None and (owner.casefold(), (repo or "").casefold()) != (
+                    self.owner.casefold(),
+                    self.repo.casefold(),
+                ):
+                    raise _not_found()
+                return route.handler(self, req)
+            except ApiError as error:
+                return error.response()
+
+    def _authenticate(self, header: str) -> _Response | None:
+        scheme, _, credential = header.partition(" ")
+        if not header:
+            return ApiError(401, "Requires authentication").response()
+        if scheme.lower() not in ("token", "bearer") or credential.strip() != self.token:
+            return ApiError(401, "Bad credentials").response()
+        return None
+
+    def _match(self, req: _Request) -> tuple[Route | None, bool]:
+        allowed = False
+        for route in ROUTES:
+            match = route.pattern.match(req.raw_path)
+            if match is None:
+                continue
+            if route.method != req.method:
+                allowed = True
+                continue
+            req.params = {k: urllib.parse.unquote(v) for k, v in match.groupdict().items()}
+            return route, True
+        return None, allowed
+
+    def _fault_response(self, fault: Fault) -> _Response:
+        assert fault.status is not None
+        status = fault.status
+        headers: dict[str, str] = {}
+        body = fault.body
+        if body is None:
+            if status in (403, 429):
+                body = {
+                    "message": SECONDARY_RATE_LIMIT_MESSAGE,
+                    "documentation_url": DOCS_URL + "/overview/rate-limits-for-the-rest-api",
+                }
+                headers["retry-after"] = "1"
+            elif status == 404:
+                body = {"message": "Not Found", "documentation_url": DOCS_URL}
+            elif status >= 500:
+                body = {"message": "Server Error"}
+            else:
+                body = {"message": HTTPStatus(status).phrase}
+        headers.update(fault.headers)
+        return _Response(status, body, headers)
+
+    def _encode(self, response: _Response) -> tuple[int, dict[str, str], bytes]:
+        headers = {
+            "content-type": "application/json; charset=utf-8",
+            "x-github-api-version-selected": API_VERSION,
+            "x-github-request-id": f"FAKE:{len(self._requests)}",
+            "x-ratelimit-limit": str(self.rate_limit),
+            "x-ratelimit-remaining": str(max(self.rate_limit - self.rest_used, 0)),
+            # wall clock, not the fake clock: clients compute waits against real time
+            "x-ratelimit-reset": str(int(time.time()) + 3600),
+            "x-ratelimit-used": str(self.rest_used),
+            "x-ratelimit-resource": "core",
+        }
+        body = response.body
+        if body is None:
+            payload = b""
+        elif isinstance(body, bytes | str):
+            payload = body.encode() if isinstance(body, str) else body
+            headers["content-type"] = "text/plain; charset=utf-8"
+        else:
+            payload = json.dumps(body, separators=(",", ":")).encode()
+        headers.update(response.headers)
+        return response.status, headers, payload
+
+    # ----------------------------------------------------------------- state helpers
+    # All assume the lock is held.
+
+    def _next_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    def _user_id(self, login: str) -> int:
+        if login not in self._user_ids:
+            self._user_ids[login] = 5000 + len(self._user_ids)
+        return self._user_ids[login]
+
+    def _issue(self, number: int) -> IssueState:
+        """For helpers: an unknown issue is a test bug (KeyError)."""
+        return self._issues[number]
+
+    def _issue_or_404(self, number: int) -> IssueState:
+        issue = self._issues.get(number)
+        if issue is None:
+            raise _not_found()
+        return issue
+
+    def _comment_or_404(self, comment_id: int) -> CommentState:
+        comment = self._comments.get(comment_id)
+        if comment is None:
+            raise _not_found()
+        return comment
+
+    def _issue_by_id(self, issue_id: int) -> IssueState | None:
+        """An issue (or pull request) by its database id, as node ids carry it."""
+        return next((issue for issue in self._issues.values() if issue["id"] == issue_id), None)
+
+    def _label_by_id(self, label_id: int) -> LabelState | None:
+        return next((lab for lab in self._labels.values() if lab["id"] == label_id), None)
+
+    def _find_label(self, name: str) -> LabelState | None:
+        """GitHub label lookups ignore case."""
+        wanted = name.casefold()
+        return next(
+            (lab for lab in self._labels.values() if lab["name"].casefold() == wanted), None
+        )
+
+    def _validate_label(
+        self, name: Any, color: Any, description: Any
+    ) -> tuple[str, str, str | None]:
+        """Check a label like GitHub does; return the values typed."""
+        if not isinstance(name, str) or not name.strip():
+            raise _invalid("Label", "name", "missing_field")
+        if len(name) > MAX_LABEL_NAME_CHARS:
+            raise _invalid(
+                "Label",
+                "name",
+                "custom",
+                f"name is too long (maximum is {MAX_LABEL_NAME_CHARS} characters)",
+            )
+        if not isinstance(color, str) or re.fullmatch(r"[0-9a-fA-F]{6}", color) is None:
+            raise _invalid("Label", "color", "invalid")
+        if description is not None and (
+            not isinstance(description, str) or len(description) > MAX_LABEL_DESCRIPTION_CHARS
+        ):
+            raise _invalid(
+                "Label",
+                "description",
+                "custom",
+                f"description is too long (maximum is {MAX_LABEL_DESCRIPTION_CHARS} characters)",
+            )
+        return name, color, description
+
+    def _create_label(self, name: Any, color: Any, description: Any) -> LabelState:
+        name, color, description = self._validate_label(name, color, description)
+        label: LabelState = {
+            "id": self._next_id(),
+            "name": name,
+            "color": color.lower(),
+            "description": description,
+            "default": False,
+        }
+        self._labels[name] = label
+        return label
+
+    def _record_event(
+        self,
+        issue: IssueState,
+        kind: str,
+        actor: UserRef,
+        *,
+        label: LabelState | None = None,
+        rename: dict[str, str] | None = None,
+    ) -> None:
+        event: EventState = {
+            "id": self._next_id(),
+            "event": kind,
+            "actor": {"login": actor["login"], "type": actor["type"]},
+            "created_at": self._stamp(),
+        }
+        if label is not None:
+            event["label"] = {"name": label["name"], "color": label["color"]}
+        if rename is not None:
+            event["rename"] = rename
+        issue["events"].append(event)
+
+    def _add_labels(self, issue: IssueState, names: Sequence[str], actor: UserRef) -> None:
+        for name in names:
+            label = self._find_label(name) or self._create_label(name, DEFAULT_LABEL_COLOR, None)
+            if label["name"] not in issue["labels"]:
+                issue["labels"].append(label["name"])
+                issue["labels"].sort(key=str.casefold)
+                self._record_event(issue, "labeled", actor, label=label)
+                issue["updated_at"] = self._stamp()
+
+    def _remove_label(self, issue: IssueState, name: str, actor: UserRef) -> None:
+        issue["labels"].remove(name)
+        label = self._labels.get(name) or {
+            "id": 0,
+            "name": name,
+            "color": DEFAULT_LABEL_COLOR,
+            "description": None,
+            "default": False,
+        }
+        self._record_event(issue, "unlabeled", actor, label=label)
+        issue["updated_at"] = self._stamp()
+
+    def _replace_labels(self, issue: IssueState, names: Sequence[str], actor: UserRef) -> None:
+        wanted = [
+            self._find_label(n) or self._create_label(n, DEFAULT_LABEL_COLOR, None) for n in names
+        ]
+        keep = {label["name"] for label in wanted}
+        for current in [name for name in issue["labels"] if name not in keep]:
+            self._remove_label(issue, current, actor)
+        self._add_labels(issue, [label["name"] for label in wanted], actor)
+
+    def _set_state(self, issue: IssueState, state: str, reason: str | None, actor: UserRef) -> None:
+        if state not in ("open", "closed"):
+            raise _invalid("Issue", "state", "invalid")
+        if reason is not None and reason not in STATE_REASONS:
+            raise _invalid("Issue", "state_reason", "invalid")
+        if state == issue["state"]:
+            if reason is not None:
+                issue["state_reason"] = reason
+            return
+        issue["state"] = state
+        if state == "closed":
+            issue["closed_at"] = self._stamp()
+            issue["state_reason"] = reason or "completed"
+            self._record_event(issue, "closed", actor)
+        else:
+            issue["closed_at"] = None
+            issue["state_reason"] = "reopened"
+            self._record_event(issue, "reopened", actor)
+
+    def _create_comment(
+        self, issue: IssueState, body: str, author: UserRef, association: str
+    ) -> CommentState:
+        stamp = self._stamp()
+        comment: CommentState = {
+            "id": self._next_id(),
+            "issue_number": issue["number"],
+            "body": body,
+            "user": {
+                "login": author["login"],
+                "type": author["type"],
+                "id": self._user_id(author["login"]),
+            },
+            "author_association": association,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "reactions": [],
+        }
+        issue["comments"].append(comment)
+        issue["updated_at"] = stamp
+        self._comments[comment["id"]] = comment
+        return comment
+
+    def _set_comment_body(self, comment: CommentState, text: str) -> None:
+        comment["body"] = text
+        comment["updated_at"] = self._stamp()
+
+    def _remove_comment(self, comment: CommentState) -> None:
+        del self._comments[comment["id"]]
+        self._issues[comment["issue_number"]]["comments"].remove(comment)
+
+    def _add_reaction(
+        self, reactions: list[ReactionState], content: str
+    ) -> tuple[ReactionState, bool]:
+        """The bot's ``content`` reaction, made once: (the reaction, whether it is new)."""
+        for reaction in reactions:
+            if reaction["content"] == content and reaction["user"]["login"] == self.bot_login:
+                return reaction, False
+        created: ReactionState = {
+            "id": self._next_id(),
+            "content": content,
+            "user": {"login": self.bot["login"], "type": self.bot["type"]},
+            "created_at": self._stamp(),
+        }
+        reactions.append(created)
+        return created, True
+
+    def _take_field_fault(self, alias: str, operation: str | None) -> FieldFault | None:
+        """The queued field fault for a GraphQL root field about to run, counted as hit."""
+        fault = next((f for f in self._field_faults if f.matches(alias, operation)), None)
+        if fault is not None:
+            fault.hits += 1
+        return fault
+
+    def _register_workflow(self, file: str) -> _WorkflowState:
+        if file not in self._workflows:
+            self._workflows[file] = {"id": self._next_id(), "file": file, "inputs": None}
+        return self._workflows[file]
+
+    def _workflow_or_404(self, workflow_id: str) -> _WorkflowState:
+        for workflow in self._workflows.values():
+            if workflow_id in (workflow["file"], str(workflow["id"])):
+                return workflow
+        if self._strict_workflows:
+            raise _not_found()
+        return self._register_workflow(workflow_id)
+
+    # ----------------------------------------------------------------- request-body helpers
+
+    @staticmethod
+    def _object_body(req: _Request) -> dict[str, Any]:
+        if req.body is None:
+            return {}
+        if not isinstance(req.body, dict):
+            raise ApiError(400, "Problems parsing JSON")
+        return req.body
+
+    @staticmethod
+    def _label_names(body: Any) -> list[str]:
+        """Accept ``["a"]``, ``{"labels": ["a"]}`` and ``[{"name": "a"}]`` like GitHub."""
+        items = body.get("labels") if isinstance(body, dict) else body
+        if not isinstance(items, list):
+            raise _invalid("Label", "labels", "invalid")
+        names = []
+        for item in items:
+            name = item.get("name") if isinstance(item, dict) else item
+            if not isinstance(name, str) or not name.strip():
+                raise _invalid("Label", "name", "invalid")
+            names.append(name)
+        return names
+
+    @staticmethod
+    def _body_text(resource: str, text: Any, *, required: bool) -> str:
+        """Validate a body like GitHub (required, max length); ``None`` -> ``""``."""
+        if text is None and not required:
+            return ""
+        if not isinstance(text, str) or (required and not text.strip()):
+            raise _invalid(resource, "body", "missing_field")
+        if len(text) > MAX_BODY_CHARS:
+            raise _invalid(
+                resource,
+                "body",
+                "custom",
+                f"body is too long (maximum is {MAX_BODY_CHARS} characters)",
+            )
+        return text
+
+    def _paginate(
+        self, req: _Request, items: Sequence[_Item], render: Callable[[_Item], Any]
+    ) -> _Response:
+        per_page = min(
+            max(_int_param(req.query, "per_page", DEFAULT_PER_PAGE), 1), self.per_page_max
+        )
+        page = max(_int_param(req.query, "page", 1), 1)
+        last = max(math.ceil(len(items) / per_page), 1)
+        chunk = items[(page - 1) * per_page : page * per_page]
+
+        def link(target: int, rel: str) -> str:
+            query = urllib.parse.urlencode({**req.query, "page": str(target)})
+            return f'<{req.base}{req.raw_path}?{query}>; rel="{rel}"'
+
+        links = []
+        if page > 1:
+            links.append(link(min(page - 1, last), "prev"))
+        if page < last:
+            links += [link(page + 1, "next"), link(last, "last")]
+        if page > 1:
+            links.append(link(1, "first"))
+        headers = {"link": ", ".join(links)} if links else {}
+        return _Response(200, [render(item) for item in chunk], headers)
+
+    # ----------------------------------------------------------------- renderers
+
+    def _api(self, base: str) -> str:
+        return f"{base}/repos/{self.owner}/{self.repo}"
+
+    def _html(self) -> str:
+        return f"https://github.com/{self.owner}/{self.repo}"
+
+    def _render_user(self, base: str, user: UserRef) -> dict[str, Any]:
+        login = user["login"]
+        uid = self._user_id(login)
+        html = (
+            f"https://github.com/apps/{login.removesuffix('[bot]')}"
+            if user["type"] == "Bot"
+            else f"https://github.com/{login}"
+        )
+        return {
+            "login": login,
+            "id": uid,
+            "node_id": f"U_fake{uid}",
+            "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
+            "gravatar_id": "",
+            "url": f"{base}/users/{urllib.parse.quote(login, safe='')}",
+            "html_url": html,
+            "type": user["type"],
+            "site_admin": False,
+            "user_view_type": "public",
+        }
+
+    def _render_repo(self, base: str) -> dict[str, Any]:
+        api = self._api(base)
+        open_issues = sum(1 for issue in self._issues.values() if issue["state"] == "open")
+        return {
+            "id": REPOSITORY_ID,
+            "node_id": f"R_fake{REPOSITORY_ID}",
+            "name": self.repo,
+            "full_name": self.repo_full_name,
+            "private": False,
+            "owner": self._render_user(base, {"login": self.owner, "type": "Organization"}),
+            "html_url": self._html(),
+            "description": None,
+            "fork": False,
+            "url": api,
+            "issues_url": f"{api}/issues{{/number}}",
+            "issue_comment_url": f"{api}/issues/comments{{/number}}",
+            "issue_events_url": f"{api}/issues/events{{/number}}",
+            "labels_url": f"{api}/labels{{/name}}",
+            "collaborators_url": f"{api}/collaborators{{/collaborator}}",
+            "created_at": "2020-01-01T00:00:00Z",
+            "updated_at": self._stamp(),
+            "pushed_at": self._stamp(),
+            "default_branch": "main",
+            "visibility": "public",
+            "has_issues": True,
+            "archived": False,
+            "disabled": False,
+            "open_issues_count": open_issues,
+            "open_issues": open_issues,
+        }
+
+    def _render_label(self, base: str, label: LabelState) -> dict[str, Any]:
+        return {
+            "id": label["id"],
+            "node_id": f"LA_fake{label['id']}",
+            "url": f"{self._api(base)}/labels/{urllib.parse.quote(label['name'], safe='')}",
+            "name": label["name"],
+            "color": label["color"],
+            "default": label["default"],
+            "description": label["description"],
+        }
+
+    def _render_reactions(self, url: str, reactions: Sequence[ReactionState]) -> dict[str, Any]:
+        summary: dict[str, Any] = {"url": f"{url}/reactions", "total_count": len(reactions)}
+        for content in REACTIONS:
+            summary[content] = sum(1 for r in reactions if r["content"] == content)
+        return summary
+
+    def _render_reaction(self, base: str, reaction: ReactionState) -> dict[str, Any]:
+        return {
+            "id": reaction["id"],
+            "node_id": f"REA_fake{reaction['id']}",
+            "user": self._render_user(base, reaction["user"]),
+            "content": reaction["content"],
+            "created_at": reaction["created_at"],
+        }
+
+    def _render_issue(self, base: str, issue: IssueState) -> dict[str, Any]:
+        api, number = self._api(base), issue["number"]
+        url = f"{api}/issues/{number}"
+        kind = "pull" if issue["is_pull_request"] else "issues"
+        data: dict[str, Any] = {
+            "url": url,
+            "repository_url": api,
+            "labels_url": f"{url}/labels{{/name}}",
+            "comments_url": f"{url}/comments",
+            "events_url": f"{url}/events",
+            "html_url": f"{self._html()}/{kind}/{number}",
+            "id": issue["id"],
+            "node_id": f"I_fake{issue['id']}",
+            "number": number,
+            "title": issue["title"],
+            "user": self._render_user(base, issue["user"]),
+            "labels": [self._render_label(base, self._labels[name]) for name in issue["labels"]],
+            "state": issue["state"],
+            "locked": False,
+            "assignee": None,
+            "assignees": [],
+            "milestone": None,
+            "comments": len(issue["comments"]),
+            "created_at": issue["created_at"],
+            "updated_at": issue["updated_at"],
+            "closed_at": issue["closed_at"],
+            "author_association": issue["author_association"],
+            "active_lock_reason": None,
+            "body": issue["body"] or None,  # GitHub sends null for an empty body
+            "reactions": self._render_reactions(url, issue["reactions"]),
+            "timeline_url": f"{url}/timeline",
+            "performed_via_github_app": None,
+            "state_reason": issue["state_reason"],
+        }
+        if issue["is_pull_request"]:
+            data["pull_request"] = {
+                "url": f"{api}/pulls/{number}",
+                "html_url": f"{self._html()}/pull/{number}",
+                "diff_url": f"{self._html()}/pull/{number}.diff",
+                "patch_url": f"{self._html()}/pull/{number}.patch",
+                "merged_at": None,
+            }
+        return data
+
+    def _render_comment(self, base: str, comment: CommentState) -> dict[str, Any]:
+        api, number = self._api(base), comment["issue_number"]
+        url = f"{api}/issues/comments/{comment['id']}"
+        user: UserRef = {"login": comment["user"]["login"], "type": comment["user"]["type"]}
+        by_actions = user["type"] == "Bot" and user["login"] == self.bot_login
+        return {
+            "url": url,
+            "html_url": f"{self._html()}/issues/{number}#issuecomment-{comment['id']}",
+            "issue_url": f"{api}/issues/{number}",
+            "id": comment["id"],
+            "node_id": f"IC_fake{comment['id']}",
+            "user": self._render_user(base, user),
+            "created_at": comment["created_at"],
+            "updated_at": comment["updated_at"],
+            "author_association": comment["author_association"],
+            "body": comment["body"],
+            "reactions": self._render_reactions(url, comment["reactions"]),
+            "performed_via_github_app": (
+                {
+                    "id": 15368,
+                    "slug": "github-actions",
+                    "node_id": "MDM6QXBwMTUzNjg=",
+                    "name": "GitHub Actions",
+                }
+                if by_actions
+                else None
+            ),
+        }
+
+    def _render_event(self, base: str, issue: IssueState, event: EventState) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": event["id"],
+            "node_id": f"LE_fake{event['id']}",
+            "url": f"{self._api(base)}/issues/events/{event['id']}",
+            "actor": self._render_user(base, event["actor"]),
+            "event": event["event"],
+            "commit_id": None,
+            "commit_url": None,
+            "created_at": event["created_at"],
+            "performed_via_github_app": None,
+        }
+        if "label" in event:
+            data["label"] = dict(event["label"])
+        if "rename" in event:
+            data["rename"] = dict(event["rename"])
+        if event["event"] == "closed":
+            data["state_reason"] = issue["state_reason"]
+        return data
+
+    # ----------------------------------------------------------------- handlers
+    # Referenced by ROUTES below; each runs with the lock held.
+
+    def _get_rate_limit(self, req: _Request) -> _Response:
+        reset = int(time.time()) + 3600
+        core = {
+            "limit": self.rate_limit,
+            "used": self.rate_used,
+            "remaining": max(self.rate_limit - self.rate_used, 0),
+            "reset": reset,
+        }
+        search = {"limit": 30, "used": 0, "remaining": 30, "reset": reset}
+        graphql = {"limit": 5000, "used": 0, "remaining": 5000, "reset": reset}
+        return _Response(
+            200, {"resources": {"core": core, "search": search, "graphql": graphql}, "rate": core}
+        )
+
+    def _get_user(self, req: _Request) -> _Response:
+        # GITHUB_TOKEN is an installation token: it has no user behind it.
+        raise ApiError(403, "Resource not accessible by integration")
+
+    def _org_known(self, org: str) -> bool:
+        return org.casefold() == self.owner.casefold() or any(
+            key[0] == org.casefold() for key in self._teams
+        )
+
+    def _get_org(self, req: _Request) -> _Response:
+        org = req.params["org"]
+        if not self._org_known(org):
+            raise _not_found()
+        data = self._render_user(req.base, {"login": org, "type": "Organization"})
+        data.update({"url": f"{req.base}/orgs/{org}", "description": None})
+        return _Response(200, data)
+
+    def _get_team(self, req: _Request) -> _Response:
+        org, slug = req.params["org"], req.params["team"]
+        if (org.casefold(), slug.casefold()) not in self._teams:
+            raise _not_found()
+        team_id = self._user_id(f"team:{org.casefold()}/{slug.casefold()}")
+        # Real team URLs are /organizations/{id}/team/{id}; the slug form keeps
+        # Team.get_team_membership() on the documented route.
+        url = f"{req.base}/orgs/{org}/teams/{slug}"
+        return _Response(
+            200,
+            {
+                "id": team_id,
+                "node_id": f"T_fake{team_id}",
+                "url": url,
+                "html_url": f"https://github.com/orgs/{org}/teams/{slug}",
+                "name": slug,
+                "slug": slug,
+                "description": None,
+                "privacy": "closed",
+                "notification_setting": "notifications_enabled",
+                "permission": "pull",
+                "members_url": f"{url}/members{{/member}}",
+                "repositories_url": f"{url}/repos",
+                "parent": None,
+            },
+        )
+
+    def _get_team_membership(self, req: _Request) -> _Response:
+        org, slug, login = req.params["org"], req.params["team"], req.params["username"]
+        members = self._teams.get((org.casefold(), slug.casefold()), {})
+        state = members.get(login.casefold())
+        if state is None:
+            raise _not_found()
+        return _Response(
+            200,
+            {
+                "url": f"{req.base}/orgs/{org}/teams/{slug}/memberships/{login}",
+                "role": "member",
+                "state": state,
+            },
+        )
+
+    def _get_repo(self, req: _Request) -> _Response:
+        return _Response(200, self._render_repo(req.base))
+
+    def _list_issues(self, req: _Request) -> _Response:
+        state = req.query.get("state", "open")
+        sort = req.query.get("sort", "created")
+        direction = req.query.get("direction", "desc")
+        if state not in ("open", "closed", "all"):
+            raise _invalid("Issue", "state", "invalid")
+        if sort not in ("created", "updated", "comments") or direction not in ("asc", "desc"):
+            raise _invalid("Issue", "sort", "invalid")
+        wanted = {
+            name.strip().casefold()
+            for name in req.query.get("labels", "").split(",")
+            if name.strip()
+        }
+        since = _parse_iso(req.query["since"]) if "since" in req.query else None
+        issues = [
+            issue
+            for issue in self._issues.values()
+            if state in ("all", issue["state"])
+            and wanted <= {name.casefold() for name in issue["labels"]}
+            and (since is None or _parse_iso(issue["updated_at"]) >= since)
+        ]
+        keys: dict[str, Callable[[IssueState], tuple[Any, int]]] = {
+            "created": lambda issue: (issue["created_at"], issue["number"]),
+            "updated": lambda issue: (issue["updated_at"], issue["number"]),
+            "comments": lambda issue: (len(issue["comments"]), issue["number"]),
+        }
+        issues.sort(key=keys[sort], reverse=direction == "desc")
+        return self._paginate(req, issues, lambda issue: self._render_issue(req.base, issue))
+
+    def _get_issue(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        return _Response(200, self._render_issue(req.base, issue))
+
+    def _update_issue(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        body = self._object_body(req)
+        # Validate everything first so a 422 leaves the issue untouched.
+        if "title" in body and (not isinstance(body["title"], str) or not body["title"].strip()):
+            raise _invalid("Issue", "title", "missing_field")
+        text = self._body_text("Issue", body.get("body"), required=False)
+        if "state" in body and body["state"] not in ("open", "closed"):
+            raise _invalid("Issue", "state", "invalid")
+        reason = body.get("state_reason")
+        if reason is not None and reason not in STATE_REASONS:
+            raise _invalid("Issue", "state_reason", "invalid")
+        names = self._label_names(body["labels"]) if "labels" in body else None
+        if names is not None:
+            for name in names:
+                if self._find_label(name) is None:
+                    self._validate_label(name, DEFAULT_LABEL_COLOR, None)
+
+        if "title" in body and body["title"] != issue["title"]:
+            self._record_event(
+                issue, "renamed", self.bot, rename={"from": issue["title"], "to": body["title"]}
+            )
+            issue["title"] = body["title"]
+        if "body" in body:
+            issue["body"] = text
+        if "state" in body:
+            self._set_state(issue, body["state"], reason, self.bot)
+        if names is not None:
+            self._replace_labels(issue, names, self.bot)
+        issue["updated_at"] = self._stamp()
+        return _Response(200, self._render_issue(req.base, issue))
+
+    def _list_comments(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        since = _parse_iso(req.query["since"]) if "since" in req.query else None
+        comments = [
+            c for c in issue["comments"] if since is None or _parse_iso(c["updated_at"]) >= since
+        ]
+        return self._paginate(req, comments, lambda c: self._render_comment(req.base, c))
+
+    def _create_comment_handler(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        text = self._body_text("IssueComment", self._object_body(req).get("body"), required=True)
+        comment = self._create_comment(issue, text, self.bot, "NONE")
+        return _Response(201, self._render_comment(req.base, comment))
+
+    def _get_comment(self, req: _Request) -> _Response:
+        comment = self._comment_or_404(int(req.params["comment_id"]))
+        return _Response(200, self._render_comment(req.base, comment))
+
+    def _update_comment(self, req: _Request) -> _Response:
+        comment = self._comment_or_404(int(req.params["comment_id"]))
+        text = self._body_text("IssueComment", self._object_body(req).get("body"), required=True)
+        self._set_comment_body(comment, text)
+        return _Response(200, self._render_comment(req.base, comment))
+
+    def _delete_comment(self, req: _Request) -> _Response:
+        comment = self._comment_or_404(int(req.params["comment_id"]))
+        self._remove_comment(comment)
+        return _Response(204)
+
+    def _react(self, req: _Request, reactions: list[ReactionState]) -> _Response:
+        content = self._object_body(req).get("content")
+        if content not in REACTIONS:
+            raise _invalid("Reaction", "content", "invalid")
+        reaction, created = self._add_reaction(reactions, content)
+        return _Response(201 if created else 200, self._render_reaction(req.base, reaction))
+
+    def _create_comment_reaction(self, req: _Request) -> _Response:
+        comment = self._comment_or_404(int(req.params["comment_id"]))
+        return self._react(req, comment["reactions"])
+
+    def _list_comment_reactions(self, req: _Request) -> _Response:
+        comment = self._comment_or_404(int(req.params["comment_id"]))
+        return self._paginate(
+            req, comment["reactions"], lambda r: self._render_reaction(req.base, r)
+        )
+
+    def _create_issue_reaction(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        return self._react(req, issue["reactions"])
+
+    def _list_issue_reactions(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        return self._paginate(req, issue["reactions"], lambda r: self._render_reaction(req.base, r))
+
+    def _issue_labels_response(self, req: _Request, issue: IssueState) -> _Response:
+        labels = [self._render_label(req.base, self._labels[n]) for n in issue["labels"]]
+        return _Response(200, labels)
+
+    def _list_issue_labels(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        return self._paginate(
+            req, issue["labels"], lambda n: self._render_label(req.base, self._labels[n])
+        )
+
+    def _add_issue_labels(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        names = self._label_names(req.body)
+        for name in names:  # validate all before applying any
+            if self._find_label(name) is None:
+                self._validate_label(name, DEFAULT_LABEL_COLOR, None)
+        self._add_labels(issue, names, self.bot)
+        return self._issue_labels_response(req, issue)
+
+    def _set_issue_labels(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        names = self._label_names(req.body if req.body is not None else [])
+        for name in names:
+            if self._find_label(name) is None:
+                self._validate_label(name, DEFAULT_LABEL_COLOR, None)
+        self._replace_labels(issue, names, self.bot)
+        return self._issue_labels_response(req, issue)
+
+    def _clear_issue_labels(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        for name in list(issue["labels"]):
+            self._remove_label(issue, name, self.bot)
+        return _Response(204)
+
+    def _remove_issue_label(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        label = self._find_label(req.params["name"])
+        if label is None or label["name"] not in issue["labels"]:
+            raise ApiError(404, "Label does not exist")
+        self._remove_label(issue, label["name"], self.bot)
+        return self._issue_labels_response(req, issue)
+
+    def _list_events(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        return self._paginate(
+            req, issue["events"], lambda e: self._render_event(req.base, issue, e)
+        )
+
+    def _list_timeline(self, req: _Request) -> _Response:
+        issue = self._issue_or_404(int(req.params["number"]))
+        items: list[dict[str, Any]] = [
+            self._render_event(req.base, issue, e) for e in issue["events"]
+        ]
+        for comment in issue["comments"]:
+            item = self._render_comment(req.base, comment)
+            item.update({"event": "commented", "actor": item["user"]})
+            items.append(item)
+        items.sort(key=lambda item: int(item["id"]))  # ids follow creation order
+        return self._paginate(req, items, lambda item: item)
+
+    def _list_labels(self, req: _Request) -> _Response:
+        labels = sorted(self._labels.values(), key=lambda lab: lab["name"].casefold())
+        return self._paginate(req, labels, lambda lab: self._render_label(req.base, lab))
+
+    def _create_label_handler(self, req: _Request) -> _Response:
+        body = self._object_body(req)
+        name, description = body.get("name"), body.get("description")
+        color = body.get("color", DEFAULT_LABEL_COLOR)  # like the API: no leading "#"
+        name, color, description = self._validate_label(name, color, description)
+        if self._find_label(name) is not None:
+            raise _invalid("Label", "name", "already_exists")
+        label = self._create_label(name, color, description)
+        return _Response(201, self._render_label(req.base, label))
+
+    def _label_or_404(self, name: str) -> LabelState:
+        label = self._find_label(name)
+        if label is None:
+            raise _not_found()
+        return label
+
+    def _get_label(self, req: _Request) -> _Response:
+        return _Response(200, self._render_label(req.base, self._label_or_404(req.params["name"])))
+
+    def _update_label(self, req: _Request) -> _Response:
+        label = self._label_or_404(req.params["name"])
+        body = self._object_body(req)
+        new_name = body.get("new_name", label["name"])
+        color = body.get("color", label["color"])
+        description = body.get("description", label["description"])
+        clash = self._find_label(new_name) if isinstance(new_name, str) else None
+        if clash is not None and clash is not label:
+            raise _invalid("Label", "name", "already_exists")
+        new_name, color, description = self._validate_label(new_name, color, description)
+        old_name = label["name"]
+        del self._labels[old_name]
+        label.update({"name": new_name, "color": color.lower(), "description": description})
+        self._labels[new_name] = label
+        for issue in self._issues.values():
+            issue["labels"] = sorted(
+                (new_name if n == old_name else n for n in issue["labels"]), key=str.casefold
+            )
+        return _Response(200, self._render_label(req.base, label))
+
+    def _delete_label(self, req: _Request) -> _Response:
+        label = self._label_or_404(req.params["name"])
+        del self._labels[label["name"]]
+        for issue in self._issues.values():
+            if label["name"] in issue["labels"]:
+                issue["labels"].remove(label["name"])
+        return _Response(204)
+
+    def _get_permission(self, req: _Request) -> _Response:
+        login = req.params["username"]
+        if login.casefold() in self._nonexistent:
+            raise _not_found()
+        role = self._collaborators.get(login.casefold(), "read")
+        ranks = ["none", "read", "triage", "write", "maintain", "admin"]
+        rank = ranks.index(role)
+        user = self._render_user(req.base, {"login": login, "type": "User"})
+        user["permissions"] = {
+            "admin": rank >= ranks.index("admin"),
+            "maintain": rank >= ranks.index("maintain"),
+            "push": rank >= ranks.index("write"),
+            "triage": rank >= ranks.index("triage"),
+            "pull": rank >= ranks.index("read"),
+        }
+        user["role_name"] = role
+        return _Response(200, {"permission": ROLES[role], "role_name": role, "user": user})
+
+    def _get_workflow(self, req: _Request) -> _Response:
+        workflow = self._workflow_or_404(req.params["workflow_id"])
+        url = f"{self._api(req.base)}/actions/workflows/{workflow['id']}"
+        path = f".github/workflows/{workflow['file']}"
+        return _Response(
+            200,
+            {
+                "id": workflow["id"],
+                "node_id": f"W_fake{workflow['id']}",
+                "name": workflow["file"].rsplit(".", 1)[0],
+                "path": path,
+                "state": "active",
+                "created_at": "2020-01-01T00:00:00Z",
+                "updated_at": "2020-01-01T00:00:00Z",
+                "url": url,
+                "html_url": f"{self._html()}/blob/main/{path}",
+                "badge_url": f"{self._html()}/workflows/{workflow['file']}/badge.svg",
+            },
+        )
+
+    def _create_workflow_dispatch(self, req: _Request) -> _Response:
+        workflow = self._workflow_or_404(req.params["workflow_id"])
+        body = self._object_body(req)
+        ref, inputs = body.get("ref"), body.get("inputs", {})
+        if not isinstance(ref, str) or not ref:
+            raise ApiError(422, 'Invalid request.\n\n"ref" wasn\'t supplied.')
+        if not isinstance(inputs, dict):
+            raise ApiError(422, "Invalid request.\n\nFor 'properties/inputs', is not an object.")
+        declared = workflow["inputs"]
+        unexpected = sorted(set(inputs) - declared) if declared is not None else []
+        if unexpected:
+            raise ApiError(422, f"Unexpected inputs provided: {json.dumps(unexpected)}")
+        self._dispatches.append(
+            Dispatch(
+                "workflow_dispatch",
+                self._stamp(),
+                workflow=workflow["file"],
+                ref=ref,
+                inputs=copy.deepcopy(inputs),
+            )
+        )
+        if body.get("return_run_details"):
+            run_id = self._next_id()
+            return _Response(
+                200,
+                {
+                    "workflow_run_id": run_id,
+                    "run_url": f"{self._api(req.base)}/actions/runs/{run_id}",
+                    "html_url": f"{self._html()}/actions/runs/{run_id}",
+                },
+            )
+        return _Response(204)
+
+    def _create_repository_dispatch(self, req: _Request) -> _Response:
+        body = self._object_body(req)
+        event_type, payload = body.get("event_type"), body.get("client_payload", {})
+        if not isinstance(event_type, str) or not event_type:
+            raise ApiError(422, 'Invalid request.\n\n"event_type" wasn\'t supplied.')
+        if len(event_type) > MAX_EVENT_TYPE_CHARS:
+            raise ApiError(
+                422,
+                "Invalid request.\n\nevent_type is too long "
+                f"(maximum is {MAX_EVENT_TYPE_CHARS} characters).",
+            )
+        if not isinstance(payload, dict):
+            raise ApiError(
+                422, "Invalid request.\n\nFor 'properties/client_payload', is not an object."
+            )
+        if len(payload) > MAX_CLIENT_PAYLOAD_KEYS:
+            raise ApiError(
+                422,
+                f"Invalid request.\n\nNo more than {MAX_CLIENT_PAYLOAD_KEYS} "
+                f"properties are allowed; {len(payload)} were supplied.",
+            )
+        self._dispatches.append(
+            Dispatch(
+                "repository_dispatch",
+                self._stamp(),
+                event_type=event_type,
+                client_payload=copy.deepcopy(payload),
+            )
+        )
+        return _Response(204)
+
+    def _graphql(self, req: _Request) -> _Response:
+        from fakes import github_graphql  # graphql-core: only the GraphQL route needs it
+
+        status, body = github_graphql.answer(self, req.body)
+        # GraphQL has an hourly budget of its own (a point per document here); `rate_used`
+        # still counts every request, for the primary limit and the tests that drain it.
+        self.graphql_used += 1
+        return _Response(
+            status,
+            body,
+            {
+                "x-ratelimit-resource": "graphql",
+                "x-ratelimit-limit": str(self.graphql_limit),
+                "x-ratelimit-used": str(self.graphql_used),
+                "x-ratelimit-remaining": str(max(self.graphql_limit - self.graphql_used, 0)),
+            },
+        )
+
+
+# --------------------------------------------------------------------------- routing table
+
+_REPO = "/repos/{owner}/{repo}"
+_ISSUE = _REPO + "/issues/{number:int}"
+_COMMENT = _REPO + "/issues/comments/{comment_id:int}"
+
+ROUTES: tuple[Route, ...] = tuple(
+    Route(method, _compile(template), handler)
+    for method, template, handler in [
+        ("GET", "/rate_limit", FakeGitHub._get_rate_limit),
+        ("GET", "/user", FakeGitHub._get_user),
+        ("GET", "/orgs/{org}", FakeGitHub._get_org),
+        ("GET", "/orgs/{org}/teams/{team}", FakeGitHub._get_team),
+        ("GET", "/orgs/{org}/teams/{team}/memberships/{username}", FakeGitHub._get_team_membership),
+        ("GET", _REPO, FakeGitHub._get_repo),
+        ("GET", _REPO + "/issues", FakeGitHub._list_issues),
+        ("GET", _ISSUE, FakeGitHub._get_issue),
+        ("PATCH", _ISSUE, FakeGitHub._update_issue),
+        ("GET", _ISSUE + "/comments", FakeGitHub._list_comments),
+        ("POST", _ISSUE + "/comments", FakeGitHub._create_comment_handler),
+        ("GET", _ISSUE + "/reactions", FakeGitHub._list_issue_reactions),
+        ("POST", _ISSUE + "/reactions", FakeGitHub._create_issue_reaction),
+        ("GET", _ISSUE + "/labels", FakeGitHub._list_issue_labels),
+        ("POST", _ISSUE + "/labels", FakeGitHub._add_issue_labels),
+        ("PUT", _ISSUE + "/labels", FakeGitHub._set_issue_labels),
+        ("DELETE", _ISSUE + "/labels", FakeGitHub._clear_issue_labels),
+        ("DELETE", _ISSUE + "/labels/{name:rest}", FakeGitHub._remove_issue_label),
+        ("GET", _ISSUE + "/events", FakeGitHub._list_events),
+        ("GET", _ISSUE + "/timeline", FakeGitHub._list_timeline),
+        ("GET", _COMMENT, FakeGitHub._get_comment),
+        ("PATCH", _COMMENT, FakeGitHub._update_comment),
+        ("DELETE", _COMMENT, FakeGitHub._delete_comment),
+        ("GET", _COMMENT + "/reactions", FakeGitHub._list_comment_reactions),
+        ("POST", _COMMENT + "/reactions", FakeGitHub._create_comment_reaction),
+        ("GET", _REPO + "/labels", FakeGitHub._list_labels),
+        ("POST", _REPO + "/labels", FakeGitHub._create_label_handler),
+        ("GET", _REPO + "/labels/{name:rest}", FakeGitHub._get_label),
+        ("PATCH", _REPO + "/labels/{name:rest}", FakeGitHub._update_label),
+        ("DELETE", _REPO + "/labels/{name:rest}", FakeGitHub._delete_label),
+        ("GET", _REPO + "/collaborators/{username}/permission", FakeGitHub._get_permission),
+        ("GET", _REPO + "/actions/workflows/{workflow_id}", FakeGitHub._get_workflow),
+        (
+            "POST",
+            _REPO + "/actions/workflows/{workflow_id}/dispatches",
+            FakeGitHub._create_workflow_dispatch,
+        ),
+        ("POST", _REPO + "/dispatches", FakeGitHub._create_repository_dispatch),
+        ("POST", GRAPHQL_PATH, FakeGitHub._graphql),
+    ]
+)

@@ -1,0 +1,108 @@
+"""Every scenario in tests/sim/scenarios plays through `baton simulate` with its expectations met.
+
+A scenario's first line may name the command-line options it needs (`# args: --workflow
+approval-gate`); without one it plays on the issue-lifecycle preset, never on whatever
+`.github/baton.yml` happens to sit in the working directory.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from baton.cli import cli
+from baton.sim.scenario import Player, parse_scenario
+from baton.workflow.config import load_config
+from conftest import WRITES
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yml"))
+DEFAULT_ARGS = ["--workflow", "issue-lifecycle"]
+
+
+def args_of(path: Path) -> list[str]:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    if first.startswith("# args:"):
+        return shlex.split(first.removeprefix("# args:"))
+    return DEFAULT_ARGS
+
+
+def simulate(path: Path):
+    return CliRunner().invoke(cli, ["simulate", str(path), *args_of(path)])
+
+
+def test_there_are_scenarios_to_play():
+    assert len(SCENARIOS) >= 4
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem.replace("_", " "))
+def test_the_scenario_plays_with_every_expectation_met(path):
+    result = simulate(path)
+
+    assert result.exit_code == 0, result.output
+    assert "✗" not in result.output
+    assert "✓ as expected" in result.output
+
+
+def test_a_scenario_whose_expectation_fails_exits_non_zero(tmp_path):
+    wrong = tmp_path / "wrong.yml"
+    wrong.write_text(
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - label: baton\n"
+        "    by: maria\n"
+        "  - expect: {state: completed}\n",
+        encoding="utf-8",
+    )
+
+    result = simulate(wrong)
+
+    assert result.exit_code == 1
+    assert "state is received, expected completed" in result.output
+
+
+def play(text: str):
+    player = Player(parse_scenario(text, "inline"), load_config(None), lambda _: None)
+    assert player.play() == 0, player.failures
+    return player.gh
+
+
+def test_comments_on_an_issue_outside_the_workflow_make_no_writes():
+    gh = play(
+        "people: {maria: maintain, wendy: write}\n"
+        "steps:\n"
+        "  - open: true\n"
+        "  - comment: approved\n"
+        "    by: wendy\n"
+        "  - comment: /retry please\n"
+        "    by: maria\n"
+        "  - comment: Any news?\n"
+        "  - expect: {state: null, labels: []}\n"
+    )
+
+    assert sum(gh.calls[op] for op in WRITES) == 0
+
+
+def test_an_ignored_comment_costs_no_more_than_a_read_of_the_issue():
+    gh = play(
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - label: baton\n"
+        "    by: maria\n"
+        "  - expect: {state: received}\n"
+    )
+    entry_calls = sum(gh.calls.values())
+
+    gh2 = play(
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - label: baton\n"
+        "    by: maria\n"
+        "  - comment: Thanks for picking this up!\n"
+        "  - expect: {state: received, transitioned: false}\n"
+    )
+
+    assert sum(gh2.calls.values()) - entry_calls <= 1
+    assert sum(gh2.calls[op] for op in WRITES) == sum(gh.calls[op] for op in WRITES)

@@ -1,0 +1,761 @@
+"""GitHub webhook payloads turned into Baton's few typed events, without any API call.
+
+Payloads come from `fakes.payloads`, built from a FakeGitHub held offline (never started), so
+every case is a payload as GitHub itself shapes it; the malformed cases start from such a payload
+and remove what they name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from baton import webhooks
+from baton.core import events
+from baton.core.events import (
+    AgentReported,
+    Commented,
+    Dispatched,
+    Ignored,
+    IssueChanged,
+    Labeled,
+    Sweep,
+)
+from baton.errors import InvalidEvent
+from baton.workflow.config import Policy
+from baton.workflow.model import AgentStatus
+from fakes import payloads
+from fakes.http_github import FakeGitHub
+
+NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
+LATER = NOW + timedelta(hours=5)
+DEFAULTS = Policy()
+BOT = "github-actions[bot]"
+
+Build = Callable[[FakeGitHub, int], tuple[str, dict[str, Any]]]
+
+
+def world() -> tuple[FakeGitHub, int]:
+    """One repository with one open issue by alice; the fake is never started (no HTTP)."""
+    fake = FakeGitHub()
+    number = fake.add_issue(
+        "Export the report as CSV", "Please add a CSV export.", user="alice", association="NONE"
+    )
+    return fake, number
+
+
+def parse(build: Build, policy: Policy = DEFAULTS, *, now: datetime = NOW, run_id: str = "77"):
+    fake, number = world()
+    name, payload = build(fake, number)
+    return webhooks.parse(name, payload, policy, now=now, run_id=run_id)
+
+
+# --- builders: each makes the change on the fake, then the payload GitHub would send --------------
+def issue_action(action: str, by: str = "maria") -> Build:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        if action == "opened":
+            return "issues", payloads.issue_opened(fake, number)
+        if action == "edited":
+            fake.advance(30)
+            fake.update_issue(number, actor=by, title="Export the weekly report as CSV")
+            return "issues", payloads.issue_edited(
+                fake, number, old_title="Export the report as CSV", sender=by
+            )
+        if action == "reopened":
+            fake.update_issue(number, actor=by, state="closed")
+            fake.advance(30)
+            fake.update_issue(number, actor=by, state="open")
+            return "issues", payloads.issue_reopened(fake, number)
+        if action == "closed":
+            fake.update_issue(number, actor=by, state="closed")
+            return "issues", payloads.issue_closed(fake, number)
+        return "issues", payloads.issues_event(fake, action, number, sender=by)
+
+    return build
+
+
+def labeled(label: str, by: str = "maria", by_type: str = "User") -> Build:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        fake.advance(1)
+        fake.label_by(number, label, by, by_type)
+        return "issues", payloads.issues_labeled(fake, number, label)
+
+    return build
+
+
+def unlabeled(label: str, by: str = "maria") -> Build:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        fake.label_by(number, label, by)
+        fake.advance(1)
+        fake.unlabel_by(number, label, by)
+        return "issues", payloads.issues_unlabeled(fake, number, label)
+
+    return build
+
+
+def commented(
+    body: str = "Commas, please.",
+    *,
+    by: str = "alice",
+    by_type: str = "User",
+    association: str = "NONE",
+    action: str = "created",
+    on_pull_request: bool = False,
+) -> Build:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        if on_pull_request:
+            number = fake.add_issue("Add CSV export", user="bob", is_pull_request=True)
+        comment = fake.add_comment(
+            number, body, user=by, user_type=by_type, association=association
+        )
+        if action == "edited":
+            fake.advance(60)
+            fake.edit_comment(comment["id"], body + " (edited)")
+            return "issue_comment", payloads.comment_edited(fake, comment["id"], body)
+        return "issue_comment", payloads.issue_comment_event(fake, action, comment["id"])
+
+    return build
+
+
+def workflow_dispatch(inputs: dict[str, Any] | None, *, sender: str = BOT) -> Build:
+    """`inputs` is put in verbatim (not stringified) so odd JSON types can be tried."""
+
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        payload = payloads.workflow_dispatch(fake, {}, sender=sender)
+        if inputs is None:
+            del payload["inputs"]
+        else:
+            payload["inputs"] = inputs
+        return "workflow_dispatch", payload
+
+    return build
+
+
+def repository_dispatch(client_payload: dict[str, Any]) -> Build:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        return "repository_dispatch", payloads.repository_dispatch(
+            fake, "baton-report", client_payload, sender=BOT
+        )
+
+    return build
+
+
+VALID_RESULT = {
+    "status": "success",
+    "confidence": 0.92,
+    "summary": "Implemented ReportExporter.to_csv.",
+    "issues_found": [],
+    "questions": [],
+    "next_state": "running_tests",
+}
+
+
+# --- issues ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "action",
+    [
+        pytest.param("opened", id="an opened issue is an issue change"),
+        pytest.param("reopened", id="a reopened issue is an issue change"),
+        pytest.param("closed", id="a closed issue is an issue change"),
+        pytest.param("edited", id="an edited issue is an issue change"),
+    ],
+)
+def test_issue_lifecycle_actions_become_issue_changes(action: str) -> None:
+    event = parse(issue_action(action))
+
+    assert isinstance(event, IssueChanged)
+    assert event.action == action
+    assert event.issue.number == 1
+    assert event.issue.author == "alice"
+    assert event.issue.partial is False
+    assert event.at == NOW
+
+
+def test_an_issue_change_carries_the_issue_as_the_payload_shows_it() -> None:
+    event = parse(issue_action("closed"))
+
+    assert isinstance(event, IssueChanged)
+    assert event.issue.state == "closed"
+    assert event.issue.title == "Export the report as CSV"
+    assert event.issue.body == "Please add a CSV export."
+    assert event.actor.login == "maria"
+    assert event.actor.is_bot is False
+
+
+@pytest.mark.parametrize(
+    ("action", "fragment"),
+    [
+        pytest.param("assigned", "issues.assigned", id="an assignment is ignored"),
+        pytest.param("pinned", "issues.pinned", id="a pin is ignored"),
+        pytest.param("transferred", "issues.transferred", id="a transfer is ignored"),
+        pytest.param("milestoned", "issues.milestoned", id="a milestone is ignored"),
+    ],
+)
+def test_other_issue_actions_are_ignored_with_the_action_named(action: str, fragment: str) -> None:
+    event = parse(issue_action(action))
+
+    assert isinstance(event, Ignored)
+    assert fragment in event.reason
+    assert event.issue == 1
+
+
+def test_an_issue_opened_by_a_bot_is_ignored() -> None:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        return "issues", payloads.issue_opened(fake, number, sender="renovate[bot]")
+
+    event = parse(build)
+
+    assert isinstance(event, Ignored)
+    assert "renovate[bot]" in event.reason
+
+
+# --- labels ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("build", "policy", "label"),
+    [
+        pytest.param(
+            labeled("status:implementing"), DEFAULTS, "status:implementing", id="a status label"
+        ),
+        pytest.param(
+            labeled("status:no-such-state"),
+            DEFAULTS,
+            "status:no-such-state",
+            id="an unknown status label still reaches the engine, which removes it",
+        ),
+        pytest.param(labeled("baton"), DEFAULTS, "baton", id="the trigger label"),
+        pytest.param(labeled("Baton"), DEFAULTS, "Baton", id="the trigger label in other case"),
+        pytest.param(
+            labeled("Status:Implementing"),
+            DEFAULTS,
+            "Status:Implementing",
+            id="a status label in other case",
+        ),
+        pytest.param(
+            labeled("go-agents"),
+            Policy(trigger_label="go-agents"),
+            "go-agents",
+            id="a configured trigger label",
+        ),
+        pytest.param(
+            labeled("stage/implementing"),
+            Policy(label_prefix="stage/"),
+            "stage/implementing",
+            id="a status label with a configured prefix",
+        ),
+    ],
+)
+def test_adding_one_of_batons_labels_is_a_label_event(
+    build: Build, policy: Policy, label: str
+) -> None:
+    event = parse(build, policy)
+
+    assert isinstance(event, Labeled)
+    assert event.label == label
+    assert event.added is True
+    assert event.actor.login == "maria"
+    assert event.issue.number == 1
+    assert label in event.issue.labels
+
+
+@pytest.mark.parametrize(
+    ("build", "policy", "fragment"),
+    [
+        pytest.param(labeled("bug"), DEFAULTS, "'bug'", id="an unrelated label names the label"),
+        pytest.param(
+            labeled("status-report"),
+            DEFAULTS,
+            "'status-report'",
+            id="a label that only resembles the prefix is unrelated",
+        ),
+        pytest.param(
+            labeled("status:implementing"),
+            Policy(label_prefix="stage/"),
+            "'status:implementing'",
+            id="the default prefix means nothing under a configured one",
+        ),
+        pytest.param(
+            labeled("baton"),
+            Policy(trigger_label=None),
+            "'baton'",
+            id="the trigger label means nothing when entry by label is off",
+        ),
+        pytest.param(
+            unlabeled("baton"), DEFAULTS, "'baton' removed", id="removing the trigger label"
+        ),
+        pytest.param(unlabeled("bug"), DEFAULTS, "'bug'", id="removing an unrelated label"),
+        pytest.param(
+            labeled("status:implementing", by=BOT, by_type="Bot"),
+            DEFAULTS,
+            BOT,
+            id="Baton's own relabel is recognised by the actions bot",
+        ),
+        pytest.param(
+            labeled("status:implementing", by="renovate[bot]", by_type="Bot"),
+            DEFAULTS,
+            "renovate[bot]",
+            id="any app bot's relabel is ignored",
+        ),
+        pytest.param(
+            labeled("status:implementing", by="ci-robot", by_type="Bot"),
+            DEFAULTS,
+            "ci-robot",
+            id="a bot account without the bot suffix is ignored by its type",
+        ),
+        pytest.param(
+            labeled("status:implementing", by="baton-pat-user"),
+            Policy(bot_login="baton-pat-user"),
+            "baton-pat-user",
+            id="the configured bot login is ignored even as a plain user",
+        ),
+        pytest.param(
+            labeled("status:implementing", by="Baton-PAT-User"),
+            Policy(bot_login="baton-pat-user"),
+            "Baton-PAT-User",
+            id="the configured bot login is matched without regard to case",
+        ),
+    ],
+)
+def test_label_changes_baton_does_not_act_on_are_ignored_with_a_reason(
+    build: Build, policy: Policy, fragment: str
+) -> None:
+    event = parse(build, policy)
+
+    assert isinstance(event, Ignored)
+    assert fragment in event.reason
+    assert event.issue == 1
+
+
+# --- comments -------------------------------------------------------------------------------------
+def test_a_human_comment_is_a_comment_event_with_its_author_and_body() -> None:
+    event = parse(commented("Approved — tests look good", by="ann", association="MEMBER"))
+
+    assert isinstance(event, Commented)
+    assert event.body == "Approved — tests look good"
+    assert event.actor.login == "ann"
+    assert event.actor.association == "MEMBER"
+    assert event.actor.is_bot is False
+    assert event.actor.permission is None  # looked up later, only if a decision needs it
+    assert event.edited is False
+    assert event.id == f"comment:{event.comment_id}"
+    assert event.issue.number == 1
+
+
+def test_an_edited_comment_is_marked_edited_and_keyed_apart_from_the_original() -> None:
+    event = parse(commented("approved", by="ann", action="edited"))
+
+    assert isinstance(event, Commented)
+    assert event.edited is True
+    assert event.body == "approved (edited)"
+    assert event.id.startswith(f"comment:{event.comment_id}:edited:")
+
+
+def test_a_comment_on_a_pull_request_counts_when_the_config_allows_it() -> None:
+    event = parse(commented(on_pull_request=True), Policy(pull_requests=True))
+
+    assert isinstance(event, Commented)
+    assert event.issue.is_pull_request is True
+
+
+@pytest.mark.parametrize(
+    ("build", "policy", "fragment"),
+    [
+        pytest.param(
+            commented(action="deleted"), DEFAULTS, "deleted", id="a deleted comment is ignored"
+        ),
+        pytest.param(
+            commented("approved", by=BOT, by_type="Bot"),
+            DEFAULTS,
+            BOT,
+            id="a comment by the actions bot is ignored",
+        ),
+        pytest.param(
+            commented("approved", by="dependabot[bot]", by_type="Bot"),
+            DEFAULTS,
+            "dependabot[bot]",
+            id="a comment by any bot is ignored",
+        ),
+        pytest.param(
+            commented("approved", by="baton-pat-user"),
+            Policy(bot_login="baton-pat-user"),
+            "baton-pat-user",
+            id="a comment by the configured bot login is ignored",
+        ),
+        pytest.param(
+            commented("approved", on_pull_request=True),
+            DEFAULTS,
+            "pull request",
+            id="a comment on a pull request is ignored by default",
+        ),
+    ],
+)
+def test_comments_baton_does_not_act_on_are_ignored_with_a_reason(
+    build: Build, policy: Policy, fragment: str
+) -> None:
+    event = parse(build, policy)
+
+    assert isinstance(event, Ignored)
+    assert fragment in event.reason
+    assert event.issue is not None
+
+
+# --- dispatches -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("inputs", "number"),
+    [
+        pytest.param({"issue": "12"}, 12, id="the issue as a string"),
+        pytest.param({"issue": "#12"}, 12, id="the issue with a hash"),
+        pytest.param({"issue": 12}, 12, id="the issue as a number"),
+        pytest.param({"issue": " 12 "}, 12, id="the issue with blanks around it"),
+        pytest.param({"issue": "12", "reason": "chain"}, 12, id="extra inputs are ignored"),
+    ],
+)
+def test_a_workflow_dispatch_names_the_issue_to_run_on(inputs: dict[str, Any], number: int) -> None:
+    event = parse(workflow_dispatch(inputs), run_id="4242")
+
+    assert isinstance(event, Dispatched)
+    assert event.issue.number == number
+    assert event.issue.partial is True  # the run fetches the rest
+    assert event.source == "workflow_dispatch"
+    assert event.id == "dispatch:4242"
+
+
+def test_a_dispatch_by_batons_own_bot_is_not_ignored_because_it_chains_runs() -> None:
+    event = parse(workflow_dispatch({"issue": "3"}, sender=BOT))
+
+    assert isinstance(event, Dispatched)
+    assert event.actor.login == BOT
+    assert event.actor.is_bot is True
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        pytest.param({}, id="a missing issue input"),
+        pytest.param(None, id="no inputs at all"),
+        pytest.param({"issue": "abc"}, id="an issue input that is not a number"),
+        pytest.param({"issue": "0"}, id="issue zero"),
+        pytest.param({"issue": "-3"}, id="a negative issue"),
+        pytest.param({"issue": ""}, id="an empty issue input"),
+        pytest.param({"issue": True}, id="a boolean issue input"),
+        pytest.param({"issue": 1.5}, id="a fractional issue input"),
+        pytest.param({"issue": "12abc"}, id="an issue input with trailing junk"),
+        pytest.param({"issue": "²"}, id="a superscript digit that int() cannot read"),
+        pytest.param({"issue": None}, id="a null issue input"),
+    ],
+)
+def test_a_workflow_dispatch_without_a_usable_issue_is_ignored(
+    inputs: dict[str, Any] | None,
+) -> None:
+    event = parse(workflow_dispatch(inputs))
+
+    assert isinstance(event, Ignored)
+    assert "issue" in event.reason
+    assert event.issue is None
+
+
+def test_a_repository_dispatch_with_an_issue_is_a_dispatch() -> None:
+    event = parse(repository_dispatch({"issue": 12}))
+
+    assert isinstance(event, Dispatched)
+    assert event.issue.number == 12
+    assert event.source == "repository_dispatch"
+
+
+def test_a_repository_dispatch_without_an_issue_is_ignored() -> None:
+    event = parse(repository_dispatch({"result": VALID_RESULT}))
+
+    assert isinstance(event, Ignored)
+    assert "issue" in event.reason
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        pytest.param(VALID_RESULT, id="a result as a JSON object"),
+        pytest.param(json.dumps(VALID_RESULT), id="a result as a JSON string"),
+    ],
+)
+def test_a_repository_dispatch_with_a_valid_result_is_an_agent_report(result: Any) -> None:
+    event = parse(
+        repository_dispatch({"issue": "12", "agent": "developer", "result": result}), run_id="9"
+    )
+
+    assert isinstance(event, AgentReported)
+    assert event.issue.number == 12
+    assert event.agent == "developer"
+    assert event.error is None
+    assert event.result is not None
+    assert event.result.status is AgentStatus.success
+    assert event.result.next_state == "running_tests"
+    assert event.id == "report:9"
+
+
+@pytest.mark.parametrize(
+    ("result", "fragment"),
+    [
+        pytest.param({**VALID_RESULT, "confidence": 7}, "confidence", id="a confidence above 1"),
+        pytest.param({**VALID_RESULT, "status": "done"}, "status", id="an unknown status"),
+        pytest.param({"summary": "no status"}, "status", id="a result missing its status"),
+        pytest.param("{not json", "not JSON", id="a result string that is not JSON"),
+        pytest.param([1, 2], "object", id="a result that is not an object"),
+    ],
+)
+def test_a_repository_dispatch_with_an_invalid_result_is_a_report_that_says_why(
+    result: Any, fragment: str
+) -> None:
+    event = parse(repository_dispatch({"issue": 12, "result": result}))
+
+    assert isinstance(event, AgentReported)
+    assert event.result is None
+    assert event.error is not None
+    assert fragment in event.error
+
+
+# --- schedule and everything else ---------------------------------------------------------------
+def test_a_scheduled_run_is_a_sweep_at_the_given_time() -> None:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        return "schedule", payloads.schedule("17 * * * *")
+
+    event = parse(build)
+
+    assert event == Sweep(at=NOW)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("push", id="a push is not handled"),
+        pytest.param("pull_request", id="a pull request event is not handled"),
+        pytest.param("star", id="a star is not handled"),
+        pytest.param("issues_labeled", id="a near-miss event name is not handled"),
+        pytest.param("", id="an empty event name is not handled"),
+    ],
+)
+def test_unknown_event_names_are_ignored_with_the_name_in_the_reason(name: str) -> None:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        return name, payloads.issue_opened(fake, number)
+
+    event = parse(build)
+
+    assert isinstance(event, Ignored)
+    assert repr(name) in event.reason
+
+
+# --- malformed payloads ---------------------------------------------------------------------------
+def without(build: Build, *path: str) -> Build:
+    """The payload `build` makes, with the key at `path` removed."""
+
+    def broken(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        name, payload = build(fake, number)
+        holder = payload
+        for key in path[:-1]:
+            holder = holder[key]
+        del holder[path[-1]]
+        return name, payload
+
+    return broken
+
+
+def replaced(build: Build, value: Any, *path: str) -> Build:
+    """The payload `build` makes, with the value at `path` replaced."""
+
+    def broken(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        name, payload = build(fake, number)
+        holder = payload
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = value
+        return name, payload
+
+    return broken
+
+
+@pytest.mark.parametrize(
+    ("build", "fragment"),
+    [
+        pytest.param(without(issue_action("opened"), "issue"), "issue", id="issues with no issue"),
+        pytest.param(
+            replaced(issue_action("opened"), None, "issue"), "issue", id="issues with a null issue"
+        ),
+        pytest.param(
+            without(issue_action("opened"), "issue", "number"),
+            "number",
+            id="an issue without a number",
+        ),
+        pytest.param(
+            replaced(issue_action("opened"), "1", "issue", "number"),
+            "number",
+            id="an issue whose number is a string",
+        ),
+        pytest.param(
+            without(labeled("status:implementing"), "issue"), "issue", id="a label with no issue"
+        ),
+        pytest.param(
+            without(labeled("status:implementing"), "label", "name"),
+            "label",
+            id="a label without a name",
+        ),
+        pytest.param(
+            without(labeled("status:implementing"), "label"),
+            "label",
+            id="a labeled payload without its label",
+        ),
+        pytest.param(
+            replaced(labeled("status:implementing"), "", "label", "name"),
+            "label",
+            id="a label with an empty name",
+        ),
+        pytest.param(without(commented(), "issue"), "issue", id="a comment with no issue"),
+        pytest.param(
+            without(commented(), "comment", "id"), "comment id", id="a comment without an id"
+        ),
+        pytest.param(
+            replaced(commented(), "1004", "comment", "id"),
+            "comment id",
+            id="a comment whose id is a string",
+        ),
+        pytest.param(without(commented(), "comment"), "comment", id="a comment payload without it"),
+        pytest.param(
+            without(commented(action="deleted"), "comment", "id"),
+            "comment id",
+            id="a deleted comment without an id",
+        ),
+    ],
+)
+def test_malformed_payloads_raise_invalid_event_saying_what_is_missing(
+    build: Build, fragment: str
+) -> None:
+    with pytest.raises(InvalidEvent, match=fragment):
+        parse(build)
+
+
+# --- event ids: the key that makes a re-delivered event harmless ---------------------------------
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(issue_action("opened"), id="an opened issue"),
+        pytest.param(issue_action("reopened"), id="a reopened issue"),
+        pytest.param(labeled("status:implementing"), id="a status label"),
+        pytest.param(labeled("baton"), id="the trigger label"),
+        pytest.param(commented("approved"), id="a comment"),
+        pytest.param(commented("approved", action="edited"), id="an edited comment"),
+        pytest.param(workflow_dispatch({"issue": "12"}), id="a workflow dispatch"),
+        pytest.param(repository_dispatch({"issue": 12, "result": VALID_RESULT}), id="a report"),
+    ],
+)
+def test_a_redelivered_payload_gets_the_same_event_id(build: Build) -> None:
+    fake, number = world()
+    name, payload = build(fake, number)
+
+    first = webhooks.parse(name, json.loads(json.dumps(payload)), DEFAULTS, now=NOW, run_id="5")
+    again = webhooks.parse(name, json.loads(json.dumps(payload)), DEFAULTS, now=LATER, run_id="5")
+
+    assert not isinstance(first, Ignored | Sweep)
+    assert not isinstance(again, Ignored | Sweep)
+    assert first.id
+    assert again.id == first.id
+
+
+def test_two_comments_get_different_event_ids() -> None:
+    fake, number = world()
+    one = fake.add_comment(number, "first", user="alice")
+    two = fake.add_comment(number, "second", user="alice")
+
+    first = webhooks.parse(
+        "issue_comment", payloads.comment_created(fake, one["id"]), DEFAULTS, now=NOW
+    )
+    second = webhooks.parse(
+        "issue_comment", payloads.comment_created(fake, two["id"]), DEFAULTS, now=NOW
+    )
+
+    assert isinstance(first, Commented)
+    assert isinstance(second, Commented)
+    assert first.id != second.id
+
+
+def test_a_label_added_again_later_gets_a_new_event_id() -> None:
+    fake, number = world()
+    fake.label_by(number, "baton", "maria")
+    first = webhooks.parse(
+        "issues", payloads.issues_labeled(fake, number, "baton"), DEFAULTS, now=NOW
+    )
+    fake.advance(60)
+    fake.unlabel_by(number, "baton", "maria")
+    fake.advance(60)
+    fake.label_by(number, "baton", "maria")
+    second = webhooks.parse(
+        "issues", payloads.issues_labeled(fake, number, "baton"), DEFAULTS, now=NOW
+    )
+
+    assert isinstance(first, Labeled)
+    assert isinstance(second, Labeled)
+    assert first.id != second.id
+
+
+def test_a_comment_edited_twice_gets_a_new_event_id_each_time() -> None:
+    fake, number = world()
+    comment = fake.add_comment(number, "looks fine", user="ann")
+    fake.advance(60)
+    fake.edit_comment(comment["id"], "approved")
+    first = webhooks.parse(
+        "issue_comment",
+        payloads.comment_edited(fake, comment["id"], "looks fine"),
+        DEFAULTS,
+        now=NOW,
+    )
+    fake.advance(60)
+    fake.edit_comment(comment["id"], "approved!")
+    second = webhooks.parse(
+        "issue_comment",
+        payloads.comment_edited(fake, comment["id"], "approved"),
+        DEFAULTS,
+        now=NOW,
+    )
+
+    assert isinstance(first, Commented)
+    assert isinstance(second, Commented)
+    assert first.id != second.id
+
+
+# --- events Baton makes itself ------------------------------------------------------------------
+def test_a_tick_is_a_bot_event_on_a_bare_issue() -> None:
+    event = events.tick(7, NOW)
+
+    assert event.issue.number == 7
+    assert event.issue.partial is True
+    assert event.actor.is_bot is True
+    assert event.at == NOW
+
+
+def test_a_report_from_baton_report_is_keyed_by_its_run() -> None:
+    event = events.report(7, agent="tester", result=None, error="no file", now=NOW, run_id="31")
+
+    assert isinstance(event, AgentReported)
+    assert event.id == "report:31"
+    assert event.error == "no file"
+    assert event.actor.is_bot is True
+
+
+def test_removing_the_only_status_label_is_an_event_so_the_label_can_be_restored() -> None:
+    event = parse(unlabeled("status:implementing"), DEFAULTS)
+
+    assert isinstance(event, Labeled)
+    assert event.added is False
+    assert event.label == "status:implementing"
+
+
+def test_removing_a_status_label_during_a_relabel_is_ignored() -> None:
+    def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
+        fake.label_by(number, "status:implementing", "maria")
+        fake.label_by(number, "status:running-tests", "maria")
+        fake.unlabel_by(number, "status:implementing", "maria")
+        return "issues", payloads.issues_unlabeled(fake, number, "status:implementing")
+
+    event = parse(build, DEFAULTS)
+
+    assert isinstance(event, Ignored)
+    assert "relabel in progress" in event.reason

@@ -1,0 +1,451 @@
+"""`.github/baton.yml`: reading it, refusing what is wrong with a message that says where, and
+the JSON Schema that ships for editors."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from baton.cli import cli
+from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
+from baton.workflow.config import Config, Policy, load_config, parse_config
+from baton.workflow.model import load_preset
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED_SCHEMA = REPO / "schema" / "baton-config.schema.json"
+
+INLINE_WORKFLOW = """\
+workflow:
+  name: tiny
+  initial: start
+  agents: [dev]
+  states:
+    start: {kind: work, agent: dev}
+    gate: {kind: waiting, approval: done, timeout: {after: 2d, to: done}}
+    done: {kind: terminal}
+  transitions:
+    start: [gate]
+    gate: [done]
+    done: []
+  rules:
+    start:
+      - {when: {status: success}, to: gate}
+      - {to: retry}
+"""
+
+
+def _parse(text: str) -> Any:
+    return parse_config(text, source="baton.yml")
+
+
+# --- where the config comes from ---------------------------------------------------------------
+def test_no_config_file_means_the_default_preset_and_policy(tmp_path: Path) -> None:
+    settings = load_config(tmp_path / ".github" / "baton.yml")
+    assert settings.workflow.name == "issue-lifecycle"
+    assert settings.workflow == load_preset("issue-lifecycle")
+    assert settings.policy == Policy()
+    assert settings.source == "(defaults)"
+
+
+def test_no_path_at_all_means_the_defaults() -> None:
+    assert load_config(None).workflow.name == "issue-lifecycle"
+
+
+def test_an_explicit_config_that_does_not_exist_is_an_error(tmp_path: Path) -> None:
+    missing = tmp_path / "my-baton.yml"
+    with pytest.raises(InvalidConfig, match="does not exist") as caught:
+        load_config(missing, required=True)
+    assert str(missing) in str(caught.value)
+
+
+def test_the_cli_refuses_an_explicit_config_that_does_not_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["graph", "--config", "nope.yml"])
+    assert result.exit_code == 1
+    assert "nope.yml" in result.output
+
+
+def test_a_config_file_on_disk_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "baton.yml"
+    path.write_text("workflow: task-review\napproval_words: [lgtm]\n", encoding="utf-8")
+    settings = load_config(path, required=True)
+    assert settings.workflow.name == "task-review"
+    assert settings.policy.approval_words == ("lgtm",)
+    assert settings.source == str(path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "# only a comment\n", "---\n"],
+    ids=["an empty file", "a file with only a comment", "a bare document marker"],
+)
+def test_an_empty_config_means_the_defaults(text: str) -> None:
+    settings = _parse(text)
+    assert settings.workflow.name == "issue-lifecycle"
+    assert settings.policy == Policy()
+
+
+# --- which workflow ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["issue-lifecycle", "approval-gate", "task-review"])
+def test_a_preset_is_chosen_by_name(name: str) -> None:
+    assert _parse(f"workflow: {name}\n").workflow == load_preset(name)
+
+
+def test_an_inline_workflow_is_used_as_written() -> None:
+    workflow = _parse(INLINE_WORKFLOW).workflow
+    assert workflow.name == "tiny"
+    assert workflow.targets("start") == ["gate"]
+    assert workflow.spec("gate").approval == "done"
+
+
+def test_an_unknown_preset_lists_the_presets() -> None:
+    with pytest.raises(BatonError) as caught:
+        _parse("workflow: issue-lifecycel\n")
+    message = str(caught.value)
+    assert "issue-lifecycel" in message
+    for name in ["issue-lifecycle", "approval-gate", "task-review"]:
+        assert name in message
+
+
+def test_an_inline_workflow_with_errors_is_refused_with_the_check_messages() -> None:
+    text = INLINE_WORKFLOW.replace("start: [gate]", "start: [gate, nowhere]").replace(
+        "approval: done", "approval: start"
+    )
+    with pytest.raises(InvalidWorkflow) as caught:
+        _parse(text)
+    message = str(caught.value)
+    assert "'tiny'" in message
+    assert "start -> nowhere: unknown target state 'nowhere'" in message
+    assert "gate.approval -> start is not in the transition table" in message
+
+
+def test_an_inline_workflow_missing_fields_is_refused_naming_them() -> None:
+    with pytest.raises(InvalidWorkflow) as caught:
+        _parse("workflow:\n  name: half\n  initial: start\n")
+    message = str(caught.value)
+    for field in ["workflow.agents", "workflow.states", "workflow.transitions"]:
+        assert field in message
+
+
+def test_an_inline_workflow_with_only_warnings_is_accepted() -> None:
+    text = INLINE_WORKFLOW.replace(
+        "    done: {kind: terminal}\n", "    done: {kind: terminal}\n    limbo: {kind: terminal}\n"
+    )
+    assert "limbo" in _parse(text).workflow.states
+
+
+# --- malformed files ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("approvers: [\n", ["baton.yml", "not valid YAML"]),
+        ("workflow: 'unclosed\n", ["baton.yml", "not valid YAML"]),
+        ("- workflow: approval-gate\n", ["baton.yml", "mapping"]),
+        ("just a string\n", ["baton.yml", "mapping"]),
+        ("workflow: task-review\nworkflow: approval-gate\n", ["duplicate", "'workflow'", "line 2"]),
+    ],
+    ids=[
+        "an unclosed bracket is not YAML",
+        "an unclosed quote is not YAML",
+        "a list is not a config",
+        "a bare string is not a config",
+        "a key given twice is refused with its line",
+    ],
+)
+def test_a_malformed_config_is_refused(text: str, words: list[str]) -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        _parse(text)
+    for word in words:
+        assert word in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("workflow: approval-gate\nreviewers: [maria]\n", "baton.yml:2: reviewers"),
+        ("approvers:\n  permission: write\n  user: [maria]\n", "baton.yml:3: approvers.user"),
+        ("entry:\n  on_open: true\n  trigger: baton\n", "baton.yml:3: entry.trigger"),
+    ],
+    ids=[
+        "an unknown top-level key",
+        "an unknown key under approvers",
+        "an unknown key under entry",
+    ],
+)
+def test_an_unknown_key_is_refused_with_file_and_line(text: str, where: str) -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        _parse(text)
+    assert where in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("approvers:\n  permission: owner\n", "baton.yml:2: approvers.permission"),
+        ("approvers:\n  teams: [reviewers]\n", "baton.yml:2: approvers.teams"),
+        ("answerers: everyone\n", "baton.yml:1: answerers"),
+        ("sweep_budget: 1\n", "baton.yml:1: sweep_budget"),
+        ("label_prefix: ''\n", "baton.yml:1: label_prefix"),
+        ("agent_timeout: a while\n", "baton.yml:1: agent_timeout"),
+    ],
+    ids=[
+        "a permission GitHub does not have",
+        "a team without its org",
+        "an unknown answerers setting",
+        "a sweep budget too small to do anything",
+        "an empty label prefix",
+        "an agent timeout that is not a duration",
+    ],
+)
+def test_a_bad_value_is_refused_with_file_and_line(text: str, where: str) -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        _parse(text)
+    assert where in str(caught.value)
+
+
+# --- approval words ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (["approved"], ("approved",)),
+        (["approved", "lgtm"], ("approved", "lgtm")),
+        (["LGTM"], ("lgtm",)),
+        ([" ship-it "], ("ship-it",)),
+    ],
+    ids=[
+        "the default word",
+        "two words",
+        "a word in capitals is kept in lower case",
+        "surrounding spaces are trimmed",
+    ],
+)
+def test_approval_words_are_accepted(words: list[str], expected: tuple[str, ...]) -> None:
+    text = f"approval_words: {json.dumps(words)}\n"
+    assert _parse(text).policy.approval_words == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "reason"),
+    [
+        (["looks good"], "single words"),
+        (["approved\tnow"], "single words"),
+        ([""], "single words"),
+        (["not"], "'not' cannot be an approval word"),
+        (["NOT"], "'not' cannot be an approval word"),
+        (["no"], "'no' cannot be an approval word"),
+        (["approved", "unapproved"], "'unapproved' cannot be an approval word"),
+        ([], "at least 1"),
+    ],
+    ids=[
+        "a phrase with a space",
+        "a word with a tab inside",
+        "an empty word",
+        "'not' would read 'not approved' as an approval",
+        "'NOT' in capitals is still 'not'",
+        "'no' is a refusal",
+        "'unapproved' is a refusal even beside a good word",
+        "an empty list leaves no way to approve",
+    ],
+)
+def test_approval_words_that_would_mislead_are_refused(words: list[str], reason: str) -> None:
+    text = f"approval_words: {json.dumps(words)}\n"
+    with pytest.raises(InvalidConfig) as caught:
+        _parse(text)
+    assert "baton.yml:1: approval_words" in str(caught.value)
+    assert reason in str(caught.value)
+
+
+# --- overrides reach the workflow --------------------------------------------------------------
+def test_a_timeout_override_changes_how_long_a_waiting_state_waits() -> None:
+    workflow = _parse("timeouts: {waiting_for_human_input: 3d}\n").workflow
+    timeout = workflow.spec("waiting_for_human_input").timeout
+    assert timeout is not None
+    assert timeout.after == timedelta(days=3)
+    assert timeout.to == "blocked"  # where it goes stays the preset's
+
+
+def test_a_timeout_override_on_a_work_state_redispatches_its_agent() -> None:
+    workflow = _parse("timeouts: {implementing: 2h}\n").workflow
+    timeout = workflow.spec("implementing").timeout
+    assert timeout is not None
+    assert timeout.after == timedelta(hours=2)
+    assert timeout.to is None
+
+
+def test_an_override_leaves_the_preset_itself_alone() -> None:
+    _parse("timeouts: {waiting_for_human_input: 1h}\nlimits: {max_iterations: 4}\n")
+    preset = load_preset("issue-lifecycle")
+    timeout = preset.spec("waiting_for_human_input").timeout
+    assert timeout is not None and timeout.after == timedelta(days=14)
+    assert preset.limits.max_iterations == 25
+    assert _parse("").workflow.limits.max_iterations == 25
+
+
+def test_a_limits_override_changes_only_the_limits_named() -> None:
+    workflow = _parse("limits: {max_iterations: 40, max_attempts: 2}\n").workflow
+    preset = load_preset("issue-lifecycle").limits
+    assert workflow.limits.max_iterations == 40
+    assert workflow.limits.max_attempts == 2
+    assert workflow.limits.loop_window == preset.loop_window
+    assert workflow.limits.fresh_context_from_attempt == preset.fresh_context_from_attempt
+
+
+def test_overrides_reach_an_inline_workflow_too() -> None:
+    text = INLINE_WORKFLOW + "timeouts: {gate: 90m}\nlimits: {max_iterations: 3}\n"
+    workflow = _parse(text).workflow
+    timeout = workflow.spec("gate").timeout
+    assert timeout is not None and timeout.after == timedelta(minutes=90)
+    assert timeout.to == "done"
+    assert workflow.limits.max_iterations == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("timeouts: {waiting_for_review: 3d}\n", ["waiting_for_review"]),
+        ("timeouts: {waiting_for_human_input: soon}\n", ["waiting_for_human_input", "soon"]),
+        ("timeouts: {waiting_for_human_input: 0d}\n", ["waiting_for_human_input", "0d"]),
+        ("limits: {max_iterations: 0}\n", ["limits", "greater than or equal to 1"]),
+        ("limits: {max_iteration: 9}\n", ["limits", "max_iteration"]),
+        ("limits: {max_iterations: many}\n", ["limits.max_iterations"]),
+    ],
+    ids=[
+        "a timeout for a state the workflow does not have",
+        "a timeout that is not a duration",
+        "a timeout of zero",
+        "a limit of zero",
+        "a misspelt limit",
+        "a limit that is not a number",
+    ],
+)
+def test_bad_overrides_are_refused(text: str, words: list[str]) -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        _parse(text)
+    for word in words:
+        assert word in str(caught.value)
+
+
+# --- the JSON Schema -----------------------------------------------------------------------
+def test_the_shipped_schema_equals_what_baton_schema_prints() -> None:
+    result = CliRunner().invoke(cli, ["schema"])
+    assert result.exit_code == 0
+    assert SHIPPED_SCHEMA.read_text(encoding="utf-8") == result.output, (
+        "schema/baton-config.schema.json is stale: regenerate it with "
+        "`baton schema > schema/baton-config.schema.json`"
+    )
+
+
+def test_the_schema_lists_every_config_setting_and_nothing_else() -> None:
+    schema = json.loads(SHIPPED_SCHEMA.read_text(encoding="utf-8"))
+    assert set(schema["properties"]) == set(Config.model_fields)
+    assert schema["additionalProperties"] is False
+
+
+def _conforms(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> bool:
+    """A small JSON Schema check for the keywords our schema uses (jsonschema is not installed)."""
+    if "$ref" in schema:
+        return _conforms(value, defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+    if "anyOf" in schema:
+        return any(_conforms(value, option, defs) for option in schema["anyOf"])
+    types = {
+        "string": str,
+        "integer": int,
+        "number": (int, float),
+        "boolean": bool,
+        "object": dict,
+        "array": list,
+        "null": type(None),
+    }
+    kind = schema.get("type")
+    if kind and not isinstance(value, types[kind]):
+        return False
+    if kind in {"integer", "number"} and isinstance(value, bool):
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if isinstance(value, str):
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            return False
+        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1e9):
+            return False
+    too_small = isinstance(value, int) and value < schema.get("minimum", -1e18)
+    if too_small or (isinstance(value, int) and value > schema.get("maximum", 1e18)):
+        return False
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            return False
+        return all(_conforms(item, schema.get("items", {}), defs) for item in value)
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if key in properties:
+                if not _conforms(item, properties[key], defs):
+                    return False
+            elif extra is False or (isinstance(extra, dict) and not _conforms(item, extra, defs)):
+                return False
+    return True
+
+
+SAMPLE_CONFIG = """\
+workflow: issue-lifecycle
+approvers:
+  permission: maintain
+  users: [maria]
+  teams: [acme/reviewers]
+maintainers: {permission: triage}
+answerers: anyone
+approval_words: [approved, lgtm]
+allow_edited_approvals: false
+entry: {trigger_label: baton, on_open: false, status_label: true}
+label_prefix: "status:"
+pull_requests: false
+timeouts: {waiting_for_human_input: 3d, implementing: 12h}
+agent_timeout: 2h
+limits: {max_iterations: 30}
+sweep_budget: 200
+"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [SAMPLE_CONFIG, INLINE_WORKFLOW, "{}\n"],
+    ids=["a config using every setting", "a config with an inline workflow", "an empty config"],
+)
+def test_a_good_config_conforms_to_the_schema_and_loads(text: str) -> None:
+    schema = json.loads(SHIPPED_SCHEMA.read_text(encoding="utf-8"))
+    assert _conforms(yaml.safe_load(text), schema, schema["$defs"])
+    _parse(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "reviewers: [maria]\n",
+        "approvers: {permission: owner}\n",
+        "timeouts: {implementing: soon}\n",
+        "sweep_budget: 1\n",
+        "entry: {trigger: baton}\n",
+    ],
+    ids=[
+        "an unknown key",
+        "a permission GitHub does not have",
+        "a timeout that is not a duration",
+        "a budget below the minimum",
+        "an unknown key under entry",
+    ],
+)
+def test_a_bad_config_breaks_the_schema_as_it_breaks_loading(text: str) -> None:
+    schema = json.loads(SHIPPED_SCHEMA.read_text(encoding="utf-8"))
+    assert not _conforms(yaml.safe_load(text), schema, schema["$defs"])
+    with pytest.raises(InvalidConfig):
+        _parse(text)
