@@ -1,4 +1,9 @@
-"""The exceptions Baton raises; each message is written for the maintainer who must fix it."""
+"""The exceptions Baton raises; each message is written for the maintainer who must fix it.
+
+They all live here, so a reader finds every way a run can fail in one place. Two are not
+`BatonError`s because they never reach a user as such: `DuplicateKeyError` becomes an
+`InvalidConfig`/`InvalidWorkflow` with its line, and `RecordCorrupt` a rebuild from labels.
+"""
 
 
 class BatonError(Exception):
@@ -27,3 +32,18 @@ class TrackerError(BatonError):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class DuplicateKeyError(ValueError):
+    """A YAML mapping names the same key twice (PyYAML would silently keep the last)."""
+
+    def __init__(self, key: str, line: int, path: tuple[str, ...]) -> None:
+        where = ".".join(path) or "top level"
+        super().__init__(f"duplicate key {key!r} in {where} (line {line})")
+        self.key = key
+        self.line = line
+        self.path = path
+
+
+class RecordCorrupt(ValueError):
+    """The record comment exists but cannot be trusted or read."""

@@ -20,15 +20,10 @@ from baton.core.record import (
     LastReport,
     Record,
 )
+from baton.errors import RecordCorrupt
 from baton.issue import record_comment
 from baton.issue.load import Loaded, load
-from baton.issue.record_comment import (
-    GITHUB_BODY_LIMIT,
-    MIN_HISTORY,
-    RECORD_CLOSE,
-    RECORD_OPEN,
-    RecordCorrupt,
-)
+from baton.issue.record_comment import GITHUB_BODY_LIMIT, MIN_HISTORY, RECORD_CLOSE, RECORD_OPEN
 from baton.workflow.config import Policy
 from baton.workflow.model import load_preset
 

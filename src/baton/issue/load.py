@@ -13,8 +13,9 @@ from datetime import datetime
 
 from baton.core.issue_facts import Comment
 from baton.core.record import Entry, Record
+from baton.errors import RecordCorrupt
 from baton.issue import record_comment
-from baton.issue.record_comment import CommentRef, RecordCorrupt
+from baton.issue.record_comment import CommentRef
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 

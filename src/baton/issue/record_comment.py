@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from baton.core import markdown
 from baton.core.record import Compacted, Record, clip
+from baton.errors import RecordCorrupt
 
 RECORD_OPEN = "<!-- baton:record"
 RECORD_CLOSE = "-->"
@@ -41,10 +42,6 @@ MIN_HISTORY = 12  # never compact below this many recent entries (loop detection
 SHOWN_HISTORY = 8
 
 _UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
-
-
-class RecordCorrupt(ValueError):
-    """The record comment exists but cannot be trusted or read."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from baton.errors import InvalidConfig, InvalidWorkflow
+from baton.errors import DuplicateKeyError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.durations import Duration
 from baton.workflow.model import (
@@ -27,7 +27,7 @@ from baton.workflow.model import (
     load_preset,
     workflow_from_data,
 )
-from baton.workflow.yaml_source import DuplicateKeyError, YamlDocument, read_yaml
+from baton.workflow.yaml_source import YamlDocument, read_yaml
 
 DEFAULT_CONFIG_PATH = ".github/baton.yml"
 DEFAULT_BOT_LOGIN = "github-actions[bot]"

@@ -8,10 +8,20 @@ escalation commands, reopening) sit under `escapes`, and the human gates under `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from baton.core.record import Entry
 from baton.workflow.model import StateKind, Workflow
+
+
+class Step(Protocol):
+    """One move of an issue's path, as the record's history holds it."""
+
+    @property
+    def from_state(self) -> str | None: ...
+    @property
+    def to_state(self) -> str: ...
+    @property
+    def forced(self) -> bool: ...
 
 
 def to_json(workflow: Workflow) -> dict[str, Any]:
@@ -57,7 +67,7 @@ def to_mermaid(workflow: Workflow, *, current: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def path_mermaid(history: Sequence[Entry], workflow: Workflow) -> str:
+def path_mermaid(history: Sequence[Step], workflow: Workflow) -> str:
     """The path one issue took, each step numbered; forced moves are marked."""
     lines = ["stateDiagram-v2"]
     if not history:

@@ -17,9 +17,9 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from baton.errors import InvalidWorkflow
+from baton.errors import DuplicateKeyError, InvalidWorkflow
 from baton.workflow.durations import Duration
-from baton.workflow.yaml_source import DuplicateKeyError, YamlDocument, read_yaml
+from baton.workflow.yaml_source import YamlDocument, read_yaml
 
 DEFAULT_WORKFLOW = "issue-lifecycle"
 STATE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")

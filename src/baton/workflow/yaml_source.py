@@ -12,14 +12,7 @@ from typing import Any
 
 import yaml
 
-
-class DuplicateKeyError(ValueError):
-    def __init__(self, key: str, line: int, path: tuple[str, ...]) -> None:
-        where = ".".join(path) or "top level"
-        super().__init__(f"duplicate key {key!r} in {where} (line {line})")
-        self.key = key
-        self.line = line
-        self.path = path
+from baton.errors import DuplicateKeyError
 
 
 @dataclass(frozen=True)
