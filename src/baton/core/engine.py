@@ -38,6 +38,7 @@ from baton.core.pm_rules import facts_for, pick, success_target
 from baton.core.record import (
     EXCERPT,
     KEEP_FEEDBACK,
+    OUTBOX_LIMIT,
     Approval,
     Dispatch,
     Entry,
@@ -47,7 +48,6 @@ from baton.core.record import (
     Record,
     clip,
 )
-from baton.issue.record_comment import OUTBOX_LIMIT
 from baton.workflow.config import Permission, Policy, Who
 from baton.workflow.model import ESCALATE, RETRY, StateKind, Workflow
 
