@@ -22,6 +22,7 @@ from typing import Any
 
 from baton.core import messages
 from baton.core.agent_result import AgentResult
+from baton.core.authority import is_member, may_answer
 from baton.core.comment_commands import ESCALATION_VERBS, Command, Verb, parse_command
 from baton.core.decision import Decision, Outcome, Reaction
 from baton.core.events import (
@@ -48,34 +49,10 @@ from baton.core.record import (
     Record,
     clip,
 )
-from baton.workflow.config import Permission, Policy, Who
+from baton.workflow.config import Policy
 from baton.workflow.model import ESCALATE, RETRY, StateKind, Workflow
 
 BATON = "baton"
-
-
-# --- who may do what ---------------------------------------------------------------------------
-def is_member(actor: Actor, group: Who) -> bool:
-    """Bots never count; otherwise a named user, a named team, or enough permission."""
-    if actor.is_bot:
-        return False
-    if actor.login.casefold() in {u.casefold() for u in group.users}:
-        return True
-    if set(actor.teams) & set(group.teams):
-        return True
-    if group.permission is None:
-        return False
-    return Permission.parse(actor.permission) >= Permission.parse(group.permission)
-
-
-def may_answer(actor: Actor, issue_author: str, policy: Policy) -> bool:
-    if actor.is_bot:
-        return False
-    if policy.answerers == "anyone":
-        return True
-    if policy.answerers == "author-or-approvers" and actor.login == issue_author:
-        return True
-    return is_member(actor, policy.approvers)
 
 
 # --- the working context of one decision ------------------------------------------------------
