@@ -76,8 +76,9 @@ class Ctx:
 
 
 @dataclass(frozen=True)
-class Plan:
-    """A decision before drift repair and label projection are added by `_finish`."""
+class Draft:
+    """What a rule decided, before `_finish` adds the label projection, drift repairs and the
+    record's revision: the draft of a `Decision`."""
 
     outcome: Outcome
     reason: str
@@ -209,7 +210,7 @@ def _escalation_message(ctx: Ctx, why: str, *, moved_to: str | None) -> str:
     )
 
 
-def _escalate(ctx: Ctx, why: str, *, actor: str, extra: dict[str, Any] | None = None) -> Plan:
+def _escalate(ctx: Ctx, why: str, *, actor: str, extra: dict[str, Any] | None = None) -> Draft:
     origin = ctx.state
     target = ctx.workflow.escalation.state
     if target and target != origin:
@@ -217,15 +218,15 @@ def _escalate(ctx: Ctx, why: str, *, actor: str, extra: dict[str, Any] | None = 
             ctx, target, reason=why, actor=actor, trigger="escalation", **(extra or {})
         ).model_copy(update={"escalated_from": origin})
         message = _escalation_message(ctx, why, moved_to=target)
-        return Plan(Outcome.transition, f"escalated: {why}", record=record, message=message)
+        return Draft(Outcome.transition, f"escalated: {why}", record=record, message=message)
     record = _seen(ctx).model_copy(
         update={"held": True, "escalated_from": origin, "dispatch": None, **(extra or {})}
     )
     message = _escalation_message(ctx, why, moved_to=None)
-    return Plan(Outcome.noted, f"held for a human: {why}", record=record, message=message)
+    return Draft(Outcome.noted, f"held for a human: {why}", record=record, message=message)
 
 
-def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Plan:
+def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Draft:
     """The retry ladder: same agent with feedback, then a fresh context, then a human."""
     record = ctx.record
     limits = ctx.workflow.limits
@@ -248,7 +249,7 @@ def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Plan:
         }
     )
     how = "from a fresh context" if fresh else "with the feedback"
-    return Plan(
+    return Draft(
         Outcome.retry,
         f"{why}; attempt {attempt} of {limits.max_attempts} runs {how}",
         record=updated,
@@ -257,7 +258,7 @@ def _retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Plan:
 
 
 # --- agent reports ------------------------------------------------------------------------------
-def _on_report(ctx: Ctx, event: AgentReported) -> Plan:
+def _on_report(ctx: Ctx, event: AgentReported) -> Draft:
     wf, record = ctx.workflow, ctx.record
     spec = wf.spec(ctx.state)
     stale = None
@@ -269,7 +270,7 @@ def _on_report(ctx: Ctx, event: AgentReported) -> Plan:
         stale = f"the report is from {event.agent}, but {ctx.state} belongs to {spec.agent}"
     if stale:
         # Remembered, so the same report delivered again later can never apply to a new state.
-        return Plan(Outcome.refused, f"stale report: {stale}", record=_seen(ctx))
+        return Draft(Outcome.refused, f"stale report: {stale}", record=_seen(ctx))
     agent = spec.agent or "agent"
     if event.result is None:
         why = event.error or "the agent returned no result"
@@ -305,7 +306,7 @@ def _on_report(ctx: Ctx, event: AgentReported) -> Plan:
     return _advance(ctx, rule.to, why, result, agent)
 
 
-def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -> Plan:
+def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -> Draft:
     wf = ctx.workflow
     if wf.spec(target).requires_approval and not facts_for(ctx.record, result).approved:
         gates = [s for s, spec in wf.states.items() if spec.approval and wf.allows(ctx.state, s)]
@@ -348,7 +349,7 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
             )
     elif spec.kind is StateKind.terminal:
         message = messages.finished(target, result.summary)
-    return Plan(
+    return Draft(
         Outcome.transition,
         f"{ctx.state} → {target}: {why}",
         record=moved,
@@ -358,8 +359,8 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
 
 
 # --- humans: comments ----------------------------------------------------------------------
-def _refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Plan:
-    return Plan(
+def _refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Draft:
+    return Draft(
         Outcome.refused,
         f"refused {actor.login}: {why}",
         record=_seen(ctx),
@@ -368,13 +369,13 @@ def _refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Plan:
     )
 
 
-def _on_comment(ctx: Ctx, event: Commented) -> Plan:
+def _on_comment(ctx: Ctx, event: Commented) -> Draft:
     if ctx.record.has_processed(event.id) or (
         not event.edited and event.comment_id <= ctx.record.last_comment_id
     ):
-        return Plan(Outcome.ignored, f"comment {event.comment_id} was already handled")
+        return Draft(Outcome.ignored, f"comment {event.comment_id} was already handled")
     if event.edited and not ctx.policy.allow_edited_approvals:
-        return Plan(Outcome.ignored, "an edited comment does not count (allow_edited_approvals)")
+        return Draft(Outcome.ignored, "an edited comment does not count (allow_edited_approvals)")
     command = parse_command(event.body, ctx.policy.approval_words)
     spec = ctx.workflow.spec(ctx.state)
     escalated = ctx.record.held or (
@@ -391,7 +392,7 @@ def _on_comment(ctx: Ctx, event: Commented) -> Plan:
             )
         return _on_escalation_command(ctx, event, command)
     if spec.kind is StateKind.waiting and _predates(ctx, event):
-        return Plan(
+        return Draft(
             Outcome.ignored,
             f"comment {event.comment_id} was written before the issue entered {ctx.state}",
         )
@@ -415,21 +416,21 @@ def _on_comment(ctx: Ctx, event: Commented) -> Plan:
         return _human_move(ctx, event, spec.approval, approved=True)
     if spec.kind is StateKind.waiting and not ctx.record.held:
         if not may_answer(event.actor, event.issue.author, ctx.policy):
-            return Plan(
+            return Draft(
                 Outcome.ignored,
                 f"{event.actor.login} may not answer here "
                 f"(config: answerers={ctx.policy.answerers})",
             )
         if spec.reply is None:
             kept = _keep_input(ctx, event)
-            return Plan(
+            return Draft(
                 Outcome.noted,
                 f"a reply in {ctx.state} is kept for the next agent; only an approval moves on",
                 record=kept,
                 reaction=Reaction(comment_id=event.comment_id),
             )
         return _human_move(ctx, event, spec.reply, approved=False)
-    return Plan(Outcome.ignored, f"a comment with no command while the issue is in {ctx.state}")
+    return Draft(Outcome.ignored, f"a comment with no command while the issue is in {ctx.state}")
 
 
 def _human_input(ctx: Ctx, event: Commented) -> HumanInput:
@@ -447,7 +448,7 @@ def _keep_input(ctx: Ctx, event: Commented) -> Record:
     return _seen(ctx).model_copy(update={"pending_input": pending})
 
 
-def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> Plan:
+def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> Draft:
     record = ctx.record
     approval = (
         Approval(
@@ -471,7 +472,7 @@ def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> P
         open_questions=[],
         approval=approval,
     )
-    return Plan(
+    return Draft(
         Outcome.transition,
         f"{ctx.state} → {target}: {event.actor.login} {what}",
         record=moved,
@@ -480,7 +481,7 @@ def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> P
     )
 
 
-def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan:
+def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Draft:
     actor = event.actor
     if not is_member(actor, ctx.policy.approvers):
         return _refuse(
@@ -515,7 +516,7 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan
                 "dispatch": _dispatch(ctx, agent, target, 1) if agent else None,
             }
         )
-        return Plan(
+        return Draft(
             Outcome.retry,
             reason,
             record=updated,
@@ -533,7 +534,7 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan
         human=True,
         feedback=guidance or list(record.feedback),
     )
-    return Plan(
+    return Draft(
         Outcome.transition,
         f"{ctx.state} → {target}: {reason}",
         record=moved,
@@ -544,13 +545,13 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Plan
 
 
 # --- humans: labels -------------------------------------------------------------------------
-def _on_label(ctx: Ctx, event: Labeled) -> Plan:
+def _on_label(ctx: Ctx, event: Labeled) -> Draft:
     policy, wf = ctx.policy, ctx.workflow
     if ctx.record.has_processed(event.id):
-        return Plan(Outcome.ignored, f"label event {event.label} was already handled")
+        return Draft(Outcome.ignored, f"label event {event.label} was already handled")
     if not event.added:
         # The status label went and none came instead: the drift repair below restores it.
-        return Plan(
+        return Draft(
             Outcome.ignored,
             f"{event.label} was removed by {event.actor.login}; status labels mirror the "
             "record (relabel to move the issue)",
@@ -558,10 +559,10 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
     if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
         if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers):
             return _force(ctx, event.actor.login, wf.initial, why="restarted by the trigger label")
-        return Plan(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
+        return Draft(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
     target = wf.state_for_label(event.label, policy.label_prefix)
     if target is None:
-        return Plan(
+        return Draft(
             Outcome.noted,
             f"unknown status label {event.label!r} removed",
             record=_seen(ctx),
@@ -573,7 +574,7 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
             f"only maintainers ({policy.maintainers.permission or 'listed users'} or above) "
             f"can move this issue; I removed {event.label} and kept {ctx.label(ctx.state)}"
         )
-        return Plan(
+        return Draft(
             Outcome.refused,
             f"refused relabel by {event.actor.login}",
             record=_seen(ctx),
@@ -582,11 +583,13 @@ def _on_label(ctx: Ctx, event: Labeled) -> Plan:
         )
     if target == ctx.state:
         # Remembered: the same webhook delivered again later must not force the issue back.
-        return Plan(Outcome.noted, f"{event.label} is already the issue's state", record=_seen(ctx))
+        return Draft(
+            Outcome.noted, f"{event.label} is already the issue's state", record=_seen(ctx)
+        )
     return _force(ctx, event.actor.login, target, why="relabelled")
 
 
-def _force(ctx: Ctx, login: str, target: str, *, why: str, trigger: str = "relabel") -> Plan:
+def _force(ctx: Ctx, login: str, target: str, *, why: str, trigger: str = "relabel") -> Draft:
     """A human moves the issue, edge or not: recorded as forced, limits counted afresh."""
     moved = _move(
         ctx,
@@ -598,7 +601,7 @@ def _force(ctx: Ctx, login: str, target: str, *, why: str, trigger: str = "relab
         human=True,
         approval=None,
     )
-    return Plan(
+    return Draft(
         Outcome.transition,
         f"{ctx.state} → {target}: forced by {login} ({why})",
         record=moved,
@@ -612,31 +615,31 @@ def _valid_labels(ctx: Ctx) -> list[str]:
 
 
 # --- issue lifecycle, dispatches, time ------------------------------------------------------
-def _on_issue(ctx: Ctx, event: IssueChanged) -> Plan:
+def _on_issue(ctx: Ctx, event: IssueChanged) -> Draft:
     wf = ctx.workflow
     if event.action == "reopened":
         if wf.is_terminal(ctx.state):
             if wf.reopen and is_member(event.actor, ctx.policy.maintainers):
                 return _force(ctx, event.actor.login, wf.reopen, why="reopened", trigger="reopen")
-            return Plan(Outcome.ignored, f"reopened, but {ctx.state} is terminal here")
+            return Draft(Outcome.ignored, f"reopened, but {ctx.state} is terminal here")
         agent = _agent_due(ctx, ctx.record)
-        return Plan(Outcome.resume if agent else Outcome.ignored, "reopened", agent=agent)
+        return Draft(Outcome.resume if agent else Outcome.ignored, "reopened", agent=agent)
     if event.action == "closed":
-        return Plan(Outcome.ignored, f"closed in {ctx.state}; no agent runs while it is closed")
-    return Plan(Outcome.ignored, f"issue {event.action}: nothing to act on")
+        return Draft(Outcome.ignored, f"closed in {ctx.state}; no agent runs while it is closed")
+    return Draft(Outcome.ignored, f"issue {event.action}: nothing to act on")
 
 
-def _on_dispatch(ctx: Ctx, event: Dispatched) -> Plan:
+def _on_dispatch(ctx: Ctx, event: Dispatched) -> Draft:
     run = event.id.removeprefix("dispatch:")
     if run and ctx.record.has_processed(f"report:{run}"):
-        return Plan(Outcome.ignored, "this run's agent already reported; a re-run starts nothing")
+        return Draft(Outcome.ignored, "this run's agent already reported; a re-run starts nothing")
     agent = _agent_due(ctx, ctx.record)
     if agent is None:
-        return Plan(Outcome.ignored, f"nothing to run: {ctx.state} has no agent due")
-    return Plan(Outcome.resume, f"{ctx.state} is due: run the {agent}", agent=agent)
+        return Draft(Outcome.ignored, f"nothing to run: {ctx.state} has no agent due")
+    return Draft(Outcome.resume, f"{ctx.state} is due: run the {agent}", agent=agent)
 
 
-def _on_tick(ctx: Ctx, event: Tick) -> Plan:
+def _on_tick(ctx: Ctx, event: Tick) -> Draft:
     wf, record = ctx.workflow, ctx.record
     spec = wf.spec(ctx.state)
     waiting = spec.kind is StateKind.waiting and not record.held
@@ -651,7 +654,7 @@ def _on_tick(ctx: Ctx, event: Tick) -> Plan:
             actor=BATON,
             trigger="timeout",
         )
-        return Plan(
+        return Draft(
             Outcome.transition,
             f"{ctx.state} → {target}: the wait timed out",
             record=moved,
@@ -666,7 +669,7 @@ def _on_tick(ctx: Ctx, event: Tick) -> Plan:
                 list(record.feedback),
                 actor=BATON,
             )
-    return Plan(Outcome.ignored, f"nothing is due in {ctx.state}")
+    return Draft(Outcome.ignored, f"nothing is due in {ctx.state}")
 
 
 # --- entry --------------------------------------------------------------------------------
@@ -811,17 +814,17 @@ def _drift(
     return notes
 
 
-def _finish(ctx: Ctx, plan: Plan) -> Decision:
-    """Add the label projection, drift repairs and the record's revision to a plan."""
-    record = plan.record
+def _finish(ctx: Ctx, draft: Draft) -> Decision:
+    """Add the label projection, drift repairs and the record's revision to a draft."""
+    record = draft.record
     state = record.state if record else ctx.state
     wanted = ctx.label(state)
-    current = tuple(label for label in ctx.event.issue.labels if label not in plan.remove)
+    current = tuple(label for label in ctx.event.issue.labels if label not in draft.remove)
     repairs: list[str] = []
     # A move always writes its labels: the payload's snapshot may already be out of date.
     moved = record is not None and record.state != ctx.state
     if not (
-        isinstance(ctx.event, Labeled) and ctx.event.added and plan.outcome is Outcome.transition
+        isinstance(ctx.event, Labeled) and ctx.event.added and draft.outcome is Outcome.transition
     ):
         # Compare with the state the issue was in before this decision: a transition's own
         # label swap is not drift.
@@ -834,10 +837,10 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         repairs.insert(0, ctx.record.history[-1].reason)
     if rebuilt and record is None:
         record = ctx.record
-    message = messages.join(plan.message, messages.notes(repairs)) if repairs else plan.message
+    message = messages.join(draft.message, messages.notes(repairs)) if repairs else draft.message
     if repairs and record is None:
         record = _seen(ctx)  # so the note rides in the outbox: a failed post is posted again
-    agent = plan.agent or (
+    agent = draft.agent or (
         _rerun_agent(ctx) if record is None or record.state == ctx.state else None
     )
     if record is not None:
@@ -851,8 +854,8 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
                 update={"run": ctx.event.run_id, "by": ctx.event.id}
             )
         record = record.model_copy(update=update)
-    outcome = plan.outcome
-    reason = plan.reason
+    outcome = draft.outcome
+    reason = draft.reason
     if outcome is Outcome.ignored and (repairs or labels_change):
         outcome = Outcome.noted
         reason = f"{reason}; repaired: {'; '.join(repairs) or 'labels'}"
@@ -862,11 +865,11 @@ def _finish(ctx: Ctx, plan: Plan) -> Decision:
         reason=reason,
         previous_state=ctx.state,
         state=state,
-        forced=plan.forced,
+        forced=draft.forced,
         record=record,
         labels=labels if labels_change else None,
         message=message,
-        reaction=plan.reaction,
+        reaction=draft.reaction,
         agent=agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
         repairs=tuple(repairs),
         event=ctx.event.kind,
@@ -884,7 +887,7 @@ HANDLERS: dict[type, Any] = {
 }
 
 
-def _already_applied(ctx: Ctx) -> Plan:
+def _already_applied(ctx: Ctx) -> Draft:
     """A re-delivered event changes nothing. A re-run of the very run that made the agent due
     (same GITHUB_RUN_ID) names it again: the first attempt may have died after writing the
     record and before the agent's job or dispatch. A new run for the same webhook does not."""
@@ -892,13 +895,13 @@ def _already_applied(ctx: Ctx) -> Plan:
     if agent:
         event = ctx.event
         reaction = Reaction(comment_id=event.comment_id) if isinstance(event, Commented) else None
-        return Plan(
+        return Draft(
             Outcome.resume,
             f"event {ctx.event.id} was already applied; {agent} is still due",
             agent=agent,
             reaction=reaction,  # the first attempt may have died before it (it is idempotent)
         )
-    return Plan(Outcome.ignored, f"event {ctx.event.id} was already applied")
+    return Draft(Outcome.ignored, f"event {ctx.event.id} was already applied")
 
 
 def _rerun_agent(ctx: Ctx) -> str | None:
@@ -919,7 +922,7 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
         raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
     ctx = Ctx(record=record, event=event, workflow=workflow, policy=policy)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
-        plan = _already_applied(ctx)
+        draft = _already_applied(ctx)
     else:
-        plan = HANDLERS[type(event)](ctx, event)
-    return _finish(ctx, plan)
+        draft = HANDLERS[type(event)](ctx, event)
+    return _finish(ctx, draft)
