@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, assert_never
 
 from baton.core import messages
 from baton.core.agent_result import AgentResult
@@ -877,16 +877,6 @@ def _finish(ctx: Ctx, draft: Draft) -> Decision:
     )
 
 
-HANDLERS: dict[type, Any] = {
-    AgentReported: _on_report,
-    Commented: _on_comment,
-    Labeled: _on_label,
-    IssueChanged: _on_issue,
-    Dispatched: _on_dispatch,
-    Tick: _on_tick,
-}
-
-
 def _already_applied(ctx: Ctx) -> Draft:
     """A re-delivered event changes nothing. A re-run of the very run that made the agent due
     (same GITHUB_RUN_ID) names it again: the first attempt may have died after writing the
@@ -924,5 +914,25 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
         draft = _already_applied(ctx)
     else:
-        draft = HANDLERS[type(event)](ctx, event)
+        draft = _rule(ctx)
     return _finish(ctx, draft)
+
+
+def _rule(ctx: Ctx) -> Draft:
+    """The rule for the event's kind; a kind with no case here is a type error (mypy)."""
+    event = ctx.event
+    match event:
+        case AgentReported():
+            return _on_report(ctx, event)
+        case Commented():
+            return _on_comment(ctx, event)
+        case Labeled():
+            return _on_label(ctx, event)
+        case IssueChanged():
+            return _on_issue(ctx, event)
+        case Dispatched():
+            return _on_dispatch(ctx, event)
+        case Tick():
+            return _on_tick(ctx, event)
+        case _:
+            assert_never(event)
