@@ -1,0 +1,120 @@
+"""Labels as a projection of the record, drift repair, and the step that makes a Decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baton.core import messages
+from baton.core.decision import Decision, Outcome
+from baton.core.engine.context import Ctx, Draft, rerun_agent, seen
+from baton.core.events import Labeled
+from baton.core.record import OUTBOX_LIMIT, Outbox, clip
+from baton.workflow.config import Policy
+from baton.workflow.model import Workflow
+
+
+def _is_ours(label: str, policy: Policy) -> bool:
+    folded = label.casefold()
+    trigger = policy.trigger_label.casefold() if policy.trigger_label else None
+    return folded.startswith(policy.label_prefix.casefold()) or folded == trigger
+
+
+def project(current: tuple[str, ...], status: str | None, policy: Policy) -> tuple[str, ...]:
+    """The issue's labels with exactly Baton's status label and no trigger label."""
+    kept = [label for label in current if not _is_ours(label, policy)]
+    return (*kept, status) if status else tuple(kept)
+
+
+def _drift(
+    current: tuple[str, ...],
+    wanted: str,
+    policy: Policy,
+    workflow: Workflow,
+    ahead: str | None = None,
+) -> list[str]:
+    """`ahead`: the label of the state this decision moves to. Labels already showing it (an
+    earlier attempt of the run wrote its labels, then failed to write the record) are the
+    transition itself arriving early, not drift to report."""
+    prefix = policy.label_prefix.casefold()
+    status = [label for label in current if label.casefold().startswith(prefix)]
+    early = ahead is not None and ahead in status
+    if early:
+        status = [label for label in status if label != ahead]
+        if not status:
+            return []
+    notes = []
+    unknown = [s for s in status if workflow.state_for_label(s, policy.label_prefix) is None]
+    others = [s for s in status if s not in unknown and s != wanted]
+    if unknown:
+        notes.append(f"removed unknown status label(s) {', '.join(unknown)}")
+    if others:
+        notes.append(
+            f"the labels said {', '.join(others)} but the record says {wanted}; "
+            f"{wanted} restored (a maintainer can relabel to force a state)"
+        )
+    elif wanted not in status and not early:
+        notes.append(f"the status label was missing; {wanted} restored")
+    return notes
+
+
+def finish(ctx: Ctx, draft: Draft) -> Decision:
+    """Add the label projection, drift repairs and the record's revision to a draft."""
+    record = draft.record
+    state = record.state if record else ctx.state
+    wanted = ctx.label(state)
+    current = tuple(label for label in ctx.event.issue.labels if label not in draft.remove)
+    repairs: list[str] = []
+    # A move always writes its labels: the payload's snapshot may already be out of date.
+    moved = record is not None and record.state != ctx.state
+    if not (
+        isinstance(ctx.event, Labeled) and ctx.event.added and draft.outcome is Outcome.transition
+    ):
+        # Compare with the state the issue was in before this decision: a transition's own
+        # label swap is not drift.
+        ahead = wanted if moved else None
+        repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow, ahead)
+    labels = project(current, wanted, ctx.policy)
+    labels_change = moved or set(labels) != set(ctx.event.issue.labels)
+    rebuilt = ctx.record.revision == 0
+    if rebuilt and ctx.record.history and ctx.record.history[-1].trigger == "rebuild":
+        repairs.insert(0, ctx.record.history[-1].reason)
+    if rebuilt and record is None:
+        record = ctx.record
+    message = messages.join(draft.message, messages.notes(repairs)) if repairs else draft.message
+    if repairs and record is None:
+        record = seen(ctx)  # so the note rides in the outbox: a failed post is posted again
+    agent = draft.agent or (
+        rerun_agent(ctx) if record is None or record.state == ctx.state else None
+    )
+    if record is not None:
+        revision = ctx.record.revision + 1
+        outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
+        update: dict[str, Any] = {"revision": revision, "outbox": outbox}
+        pending = record.dispatch
+        if agent and pending and pending.state == record.state and ctx.event.run_id:
+            # This run names the agent and writes the record: a re-run of it may name it again.
+            update["dispatch"] = pending.model_copy(
+                update={"run": ctx.event.run_id, "by": ctx.event.id}
+            )
+        record = record.model_copy(update=update)
+    outcome = draft.outcome
+    reason = draft.reason
+    if outcome is Outcome.ignored and (repairs or labels_change):
+        outcome = Outcome.noted
+        reason = f"{reason}; repaired: {'; '.join(repairs) or 'labels'}"
+    return Decision(
+        outcome=outcome,
+        issue=ctx.event.issue.number,
+        reason=reason,
+        previous_state=ctx.state,
+        state=state,
+        forced=draft.forced,
+        record=record,
+        labels=labels if labels_change else None,
+        message=message,
+        reaction=draft.reaction,
+        agent=agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
+        repairs=tuple(repairs),
+        event=ctx.event.kind,
+        event_id=ctx.event.id,
+    )

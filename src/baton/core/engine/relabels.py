@@ -1,0 +1,55 @@
+"""Labels a human adds: forced moves, refused relabels, unknown labels, the trigger."""
+
+from __future__ import annotations
+
+from baton.core import messages
+from baton.core.authority import is_member
+from baton.core.decision import Outcome
+from baton.core.engine.context import Ctx, Draft, force, seen
+from baton.core.events import Labeled
+
+
+def on_label(ctx: Ctx, event: Labeled) -> Draft:
+    policy, wf = ctx.policy, ctx.workflow
+    if ctx.record.has_processed(event.id):
+        return Draft(Outcome.ignored, f"label event {event.label} was already handled")
+    if not event.added:
+        # The status label went and none came instead: the drift repair below restores it.
+        return Draft(
+            Outcome.ignored,
+            f"{event.label} was removed by {event.actor.login}; status labels mirror the "
+            "record (relabel to move the issue)",
+        )
+    if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
+        if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers):
+            return force(ctx, event.actor.login, wf.initial, why="restarted by the trigger label")
+        return Draft(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
+    target = wf.state_for_label(event.label, policy.label_prefix)
+    if target is None:
+        return Draft(
+            Outcome.noted,
+            f"unknown status label {event.label!r} removed",
+            record=seen(ctx),
+            message=messages.unknown_label(event.label, _valid_labels(ctx)),
+            remove=(event.label,),
+        )
+    if not is_member(event.actor, policy.maintainers):
+        why = (
+            f"only maintainers ({policy.maintainers.permission or 'listed users'} or above) "
+            f"can move this issue; I removed {event.label} and kept {ctx.label(ctx.state)}"
+        )
+        return Draft(
+            Outcome.refused,
+            f"refused relabel by {event.actor.login}",
+            record=seen(ctx),
+            message=messages.refusal(event.actor.login, why),
+            remove=(event.label,),
+        )
+    if target == ctx.state:
+        # Remembered: the same webhook delivered again later must not force the issue back.
+        return Draft(Outcome.noted, f"{event.label} is already the issue's state", record=seen(ctx))
+    return force(ctx, event.actor.login, target, why="relabelled")
+
+
+def _valid_labels(ctx: Ctx) -> list[str]:
+    return [ctx.label(s) for s in ctx.workflow.states]
