@@ -7,6 +7,7 @@ from baton.core.authority import is_member
 from baton.core.decision import Decision, Outcome
 from baton.core.engine.finish import project
 from baton.core.events import Event, IssueChanged, Labeled
+from baton.core.labels import is_trigger
 from baton.core.record import Dispatch, Entry, Record
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
@@ -24,7 +25,7 @@ def enter(event: Event, workflow: Workflow, policy: Policy) -> Decision:
     target: str | None = None
     why = ""
     if isinstance(event, Labeled) and event.added:
-        if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
+        if is_trigger(event.label, policy.trigger_label):
             target, why = workflow.initial, "trigger label"
         else:
             state = workflow.state_for_label(event.label, policy.label_prefix)

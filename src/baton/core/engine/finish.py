@@ -8,20 +8,15 @@ from baton.core import messages
 from baton.core.decision import Decision, Outcome
 from baton.core.engine.context import Ctx, Draft, rerun_agent, seen
 from baton.core.events import Labeled
+from baton.core.labels import is_ours, status_labels
 from baton.core.record import OUTBOX_LIMIT, Outbox, clip
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
 
-def _is_ours(label: str, policy: Policy) -> bool:
-    folded = label.casefold()
-    trigger = policy.trigger_label.casefold() if policy.trigger_label else None
-    return folded.startswith(policy.label_prefix.casefold()) or folded == trigger
-
-
 def project(current: tuple[str, ...], status: str | None, policy: Policy) -> tuple[str, ...]:
     """The issue's labels with exactly Baton's status label and no trigger label."""
-    kept = [label for label in current if not _is_ours(label, policy)]
+    kept = [x for x in current if not is_ours(x, policy.label_prefix, policy.trigger_label)]
     return (*kept, status) if status else tuple(kept)
 
 
@@ -35,8 +30,7 @@ def _drift(
     """`ahead`: the label of the state this decision moves to. Labels already showing it (an
     earlier attempt of the run wrote its labels, then failed to write the record) are the
     transition itself arriving early, not drift to report."""
-    prefix = policy.label_prefix.casefold()
-    status = [label for label in current if label.casefold().startswith(prefix)]
+    status = status_labels(current, policy.label_prefix)
     early = ahead is not None and ahead in status
     if early:
         status = [label for label in status if label != ahead]

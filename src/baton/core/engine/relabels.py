@@ -7,6 +7,7 @@ from baton.core.authority import is_member
 from baton.core.decision import Outcome
 from baton.core.engine.context import Ctx, Draft, force, seen
 from baton.core.events import Labeled
+from baton.core.labels import is_trigger
 
 
 def on_label(ctx: Ctx, event: Labeled) -> Draft:
@@ -20,7 +21,7 @@ def on_label(ctx: Ctx, event: Labeled) -> Draft:
             f"{event.label} was removed by {event.actor.login}; status labels mirror the "
             "record (relabel to move the issue)",
         )
-    if policy.trigger_label and event.label.casefold() == policy.trigger_label.casefold():
+    if is_trigger(event.label, policy.trigger_label):
         if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers):
             return force(ctx, event.actor.login, wf.initial, why="restarted by the trigger label")
         return Draft(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
