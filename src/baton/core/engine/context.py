@@ -18,8 +18,9 @@ BATON = "baton"
 
 
 @dataclass(frozen=True)
-class Ctx:
-    record: Record
+class Scene:
+    """What every decision reads besides the record: the event, the workflow and the policy."""
+
     event: Event
     workflow: Workflow
     policy: Policy
@@ -28,12 +29,19 @@ class Ctx:
     def now(self) -> datetime:
         return self.event.at
 
+    def label(self, state: str) -> str:
+        return self.workflow.label_for(state, self.policy.label_prefix)
+
+
+@dataclass(frozen=True)
+class Ctx(Scene):
+    """A decision on an issue in the workflow: the scene and the record rebuilt for it."""
+
+    record: Record
+
     @property
     def state(self) -> str:
         return self.record.state
-
-    def label(self, state: str) -> str:
-        return self.workflow.label_for(state, self.policy.label_prefix)
 
 
 @dataclass(frozen=True)
@@ -104,10 +112,11 @@ def move(
     return record.model_copy(update=update)
 
 
-def dispatch(ctx: Ctx, agent: str, state: str, attempt: int) -> Dispatch:
-    event = ctx.event
+def dispatch(scene: Scene, agent: str, state: str, attempt: int) -> Dispatch:
+    """The agent run this decision starts, tied to the event and the run that decided it."""
+    event = scene.event
     return Dispatch(
-        agent=agent, state=state, attempt=attempt, at=ctx.now, by=event.id, run=event.run_id
+        agent=agent, state=state, attempt=attempt, at=scene.now, by=event.id, run=event.run_id
     )
 
 

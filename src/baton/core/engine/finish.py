@@ -6,7 +6,7 @@ from typing import Any
 
 from baton.core import messages
 from baton.core.decision import Decision, Outcome
-from baton.core.engine.context import Ctx, Draft, rerun_agent, seen
+from baton.core.engine.context import Ctx, Draft, Scene, rerun_agent, seen
 from baton.core.events import Labeled
 from baton.core.labels import is_ours, status_labels
 from baton.core.record import OUTBOX_LIMIT, Outbox, clip
@@ -51,45 +51,39 @@ def _drift(
     return notes
 
 
-def finish(ctx: Ctx, draft: Draft) -> Decision:
-    """Add the label projection, drift repairs and the record's revision to a draft."""
+def finish(scene: Scene, draft: Draft) -> Decision:
+    """Make a rule's draft the Decision: labels projected from the record, drift repaired and
+    reported, the record's revision and outbox. An entry (no record before) takes it too."""
+    ctx = scene if isinstance(scene, Ctx) else None  # None: the issue had no record
+    event, policy = scene.event, scene.policy
+    was = ctx.state if ctx else None
     record = draft.record
-    state = record.state if record else ctx.state
-    wanted = ctx.label(state)
-    current = tuple(label for label in ctx.event.issue.labels if label not in draft.remove)
+    state = record.state if record else was
+    current = tuple(label for label in event.issue.labels if label not in draft.remove)
+    # A move (an entry too) always writes its labels: the payload's snapshot may already be out
+    # of date.
+    moved = record is not None and record.state != was
+    labels = project(current, scene.label(state), policy) if state else current
+    labels_change = moved or set(labels) != set(event.issue.labels)
     repairs: list[str] = []
-    # A move always writes its labels: the payload's snapshot may already be out of date.
-    moved = record is not None and record.state != ctx.state
-    if not (
-        isinstance(ctx.event, Labeled) and ctx.event.added and draft.outcome is Outcome.transition
-    ):
-        # Compare with the state the issue was in before this decision: a transition's own
-        # label swap is not drift.
-        ahead = wanted if moved else None
-        repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow, ahead)
-    labels = project(current, wanted, ctx.policy)
-    labels_change = moved or set(labels) != set(ctx.event.issue.labels)
-    rebuilt = ctx.record.revision == 0
-    if rebuilt and ctx.record.history and ctx.record.history[-1].trigger == "rebuild":
-        repairs.insert(0, ctx.record.history[-1].reason)
-    if rebuilt and record is None:
-        record = ctx.record
+    agent = draft.agent
+    if ctx is not None:
+        repairs = _repairs(ctx, draft, current, moved)
+        if ctx.record.revision == 0 and record is None:
+            record = ctx.record  # rebuilt: write it
+        if repairs and record is None:
+            record = seen(ctx)  # so the note rides in the outbox: a failed post is posted again
+        rerun = record is None or record.state == ctx.state
+        agent = draft.agent or (rerun_agent(ctx) if rerun else None)
     message = messages.join(draft.message, messages.notes(repairs)) if repairs else draft.message
-    if repairs and record is None:
-        record = seen(ctx)  # so the note rides in the outbox: a failed post is posted again
-    agent = draft.agent or (
-        rerun_agent(ctx) if record is None or record.state == ctx.state else None
-    )
     if record is not None:
-        revision = ctx.record.revision + 1
+        revision = (ctx.record.revision if ctx else 0) + 1
         outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
         update: dict[str, Any] = {"revision": revision, "outbox": outbox}
         pending = record.dispatch
-        if agent and pending and pending.state == record.state and ctx.event.run_id:
+        if agent and pending and pending.state == record.state and event.run_id:
             # This run names the agent and writes the record: a re-run of it may name it again.
-            update["dispatch"] = pending.model_copy(
-                update={"run": ctx.event.run_id, "by": ctx.event.id}
-            )
+            update["dispatch"] = pending.model_copy(update={"run": event.run_id, "by": event.id})
         record = record.model_copy(update=update)
     outcome = draft.outcome
     reason = draft.reason
@@ -98,17 +92,32 @@ def finish(ctx: Ctx, draft: Draft) -> Decision:
         reason = f"{reason}; repaired: {'; '.join(repairs) or 'labels'}"
     return Decision(
         outcome=outcome,
-        issue=ctx.event.issue.number,
+        issue=event.issue.number,
         reason=reason,
-        previous_state=ctx.state,
+        previous_state=was,
         state=state,
         forced=draft.forced,
         record=record,
         labels=labels if labels_change else None,
         message=message,
         reaction=draft.reaction,
-        agent=agent if ctx.event.issue.state != "closed" else None,  # closed: no agent runs
+        agent=agent if event.issue.state != "closed" else None,  # closed: no agent runs
         repairs=tuple(repairs),
-        event=ctx.event.kind,
-        event_id=ctx.event.id,
+        event=event.kind,
+        event_id=event.id,
     )
+
+
+def _repairs(ctx: Ctx, draft: Draft, current: tuple[str, ...], moved: bool) -> list[str]:
+    """What the labels and the record disagreed on, as notes for the humans."""
+    repairs: list[str] = []
+    event = ctx.event
+    if not (isinstance(event, Labeled) and event.added and draft.outcome is Outcome.transition):
+        # Compare with the state the issue was in before this decision: a transition's own
+        # label swap is not drift.
+        ahead = ctx.label(draft.record.state) if moved and draft.record else None
+        repairs = _drift(current, ctx.label(ctx.state), ctx.policy, ctx.workflow, ahead)
+    history = ctx.record.history
+    if ctx.record.revision == 0 and history and history[-1].trigger == "rebuild":
+        repairs.insert(0, history[-1].reason)
+    return repairs

@@ -5,9 +5,10 @@ from __future__ import annotations
 from baton.core import messages
 from baton.core.authority import is_member
 from baton.core.decision import Outcome
-from baton.core.engine.context import Ctx, Draft, force, seen
+from baton.core.engine.context import Ctx, Draft, Scene, force, seen
 from baton.core.events import Labeled
 from baton.core.labels import is_trigger
+from baton.core.record import Record
 
 
 def on_label(ctx: Ctx, event: Labeled) -> Draft:
@@ -27,13 +28,7 @@ def on_label(ctx: Ctx, event: Labeled) -> Draft:
         return Draft(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
     target = wf.state_for_label(event.label, policy.label_prefix)
     if target is None:
-        return Draft(
-            Outcome.noted,
-            f"unknown status label {event.label!r} removed",
-            record=seen(ctx),
-            message=messages.unknown_label(event.label, _valid_labels(ctx)),
-            remove=(event.label,),
-        )
+        return unknown_label(ctx, event.label, record=seen(ctx))
     if not is_member(event.actor, policy.maintainers):
         why = (
             f"only maintainers ({policy.maintainers.permission or 'listed users'} or above) "
@@ -52,5 +47,14 @@ def on_label(ctx: Ctx, event: Labeled) -> Draft:
     return force(ctx, event.actor.login, target, why="relabelled")
 
 
-def _valid_labels(ctx: Ctx) -> list[str]:
-    return [ctx.label(s) for s in ctx.workflow.states]
+def unknown_label(scene: Scene, label: str, *, record: Record | None) -> Draft:
+    """A status label of no state is removed, with a comment listing the valid ones; `record`
+    remembers the event (None outside the workflow, where there is no record)."""
+    valid = [scene.label(state) for state in scene.workflow.states]
+    return Draft(
+        Outcome.noted,
+        f"unknown status label {label!r} removed",
+        record=record,
+        message=messages.unknown_label(label, valid),
+        remove=(label,),
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from baton.core.decision import Decision, Outcome, Reaction
-from baton.core.engine.context import Ctx, Draft, rerun_agent
+from baton.core.engine.context import Ctx, Draft, Scene, rerun_agent
 from baton.core.engine.entry import enter
 from baton.core.engine.finish import finish
 from baton.core.engine.humans import on_comment
@@ -29,15 +29,14 @@ from baton.workflow.model import Workflow
 def decide(record: Record | None, event: Event, workflow: Workflow, policy: Policy) -> Decision:
     """Decide what one event does to one issue. Pure: same inputs, same decision."""
     if record is None:
-        return enter(event, workflow, policy)
+        scene = Scene(event=event, workflow=workflow, policy=policy)
+        return finish(scene, enter(scene))
     if record.state not in workflow.states:
         raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
-    ctx = Ctx(record=record, event=event, workflow=workflow, policy=policy)
+    ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
-        draft = _already_applied(ctx)
-    else:
-        draft = _rule(ctx)
-    return finish(ctx, draft)
+        return finish(ctx, _already_applied(ctx))
+    return finish(ctx, _rule(ctx))
 
 
 def _rule(ctx: Ctx) -> Draft:
