@@ -1,4 +1,8 @@
-"""The working context of one decision, its draft, and the moves every rule shares."""
+"""The working context of one decision, its draft, and the moves every rule shares.
+
+Every rule module builds on these, so a move, a retry or an escalation means the same thing
+whichever event caused it.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,10 @@ from baton.core.record import KEEP_FEEDBACK, Dispatch, Entry, Record, clip
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
-BATON = "baton"
+BATON = "baton"  # the actor of the moves Baton makes itself (timeouts, limits)
 
 
+# --- the context and the draft --------------------------------------------------------------------
 @dataclass(frozen=True)
 class Scene:
     """What every decision reads besides the record: the event, the workflow and the policy."""
@@ -59,7 +64,9 @@ class Draft:
     remove: tuple[str, ...] = ()  # labels the decision itself removes (a refused relabel)
 
 
+# --- moves ----------------------------------------------------------------------------------------
 def agent_due(ctx: Ctx, record: Record) -> str | None:
+    """The agent due after this decision: none while the issue is held or closed."""
     if record.held or ctx.event.issue.state == "closed":
         return None
     return ctx.workflow.agent_of(record.state)
@@ -133,6 +140,7 @@ def _comment_floor(ctx: Ctx, record: Record) -> int:
 
 
 def seen(ctx: Ctx, record: Record | None = None) -> Record:
+    """The record remembering this event and the comments it considered, with no move."""
     base = record or ctx.record
     update: dict[str, Any] = {
         "processed": base.remember(ctx.event.id),
@@ -141,7 +149,9 @@ def seen(ctx: Ctx, record: Record | None = None) -> Record:
     return base.model_copy(update=update)
 
 
+# --- limits, retries and escalation ---------------------------------------------------------------
 def limit_breach(ctx: Ctx, target: str) -> str | None:
+    """Why moving to `target` breaks the limits (iterations, loops) counted since a human."""
     limits = ctx.workflow.limits
     record = ctx.record
     used = record.iteration + 1 - record.budget_from
@@ -161,6 +171,7 @@ def limit_breach(ctx: Ctx, target: str) -> str | None:
 
 
 def escalation_message(ctx: Ctx, why: str, *, moved_to: str | None) -> str:
+    """The message handing the issue to a human, with the commands that hand it back."""
     wf, origin = ctx.workflow, ctx.state
     return messages.escalation(
         origin,
@@ -174,6 +185,7 @@ def escalation_message(ctx: Ctx, why: str, *, moved_to: str | None) -> str:
 
 
 def escalate(ctx: Ctx, why: str, *, actor: str, extra: dict[str, Any] | None = None) -> Draft:
+    """Hand the issue to a human: to the escalation state, or held in place if there is none."""
     origin = ctx.state
     target = ctx.workflow.escalation.state
     if target and target != origin:
@@ -220,6 +232,7 @@ def retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Draft:
     )
 
 
+# --- a human's forced move, and a run's re-run ----------------------------------------------------
 def force(ctx: Ctx, login: str, target: str, *, why: str, trigger: str = "relabel") -> Draft:
     """A human moves the issue, edge or not: recorded as forced, limits counted afresh."""
     moved = move(

@@ -15,6 +15,7 @@ from baton.workflow.model import StateKind
 
 
 def _refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Draft:
+    """Say why a human's command changed nothing, and mark the comment confused."""
     return Draft(
         Outcome.refused,
         f"refused {actor.login}: {why}",
@@ -25,6 +26,7 @@ def _refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Draft:
 
 
 def on_comment(ctx: Ctx, event: Commented) -> Draft:
+    """A comment: an escalation command, an approval at a gate, or a reply to a question."""
     if ctx.record.has_processed(event.id) or (
         not event.edited and event.comment_id <= ctx.record.last_comment_id
     ):
@@ -95,6 +97,7 @@ def _predates(ctx: Ctx, event: Commented) -> bool:
 
 
 def _human_input(ctx: Ctx, event: Commented) -> HumanInput:
+    """The reply as the next agent reads it: an excerpt, and where the whole comment is."""
     return HumanInput(
         author=event.actor.login,
         excerpt=clip(event.body, EXCERPT),
@@ -105,11 +108,13 @@ def _human_input(ctx: Ctx, event: Commented) -> HumanInput:
 
 
 def _keep_input(ctx: Ctx, event: Commented) -> Record:
+    """A reply where only an approval moves on: kept for the next agent."""
     pending = [*ctx.record.pending_input, _human_input(ctx, event)][-KEEP_FEEDBACK:]
     return seen(ctx).model_copy(update={"pending_input": pending})
 
 
 def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> Draft:
+    """A reply or an approval moves the issue along its waiting state's edge."""
     record = ctx.record
     approval = (
         Approval(
@@ -143,6 +148,7 @@ def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> D
 
 
 def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Draft:
+    """/retry, /skip or /replan from an approver, while the issue waits for a decision."""
     actor = event.actor
     if not is_member(actor, ctx.policy.approvers):
         return _refuse(

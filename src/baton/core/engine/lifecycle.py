@@ -10,6 +10,7 @@ from baton.workflow.model import StateKind
 
 
 def on_issue(ctx: Ctx, event: IssueChanged) -> Draft:
+    """Reopening resumes the agent or restarts a finished issue; closing only stops agents."""
     wf = ctx.workflow
     if event.action == "reopened":
         if wf.is_terminal(ctx.state):
@@ -24,6 +25,7 @@ def on_issue(ctx: Ctx, event: IssueChanged) -> Draft:
 
 
 def on_dispatch(ctx: Ctx, event: Dispatched) -> Draft:
+    """A dispatched run starts the state's agent, unless none is due or it already reported."""
     run = event.id.removeprefix("dispatch:")
     if run and ctx.record.has_processed(f"report:{run}"):
         return Draft(Outcome.ignored, "this run's agent already reported; a re-run starts nothing")
@@ -34,6 +36,7 @@ def on_dispatch(ctx: Ctx, event: Dispatched) -> Draft:
 
 
 def on_tick(ctx: Ctx, event: Tick) -> Draft:
+    """The sweep: an unanswered wait times out, and a silent agent climbs the retry ladder."""
     wf, record = ctx.workflow, ctx.record
     spec = wf.spec(ctx.state)
     waiting = spec.kind is StateKind.waiting and not record.held

@@ -12,6 +12,7 @@ from baton.core.record import Record
 
 
 def on_label(ctx: Ctx, event: Labeled) -> Draft:
+    """A label added to an issue in the workflow: a maintainer's relabel forces the state."""
     policy, wf = ctx.policy, ctx.workflow
     if ctx.record.has_processed(event.id):
         return Draft(Outcome.ignored, f"label event {event.label} was already handled")

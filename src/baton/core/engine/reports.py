@@ -26,6 +26,7 @@ from baton.workflow.model import ESCALATE, RETRY, StateKind
 
 
 def on_report(ctx: Ctx, event: AgentReported) -> Draft:
+    """An agent's report: a stale one is refused, a fresh one moves, retries or escalates."""
     wf, record = ctx.workflow, ctx.record
     spec = wf.spec(ctx.state)
     stale = None
@@ -74,6 +75,7 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
 
 
 def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -> Draft:
+    """Move where the report leads if the gate and the limits allow, with the message to post."""
     wf = ctx.workflow
     if wf.spec(target).requires_approval and not facts_for(ctx.record, result).approved:
         gates = [s for s, spec in wf.states.items() if spec.approval and wf.allows(ctx.state, s)]
