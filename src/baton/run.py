@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from baton.core.authority import answers_whoever
 from baton.core.catchup import as_event, missed_comment
 from baton.core.comment_commands import parse_command
 from baton.core.decision import Decision, Outcome
@@ -44,12 +45,7 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
     record = loaded.record
     if record is None or not settings.workflow.is_waiting(record.state):
         return False
-    policy = settings.policy
-    if policy.answerers == "anyone":
-        return False
-    return not (
-        policy.answerers == "author-or-approvers" and event.actor.login == event.issue.author
-    )
+    return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
 
 
 def _with_identity(event: Event, loaded: Loaded, tracker: Tracker, settings: Settings) -> Event:

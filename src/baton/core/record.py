@@ -15,6 +15,7 @@ SCHEMA_VERSION = 1
 KEEP_PROCESSED = 40  # event ids remembered for de-duplication
 KEEP_FEEDBACK = 10
 EXCERPT = 600  # characters of a human reply kept in the record; the agent reads the comment itself
+OUTBOX_LIMIT = 3_000  # characters of a message kept in the outbox for re-posting
 
 
 def clip(text: str, limit: int) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from baton.core import markdown
+from baton.core.record import OUTBOX_LIMIT as OUTBOX_LIMIT  # its home is the record model
 from baton.core.record import Compacted, Record, clip
 from baton.errors import RecordCorrupt
 
@@ -32,7 +33,6 @@ RECORD_OPEN = "<!-- baton:record"
 RECORD_CLOSE = "-->"
 MESSAGE_MARK = "<!-- baton:message r={revision}{event} -->"
 _MESSAGE = re.compile(r"<!-- baton:message r=(\d+)(?: e=([A-Za-z0-9:._/-]+))? -->")
-OUTBOX_LIMIT = 3_000
 _RECORD = re.compile(re.escape(RECORD_OPEN) + r"\s*\n(.*?)\n" + re.escape(RECORD_CLOSE), re.S)
 
 GITHUB_BODY_LIMIT = 65_536

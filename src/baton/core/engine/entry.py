@@ -1,0 +1,81 @@
+"""How an issue with no record enters the workflow, or why it does not."""
+
+from __future__ import annotations
+
+from baton.core import messages
+from baton.core.authority import is_member
+from baton.core.decision import Outcome
+from baton.core.engine.context import Draft, Scene, dispatch
+from baton.core.engine.relabels import unknown_label
+from baton.core.events import IssueChanged, Labeled
+from baton.core.labels import is_trigger
+from baton.core.record import Entry, Record
+
+
+def enter(scene: Scene) -> Draft:
+    """A maintainer's trigger or status label enters the issue, or its opening does when the
+    config enters every issue; the record starts here, and `finish` projects its label."""
+    event, workflow, policy = scene.event, scene.workflow, scene.policy
+    target: str | None = None
+    why = ""
+    if isinstance(event, Labeled) and event.added:
+        if is_trigger(event.label, policy.trigger_label):
+            target, why = workflow.initial, "trigger label"
+        else:
+            state = workflow.state_for_label(event.label, policy.label_prefix)
+            if state is None:
+                return unknown_label(scene, event.label, record=None)
+            if not policy.enter_on_status_label:
+                return _outside(scene)
+            target, why = state, f"status label {event.label}"
+        if not is_member(event.actor, policy.maintainers):
+            reason = f"only maintainers can start Baton on an issue; I removed {event.label}"
+            return Draft(
+                Outcome.refused,
+                f"refused entry by {event.actor.login}",
+                message=messages.refusal(event.actor.login, reason),
+                remove=(event.label,),
+            )
+    elif isinstance(event, IssueChanged) and event.action == "opened" and policy.enter_on_open:
+        target, why = workflow.initial, "opened (the config enters every issue)"
+    if target is None:
+        return _outside(scene)
+    forced = target != workflow.initial
+    agent = workflow.agent_of(target)
+    record = Record(
+        workflow=workflow.name,
+        issue=event.issue.number,
+        state=target,
+        entered_at=event.at,
+        iteration=0,
+        visits={target: 1},
+        history=[
+            Entry(
+                at=event.at,
+                from_state=None,
+                to_state=target,
+                reason=f"entered the workflow: {why} by {event.actor.login}",
+                actor=event.actor.login,
+                trigger="entry",
+                forced=forced,
+                iteration=0,
+            )
+        ],
+        dispatch=dispatch(scene, agent, target, 1) if agent else None,
+        processed=[event.id] if event.id else [],
+        last_comment_id=event.comments_upto,
+        entered_after_comment=event.comments_seen,
+    )
+    return Draft(
+        Outcome.transition,
+        f"entered at {target}: {why} by {event.actor.login}",
+        record=record,
+        agent=agent,
+        forced=forced,
+    )
+
+
+def _outside(scene: Scene) -> Draft:
+    trigger = scene.policy.trigger_label
+    hint = f" (add the {trigger!r} label to start)" if trigger else ""
+    return Draft(Outcome.ignored, f"the issue is not in the workflow{hint}")

@@ -1,0 +1,76 @@
+"""`decide`: the one entry, which sends each event to the rule for its kind."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from baton.core.decision import Decision, Outcome, Reaction
+from baton.core.engine.context import Ctx, Draft, Scene, rerun_agent
+from baton.core.engine.entry import enter
+from baton.core.engine.finish import finish
+from baton.core.engine.humans import on_comment
+from baton.core.engine.lifecycle import on_dispatch, on_issue, on_tick
+from baton.core.engine.relabels import on_label
+from baton.core.engine.reports import on_report
+from baton.core.events import (
+    AgentReported,
+    Commented,
+    Dispatched,
+    Event,
+    IssueChanged,
+    Labeled,
+    Tick,
+)
+from baton.core.record import Record
+from baton.workflow.config import Policy
+from baton.workflow.model import Workflow
+
+
+def decide(record: Record | None, event: Event, workflow: Workflow, policy: Policy) -> Decision:
+    """Decide what one event does to one issue. Pure: same inputs, same decision."""
+    if record is None:
+        scene = Scene(event=event, workflow=workflow, policy=policy)
+        return finish(scene, enter(scene))
+    if record.state not in workflow.states:
+        raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
+    ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
+    if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
+        return finish(ctx, _already_applied(ctx))
+    return finish(ctx, _rule(ctx))
+
+
+def _rule(ctx: Ctx) -> Draft:
+    """The rule for the event's kind; a kind with no case here is a type error (mypy)."""
+    event = ctx.event
+    match event:
+        case AgentReported():
+            return on_report(ctx, event)
+        case Commented():
+            return on_comment(ctx, event)
+        case Labeled():
+            return on_label(ctx, event)
+        case IssueChanged():
+            return on_issue(ctx, event)
+        case Dispatched():
+            return on_dispatch(ctx, event)
+        case Tick():
+            return on_tick(ctx, event)
+        case _:
+            assert_never(event)
+
+
+def _already_applied(ctx: Ctx) -> Draft:
+    """A re-delivered event changes nothing. A re-run of the very run that made the agent due
+    (same GITHUB_RUN_ID) names it again: the first attempt may have died after writing the
+    record and before the agent's job or dispatch. A new run for the same webhook does not."""
+    agent = rerun_agent(ctx)
+    if agent:
+        event = ctx.event
+        reaction = Reaction(comment_id=event.comment_id) if isinstance(event, Commented) else None
+        return Draft(
+            Outcome.resume,
+            f"event {ctx.event.id} was already applied; {agent} is still due",
+            agent=agent,
+            reaction=reaction,  # the first attempt may have died before it (it is idempotent)
+        )
+    return Draft(Outcome.ignored, f"event {ctx.event.id} was already applied")
