@@ -25,7 +25,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from baton.core import markdown
-from baton.core.record import OUTBOX_LIMIT as OUTBOX_LIMIT  # its home is the record model
 from baton.core.record import Compacted, Record, clip
 from baton.errors import RecordCorrupt
 
