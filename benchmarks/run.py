@@ -240,10 +240,10 @@ def record_sizes(counts: list[int]) -> list[tuple[int, int]]:
             assert not isinstance(event, events.Ignored | events.Sweep)
             handle(event, gh, settings)
             gh.now += timedelta(minutes=1)
-        bodies = [c.body for c in gh.comments_of(number) if record_comment.has_marker(c.body)]
-        record = record_comment.parse(bodies[0])
+        (found,) = record_comment.find_records(gh.comments_of(number), gh.bot_login)
+        record = record_comment.parse(found.body)
         assert record.iteration == count, (record.iteration, count)
-        sizes.append((count, len(bodies[0].encode("utf-8"))))
+        sizes.append((count, len(found.body.encode("utf-8"))))
     return sizes
 
 

@@ -28,6 +28,7 @@ from baton.core.issue_facts import Comment
 from baton.core.record import Record
 from baton.github.tracker import DispatchTarget
 from baton.issue import record_comment
+from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -165,13 +166,8 @@ def label_of(settings: Settings, state: str) -> str:
 
 
 def record_of(gh: MemoryGitHub) -> Record | None:
-    """The record in the bot's (oldest) record comment on issue #1."""
-    for found in record_comment.find_records(
-        [record_comment.CommentRef(c.id, c.author, c.body) for c in gh.comments_of(ISSUE)],
-        gh.bot_login,
-    ):
-        return record_comment.parse(found.body)
-    return None
+    """The record on issue #1 as the next run would read it."""
+    return read_record(gh.comments_of(ISSUE), gh.bot_login)
 
 
 def state_of(gh: MemoryGitHub) -> str | None:
@@ -270,11 +266,7 @@ def sweep_run(gh: MemoryGitHub, settings: Settings, after: timedelta = STEP) -> 
 
 def record_comments(gh: MemoryGitHub) -> list[Comment]:
     """The bot's record comments on issue #1, oldest first."""
-    return [
-        c
-        for c in gh.comments_of(ISSUE)
-        if c.author == gh.bot_login and record_comment.has_marker(c.body)
-    ]
+    return record_comment.find_records(gh.comments_of(ISSUE), gh.bot_login)
 
 
 def status_labels(gh: MemoryGitHub) -> list[str]:

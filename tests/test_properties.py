@@ -261,8 +261,9 @@ class Issue:
     def record(self) -> Record | None:
         bodies = [
             c.body
-            for c in self.gh.comments_of(self.number)
-            if c.author == self.gh.bot_login and record_comment.has_marker(c.body)
+            for c in record_comment.find_records(
+                self.gh.comments_of(self.number), self.gh.bot_login
+            )
         ]
         if not bodies:
             return None

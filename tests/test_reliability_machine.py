@@ -182,8 +182,9 @@ def known(gap: str) -> None:
 
 # --- helpers ----------------------------------------------------------------------------------
 def bot_records(gh: MemoryGitHub, number: int) -> list[str]:
-    refs = [record_comment.CommentRef(c.id, c.author, c.body) for c in gh.comments_of(number)]
-    return [found.body for found in record_comment.find_records(refs, gh.bot_login)]
+    return [
+        found.body for found in record_comment.find_records(gh.comments_of(number), gh.bot_login)
+    ]
 
 
 def record_of(gh: MemoryGitHub, number: int) -> Record | None:

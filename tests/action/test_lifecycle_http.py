@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from action_harness import ActionRunner, Step
-from baton.issue import record_comment
 from fakes import payloads as P
 from fakes.http_github import FakeGitHub
+from support.http import record_of
 
 
 @pytest.fixture
@@ -27,16 +27,6 @@ def fake() -> Iterator[FakeGitHub]:
 @pytest.fixture
 def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
     return ActionRunner(fake, tmp_path)
-
-
-def record_of(fake: FakeGitHub, number: int) -> record_comment.Record:
-    bodies = [
-        c["body"]
-        for c in fake.comments(number)
-        if c["user"]["login"] == fake.bot_login and record_comment.has_marker(c["body"])
-    ]
-    assert len(bodies) == 1, "exactly one record comment"
-    return record_comment.parse(bodies[0])
 
 
 def chained(action: ActionRunner, fake: FakeGitHub, step: Step) -> Step:

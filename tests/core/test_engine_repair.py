@@ -23,6 +23,7 @@ from conftest import (
     enter,
     enter_at,
     messages_of,
+    record_comments,
     record_of,
     report,
     state_of,
@@ -37,10 +38,6 @@ def next_run(gh, settings):
     """The next workflow run Baton dispatched for issue #1 starts."""
     payload = payloads.workflow_dispatch(gh, ISSUE, sender=gh.bot_login)
     return deliver(gh, settings, "workflow_dispatch", payload)
-
-
-def record_comments(gh):
-    return [c for c in gh.comments_of(ISSUE) if record_comment.has_marker(c.body)]
 
 
 def forged(gh, state, **changes):

@@ -24,7 +24,7 @@ from baton.core.decision import Decision
 from baton.core.record import Record
 from baton.errors import BatonError
 from baton.github.tracker import DispatchTarget
-from baton.issue import record_comment
+from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -175,11 +175,8 @@ class Player:
 
     # --- helpers -----------------------------------------------------------------------
     def record(self) -> Record | None:
-        found = [c for c in self.gh.comments_of(self.number) if c.author == self.gh.bot_login]
-        for comment in found:
-            if record_comment.has_marker(comment.body):
-                return record_comment.parse(comment.body)
-        return None
+        """The record as the next run would read it."""
+        return read_record(self.gh.comments_of(self.number), self.gh.bot_login)
 
     def _event(self, name: str, payload: dict[str, Any]) -> None:
         self.run_counter += 1
