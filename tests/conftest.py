@@ -79,10 +79,11 @@ def deliver(
 
 
 def relabel(
-    gh: MemoryGitHub, settings: Settings, label: str, by: str, *, bot: bool = False
+    gh: MemoryGitHub, settings: Settings, label: str, by: str, *, bot: bool | None = None
 ) -> Decision | Ignored:
-    """`by` adds `label` to issue #1."""
-    gh.human_label(ISSUE, label)
+    """`by` adds `label` to issue #1 (`bot` types the sender; by default a `[bot]` login is a
+    Bot)."""
+    gh.human_label(ISSUE, label, by=by)
     return deliver(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by, bot=bot))
 
 
@@ -103,24 +104,25 @@ def comment(
 ) -> Decision | Ignored:
     """`by` posts `body` on issue #1."""
     posted = gh.human_comment(ISSUE, body, author=by, bot=bot)
-    return deliver(gh, settings, "issue_comment", payloads.comment(gh, ISSUE, posted.id))
+    return deliver(gh, settings, "issue_comment", payloads.comment_created(gh, posted.id))
 
 
 def edit(gh: MemoryGitHub, settings: Settings, comment_id: int, body: str) -> Decision | Ignored:
     """The author of `comment_id` edits it to say `body`."""
-    gh.comment_store[comment_id].body = body
-    payload = payloads.comment(gh, ISSUE, comment_id, action="edited")
+    old = gh.comment_store[comment_id].body
+    gh.human_edit(comment_id, body)
+    payload = payloads.comment_edited(gh, comment_id, old)
     return deliver(gh, settings, "issue_comment", payload)
 
 
 def close(gh: MemoryGitHub, settings: Settings, by: str) -> Decision | Ignored:
-    gh.issues[ISSUE].state = "closed"
-    return deliver(gh, settings, "issues", payloads.issues(gh, ISSUE, "closed", sender=by))
+    gh.human_close(ISSUE, by=by)
+    return deliver(gh, settings, "issues", payloads.closed(gh, ISSUE, sender=by))
 
 
 def reopen(gh: MemoryGitHub, settings: Settings, by: str) -> Decision | Ignored:
-    gh.issues[ISSUE].state = "open"
-    return deliver(gh, settings, "issues", payloads.issues(gh, ISSUE, "reopened", sender=by))
+    gh.human_reopen(ISSUE, by=by)
+    return deliver(gh, settings, "issues", payloads.reopened(gh, ISSUE, sender=by))
 
 
 # --- what agents and the clock do ----------------------------------------------------------
@@ -241,19 +243,19 @@ def report_job(gh: MemoryGitHub, settings: Settings, agent: str, **result: Any) 
 
 def relabel_job(gh: MemoryGitHub, settings: Settings, label: str, by: str) -> Job:
     """`by` adds `label` to issue #1 now; the job handles that event."""
-    gh.human_label(ISSUE, label)
+    gh.human_label(ISSUE, label, by=by)
     return webhook_job(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by))
 
 
 def comment_job(gh: MemoryGitHub, settings: Settings, body: str, by: str) -> Job:
     """`by` posts `body` on issue #1 now; the job handles that event."""
     posted = gh.human_comment(ISSUE, body, author=by)
-    return webhook_job(gh, settings, "issue_comment", payloads.comment(gh, ISSUE, posted.id))
+    return webhook_job(gh, settings, "issue_comment", payloads.comment_created(gh, posted.id))
 
 
 def kick_job(gh: MemoryGitHub, settings: Settings) -> Job:
     """The workflow run a dispatch of Baton's starts for issue #1."""
-    payload = payloads.workflow_dispatch(gh, ISSUE, sender=gh.bot_login)
+    payload = payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender=gh.bot_login)
     return webhook_job(gh, settings, "workflow_dispatch", payload)
 
 

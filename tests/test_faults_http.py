@@ -28,7 +28,7 @@ import pytest
 from action_harness import ActionRunner, Step
 from baton.action.commands import run_event
 from baton.action.env import ActionEnv
-from fakes import payloads as P
+from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.http import messages_of, record_comments, record_of
 
@@ -63,7 +63,7 @@ def relabel(action: ActionRunner, fake: FakeGitHub, label: str) -> None:
     same `run_event` as `baton run`, over the same HTTP) to spare an interpreter start."""
     fake.label_by(ISSUE, label, "maria")
     event = action.workdir / "setup-event.json"
-    event.write_text(json.dumps(P.issues_labeled(fake, ISSUE, label)), encoding="utf-8")
+    event.write_text(json.dumps(payloads.labeled(fake, ISSUE, label)), encoding="utf-8")
     env = ActionEnv.from_environ(
         action.env("issues", event, GITHUB_OUTPUT="", GITHUB_STEP_SUMMARY="")
     )
@@ -288,7 +288,7 @@ def test_a_404_on_the_record_edit_writes_a_new_record_and_the_next_run_keeps_onl
     assert f"record comment {old.id} was deleted" in step.stdout
     (new,) = record_comments(fake, ISSUE)
     assert new.id != old.id
-    name, payload = P.from_dispatch(fake, fake.dispatches[-1])
+    name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
     kicked = action.run(name, payload)
     assert kicked.returncode == 0
     assert [c.id for c in record_comments(fake, ISSUE)] == [new.id]
@@ -341,7 +341,7 @@ def test_an_approval_job_that_failed_after_writing_the_record_names_the_pm_when_
     # timestamps have whole seconds, hence the second).
     fake.now = datetime.now(UTC) + timedelta(seconds=1)
     approval = fake.add_comment(ISSUE, "Approved.", user="wendy")
-    payload = P.comment_created(fake, approval["id"])
+    payload = payloads.comment_created(fake, approval["id"])
     # The label field fails, and so does its REST retry; the old label is put back.
     inject(fake, "labelsAdded", "FORBIDDEN", times=None)
     fake.fail("POST", r"/issues/1/labels$", 422, times=1)  # not retried

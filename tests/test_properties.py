@@ -255,7 +255,7 @@ class Issue:
             handle(event, self.gh, SETTINGS, chain=CHAIN)
 
     def label(self, label: str, who: str) -> None:
-        self.gh.human_label(self.number, label)
+        self.gh.human_label(self.number, label, by=who)
         self.deliver("issues", payloads.labeled(self.gh, self.number, label, sender=who))
 
     def record(self) -> Record | None:
@@ -284,20 +284,25 @@ class Issue:
         elif kind == "comment":
             body, who = args
             comment = self.gh.human_comment(self.number, body, author=who)
-            self.deliver("issue_comment", payloads.comment(self.gh, self.number, comment.id))
+            self.deliver("issue_comment", payloads.comment_created(self.gh, comment.id))
         elif kind in {"report", "invalid report"}:
             self.report(*args)
         elif kind == "dispatch":
-            payload = payloads.workflow_dispatch(self.gh, self.number, sender=self.gh.bot_login)
+            payload = payloads.workflow_dispatch(
+                self.gh, {"issue": self.number}, sender=self.gh.bot_login
+            )
             self.deliver("workflow_dispatch", payload)
         elif kind == "sweep":
             self.gh.now += args[0]
-            self.deliver("schedule", {"schedule": "17 * * * *"})
+            self.deliver("schedule", payloads.schedule("17 * * * *"))
         elif kind == "redeliver":  # GitHub delivers the same webhook again, or a run is re-run
             if self.again is not None:
                 self.again()
         elif kind in {"close", "reopen"}:
-            self.gh.issues[self.number].state = "closed" if kind == "close" else "open"
+            if kind == "close":
+                self.gh.human_close(self.number, by=args[0])
+            else:
+                self.gh.human_reopen(self.number, by=args[0])
             action_name = "closed" if kind == "close" else "reopened"
             payload = payloads.issues(self.gh, self.number, action_name, sender=args[0])
             self.deliver("issues", payload)

@@ -36,7 +36,7 @@ CLARIFY = "waiting_for_requirements_clarification"
 
 def next_run(gh, settings):
     """The next workflow run Baton dispatched for issue #1 starts."""
-    payload = payloads.workflow_dispatch(gh, ISSUE, sender=gh.bot_login)
+    payload = payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender=gh.bot_login)
     return deliver(gh, settings, "workflow_dispatch", payload)
 
 
@@ -76,9 +76,8 @@ def test_a_second_status_label_added_while_its_run_was_skipped_is_repaired(gh, s
 def test_a_status_label_removed_by_hand_is_restored_and_a_later_reply_counts(gh, settings):
     enter_at(gh, settings, CLARIFY)
     label = "status:waiting-for-requirements-clarification"
-    gh.human_label(ISSUE, label, add=False)
-    payload = payloads.labeled(gh, ISSUE, label, sender="tess")
-    payload["action"] = "unlabeled"
+    gh.human_label(ISSUE, label, add=False, by="tess")
+    payload = payloads.unlabeled(gh, ISSUE, label, sender="tess")
 
     restored = deliver(gh, settings, "issues", payload)
 
@@ -98,7 +97,10 @@ def test_a_reply_dropped_while_the_label_was_missing_is_caught_up_by_the_next_ru
     assert isinstance(dropped, Decision) and "not in the workflow" in dropped.reason
 
     kicked = deliver(
-        gh, settings, "workflow_dispatch", payloads.workflow_dispatch(gh, ISSUE, sender="maria")
+        gh,
+        settings,
+        "workflow_dispatch",
+        payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender="maria"),
     )
 
     assert isinstance(kicked, Decision)

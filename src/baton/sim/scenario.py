@@ -275,21 +275,19 @@ class Player:
         self.number = self.gh.open_issue(
             issue.title, issue.body, author=step.by or issue.author, labels=tuple(issue.labels)
         )
-        self._event("issues", payloads.issues(self.gh, self.number, "opened", sender=issue.author))
+        self._event("issues", payloads.opened(self.gh, self.number, sender=issue.author))
 
     def _do_label(self, step: Step) -> None:
         assert step.label is not None
         who = step.by or self.scenario.issue.author
-        self.gh.human_label(self.number, step.label)
+        self.gh.human_label(self.number, step.label, by=who)
         self._event("issues", payloads.labeled(self.gh, self.number, step.label, sender=who))
 
     def _do_unlabel(self, step: Step) -> None:
         assert step.unlabel is not None
         who = step.by or self.scenario.issue.author
-        self.gh.human_label(self.number, step.unlabel, add=False)
-        payload = payloads.labeled(self.gh, self.number, step.unlabel, sender=who)
-        payload["action"] = "unlabeled"
-        self._event("issues", payload)
+        self.gh.human_label(self.number, step.unlabel, add=False, by=who)
+        self._event("issues", payloads.unlabeled(self.gh, self.number, step.unlabel, sender=who))
 
     def _do_comment(self, step: Step) -> None:
         assert step.comment is not None
@@ -297,7 +295,7 @@ class Player:
         comment = self.gh.human_comment(
             self.number, step.comment, author=who, association=step.association
         )
-        self._event("issue_comment", payloads.comment(self.gh, self.number, comment.id))
+        self._event("issue_comment", payloads.comment_created(self.gh, comment.id))
 
     def _do_report(self, step: Step) -> None:
         assert step.report is not None
@@ -327,23 +325,22 @@ class Player:
         self.say(f"   clock: {self.gh.now:%Y-%m-%d %H:%M} UTC")
 
     def _do_sweep(self, step: Step) -> None:
-        self._event("schedule", {"schedule": "17 * * * *"})
+        self._event("schedule", payloads.schedule("17 * * * *"))
 
     def _do_close(self, step: Step) -> None:
-        self.gh.issues[self.number].state = "closed"
         who = step.by or self.scenario.issue.author
-        self._event("issues", payloads.issues(self.gh, self.number, "closed", sender=who))
+        self.gh.human_close(self.number, by=who)
+        self._event("issues", payloads.closed(self.gh, self.number, sender=who))
 
     def _do_reopen(self, step: Step) -> None:
-        self.gh.issues[self.number].state = "open"
         who = step.by or self.scenario.issue.author
-        self._event("issues", payloads.issues(self.gh, self.number, "reopened", sender=who))
+        self.gh.human_reopen(self.number, by=who)
+        self._event("issues", payloads.reopened(self.gh, self.number, sender=who))
 
     def _do_dispatch(self, step: Step) -> None:
         sender = step.by or self.gh.bot_login
-        self._event(
-            "workflow_dispatch", payloads.workflow_dispatch(self.gh, self.number, sender=sender)
-        )
+        payload = payloads.workflow_dispatch(self.gh, {"issue": self.number}, sender=sender)
+        self._event("workflow_dispatch", payload)
 
     def _do_expect(self, step: Step) -> None:
         assert step.expect is not None
