@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from baton.cli import cli
 from baton.sim.scenario import Player, parse_scenario
 from baton.workflow.config import load_config
-from conftest import WRITES
+from conftest import WRITES, configured
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yml"))
 DEFAULT_ARGS = ["--workflow", "issue-lifecycle"]
@@ -106,3 +106,18 @@ def test_an_ignored_comment_costs_no_more_than_a_read_of_the_issue():
 
     assert sum(gh2.calls.values()) - entry_calls <= 1
     assert sum(gh2.calls[op] for op in WRITES) == sum(gh.calls[op] for op in WRITES)
+
+
+def test_an_open_step_by_someone_sends_the_opened_event_as_them():
+    scenario = parse_scenario(
+        "issue: {author: alice}\nsteps:\n  - open: true\n    by: bob\n  - expect: {state: received}\n",
+        "inline",
+    )
+    player = Player(scenario, configured(entry={"on_open": True}), lambda _: None)
+
+    assert player.play() == 0, player.failures
+
+    assert player.gh.issue(1).author == "bob"
+    record = player.record()
+    assert record is not None
+    assert [(e.to_state, e.actor) for e in record.history] == [("received", "bob")]

@@ -272,10 +272,11 @@ class Player:
 
     def _do_open(self, step: Step) -> None:
         issue = self.scenario.issue
+        opener = step.by or issue.author
         self.number = self.gh.open_issue(
-            issue.title, issue.body, author=step.by or issue.author, labels=tuple(issue.labels)
+            issue.title, issue.body, author=opener, labels=tuple(issue.labels)
         )
-        self._event("issues", payloads.opened(self.gh, self.number, sender=issue.author))
+        self._event("issues", payloads.opened(self.gh, self.number, sender=opener))
 
     def _do_label(self, step: Step) -> None:
         assert step.label is not None
