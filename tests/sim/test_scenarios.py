@@ -109,10 +109,8 @@ def test_an_ignored_comment_costs_no_more_than_a_read_of_the_issue():
 
 
 def test_an_open_step_by_someone_sends_the_opened_event_as_them():
-    scenario = parse_scenario(
-        "issue: {author: alice}\nsteps:\n  - open: true\n    by: bob\n  - expect: {state: received}\n",
-        "inline",
-    )
+    text = "issue: {author: alice}\nsteps:\n  - open: true\n    by: bob\n"
+    scenario = parse_scenario(text + "  - expect: {state: received}\n", "inline")
     player = Player(scenario, configured(entry={"on_open": True}), lambda _: None)
 
     assert player.play() == 0, player.failures
