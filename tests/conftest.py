@@ -22,7 +22,7 @@ import pytest
 from baton import webhooks
 from baton.core import events
 from baton.core.agent_result import AgentResult
-from baton.core.decision import Decision, Outcome
+from baton.core.decision import Decision
 from baton.core.events import Event, Ignored, Sweep
 from baton.core.issue_facts import Comment
 from baton.core.record import Record
@@ -153,13 +153,20 @@ def report(
     return handle(event, gh, settings).decision
 
 
-def sweep(gh: MemoryGitHub, settings: Settings, after: timedelta) -> Decision:
-    """Let `after` pass, run the scheduled sweep, and return its decision on issue #1 — an
-    `ignored` one when the sweep found nothing due there and did not even read it."""
+@dataclass(frozen=True)
+class Skipped:
+    """The sweep passed over issue #1 without reading it: the listing showed nothing due."""
+
+    issue: int = ISSUE
+
+
+def sweep(gh: MemoryGitHub, settings: Settings, after: timedelta) -> Decision | Skipped:
+    """Let `after` pass, run the scheduled sweep, and return its decision on issue #1, or
+    `Skipped()` when it did not even read the issue (so no decision was made)."""
     gh.now += after
     swept = run_sweep(gh, settings, now=gh.now, chain=None)
     found = next((r.decision for r in swept.results if r.decision.issue == ISSUE), None)
-    return found or Decision(outcome=Outcome.ignored, issue=ISSUE, reason="not due: not read")
+    return found or Skipped()
 
 
 # --- what a test reads back ---------------------------------------------------------------

@@ -17,6 +17,7 @@ from baton.sim import payloads
 from baton.sweep import sweep as run_sweep
 from conftest import (
     ISSUE,
+    Skipped,
     comment,
     configured,
     deliver,
@@ -143,13 +144,13 @@ def test_labels_that_agree_with_the_record_are_not_touched_whatever_their_order(
     assert writes(gh) == before
 
 
-def test_the_first_run_after_entry_with_nothing_to_do_writes_nothing(gh, settings):
+def test_a_sweep_after_entry_with_nothing_due_passes_the_issue_over(gh, settings):
     enter(gh, settings)
     before = writes(gh)
 
     decision = sweep(gh, settings, after=timedelta(hours=1))
 
-    assert decision.outcome is Outcome.ignored
+    assert decision == Skipped()
     assert writes(gh) == before
 
 
@@ -301,7 +302,7 @@ def test_an_unanswered_question_times_out_to_blocked_after_seven_days(gh, settin
         assert decision.agent == "pm"
         assert record_of(gh).history[-1].trigger == "timeout"
     else:
-        assert decision.outcome is Outcome.ignored
+        assert decision == Skipped()
 
 
 def test_a_sweep_before_the_timeout_writes_nothing(gh, settings):
@@ -349,7 +350,7 @@ def test_the_config_can_shorten_a_wait(gh):
 def test_a_sweep_passes_over_issues_outside_the_workflow(gh, settings):
     decision = sweep(gh, settings, after=timedelta(days=30))
 
-    assert decision.reason == "not due: not read"
+    assert decision == Skipped()
     assert writes(gh) == 0
     assert gh.calls["comments"] == 0, "the listing alone shows it is not Baton's"
 
@@ -376,7 +377,7 @@ def test_an_agent_within_the_agent_timeout_is_left_to_work(gh, patient):
 
     decision = sweep(gh, patient, after=timedelta(hours=1))
 
-    assert decision.agent is None
+    assert decision == Skipped()
     assert record_of(gh).attempt == 1
 
 
@@ -396,7 +397,7 @@ def test_each_dispatch_gets_the_full_agent_timeout(gh, patient):
 
     decision = sweep(gh, patient, after=timedelta(hours=1))
 
-    assert decision.agent is None
+    assert decision == Skipped()
     assert record_of(gh).attempt == 2
 
 
@@ -405,7 +406,7 @@ def test_without_an_agent_timeout_a_silent_agent_is_never_chased(gh, settings):
 
     decision = sweep(gh, settings, after=timedelta(days=30))
 
-    assert decision.agent is None
+    assert decision == Skipped()
     assert record_of(gh).attempt == 1
     assert state_of(gh) == "received"
 
