@@ -3,7 +3,8 @@ event sequences through the real engine never break the state invariants.
 
 Two settings objects instead of registered Hypothesis profiles: `settings.load_profile` is
 global and would change every other property test in the run. The long variants are marked
-`slow` and run only with BATON_LONG=1 (`BATON_LONG=1 pytest -m slow tests/test_properties.py`).
+`slow`, which the default suite deselects (`-m "not slow"` in pyproject.toml), and run only with
+BATON_LONG=1: `BATON_LONG=1 .venv/bin/python -m pytest -m slow tests/test_properties.py`.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ window") instead of failing, and demands that the next run repair the drift. Gap
 found are listed below with a named test each.
 
 Two settings objects, as in test_properties.py (`settings.load_profile` is global). The long run
-is marked `slow` and needs BATON_LONG=1; run it with `-s` to see the figures it measured:
+is marked `slow`, which the default suite deselects (`-m "not slow"` in pyproject.toml), and
+needs BATON_LONG=1; run it with `-s` to see the figures it measured:
 `BATON_LONG=1 .venv/bin/python -m pytest -m slow -s tests/test_reliability_machine.py`.
 """
 
