@@ -31,7 +31,7 @@ from baton.core.decision import Outcome
 from baton.errors import TrackerError
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings
-from conftest import (
+from support.memory import (
     ISSUE,
     Job,
     comment_job,

@@ -30,7 +30,7 @@ from baton.action.commands import run_event
 from baton.action.env import ActionEnv
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
-from support.http import messages_of, record_comments, record_of
+from support.http import messages_of, record_comments, record_of, status_labels
 
 ISSUE = 1
 DISPATCH = r"/dispatches$"
@@ -138,10 +138,6 @@ def inject(fake: FakeGitHub, where: str, status: int | str, *, times: int | None
 
 
 # --- what a test reads back ---------------------------------------------------------------
-def status_labels(fake: FakeGitHub) -> list[str]:
-    return [x for x in fake.labels_of(ISSUE) if x.startswith("status:")]
-
-
 def label_for(state: str) -> str:
     return "status:" + state.replace("_", "-")
 
@@ -152,7 +148,7 @@ def assert_sound(fake: FakeGitHub, setup: str) -> None:
     before, after, agent = MOVES[setup]
     record = record_of(fake, ISSUE)
     assert record.state == after
-    assert status_labels(fake) == [label_for(after)]
+    assert status_labels(fake, ISSUE) == [label_for(after)]
     moves = [(e.from_state, e.to_state) for e in record.history]
     assert moves.count((before, after)) == 1, moves
     if agent:
@@ -270,7 +266,7 @@ def test_a_lasting_failure_fails_the_job_and_the_rerun_repairs_it(
 
     failed_clearly(failed)
     assert str(status) in failed.stdout
-    assert status_labels(fake), "never zero status labels"
+    assert status_labels(fake, ISSUE), "never zero status labels"
     assert repaired.returncode == 0, repaired.stdout + repaired.stderr
     assert_sound(fake, setup)
 
@@ -355,5 +351,5 @@ def test_an_approval_job_that_failed_after_writing_the_record_names_the_pm_when_
     failed_clearly(failed)
     assert repaired.returncode == 0, repaired.stdout
     assert record_of(fake, ISSUE).state == "human_input_received"
-    assert status_labels(fake) == ["status:human-input-received"]
+    assert status_labels(fake, ISSUE) == ["status:human-input-received"]
     assert repaired.outputs["agent"] == "pm", repaired.outputs["decision"]

@@ -44,6 +44,7 @@ from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep
 from baton.workflow.config import load_config
 from baton.workflow.model import AgentStatus
+from support.memory import messages_of
 
 NORMAL = settings(
     max_examples=100,
@@ -361,11 +362,7 @@ class Seen:
 
     @classmethod
     def of(cls, issue: Issue, record: Record | None) -> Seen:
-        said = tuple(
-            c.body
-            for c in issue.gh.comments_of(issue.number)
-            if c.author == issue.gh.bot_login and not record_comment.has_marker(c.body)
-        )
+        said = tuple(messages_of(issue.gh, issue.number))
         return cls(record=record, messages=said, dispatches=len(issue.gh.dispatches))
 
 

@@ -78,6 +78,7 @@ from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Config, Permission, settings_from
 from baton.workflow.model import AgentStatus
+from support.memory import messages_of, status_labels
 
 # --- the repository -------------------------------------------------------------------------
 # An agent timeout, so that sweeps also chase agents whose run vanished (a fault can lose one).
@@ -194,18 +195,6 @@ def record_of(gh: MemoryGitHub, number: int) -> Record | None:
     issue = gh.issues[number]
     loaded = load(number, issue.labels, gh.comments_of(number), WORKFLOW, POLICY, now=gh.now)
     return loaded.record if loaded.comment_id is not None else None
-
-
-def messages_of(gh: MemoryGitHub, number: int) -> list[str]:
-    return [
-        c.body
-        for c in gh.comments_of(number)
-        if c.author == gh.bot_login and not record_comment.has_marker(c.body)
-    ]
-
-
-def status_labels(gh: MemoryGitHub, number: int) -> list[str]:
-    return [x for x in gh.labels_of(number) if x.casefold().startswith(PREFIX.casefold())]
 
 
 def signature(entry: Entry) -> tuple[Any, ...]:

@@ -15,7 +15,7 @@ from baton.core.events import Commented, Ignored
 from baton.core.issue_facts import Actor
 from baton.run import handle
 from baton.sim import payloads
-from conftest import (
+from support.memory import (
     ISSUE,
     close,
     comment,

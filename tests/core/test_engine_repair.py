@@ -15,7 +15,7 @@ from baton.core.decision import Decision, Outcome
 from baton.issue import record_comment
 from baton.sim import payloads
 from baton.sweep import sweep as run_sweep
-from conftest import (
+from support.memory import (
     ISSUE,
     Skipped,
     comment,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -19,20 +18,7 @@ import github
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from github import GithubException, GithubRetry
-
-
-def make_client(fake: FakeGitHub, **options: Any) -> github.Github:
-    """A PyGithub client as Baton would build it, minus throttling and retries."""
-    settings: dict[str, Any] = {
-        "auth": github.Auth.Token(fake.token),
-        "base_url": fake.url,
-        "seconds_between_requests": 0,
-        "seconds_between_writes": 0,
-        "retry": None,
-        "timeout": 5,
-    }
-    settings.update(options)
-    return github.Github(**settings)
+from support.http import make_client
 
 
 def raw(fake: FakeGitHub, method: str, path: str, **kwargs: Any) -> requests.Response:
@@ -43,19 +29,6 @@ def raw(fake: FakeGitHub, method: str, path: str, **kwargs: Any) -> requests.Res
 
 def statuses(fake: FakeGitHub, method: str, path_contains: str) -> list[int]:
     return [call.status for call in fake.calls(method, path_contains)]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub() as server:
-        yield server
-
-
-@pytest.fixture
-def gh(fake: FakeGitHub) -> Iterator[github.Github]:
-    client = make_client(fake)
-    yield client
-    client.close()
 
 
 @pytest.fixture

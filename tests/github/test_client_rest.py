@@ -6,7 +6,6 @@ PyGithub builds its URLs with an explicit :443, so the mocks are registered that
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 import responses
@@ -20,12 +19,6 @@ from github import GithubRetry
 API = "https://api.github.com:443"
 REPO = f"{API}/repos/octo/demo"
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
-
-
-@pytest.fixture
-def mocked() -> Iterator[responses.RequestsMock]:
-    with responses.RequestsMock(assert_all_requests_are_fired=True) as mock:
-        yield mock
 
 
 @pytest.fixture

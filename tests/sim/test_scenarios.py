@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from baton.cli import cli
 from baton.sim.scenario import Player, parse_scenario
 from baton.workflow.config import load_config
-from conftest import WRITES, configured
+from support.memory import WRITES, configured
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yml"))
 DEFAULT_ARGS = ["--workflow", "issue-lifecycle"]
