@@ -301,14 +301,7 @@ class Player:
     def _do_report(self, step: Step) -> None:
         assert step.report is not None
         spec = step.report
-        result = AgentResult(
-            status=spec.status,
-            confidence=spec.confidence,
-            summary=spec.summary,
-            issues_found=spec.issues_found,
-            questions=spec.questions,
-            next_state=spec.next_state,
-        )
+        result = AgentResult(**spec.model_dump(exclude={"agent"}))  # the result JSON's fields
         self.run_counter += 1
         event = events.report(
             self.number,
