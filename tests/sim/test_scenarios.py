@@ -7,6 +7,7 @@ approval-gate`); without one it plays on the issue-lifecycle preset, never on wh
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -14,11 +15,21 @@ import pytest
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.sim.scenario import Player, parse_scenario
+from baton.sim.scenario import (
+    ACTIONS,
+    Expect,
+    IssueSpec,
+    Player,
+    Report,
+    Scenario,
+    Step,
+    parse_scenario,
+)
 from baton.workflow.config import load_config
 from support.memory import WRITES, configured
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yml"))
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"
 DEFAULT_ARGS = ["--workflow", "issue-lifecycle"]
 
 
@@ -119,3 +130,24 @@ def test_an_open_step_by_someone_sends_the_opened_event_as_them():
     record = player.record()
     assert record is not None
     assert [(e.to_state, e.actor) for e in record.history] == [("received", "bob")]
+
+
+# --- docs/scenarios.md ----------------------------------------------------------------------
+def test_the_scenario_doc_names_every_step_kind_and_every_key():
+    keys = {
+        name for model in (Scenario, IssueSpec, Step, Report, Expect) for name in model.model_fields
+    }
+    named = set(re.findall(r"`([a-z_]+)(?::[^`]*)?`", DOC.read_text(encoding="utf-8")))
+
+    missing = sorted((set(ACTIONS) | keys) - named)
+
+    assert not missing, f"docs/scenarios.md does not mention {missing}"
+
+
+def test_the_scenario_doc_example_plays_with_every_expectation_met():
+    (example,) = re.findall(r"```yaml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    scenario = parse_scenario(example, "docs/scenarios.md")
+    player = Player(scenario, load_config(None), lambda _: None)
+
+    assert player.play() == 0, player.failures
+    assert {step.action for step in scenario.steps} == set(ACTIONS), "the example shows every kind"

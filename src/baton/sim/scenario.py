@@ -4,6 +4,8 @@ A scenario is a YAML list of what humans, agents and the clock do. Each step bec
 webhook payload GitHub would send (or the agent report `baton report` would read) and goes
 through the same `webhooks.parse` → `run.handle` path as a real run, so a maintainer can test a
 workflow file before deploying it. `expect` steps turn a scenario into a check.
+
+The format is documented in docs/scenarios.md; a test keeps every step kind and key named there.
 """
 
 from __future__ import annotations
