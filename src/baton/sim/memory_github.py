@@ -551,7 +551,7 @@ class MemoryGitHub:
         self, number: int, event: str, label: str | None = None
     ) -> tuple[str, str] | None:
         for item in reversed(self._issue(number).events):
-            named = item.label or ""
-            if item.kind == event and (label is None or named.casefold() == label.casefold()):
+            named = [item.label] if item.label else []
+            if item.kind == event and (label is None or rules.find_label(named, label)):
                 return item.actor, item.actor_type
         return None
