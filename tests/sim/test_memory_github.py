@@ -3,6 +3,8 @@ follows too, so a test passing on one does not pass only because its fake is lax
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from baton.errors import TrackerError
@@ -36,7 +38,9 @@ def test_comment_ids_are_past_two_to_the_31(gh: MemoryGitHub) -> None:
         ),
     ],
 )
-def test_a_body_over_githubs_limit_is_refused_and_one_at_the_limit_is_not(gh, write) -> None:
+def test_a_body_over_githubs_limit_is_refused_and_one_at_the_limit_is_not(
+    gh: MemoryGitHub, write: Callable[[MemoryGitHub, str], object]
+) -> None:
     write(gh, "x" * github_rules.BODY_LIMIT)
 
     with pytest.raises(TrackerError) as refused:
