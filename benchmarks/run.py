@@ -34,7 +34,6 @@ from baton.run import handle  # noqa: E402
 from baton.sim import payloads  # noqa: E402
 from baton.sim.memory_github import MemoryGitHub  # noqa: E402
 from baton.workflow.config import load_config  # noqa: E402
-from fakes import payloads as P  # noqa: E402
 from fakes.http_github import FakeGitHub  # noqa: E402
 
 SETTINGS = load_config(None)
@@ -55,7 +54,7 @@ class Row:
 def _entered(fake: FakeGitHub, action: ActionRunner, title: str) -> int:
     number = fake.add_issue(title, "body", user="alice")
     fake.label_by(number, "baton", "maria")
-    step = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    step = action.run("issues", payloads.labeled(fake, number, "baton"))
     assert step.returncode == 0, step.stdout + step.stderr
     return number
 
@@ -84,17 +83,17 @@ def api_calls(workdir: Path) -> list[Row]:
         plain = fake.add_issue("Not for Baton", user="alice")
         add(
             "ignored: issue opened (entry is by label)",
-            action.run("issues", P.issue_opened(fake, plain)),
+            action.run("issues", payloads.opened(fake, plain)),
         )
         fake.label_by(plain, "bug", "maria")
         add(
             "ignored: a label that is not Baton's",
-            action.run("issues", P.issues_labeled(fake, plain, "bug")),
+            action.run("issues", payloads.labeled(fake, plain, "bug")),
         )
         chat = fake.add_comment(plain, "me too", user="bob")
         add(
             "ignored: a comment outside the workflow",
-            action.run("issue_comment", P.comment_created(fake, chat["id"])),
+            action.run("issue_comment", payloads.comment_created(fake, chat["id"])),
         )
 
         # Steady state: the status labels exist (their first use costs one more PATCH).
@@ -104,43 +103,43 @@ def api_calls(workdir: Path) -> list[Row]:
         fake.label_by(number, "baton", "maria")
         add(
             "entry: trigger label by a maintainer",
-            action.run("issues", P.issues_labeled(fake, number, "baton")),
+            action.run("issues", payloads.labeled(fake, number, "baton")),
         )
         fake.label_by(number, "status:received", fake.bot_login, actor_type="Bot")
         add(
             "ignored: the bot's own label change",
-            action.run("issues", P.issues_labeled(fake, number, "status:received")),
+            action.run("issues", payloads.labeled(fake, number, "status:received")),
         )
         chat = fake.add_comment(number, "any news?", user="bob")
         add(
             "ignored: a comment while an agent works",
-            action.run("issue_comment", P.comment_created(fake, chat["id"])),
+            action.run("issue_comment", payloads.comment_created(fake, chat["id"])),
         )
         report = action.report(number, {"status": "success", "confidence": 0.9})
         add("agent report with a transition (and dispatch)", report)
-        name, payload = P.from_dispatch(fake, fake.dispatches[-1])
+        name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
         add("chained run naming the next agent", action.run(name, payload))
         _walk_to(action, number, [{"confidence": 0.5, "questions": ["CSV or TSV?"]}, {}])
         answer = fake.add_comment(number, "CSV.", user="alice")
         add(
             "human reply in a waiting state",
-            action.run("issue_comment", P.comment_created(fake, answer["id"])),
+            action.run("issue_comment", payloads.comment_created(fake, answer["id"])),
         )
         _walk_to(action, number, [{}, {}, {"confidence": 0.95}, {"confidence": 0.95}, {}, {}])
         approval = fake.add_comment(number, "approved", user="maria")
         add(
             "approval by a maintainer",
-            action.run("issue_comment", P.comment_created(fake, approval["id"])),
+            action.run("issue_comment", payloads.comment_created(fake, approval["id"])),
         )
         fake.label_by(number, "status:implementing", "maria")
         add(
             "forced relabel by a maintainer",
-            action.run("issues", P.issues_labeled(fake, number, "status:implementing")),
+            action.run("issues", payloads.labeled(fake, number, "status:implementing")),
         )
         fake.label_by(number, "status:bogus", "maria")
         add(
             "unknown status label",
-            action.run("issues", P.issues_labeled(fake, number, "status:bogus")),
+            action.run("issues", payloads.labeled(fake, number, "status:bogus")),
         )
     return rows
 
@@ -159,7 +158,7 @@ def sweep_calls(workdir: Path, total: int, in_workflow: int, due: int) -> Row:
             )
             fake.label_by(number, label, "maria")
         fake.advance(8 * 24 * 3600)  # the waiting ones are past their 7-day timeout
-        step = action.invoke(["sweep"], "schedule", P.schedule("17 * * * *"))
+        step = action.invoke(["sweep"], "schedule", payloads.schedule("17 * * * *"))
         assert step.returncode == 0, step.stdout + step.stderr
         per_hour = len(step.calls)
         return Row(
@@ -209,7 +208,7 @@ def timings(workdir: Path, repeat: int) -> list[tuple[str, float, float, int, fl
         def transition() -> tuple[float, int, float]:
             number = fake.add_issue("t", user="alice")
             fake.label_by(number, "baton", "maria")
-            payload = P.issues_labeled(fake, number, "baton")
+            payload = payloads.labeled(fake, number, "baton")
             path = workdir / "event.json"
             path.write_text(json.dumps(payload), encoding="utf-8")
             return _measure(baton, action.env("issues", path), workdir)
@@ -234,16 +233,16 @@ def record_sizes(counts: list[int]) -> list[tuple[int, int]]:
         states = ["implementing", "running-tests"]
         for index in range(count + 1):  # the entry plus `count` forced transitions
             label = "baton" if index == 0 else f"status:{states[index % 2]}"
-            gh.human_label(number, label)
+            gh.human_label(number, label, by="maria")
             payload = payloads.labeled(gh, number, label, sender="maria")
             event = webhooks.parse("issues", payload, settings.policy, now=gh.now)
             assert not isinstance(event, events.Ignored | events.Sweep)
             handle(event, gh, settings)
             gh.now += timedelta(minutes=1)
-        bodies = [c.body for c in gh.comments_of(number) if record_comment.has_marker(c.body)]
-        record = record_comment.parse(bodies[0])
+        (found,) = record_comment.find_records(gh.comments_of(number), gh.bot_login)
+        record = record_comment.parse(found.body)
         assert record.iteration == count, (record.iteration, count)
-        sizes.append((count, len(bodies[0].encode("utf-8"))))
+        sizes.append((count, len(found.body.encode("utf-8"))))
     return sizes
 
 

@@ -42,10 +42,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]  # the fake and the payload builder
 
 from action_harness import WORKFLOW_REF, parse_outputs  # noqa: E402
-from fakes import payloads as P  # noqa: E402
+from baton.sim import payloads  # noqa: E402
 from fakes.http_github import FakeGitHub  # noqa: E402
 
 MOUNT = "/github"  # the runner mounts workspace, event and file commands under /github
@@ -202,16 +202,18 @@ Event = tuple[str, dict[str, Any]]
 
 
 def _opened(fake: FakeGitHub) -> Event:
-    return "issues", P.issue_opened(fake, 2)
+    return "issues", payloads.opened(fake, 2)
 
 
 def _foreign_label(fake: FakeGitHub) -> Event:
     fake.label_by(2, "bug", "maria")
-    return "issues", P.issues_labeled(fake, 2, "bug")
+    return "issues", payloads.labeled(fake, 2, "bug")
 
 
 def _comment(fake: FakeGitHub) -> Event:
-    return "issue_comment", P.comment_created(fake, fake.add_comment(2, "+1", user="bob")["id"])
+    return "issue_comment", payloads.comment_created(
+        fake, fake.add_comment(2, "+1", user="bob")["id"]
+    )
 
 
 def _push(fake: FakeGitHub) -> Event:
@@ -219,7 +221,7 @@ def _push(fake: FakeGitHub) -> Event:
 
 
 def _own_label(fake: FakeGitHub) -> Event:
-    return "issues", P.issues_labeled(fake, 1, "status:received", sender=fake.bot_login)
+    return "issues", payloads.labeled(fake, 1, "status:received", sender=fake.bot_login)
 
 
 IGNORED: list[tuple[str, Callable[[FakeGitHub], Event]]] = [
@@ -242,7 +244,7 @@ def smoke(container: Container, runs: int) -> dict[str, Any]:
 
         # (b) a maintainer adds the trigger label: issue 1 enters the workflow.
         fake.label_by(1, "baton", "maria")
-        entered = runner.act("issues", P.issues_labeled(fake, 1, "baton"))
+        entered = runner.act("issues", payloads.labeled(fake, 1, "baton"))
         outputs = entered["outputs"]
         check(outputs.get("state") == "received", f"state {outputs.get('state')}", entered["said"])
         check(outputs.get("transitioned") == "true", "no transition", entered["said"])

@@ -28,10 +28,9 @@ import pytest
 from action_harness import ActionRunner, Step
 from baton.action.commands import run_event
 from baton.action.env import ActionEnv
-from baton.core.record import Record
-from baton.issue import record_comment
-from fakes import payloads as P
+from baton.sim import payloads
 from fakes.http_github import FakeGitHub
+from support.http import messages_of, record_comments, record_of, status_labels
 
 ISSUE = 1
 DISPATCH = r"/dispatches$"
@@ -64,7 +63,7 @@ def relabel(action: ActionRunner, fake: FakeGitHub, label: str) -> None:
     same `run_event` as `baton run`, over the same HTTP) to spare an interpreter start."""
     fake.label_by(ISSUE, label, "maria")
     event = action.workdir / "setup-event.json"
-    event.write_text(json.dumps(P.issues_labeled(fake, ISSUE, label)), encoding="utf-8")
+    event.write_text(json.dumps(payloads.labeled(fake, ISSUE, label)), encoding="utf-8")
     env = ActionEnv.from_environ(
         action.env("issues", event, GITHUB_OUTPUT="", GITHUB_STEP_SUMMARY="")
     )
@@ -139,31 +138,6 @@ def inject(fake: FakeGitHub, where: str, status: int | str, *, times: int | None
 
 
 # --- what a test reads back ---------------------------------------------------------------
-def record_comments(fake: FakeGitHub) -> list[dict[str, Any]]:
-    return [
-        c
-        for c in fake.comments(ISSUE)
-        if c["user"]["login"] == fake.bot_login and record_comment.has_marker(c["body"])
-    ]
-
-
-def record_of(fake: FakeGitHub) -> Record:
-    (found,) = record_comments(fake)
-    return record_comment.parse(found["body"])
-
-
-def messages(fake: FakeGitHub) -> list[str]:
-    return [
-        c["body"]
-        for c in fake.comments(ISSUE)
-        if c["user"]["login"] == fake.bot_login and not record_comment.has_marker(c["body"])
-    ]
-
-
-def status_labels(fake: FakeGitHub) -> list[str]:
-    return [x for x in fake.labels_of(ISSUE) if x.startswith("status:")]
-
-
 def label_for(state: str) -> str:
     return "status:" + state.replace("_", "-")
 
@@ -172,15 +146,15 @@ def assert_sound(fake: FakeGitHub, setup: str) -> None:
     """One record, one status label (the record's), the pm's report applied once, its question
     posted once, its next agent dispatched once."""
     before, after, agent = MOVES[setup]
-    record = record_of(fake)
+    record = record_of(fake, ISSUE)
     assert record.state == after
-    assert status_labels(fake) == [label_for(after)]
+    assert status_labels(fake, ISSUE) == [label_for(after)]
     moves = [(e.from_state, e.to_state) for e in record.history]
     assert moves.count((before, after)) == 1, moves
     if agent:
         assert [d.inputs for d in fake.dispatches] == [{"issue": str(ISSUE)}]
     else:
-        assert sum(QUESTION in m for m in messages(fake)) == 1, messages(fake)
+        assert sum(QUESTION in m for m in messages_of(fake, ISSUE)) == 1, messages_of(fake, ISSUE)
         assert not fake.dispatches
 
 
@@ -248,7 +222,7 @@ def test_a_field_github_refuses_is_redone_over_rest_and_the_run_succeeds(
     method, path = REDONE_OVER[alias]
     assert [c.status for c in fake.requests if c.method == method and re.search(path, c.path)]
     assert_sound(fake, setup)
-    assert not any(REPAIR_NOTE in m for m in messages(fake)), "nothing was left to repair"
+    assert not any(REPAIR_NOTE in m for m in messages_of(fake, ISSUE)), "nothing was left to repair"
 
 
 def test_a_record_refused_in_the_document_and_alone_fails_the_run_and_nothing_doubles(fake, action):
@@ -267,7 +241,7 @@ def test_a_record_refused_in_the_document_and_alone_fails_the_run_and_nothing_do
     assert repaired.returncode == 0, repaired.stdout + repaired.stderr
     assert "already on the issue" in repaired.stdout
     assert_sound(fake, "at_unclear")
-    assert not any(REPAIR_NOTE in m for m in messages(fake)), "the labels were only early"
+    assert not any(REPAIR_NOTE in m for m in messages_of(fake, ISSUE)), "the labels were only early"
 
 
 # --- a lasting failure fails the job, and the re-run repairs --------------------------------
@@ -292,7 +266,7 @@ def test_a_lasting_failure_fails_the_job_and_the_rerun_repairs_it(
 
     failed_clearly(failed)
     assert str(status) in failed.stdout
-    assert status_labels(fake), "never zero status labels"
+    assert status_labels(fake, ISSUE), "never zero status labels"
     assert repaired.returncode == 0, repaired.stdout + repaired.stderr
     assert_sound(fake, setup)
 
@@ -300,20 +274,20 @@ def test_a_lasting_failure_fails_the_job_and_the_rerun_repairs_it(
 # --- a deleted record, and answers that come too late ---------------------------------------
 def test_a_404_on_the_record_edit_writes_a_new_record_and_the_next_run_keeps_only_it(fake, action):
     result = at_received(action, fake)
-    (old,) = record_comments(fake)
+    (old,) = record_comments(fake, ISSUE)
     inject(fake, "record", "NOT_FOUND")
 
     step = action.report(ISSUE, result)
-    delete_comment(fake, old["id"])  # the 404 was someone deleting it under the run
+    delete_comment(fake, old.id)  # the 404 was someone deleting it under the run
 
     assert step.returncode == 0, step.stdout
-    assert f"record comment {old['id']} was deleted" in step.stdout
-    (new,) = record_comments(fake)
-    assert new["id"] != old["id"]
-    name, payload = P.from_dispatch(fake, fake.dispatches[-1])
+    assert f"record comment {old.id} was deleted" in step.stdout
+    (new,) = record_comments(fake, ISSUE)
+    assert new.id != old.id
+    name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
     kicked = action.run(name, payload)
     assert kicked.returncode == 0
-    assert [c["id"] for c in record_comments(fake)] == [new["id"]]
+    assert [c.id for c in record_comments(fake, ISSUE)] == [new.id]
     assert_sound(fake, "at_received")
 
 
@@ -363,7 +337,7 @@ def test_an_approval_job_that_failed_after_writing_the_record_names_the_pm_when_
     # timestamps have whole seconds, hence the second).
     fake.now = datetime.now(UTC) + timedelta(seconds=1)
     approval = fake.add_comment(ISSUE, "Approved.", user="wendy")
-    payload = P.comment_created(fake, approval["id"])
+    payload = payloads.comment_created(fake, approval["id"])
     # The label field fails, and so does its REST retry; the old label is put back.
     inject(fake, "labelsAdded", "FORBIDDEN", times=None)
     fake.fail("POST", r"/issues/1/labels$", 422, times=1)  # not retried
@@ -376,6 +350,6 @@ def test_an_approval_job_that_failed_after_writing_the_record_names_the_pm_when_
 
     failed_clearly(failed)
     assert repaired.returncode == 0, repaired.stdout
-    assert record_of(fake).state == "human_input_received"
-    assert status_labels(fake) == ["status:human-input-received"]
+    assert record_of(fake, ISSUE).state == "human_input_received"
+    assert status_labels(fake, ISSUE) == ["status:human-input-received"]
     assert repaired.outputs["agent"] == "pm", repaired.outputs["decision"]

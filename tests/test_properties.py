@@ -3,7 +3,8 @@ event sequences through the real engine never break the state invariants.
 
 Two settings objects instead of registered Hypothesis profiles: `settings.load_profile` is
 global and would change every other property test in the run. The long variants are marked
-`slow` and run only with BATON_LONG=1 (`BATON_LONG=1 pytest -m slow tests/test_properties.py`).
+`slow`, which the default suite deselects (`-m "not slow"` in pyproject.toml), and run only with
+BATON_LONG=1: `BATON_LONG=1 .venv/bin/python -m pytest -m slow tests/test_properties.py`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep
 from baton.workflow.config import load_config
 from baton.workflow.model import AgentStatus
+from support.memory import messages_of
 
 NORMAL = settings(
     max_examples=100,
@@ -255,14 +257,15 @@ class Issue:
             handle(event, self.gh, SETTINGS, chain=CHAIN)
 
     def label(self, label: str, who: str) -> None:
-        self.gh.human_label(self.number, label)
+        self.gh.human_label(self.number, label, by=who)
         self.deliver("issues", payloads.labeled(self.gh, self.number, label, sender=who))
 
     def record(self) -> Record | None:
         bodies = [
             c.body
-            for c in self.gh.comments_of(self.number)
-            if c.author == self.gh.bot_login and record_comment.has_marker(c.body)
+            for c in record_comment.find_records(
+                self.gh.comments_of(self.number), self.gh.bot_login
+            )
         ]
         if not bodies:
             return None
@@ -283,20 +286,25 @@ class Issue:
         elif kind == "comment":
             body, who = args
             comment = self.gh.human_comment(self.number, body, author=who)
-            self.deliver("issue_comment", payloads.comment(self.gh, self.number, comment.id))
+            self.deliver("issue_comment", payloads.comment_created(self.gh, comment.id))
         elif kind in {"report", "invalid report"}:
             self.report(*args)
         elif kind == "dispatch":
-            payload = payloads.workflow_dispatch(self.gh, self.number, sender=self.gh.bot_login)
+            payload = payloads.workflow_dispatch(
+                self.gh, {"issue": self.number}, sender=self.gh.bot_login
+            )
             self.deliver("workflow_dispatch", payload)
         elif kind == "sweep":
             self.gh.now += args[0]
-            self.deliver("schedule", {"schedule": "17 * * * *"})
+            self.deliver("schedule", payloads.schedule("17 * * * *"))
         elif kind == "redeliver":  # GitHub delivers the same webhook again, or a run is re-run
             if self.again is not None:
                 self.again()
         elif kind in {"close", "reopen"}:
-            self.gh.issues[self.number].state = "closed" if kind == "close" else "open"
+            if kind == "close":
+                self.gh.human_close(self.number, by=args[0])
+            else:
+                self.gh.human_reopen(self.number, by=args[0])
             action_name = "closed" if kind == "close" else "reopened"
             payload = payloads.issues(self.gh, self.number, action_name, sender=args[0])
             self.deliver("issues", payload)
@@ -354,11 +362,7 @@ class Seen:
 
     @classmethod
     def of(cls, issue: Issue, record: Record | None) -> Seen:
-        said = tuple(
-            c.body
-            for c in issue.gh.comments_of(issue.number)
-            if c.author == issue.gh.bot_login and not record_comment.has_marker(c.body)
-        )
+        said = tuple(messages_of(issue.gh, issue.number))
         return cls(record=record, messages=said, dispatches=len(issue.gh.dispatches))
 
 

@@ -32,7 +32,7 @@ import pytest
 
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings, load_config
-from conftest import (
+from support.memory import (
     PEOPLE,
     comment_job,
     enter,

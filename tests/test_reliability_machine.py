@@ -33,7 +33,8 @@ window") instead of failing, and demands that the next run repair the drift. Gap
 found are listed below with a named test each.
 
 Two settings objects, as in test_properties.py (`settings.load_profile` is global). The long run
-is marked `slow` and needs BATON_LONG=1; run it with `-s` to see the figures it measured:
+is marked `slow`, which the default suite deselects (`-m "not slow"` in pyproject.toml), and
+needs BATON_LONG=1; run it with `-s` to see the figures it measured:
 `BATON_LONG=1 .venv/bin/python -m pytest -m slow -s tests/test_reliability_machine.py`.
 """
 
@@ -72,10 +73,12 @@ from baton.issue import record_comment
 from baton.issue.load import load
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.memory_github import GITHUB_COMMENT_LIMIT, MemoryGitHub
+from baton.sim.github_rules import BODY_LIMIT
+from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Config, Permission, settings_from
 from baton.workflow.model import AgentStatus
+from support.memory import messages_of, status_labels
 
 # --- the repository -------------------------------------------------------------------------
 # An agent timeout, so that sweeps also chase agents whose run vanished (a fault can lose one).
@@ -182,8 +185,9 @@ def known(gap: str) -> None:
 
 # --- helpers ----------------------------------------------------------------------------------
 def bot_records(gh: MemoryGitHub, number: int) -> list[str]:
-    refs = [record_comment.CommentRef(c.id, c.author, c.body) for c in gh.comments_of(number)]
-    return [found.body for found in record_comment.find_records(refs, gh.bot_login)]
+    return [
+        found.body for found in record_comment.find_records(gh.comments_of(number), gh.bot_login)
+    ]
 
 
 def record_of(gh: MemoryGitHub, number: int) -> Record | None:
@@ -191,18 +195,6 @@ def record_of(gh: MemoryGitHub, number: int) -> Record | None:
     issue = gh.issues[number]
     loaded = load(number, issue.labels, gh.comments_of(number), WORKFLOW, POLICY, now=gh.now)
     return loaded.record if loaded.comment_id is not None else None
-
-
-def messages_of(gh: MemoryGitHub, number: int) -> list[str]:
-    return [
-        c.body
-        for c in gh.comments_of(number)
-        if c.author == gh.bot_login and not record_comment.has_marker(c.body)
-    ]
-
-
-def status_labels(gh: MemoryGitHub, number: int) -> list[str]:
-    return [x for x in gh.labels_of(number) if x.casefold().startswith(PREFIX.casefold())]
 
 
 def signature(entry: Entry) -> tuple[Any, ...]:
@@ -384,30 +376,32 @@ class ReliabilityMachine(RuleBasedStateMachine):
                 label, who = WORKFLOW.label_for(args[0], PREFIX), args[1]
             else:
                 label, who = args
-            gh.human_label(number, label)
+            gh.human_label(number, label, by=who)
             return self.webhook(what, "issues", payloads.labeled(gh, number, label, sender=who))
         if kind == "unlabel":
             removed = status_labels(gh, number)
             for label in removed:
-                gh.human_label(number, label, add=False)
+                gh.human_label(number, label, add=False, by="tess")
             if not removed:
                 return None
             if args[0] == "run skipped":
                 self.dirty = "a status label was removed and its run never came"
                 return None
-            payload = payloads.labeled(gh, number, removed[-1], sender="tess")
-            payload["action"] = "unlabeled"
+            payload = payloads.unlabeled(gh, number, removed[-1], sender="tess")
             return self.webhook(what, "issues", payload)
         if kind == "comment":
             body, who = args
             posted = gh.human_comment(number, body, author=who, bot=who.endswith("[bot]"))
-            return self.webhook(what, "issue_comment", payloads.comment(gh, number, posted.id))
+            return self.webhook(what, "issue_comment", payloads.comment_created(gh, posted.id))
         if kind in {"close", "reopen"}:
-            gh.issues[number].state = "closed" if kind == "close" else "open"
+            if kind == "close":
+                gh.human_close(number, by=args[0])
+            else:
+                gh.human_reopen(number, by=args[0])
             action = "closed" if kind == "close" else "reopened"
             return self.webhook(what, "issues", payloads.issues(gh, number, action, sender=args[0]))
         if kind == "dispatch":  # the run Baton's own workflow_dispatch starts
-            payload = payloads.workflow_dispatch(gh, number, sender=gh.bot_login)
+            payload = payloads.workflow_dispatch(gh, {"issue": number}, sender=gh.bot_login)
             return self.webhook(what, "workflow_dispatch", payload)
         if kind == "sweep":
             gh.now += args[0]
@@ -803,7 +797,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
     @invariant()
     def the_record_parses_and_fits(self) -> None:
         for comment in self.gh.comments_of(self.number):
-            assert len(comment.body) <= GITHUB_COMMENT_LIMIT
+            assert len(comment.body) <= BODY_LIMIT
         for body in bot_records(self.gh, self.number):
             record_comment.parse(body)  # raises if unreadable
         record = self.record()
@@ -900,13 +894,13 @@ def deliver(gh: MemoryGitHub, name: str, payload: dict[str, Any], run_id: str) -
 def add_label(gh: MemoryGitHub, label: str, who: str) -> dict[str, Any]:
     """`who` adds `label` to issue #1; the webhook payload GitHub sends for it."""
     gh.now += STEP
-    gh.human_label(1, label)
+    gh.human_label(1, label, by=who)
     return payloads.labeled(gh, 1, label, sender=who)
 
 
 def post(gh: MemoryGitHub, body: str, who: str) -> dict[str, Any]:
     gh.now += STEP
-    return payloads.comment(gh, 1, gh.human_comment(1, body, author=who).id)
+    return payloads.comment_created(gh, gh.human_comment(1, body, author=who).id)
 
 
 def report_run(gh: MemoryGitHub, run_id: str, **result: Any) -> RunResult:
@@ -1045,7 +1039,12 @@ def test_a_404_on_editing_a_record_that_still_exists_loses_no_transition() -> No
 
     assert moved.decision.state == "analyzing_requirements"
     gh.now += STEP
-    deliver(gh, "workflow_dispatch", payloads.workflow_dispatch(gh, 1, sender=gh.bot_login), "3")
+    deliver(
+        gh,
+        "workflow_dispatch",
+        payloads.workflow_dispatch(gh, {"issue": 1}, sender=gh.bot_login),
+        "3",
+    )
     assert record_of(gh, 1).state == "analyzing_requirements"
     assert len(bot_records(gh, 1)) == 1
 
@@ -1065,9 +1064,9 @@ def test_a_lost_message_is_reposted_once_by_two_racing_runs() -> None:
     def repair_meanwhile(operation: str) -> None:
         if operation == "permission":  # the restart's run looks maria up; meanwhile:
             gh.on_call = None
-            gh.human_label(1, "status:requires-human-intervention", add=False)
-            unlabeled = payloads.labeled(gh, 1, "status:requires-human-intervention", sender="tess")
-            unlabeled["action"] = "unlabeled"
+            label = "status:requires-human-intervention"
+            gh.human_label(1, label, add=False, by="tess")
+            unlabeled = payloads.unlabeled(gh, 1, label, sender="tess")
             deliver(gh, "issues", unlabeled, "4")
 
     gh.on_call = repair_meanwhile
@@ -1127,12 +1126,12 @@ def test_a_rerun_of_a_failed_reopen_run_starts_the_agent_it_resumes() -> None:
     gh = new_issue()
     deliver(gh, "issues", add_label(gh, TRIGGER_LABEL, "maria"), "1")
     gh.now += STEP
-    gh.issues[1].state = "closed"
-    deliver(gh, "issues", payloads.issues(gh, 1, "closed", sender="maria"), "2")
+    gh.human_close(1, by="maria")
+    deliver(gh, "issues", payloads.closed(gh, 1, sender="maria"), "2")
     gh.human_label(1, "status:bogus")  # by hand; its run was cancelled
     gh.now += STEP
-    gh.issues[1].state = "open"
-    reopened = payloads.issues(gh, 1, "reopened", sender="maria")
+    gh.human_reopen(1, by="maria")
+    reopened = payloads.reopened(gh, 1, sender="maria")
     failing(gh, "set_labels")
     with pytest.raises(TrackerError):
         deliver(gh, "issues", reopened, "3")

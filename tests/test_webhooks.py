@@ -26,9 +26,9 @@ from baton.core.events import (
     Sweep,
 )
 from baton.errors import InvalidEvent
+from baton.sim import payloads
 from baton.workflow.config import Policy
 from baton.workflow.model import AgentStatus
-from fakes import payloads
 from fakes.http_github import FakeGitHub
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
@@ -58,22 +58,22 @@ def parse(build: Build, policy: Policy = DEFAULTS, *, now: datetime = NOW, run_i
 def issue_action(action: str, by: str = "maria") -> Build:
     def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
         if action == "opened":
-            return "issues", payloads.issue_opened(fake, number)
+            return "issues", payloads.opened(fake, number)
         if action == "edited":
             fake.advance(30)
             fake.update_issue(number, actor=by, title="Export the weekly report as CSV")
-            return "issues", payloads.issue_edited(
+            return "issues", payloads.edited(
                 fake, number, old_title="Export the report as CSV", sender=by
             )
         if action == "reopened":
             fake.update_issue(number, actor=by, state="closed")
             fake.advance(30)
             fake.update_issue(number, actor=by, state="open")
-            return "issues", payloads.issue_reopened(fake, number)
+            return "issues", payloads.reopened(fake, number)
         if action == "closed":
             fake.update_issue(number, actor=by, state="closed")
-            return "issues", payloads.issue_closed(fake, number)
-        return "issues", payloads.issues_event(fake, action, number, sender=by)
+            return "issues", payloads.closed(fake, number)
+        return "issues", payloads.issues(fake, number, action, sender=by)
 
     return build
 
@@ -82,7 +82,7 @@ def labeled(label: str, by: str = "maria", by_type: str = "User") -> Build:
     def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
         fake.advance(1)
         fake.label_by(number, label, by, by_type)
-        return "issues", payloads.issues_labeled(fake, number, label)
+        return "issues", payloads.labeled(fake, number, label)
 
     return build
 
@@ -92,7 +92,7 @@ def unlabeled(label: str, by: str = "maria") -> Build:
         fake.label_by(number, label, by)
         fake.advance(1)
         fake.unlabel_by(number, label, by)
-        return "issues", payloads.issues_unlabeled(fake, number, label)
+        return "issues", payloads.unlabeled(fake, number, label)
 
     return build
 
@@ -116,7 +116,7 @@ def commented(
             fake.advance(60)
             fake.edit_comment(comment["id"], body + " (edited)")
             return "issue_comment", payloads.comment_edited(fake, comment["id"], body)
-        return "issue_comment", payloads.issue_comment_event(fake, action, comment["id"])
+        return "issue_comment", payloads.issue_comment(fake, comment["id"], action)
 
     return build
 
@@ -205,7 +205,7 @@ def test_other_issue_actions_are_ignored_with_the_action_named(action: str, frag
 
 def test_an_issue_opened_by_a_bot_is_ignored() -> None:
     def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
-        return "issues", payloads.issue_opened(fake, number, sender="renovate[bot]")
+        return "issues", payloads.opened(fake, number, sender="renovate[bot]")
 
     event = parse(build)
 
@@ -537,7 +537,7 @@ def test_a_scheduled_run_is_a_sweep_at_the_given_time() -> None:
 )
 def test_unknown_event_names_are_ignored_with_the_name_in_the_reason(name: str) -> None:
     def build(fake: FakeGitHub, number: int) -> tuple[str, dict[str, Any]]:
-        return name, payloads.issue_opened(fake, number)
+        return name, payloads.opened(fake, number)
 
     event = parse(build)
 
@@ -680,16 +680,12 @@ def test_two_comments_get_different_event_ids() -> None:
 def test_a_label_added_again_later_gets_a_new_event_id() -> None:
     fake, number = world()
     fake.label_by(number, "baton", "maria")
-    first = webhooks.parse(
-        "issues", payloads.issues_labeled(fake, number, "baton"), DEFAULTS, now=NOW
-    )
+    first = webhooks.parse("issues", payloads.labeled(fake, number, "baton"), DEFAULTS, now=NOW)
     fake.advance(60)
     fake.unlabel_by(number, "baton", "maria")
     fake.advance(60)
     fake.label_by(number, "baton", "maria")
-    second = webhooks.parse(
-        "issues", payloads.issues_labeled(fake, number, "baton"), DEFAULTS, now=NOW
-    )
+    second = webhooks.parse("issues", payloads.labeled(fake, number, "baton"), DEFAULTS, now=NOW)
 
     assert isinstance(first, Labeled)
     assert isinstance(second, Labeled)
@@ -753,7 +749,7 @@ def test_removing_a_status_label_during_a_relabel_is_ignored() -> None:
         fake.label_by(number, "status:implementing", "maria")
         fake.label_by(number, "status:running-tests", "maria")
         fake.unlabel_by(number, "status:implementing", "maria")
-        return "issues", payloads.issues_unlabeled(fake, number, "status:implementing")
+        return "issues", payloads.unlabeled(fake, number, "status:implementing")
 
     event = parse(build, DEFAULTS)
 

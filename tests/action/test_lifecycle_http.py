@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from action_harness import ActionRunner, Step
-from baton.issue import record_comment
-from fakes import payloads as P
+from baton.sim import payloads
 from fakes.http_github import FakeGitHub
+from support.http import record_of
 
 
 @pytest.fixture
@@ -29,20 +29,10 @@ def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
     return ActionRunner(fake, tmp_path)
 
 
-def record_of(fake: FakeGitHub, number: int) -> record_comment.Record:
-    bodies = [
-        c["body"]
-        for c in fake.comments(number)
-        if c["user"]["login"] == fake.bot_login and record_comment.has_marker(c["body"])
-    ]
-    assert len(bodies) == 1, "exactly one record comment"
-    return record_comment.parse(bodies[0])
-
-
 def chained(action: ActionRunner, fake: FakeGitHub, step: Step) -> Step:
     """The run a report's workflow_dispatch starts: it names the agent due."""
     assert step.decision["agent"], step.stdout
-    name, payload = P.from_dispatch(fake, fake.dispatches[-1])
+    name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
     kicked = action.run(name, payload)
     assert kicked.returncode == 0, kicked.stdout + kicked.stderr
     assert kicked.outputs["agent"] == step.outputs["agent"]
@@ -65,7 +55,7 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
     number = fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
     assert number == 1
 
-    opened = action.run("issues", P.issue_opened(fake, number))
+    opened = action.run("issues", payloads.opened(fake, number))
     assert opened.returncode == 0
     assert opened.calls == [], "an issue outside the workflow costs no API call"
     assert opened.outputs["agent"] == ""
@@ -73,7 +63,7 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
     assert "ignored" in opened.stdout
 
     fake.label_by(number, "baton", "maria")
-    entered = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    entered = action.run("issues", payloads.labeled(fake, number, "baton"))
     assert entered.returncode == 0, entered.stdout + entered.stderr
     assert entered.outputs["state"] == "received"
     assert entered.outputs["agent"] == "pm"
@@ -116,12 +106,12 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
     assert "Commas or semicolons?" in questions and "All columns or visible ones?" in questions
 
     stranger = fake.add_comment(number, "use tabs!!", user="bob")
-    ignored = action.run("issue_comment", P.comment_created(fake, stranger["id"]))
+    ignored = action.run("issue_comment", payloads.comment_created(fake, stranger["id"]))
     assert ignored.outputs["transitioned"] == "false"
     assert fake.labels_of(number) == ["status:waiting-for-requirements-clarification"]
 
     answer = fake.add_comment(number, "Commas, visible columns only.", user="alice")
-    answered = action.run("issue_comment", P.comment_created(fake, answer["id"]))
+    answered = action.run("issue_comment", payloads.comment_created(fake, answer["id"]))
     assert answered.outputs["state"] == "requirements_clarified"
     assert answered.outputs["agent"] == "pm", "the follow-up job runs in the same workflow run"
     assert "eyes" in [r["content"] for r in fake.comment(answer["id"])["reactions"]]
@@ -138,12 +128,12 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
         assert step.outputs["state"] == expected, step.stdout
 
     drive_by = fake.add_comment(number, "approved", user="bob")
-    refused = action.run("issue_comment", P.comment_created(fake, drive_by["id"]))
+    refused = action.run("issue_comment", payloads.comment_created(fake, drive_by["id"]))
     assert refused.outputs["transitioned"] == "false"
     assert "only approvers" in fake.comments(number)[-1]["body"]
 
     approval = fake.add_comment(number, "Approved — tests look good.", user="maria")
-    approved = action.run("issue_comment", P.comment_created(fake, approval["id"]))
+    approved = action.run("issue_comment", payloads.comment_created(fake, approval["id"]))
     assert approved.outputs["state"] == "human_input_received"
     assert approved.outputs["agent"] == "pm"
 
@@ -171,7 +161,7 @@ def test_a_report_writes_the_record_before_the_labels_and_dispatches_last(
 ) -> None:
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
-    action.run("issues", P.issues_labeled(fake, number, "baton"))
+    action.run("issues", payloads.labeled(fake, number, "baton"))
     step = action.report(number, {"status": "success", "confidence": 0.9})
     record_id = fake.comments(1)[0]["id"]
     assert step.calls == [
@@ -193,7 +183,7 @@ def test_an_invalid_agent_result_changes_nothing_and_fails_the_job(
 ) -> None:
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
-    action.run("issues", P.issues_labeled(fake, number, "baton"))
+    action.run("issues", payloads.labeled(fake, number, "baton"))
     before = record_of(fake, number)
     step = action.report(number, {"status": "done", "confidence": 2})
     assert step.returncode == 1
@@ -208,10 +198,10 @@ def test_outputs_cannot_be_injected_through_user_text(
     fake.set_permission("ev\nil", "read")
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
-    action.run("issues", P.issues_labeled(fake, number, "baton"))
+    action.run("issues", payloads.labeled(fake, number, "baton"))
     hostile = "approved\nagent<<EOF\nhacked\nEOF\n::add-mask::x\n::set-output name=agent::evil"
     comment = fake.add_comment(number, hostile, user="bob")
-    step = action.run("issue_comment", P.comment_created(fake, comment["id"]))
+    step = action.run("issue_comment", payloads.comment_created(fake, comment["id"]))
     assert step.returncode == 0
     assert step.outputs["agent"] == ""
     assert set(step.outputs) == {
@@ -231,7 +221,7 @@ def test_the_token_is_never_printed(fake: FakeGitHub, action: ActionRunner) -> N
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
     fake.fail("POST", "/graphql", 500, times=None, operation="BatonWrite")
-    step = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    step = action.run("issues", payloads.labeled(fake, number, "baton"))
     assert step.returncode == 1
     assert "::error" in step.stdout
     assert fake.token not in step.stdout + step.stderr + step.summary
@@ -243,7 +233,7 @@ def test_a_bad_token_fails_with_a_clear_annotation(fake: FakeGitHub, action: Act
     step = action.invoke(
         ["run"],
         "issues",
-        P.issues_labeled(fake, number, "baton"),
+        payloads.labeled(fake, number, "baton"),
         **{"INPUT_GITHUB-TOKEN": "wrong-token"},
     )
     assert step.returncode == 1
@@ -268,7 +258,7 @@ def test_a_server_without_graphql_gets_the_same_transition_over_rest(
             "errors": [{"message": "Field 'issueOrPullRequest' doesn't exist on type 'Repository'"}]
         },
     )
-    entered = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    entered = action.run("issues", payloads.labeled(fake, number, "baton"))
     assert entered.returncode == 0, entered.stdout + entered.stderr
     assert fake.labels_of(number) == ["status:received"]
     assert record_of(fake, number).state == "received"
@@ -289,7 +279,7 @@ def test_a_spent_graphql_budget_leaves_the_rest_budget_to_finish_the_run(
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
     fake.graphql_limit = 0
-    entered = action.run("issues", P.issues_labeled(fake, number, "baton"))
+    entered = action.run("issues", payloads.labeled(fake, number, "baton"))
     assert entered.returncode == 0, entered.stdout + entered.stderr
     assert "::warning title=Baton::GraphQL could not be used (API rate limit exceeded" in (
         entered.stdout

@@ -49,6 +49,7 @@ from graphql import (
     validate,
 )
 
+from baton.sim.github_rules import user_type
 from fakes.http_github import (
     REPOSITORY_ID,
     ApiError,
@@ -394,10 +395,10 @@ def _node(fake: FakeGitHub, node_id: str) -> Node | None:
         label = fake._label_by_id(number)
         return _label_node(label) if label is not None else None
     if kind == "U":
-        login = next((name for name, uid in fake._user_ids.items() if uid == number), None)
+        login = fake._user_ids.login_of(number)
         if login is None or login.startswith("team:"):
             return None
-        return _actor(fake, {"login": login, "type": "Bot" if login.endswith("[bot]") else "User"})
+        return _actor(fake, {"login": login, "type": user_type(login)})
     if kind == "R" and number == REPOSITORY_ID:
         return _repository_node(fake)
     return None

@@ -12,6 +12,11 @@ Baton against ``fake.url``, then inspect state and the request log
 answers) to test error handling. Stdlib only, but for ``POST /graphql``: GitHub's
 GraphQL API over the same state, in ``fakes/github_graphql.py`` (graphql-core), imported
 on the first GraphQL request.
+
+What GitHub itself does (limits, label names that ignore case, how the permission API answers,
+ids past 2**31) comes from ``baton.sim.github_rules``, which the in-memory GitHub follows too;
+the issue, comment, label, user and repository objects come from ``baton.sim.payloads``, which
+builds the webhook payloads from either fake.
 """
 
 from __future__ import annotations
@@ -31,14 +36,20 @@ from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Literal, NotRequired, TypedDict, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
+
+from baton.sim import github_rules as rules
+from baton.sim import payloads
+from baton.sim.github_rules import DEFAULT_LABEL_COLOR, REACTIONS, ROLES
+from baton.sim.payloads import REPOSITORY_ID, DispatchRequest
 
 __all__ = [
     "REACTIONS",
+    "REPOSITORY_ID",
     "ROLES",
     "Call",
     "CommentState",
-    "Dispatch",
+    "DispatchRequest",
     "EventState",
     "FakeGitHub",
     "Fault",
@@ -52,27 +63,9 @@ __all__ = [
 DOCS_URL = "https://docs.github.com/rest"
 API_VERSION = "2022-11-28"
 DEFAULT_PER_PAGE = 30
-MAX_BODY_CHARS = 65536
-MAX_LABEL_NAME_CHARS = 50
-MAX_LABEL_DESCRIPTION_CHARS = 100
 MAX_CLIENT_PAYLOAD_KEYS = 10
 MAX_EVENT_TYPE_CHARS = 100
-DEFAULT_LABEL_COLOR = "ededed"
-
-# Repository role -> legacy ``permission`` value. GitHub maps maintain->write and
-# triage->read in ``permission``; the real role is only in ``role_name``.
-ROLES: Mapping[str, str] = {
-    "admin": "admin",
-    "maintain": "write",
-    "write": "write",
-    "triage": "read",
-    "read": "read",
-    "none": "none",
-}
-REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
 STATE_REASONS = ("completed", "not_planned", "reopened", "duplicate")
-GITHUB_ACTIONS_BOT_ID = 41898282
-REPOSITORY_ID = 1296269
 GRAPHQL_PATH = "/graphql"
 SECONDARY_RATE_LIMIT_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try "
@@ -209,19 +202,6 @@ class FieldFault:
         return self.alias == alias
 
 
-@dataclass(frozen=True)
-class Dispatch:
-    """A recorded workflow_dispatch or repository_dispatch request."""
-
-    kind: Literal["workflow_dispatch", "repository_dispatch"]
-    created_at: str
-    workflow: str | None = None  # workflow file name when known, e.g. "baton.yml"
-    ref: str | None = None
-    inputs: dict[str, Any] = field(default_factory=dict)
-    event_type: str | None = None
-    client_payload: dict[str, Any] = field(default_factory=dict)
-
-
 # --------------------------------------------------------------------------- HTTP plumbing
 
 
@@ -273,10 +253,8 @@ def _invalid(resource: str, field_name: str, code: str, message: str | None = No
     return ApiError(422, "Validation Failed", [error])
 
 
-def _iso(moment: datetime) -> str:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _refused(refusal: rules.Refusal) -> ApiError:
+    return _invalid(refusal.resource, refusal.field, refusal.code, refusal.message)
 
 
 def _parse_iso(value: str) -> datetime:
@@ -390,19 +368,16 @@ class FakeGitHub:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
-        # One increasing counter: ids order creation (timeline). It starts past 2**31 as
-        # GitHub's comment ids do, so a client reading a 32-bit `databaseId` fails here too.
-        self._ids = 2_250_077_000
-        self._user_ids: dict[str, int] = {bot_login: GITHUB_ACTIONS_BOT_ID}
+        self._ids = rules.Ids()  # one counter: ids order creation (the timeline sorts by them)
+        self._user_ids = rules.UserIds(bot_login)
         self._labels: dict[str, LabelState] = {}
         self._issues: dict[int, IssueState] = {}
         self._comments: dict[int, CommentState] = {}
-        self._collaborators: dict[str, str] = {}  # casefolded login -> role
-        self._nonexistent: set[str] = set()
-        self._teams: dict[tuple[str, str], dict[str, str]] = {}  # (org, slug) -> login->state
+        self._collaborators = rules.Collaborators()
+        self._teams = rules.Teams()
         self._workflows: dict[str, _WorkflowState] = {}
         self._strict_workflows = False
-        self._dispatches: list[Dispatch] = []
+        self._dispatches: list[DispatchRequest] = []
         self._faults: list[Fault] = []
         self._field_faults: list[FieldFault] = []
         self._requests: list[Call] = []
@@ -472,7 +447,7 @@ class FakeGitHub:
         return self.rate_used - self.graphql_used
 
     def _stamp(self) -> str:
-        return _iso(self.now)
+        return rules.timestamp(self.now)
 
     # ----------------------------------------------------------------- seeding helpers
 
@@ -497,7 +472,7 @@ class FakeGitHub:
     ) -> int:
         """Create an issue (or PR); initial labels are recorded as applied by the author."""
         with self._lock:
-            number = max(self._issues, default=0) + 1
+            number = rules.next_number(self._issues)
             author: UserRef = {"login": user, "type": user_type}
             stamp = self._stamp()
             self._issues[number] = {
@@ -585,19 +560,17 @@ class FakeGitHub:
             self._remove_label(issue, label["name"], {"login": actor, "type": actor_type})
 
     def set_permission(self, login: str, perm: str) -> None:
-        if perm not in ROLES:
-            raise ValueError(f"unknown role {perm!r}; expected one of {sorted(ROLES)}")
         with self._lock:
-            self._collaborators[login.casefold()] = perm
+            self._collaborators.set(login, perm)
 
     def mark_nonexistent(self, login: str) -> None:
         """Make ``login`` an unknown account: its permission lookup answers 404."""
         with self._lock:
-            self._nonexistent.add(login.casefold())
+            self._collaborators.forget(login)
 
     def add_team_member(self, org: str, team: str, login: str, *, state: str = "active") -> None:
         with self._lock:
-            self._teams.setdefault((org.casefold(), team.casefold()), {})[login.casefold()] = state
+            self._teams.add(org, team, login, state=state)
 
     def add_workflow(self, file: str, *, inputs: Iterable[str] | None = None) -> int:
         """Declare a workflow. Once any is declared, unknown workflows answer 404 and
@@ -635,7 +608,7 @@ class FakeGitHub:
             return copy.deepcopy(self._issue(number)["events"])
 
     @property
-    def dispatches(self) -> list[Dispatch]:
+    def dispatches(self) -> list[DispatchRequest]:
         with self._lock:
             return list(self._dispatches)
 
@@ -764,6 +737,21 @@ class FakeGitHub:
     def user_json(self, login: str, user_type: str = "User") -> dict[str, Any]:
         with self._lock:
             return self._render_user(self.api_base, {"login": login, "type": user_type})
+
+    def issue_of_comment(self, comment_id: int) -> int:
+        with self._lock:
+            return self._comments[comment_id]["issue_number"]
+
+    def last_actor(
+        self, number: int, event: str, label: str | None = None
+    ) -> tuple[str, str] | None:
+        """Who caused the issue's latest ``event`` (for ``label``): (login, user type)."""
+        with self._lock:
+            for item in reversed(self._issue(number)["events"]):
+                named = item.get("label", {}).get("name", "")
+                if item["event"] == event and (label is None or rules.find_label([named], label)):
+                    return item["actor"]["login"], item["actor"]["type"]
+            return None
 
     # ----------------------------------------------------------------- request pipeline
 
@@ -933,13 +921,10 @@ class FakeGitHub:
     # All assume the lock is held.
 
     def _next_id(self) -> int:
-        self._ids += 1
-        return self._ids
+        return self._ids.next()
 
     def _user_id(self, login: str) -> int:
-        if login not in self._user_ids:
-            self._user_ids[login] = 5000 + len(self._user_ids)
-        return self._user_ids[login]
+        return self._user_ids.of(login)
 
     def _issue(self, number: int) -> IssueState:
         """For helpers: an unknown issue is a test bug (KeyError)."""
@@ -965,36 +950,16 @@ class FakeGitHub:
         return next((lab for lab in self._labels.values() if lab["id"] == label_id), None)
 
     def _find_label(self, name: str) -> LabelState | None:
-        """GitHub label lookups ignore case."""
-        wanted = name.casefold()
-        return next(
-            (lab for lab in self._labels.values() if lab["name"].casefold() == wanted), None
-        )
+        known = rules.find_label(self._labels, name)
+        return self._labels[known] if known is not None else None
 
     def _validate_label(
         self, name: Any, color: Any, description: Any
     ) -> tuple[str, str, str | None]:
         """Check a label like GitHub does; return the values typed."""
-        if not isinstance(name, str) or not name.strip():
-            raise _invalid("Label", "name", "missing_field")
-        if len(name) > MAX_LABEL_NAME_CHARS:
-            raise _invalid(
-                "Label",
-                "name",
-                "custom",
-                f"name is too long (maximum is {MAX_LABEL_NAME_CHARS} characters)",
-            )
-        if not isinstance(color, str) or re.fullmatch(r"[0-9a-fA-F]{6}", color) is None:
-            raise _invalid("Label", "color", "invalid")
-        if description is not None and (
-            not isinstance(description, str) or len(description) > MAX_LABEL_DESCRIPTION_CHARS
-        ):
-            raise _invalid(
-                "Label",
-                "description",
-                "custom",
-                f"description is too long (maximum is {MAX_LABEL_DESCRIPTION_CHARS} characters)",
-            )
+        refusal = rules.label_refusal(name, color, description)
+        if refusal is not None:
+            raise _refused(refusal)
         return name, color, description
 
     def _create_label(self, name: Any, color: Any, description: Any) -> LabelState:
@@ -1177,13 +1142,9 @@ class FakeGitHub:
             return ""
         if not isinstance(text, str) or (required and not text.strip()):
             raise _invalid(resource, "body", "missing_field")
-        if len(text) > MAX_BODY_CHARS:
-            raise _invalid(
-                resource,
-                "body",
-                "custom",
-                f"body is too long (maximum is {MAX_BODY_CHARS} characters)",
-            )
+        refusal = rules.body_refusal(resource, text)
+        if refusal is not None:
+            raise _refused(refusal)
         return text
 
     def _paginate(
@@ -1219,73 +1180,25 @@ class FakeGitHub:
         return f"https://github.com/{self.owner}/{self.repo}"
 
     def _render_user(self, base: str, user: UserRef) -> dict[str, Any]:
-        login = user["login"]
-        uid = self._user_id(login)
-        html = (
-            f"https://github.com/apps/{login.removesuffix('[bot]')}"
-            if user["type"] == "Bot"
-            else f"https://github.com/{login}"
-        )
-        return {
-            "login": login,
-            "id": uid,
-            "node_id": f"U_fake{uid}",
-            "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
-            "gravatar_id": "",
-            "url": f"{base}/users/{urllib.parse.quote(login, safe='')}",
-            "html_url": html,
-            "type": user["type"],
-            "site_admin": False,
-            "user_view_type": "public",
-        }
+        return payloads.user_object(base, user["login"], user["type"], self._user_id(user["login"]))
 
     def _render_repo(self, base: str) -> dict[str, Any]:
-        api = self._api(base)
+        owner = self._render_user(base, {"login": self.owner, "type": "Organization"})
         open_issues = sum(1 for issue in self._issues.values() if issue["state"] == "open")
-        return {
-            "id": REPOSITORY_ID,
-            "node_id": f"R_fake{REPOSITORY_ID}",
-            "name": self.repo,
-            "full_name": self.repo_full_name,
-            "private": False,
-            "owner": self._render_user(base, {"login": self.owner, "type": "Organization"}),
-            "html_url": self._html(),
-            "description": None,
-            "fork": False,
-            "url": api,
-            "issues_url": f"{api}/issues{{/number}}",
-            "issue_comment_url": f"{api}/issues/comments{{/number}}",
-            "issue_events_url": f"{api}/issues/events{{/number}}",
-            "labels_url": f"{api}/labels{{/name}}",
-            "collaborators_url": f"{api}/collaborators{{/collaborator}}",
-            "created_at": "2020-01-01T00:00:00Z",
-            "updated_at": self._stamp(),
-            "pushed_at": self._stamp(),
-            "default_branch": "main",
-            "visibility": "public",
-            "has_issues": True,
-            "archived": False,
-            "disabled": False,
-            "open_issues_count": open_issues,
-            "open_issues": open_issues,
-        }
+        return payloads.repository_object(
+            base, self.repo_full_name, owner, open_issues=open_issues, now=self._stamp()
+        )
 
     def _render_label(self, base: str, label: LabelState) -> dict[str, Any]:
-        return {
-            "id": label["id"],
-            "node_id": f"LA_fake{label['id']}",
-            "url": f"{self._api(base)}/labels/{urllib.parse.quote(label['name'], safe='')}",
-            "name": label["name"],
-            "color": label["color"],
-            "default": label["default"],
-            "description": label["description"],
-        }
-
-    def _render_reactions(self, url: str, reactions: Sequence[ReactionState]) -> dict[str, Any]:
-        summary: dict[str, Any] = {"url": f"{url}/reactions", "total_count": len(reactions)}
-        for content in REACTIONS:
-            summary[content] = sum(1 for r in reactions if r["content"] == content)
-        return summary
+        return payloads.label_object(
+            base,
+            self.repo_full_name,
+            label_id=label["id"],
+            name=label["name"],
+            color=label["color"],
+            description=label["description"],
+            default=label["default"],
+        )
 
     def _render_reaction(self, base: str, reaction: ReactionState) -> dict[str, Any]:
         return {
@@ -1297,77 +1210,41 @@ class FakeGitHub:
         }
 
     def _render_issue(self, base: str, issue: IssueState) -> dict[str, Any]:
-        api, number = self._api(base), issue["number"]
-        url = f"{api}/issues/{number}"
-        kind = "pull" if issue["is_pull_request"] else "issues"
-        data: dict[str, Any] = {
-            "url": url,
-            "repository_url": api,
-            "labels_url": f"{url}/labels{{/name}}",
-            "comments_url": f"{url}/comments",
-            "events_url": f"{url}/events",
-            "html_url": f"{self._html()}/{kind}/{number}",
-            "id": issue["id"],
-            "node_id": f"I_fake{issue['id']}",
-            "number": number,
-            "title": issue["title"],
-            "user": self._render_user(base, issue["user"]),
-            "labels": [self._render_label(base, self._labels[name]) for name in issue["labels"]],
-            "state": issue["state"],
-            "locked": False,
-            "assignee": None,
-            "assignees": [],
-            "milestone": None,
-            "comments": len(issue["comments"]),
-            "created_at": issue["created_at"],
-            "updated_at": issue["updated_at"],
-            "closed_at": issue["closed_at"],
-            "author_association": issue["author_association"],
-            "active_lock_reason": None,
-            "body": issue["body"] or None,  # GitHub sends null for an empty body
-            "reactions": self._render_reactions(url, issue["reactions"]),
-            "timeline_url": f"{url}/timeline",
-            "performed_via_github_app": None,
-            "state_reason": issue["state_reason"],
-        }
-        if issue["is_pull_request"]:
-            data["pull_request"] = {
-                "url": f"{api}/pulls/{number}",
-                "html_url": f"{self._html()}/pull/{number}",
-                "diff_url": f"{self._html()}/pull/{number}.diff",
-                "patch_url": f"{self._html()}/pull/{number}.patch",
-                "merged_at": None,
-            }
-        return data
+        return payloads.issue_object(
+            base,
+            self.repo_full_name,
+            issue_id=issue["id"],
+            number=issue["number"],
+            title=issue["title"],
+            body=issue["body"],
+            state=issue["state"],
+            state_reason=issue["state_reason"],
+            user=self._render_user(base, issue["user"]),
+            labels=[self._render_label(base, self._labels[name]) for name in issue["labels"]],
+            comments=len(issue["comments"]),
+            created_at=issue["created_at"],
+            updated_at=issue["updated_at"],
+            closed_at=issue["closed_at"],
+            author_association=issue["author_association"],
+            reactions=[r["content"] for r in issue["reactions"]],
+            is_pull_request=issue["is_pull_request"],
+        )
 
     def _render_comment(self, base: str, comment: CommentState) -> dict[str, Any]:
-        api, number = self._api(base), comment["issue_number"]
-        url = f"{api}/issues/comments/{comment['id']}"
         user: UserRef = {"login": comment["user"]["login"], "type": comment["user"]["type"]}
-        by_actions = user["type"] == "Bot" and user["login"] == self.bot_login
-        return {
-            "url": url,
-            "html_url": f"{self._html()}/issues/{number}#issuecomment-{comment['id']}",
-            "issue_url": f"{api}/issues/{number}",
-            "id": comment["id"],
-            "node_id": f"IC_fake{comment['id']}",
-            "user": self._render_user(base, user),
-            "created_at": comment["created_at"],
-            "updated_at": comment["updated_at"],
-            "author_association": comment["author_association"],
-            "body": comment["body"],
-            "reactions": self._render_reactions(url, comment["reactions"]),
-            "performed_via_github_app": (
-                {
-                    "id": 15368,
-                    "slug": "github-actions",
-                    "node_id": "MDM6QXBwMTUzNjg=",
-                    "name": "GitHub Actions",
-                }
-                if by_actions
-                else None
-            ),
-        }
+        return payloads.comment_object(
+            base,
+            self.repo_full_name,
+            comment_id=comment["id"],
+            number=comment["issue_number"],
+            user=self._render_user(base, user),
+            body=comment["body"],
+            created_at=comment["created_at"],
+            updated_at=comment["updated_at"],
+            author_association=comment["author_association"],
+            reactions=[r["content"] for r in comment["reactions"]],
+            by_actions=user["type"] == "Bot" and user["login"] == self.bot_login,
+        )
 
     def _render_event(self, base: str, issue: IssueState, event: EventState) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -1411,9 +1288,7 @@ class FakeGitHub:
         raise ApiError(403, "Resource not accessible by integration")
 
     def _org_known(self, org: str) -> bool:
-        return org.casefold() == self.owner.casefold() or any(
-            key[0] == org.casefold() for key in self._teams
-        )
+        return org.casefold() == self.owner.casefold() or self._teams.has_org(org)
 
     def _get_org(self, req: _Request) -> _Response:
         org = req.params["org"]
@@ -1425,7 +1300,7 @@ class FakeGitHub:
 
     def _get_team(self, req: _Request) -> _Response:
         org, slug = req.params["org"], req.params["team"]
-        if (org.casefold(), slug.casefold()) not in self._teams:
+        if not self._teams.exists(org, slug):
             raise _not_found()
         team_id = self._user_id(f"team:{org.casefold()}/{slug.casefold()}")
         # Real team URLs are /organizations/{id}/team/{id}; the slug form keeps
@@ -1452,8 +1327,7 @@ class FakeGitHub:
 
     def _get_team_membership(self, req: _Request) -> _Response:
         org, slug, login = req.params["org"], req.params["team"], req.params["username"]
-        members = self._teams.get((org.casefold(), slug.casefold()), {})
-        state = members.get(login.casefold())
+        state = self._teams.state(org, slug, login)
         if state is None:
             raise _not_found()
         return _Response(
@@ -1700,21 +1574,14 @@ class FakeGitHub:
 
     def _get_permission(self, req: _Request) -> _Response:
         login = req.params["username"]
-        if login.casefold() in self._nonexistent:
+        role = self._collaborators.role(login)
+        if role is None:
             raise _not_found()
-        role = self._collaborators.get(login.casefold(), "read")
-        ranks = ["none", "read", "triage", "write", "maintain", "admin"]
-        rank = ranks.index(role)
+        answer = rules.permission_answer(role)
         user = self._render_user(req.base, {"login": login, "type": "User"})
-        user["permissions"] = {
-            "admin": rank >= ranks.index("admin"),
-            "maintain": rank >= ranks.index("maintain"),
-            "push": rank >= ranks.index("write"),
-            "triage": rank >= ranks.index("triage"),
-            "pull": rank >= ranks.index("read"),
-        }
+        user["permissions"] = answer.pop("permissions")
         user["role_name"] = role
-        return _Response(200, {"permission": ROLES[role], "role_name": role, "user": user})
+        return _Response(200, {**answer, "user": user})
 
     def _get_workflow(self, req: _Request) -> _Response:
         workflow = self._workflow_or_404(req.params["workflow_id"])
@@ -1749,7 +1616,7 @@ class FakeGitHub:
         if unexpected:
             raise ApiError(422, f"Unexpected inputs provided: {json.dumps(unexpected)}")
         self._dispatches.append(
-            Dispatch(
+            DispatchRequest(
                 "workflow_dispatch",
                 self._stamp(),
                 workflow=workflow["file"],
@@ -1791,7 +1658,7 @@ class FakeGitHub:
                 f"properties are allowed; {len(payload)} were supplied.",
             )
         self._dispatches.append(
-            Dispatch(
+            DispatchRequest(
                 "repository_dispatch",
                 self._stamp(),
                 event_type=event_type,

@@ -7,7 +7,6 @@ the state REST reads, since the two APIs of the fake must never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,26 +18,6 @@ from fakes import github_graphql
 from fakes.http_github import Call, FakeGitHub
 
 Json = dict[str, Any]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub() as server:
-        yield server
-
-
-@pytest.fixture
-def gh(fake: FakeGitHub) -> Iterator[github.Github]:
-    client = github.Github(
-        base_url=fake.url,
-        auth=github.Auth.Token(fake.token),
-        retry=None,
-        timeout=5,
-        seconds_between_requests=0,
-        seconds_between_writes=0,
-    )
-    yield client
-    client.close()
 
 
 def post(fake: FakeGitHub, body: Any, *, token: str | None = None) -> requests.Response:

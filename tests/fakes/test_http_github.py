@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -16,23 +15,10 @@ import pytest
 import requests
 
 import github
-from fakes import payloads
+from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from github import GithubException, GithubRetry
-
-
-def make_client(fake: FakeGitHub, **options: Any) -> github.Github:
-    """A PyGithub client as Baton would build it, minus throttling and retries."""
-    settings: dict[str, Any] = {
-        "auth": github.Auth.Token(fake.token),
-        "base_url": fake.url,
-        "seconds_between_requests": 0,
-        "seconds_between_writes": 0,
-        "retry": None,
-        "timeout": 5,
-    }
-    settings.update(options)
-    return github.Github(**settings)
+from support.http import make_client
 
 
 def raw(fake: FakeGitHub, method: str, path: str, **kwargs: Any) -> requests.Response:
@@ -43,19 +29,6 @@ def raw(fake: FakeGitHub, method: str, path: str, **kwargs: Any) -> requests.Res
 
 def statuses(fake: FakeGitHub, method: str, path_contains: str) -> list[int]:
     return [call.status for call in fake.calls(method, path_contains)]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub() as server:
-        yield server
-
-
-@pytest.fixture
-def gh(fake: FakeGitHub) -> Iterator[github.Github]:
-    client = make_client(fake)
-    yield client
-    client.close()
 
 
 @pytest.fixture
@@ -620,7 +593,7 @@ def test_concurrent_clients(fake: FakeGitHub) -> None:
 
 def test_issue_payloads_match_fake_state(fake: FakeGitHub, repo: Any) -> None:
     number = fake.add_issue("Add login", "please", user="alice", association="NONE")
-    opened = payloads.issue_opened(fake, number)
+    opened = payloads.opened(fake, number)
     assert opened["action"] == "opened"
     assert opened["sender"]["login"] == "alice"
     assert opened["issue"]["labels"] == []
@@ -629,7 +602,7 @@ def test_issue_payloads_match_fake_state(fake: FakeGitHub, repo: Any) -> None:
     assert opened["repository"]["owner"]["login"] == "octo"
 
     fake.label_by(number, "baton:go", "maintainer")
-    labeled = payloads.issues_labeled(fake, number, "baton:go")
+    labeled = payloads.labeled(fake, number, "baton:go")
     assert labeled["sender"] == fake.user_json("maintainer")
     assert labeled["label"]["name"] == "baton:go"
     assert set(labeled["label"]) >= {"id", "name", "color", "description"}
@@ -637,23 +610,23 @@ def test_issue_payloads_match_fake_state(fake: FakeGitHub, repo: Any) -> None:
     assert labeled["issue"] == repo.get_issue(number).raw_data  # same object as the API
 
     fake.unlabel_by(number, "baton:go", "maintainer")
-    unlabeled = payloads.issues_unlabeled(fake, number, "baton:go")
+    unlabeled = payloads.unlabeled(fake, number, "baton:go")
     assert unlabeled["issue"]["labels"] == []
     assert unlabeled["label"]["name"] == "baton:go"
 
     fake.update_issue(number, state="closed", actor="maintainer")
-    closed = payloads.issue_closed(fake, number)
+    closed = payloads.closed(fake, number)
     assert (closed["issue"]["state"], closed["sender"]["login"]) == ("closed", "maintainer")
     fake.update_issue(number, state="open", actor="alice")
-    assert payloads.issue_reopened(fake, number)["sender"]["login"] == "alice"
+    assert payloads.reopened(fake, number)["sender"]["login"] == "alice"
 
     fake.update_issue(number, title="Add SSO login")
-    edited = payloads.issue_edited(fake, number, old_title="Add login")
+    edited = payloads.edited(fake, number, old_title="Add login")
     assert edited["changes"] == {"title": {"from": "Add login"}}
     assert edited["issue"]["title"] == "Add SSO login"
 
     pr = fake.add_issue("A PR", is_pull_request=True)
-    assert "pull_request" in payloads.issue_opened(fake, pr)["issue"]
+    assert "pull_request" in payloads.opened(fake, pr)["issue"]
 
 
 def test_comment_payloads(fake: FakeGitHub) -> None:
@@ -681,7 +654,7 @@ def test_comment_payloads(fake: FakeGitHub) -> None:
 
 
 def test_dispatch_and_schedule_payloads(fake: FakeGitHub, repo: Any) -> None:
-    manual = payloads.workflow_dispatch(fake, {"issue": 5, "dry_run": True})
+    manual = payloads.workflow_dispatch(fake, {"issue": 5, "dry_run": True}, sender="alice")
     assert manual["inputs"] == {"issue": "5", "dry_run": "true"}
     assert manual["ref"] == "refs/heads/main"
     assert manual["workflow"] == ".github/workflows/baton.yml"
@@ -708,6 +681,6 @@ def test_dispatch_and_schedule_payloads(fake: FakeGitHub, repo: Any) -> None:
 def test_payloads_without_a_running_server() -> None:
     offline = FakeGitHub(owner="acme", repo="app")
     number = offline.add_issue("x")
-    payload = payloads.issue_opened(offline, number)
+    payload = payloads.opened(offline, number)
     assert payload["issue"]["url"] == "https://api.github.com/repos/acme/app/issues/1"
     assert payload["repository"]["full_name"] == "acme/app"

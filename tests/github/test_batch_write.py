@@ -15,7 +15,7 @@ from baton.issue.load import Loaded
 from baton.run import handle
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings
-from conftest import (
+from support.memory import (
     ISSUE,
     enter_at,
     messages_of,

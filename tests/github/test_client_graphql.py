@@ -4,7 +4,6 @@ write send, how each field's answer is read, and when REST takes over."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,12 +20,6 @@ REPO = f"{API}/repos/octo/demo"
 RECEIVED = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
 TRIAGE = LabelSpec("status:triage", "fbca04", "Baton: triage")
 SPECS = {RECEIVED.name: RECEIVED, TRIAGE.name: TRIAGE}
-
-
-@pytest.fixture
-def mocked() -> Iterator[responses.RequestsMock]:
-    with responses.RequestsMock(assert_all_requests_are_fired=True) as mock:
-        yield mock
 
 
 @pytest.fixture

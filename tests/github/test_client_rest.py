@@ -6,7 +6,6 @@ PyGithub builds its URLs with an explicit :443, so the mocks are registered that
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 import responses
@@ -14,17 +13,12 @@ import responses
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import DispatchTarget, LabelSpec
+from baton.sim.github_rules import permission_answer
 from github import GithubRetry
 
 API = "https://api.github.com:443"
 REPO = f"{API}/repos/octo/demo"
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
-
-
-@pytest.fixture
-def mocked() -> Iterator[responses.RequestsMock]:
-    with responses.RequestsMock(assert_all_requests_are_fired=True) as mock:
-        yield mock
 
 
 @pytest.fixture
@@ -109,6 +103,23 @@ def test_an_unknown_user_has_no_permission(
 ) -> None:
     mocked.get(f"{REPO}/collaborators/ghost/permission", status=404, json={"message": "Not Found"})
     assert tracker.permission("ghost") == "none"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="GitHubTracker.permission reads the legacy `permission` field (maintain shows as "
+    "write, triage as read) where the Tracker protocol promises the role (`role_name`): a "
+    "triage user's relabel is reverted on GitHub but forced in memory. Fix in github/client.py.",
+)
+@pytest.mark.parametrize("role", ["maintain", "triage"])
+def test_the_permission_is_the_repository_role_not_the_legacy_field(
+    mocked: responses.RequestsMock, tracker: GitHubTracker, role: str
+) -> None:
+    answer = permission_answer(role)
+    answer.pop("permissions")
+    mocked.get(f"{REPO}/collaborators/tess/permission", json=answer)
+
+    assert tracker.permission("tess") == role
 
 
 def test_a_team_membership_must_be_active(

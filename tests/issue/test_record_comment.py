@@ -22,7 +22,7 @@ from baton.core.record import (
 )
 from baton.errors import RecordCorrupt
 from baton.issue import record_comment
-from baton.issue.load import Loaded, load
+from baton.issue.load import Loaded, load, read_record
 from baton.issue.record_comment import GITHUB_BODY_LIMIT, MIN_HISTORY, RECORD_CLOSE, RECORD_OPEN
 from baton.workflow.config import Policy
 from baton.workflow.model import load_preset
@@ -578,6 +578,60 @@ def test_of_several_bot_records_the_oldest_wins_and_the_rest_are_duplicates() ->
     assert result.record.state == "creating_tests"
     assert result.comment_id == 2
     assert result.duplicates == (4, 6)
+
+
+def test_of_several_bot_records_the_highest_revision_wins_whatever_its_age() -> None:
+    """A record written anew after a 404 for one that was still there is the newer one."""
+    comments = [
+        bot(2, rendered(typical(state="creating_tests", revision=6))),
+        bot(4, rendered(typical(state="implementing", revision=7))),
+    ]
+
+    result = loaded(comments)
+
+    assert result.record is not None and result.record.state == "implementing"
+    assert (result.comment_id, result.duplicates) == (4, (2,))
+
+
+READ_RECORD_CASES = [
+    pytest.param([human(1, "hello")], None, id="no record at all"),
+    pytest.param([human(1, rendered())], None, id="only a human's copy of a record"),
+    pytest.param(
+        [bot(1, "plain message"), bot(2, rendered(typical(state="creating_tests")))],
+        "creating_tests",
+        id="one bot record among messages",
+    ),
+    pytest.param(
+        [bot(2, rendered(typical(state="creating_tests"))), bot(4, rendered())],
+        "creating_tests",
+        id="two of one revision: the oldest",
+    ),
+    pytest.param(
+        [bot(2, rendered()), bot(4, rendered(typical(state="running_tests", revision=9)))],
+        "running_tests",
+        id="two revisions: the highest",
+    ),
+    pytest.param(
+        [bot(1, rendered(), author=BOT.upper())], "implementing", id="the bot login in caps"
+    ),
+]
+
+
+@pytest.mark.parametrize(("comments", "state"), READ_RECORD_CASES)
+def test_read_record_finds_the_record_load_trusts(
+    comments: list[Comment], state: str | None
+) -> None:
+    """`read_record` is how `baton simulate` and the tests read the state: it must pick the
+    comment `load` picks."""
+    found = read_record(comments, BOT)
+
+    assert (found.state if found else None) == state
+    assert found == (loaded(comments).record if found else None)
+
+
+def test_read_record_says_when_the_trusted_record_cannot_be_read() -> None:
+    with pytest.raises(RecordCorrupt, match="not valid JSON"):
+        read_record([bot(1, f"{RECORD_OPEN}\n{{not json\n{RECORD_CLOSE}")], BOT)
 
 
 # --- the signature --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ approval-gate`); without one it plays on the issue-lifecycle preset, never on wh
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -14,11 +15,21 @@ import pytest
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.sim.scenario import Player, parse_scenario
+from baton.sim.scenario import (
+    ACTIONS,
+    Expect,
+    IssueSpec,
+    Player,
+    Report,
+    Scenario,
+    Step,
+    parse_scenario,
+)
 from baton.workflow.config import load_config
-from conftest import WRITES
+from support.memory import WRITES, configured
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yml"))
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"
 DEFAULT_ARGS = ["--workflow", "issue-lifecycle"]
 
 
@@ -106,3 +117,37 @@ def test_an_ignored_comment_costs_no_more_than_a_read_of_the_issue():
 
     assert sum(gh2.calls.values()) - entry_calls <= 1
     assert sum(gh2.calls[op] for op in WRITES) == sum(gh.calls[op] for op in WRITES)
+
+
+def test_an_open_step_by_someone_sends_the_opened_event_as_them():
+    text = "issue: {author: alice}\nsteps:\n  - open: true\n    by: bob\n"
+    scenario = parse_scenario(text + "  - expect: {state: received}\n", "inline")
+    player = Player(scenario, configured(entry={"on_open": True}), lambda _: None)
+
+    assert player.play() == 0, player.failures
+
+    assert player.gh.issue(1).author == "bob"
+    record = player.record()
+    assert record is not None
+    assert [(e.to_state, e.actor) for e in record.history] == [("received", "bob")]
+
+
+# --- docs/scenarios.md ----------------------------------------------------------------------
+def test_the_scenario_doc_names_every_step_kind_and_every_key():
+    keys = {
+        name for model in (Scenario, IssueSpec, Step, Report, Expect) for name in model.model_fields
+    }
+    named = set(re.findall(r"`([a-z_]+)(?::[^`]*)?`", DOC.read_text(encoding="utf-8")))
+
+    missing = sorted((set(ACTIONS) | keys) - named)
+
+    assert not missing, f"docs/scenarios.md does not mention {missing}"
+
+
+def test_the_scenario_doc_example_plays_with_every_expectation_met():
+    (example,) = re.findall(r"```yaml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    scenario = parse_scenario(example, "docs/scenarios.md")
+    player = Player(scenario, load_config(None), lambda _: None)
+
+    assert player.play() == 0, player.failures
+    assert {step.action for step in scenario.steps} == set(ACTIONS), "the example shows every kind"

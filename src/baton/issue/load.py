@@ -7,7 +7,7 @@ says the record was rebuilt (`decide` then writes it back and reports the repair
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -15,7 +15,7 @@ from baton.core.issue_facts import Comment
 from baton.core.record import Entry, Record
 from baton.errors import RecordCorrupt
 from baton.issue import record_comment
-from baton.issue.record_comment import CommentRef
+from baton.issue.record_comment import AnyComment, Authored
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
@@ -86,21 +86,32 @@ def _rebuild(
     )
 
 
-def _keeper(records: list[CommentRef], secret: str | None) -> CommentRef:
-    """Of several record comments, the one with the highest revision; the oldest on a tie
-    (two runs that created the record at once). A record written anew because GitHub answered
-    404 for one that was still there carries the newer revision, so it wins."""
+def trusted(records: Sequence[AnyComment], secret: str | None = None) -> AnyComment:
+    """Of the bot's record comments (`record_comment.find_records`), the one a run trusts: the
+    highest revision, the oldest on a tie (two runs that created the record at once). A record
+    written anew because GitHub answered 404 for one that was still there carries the newer
+    revision, so it wins."""
     if len(records) == 1:
         return records[0]
 
-    def revision(ref: CommentRef) -> int:
+    def revision(found: AnyComment) -> int:
         try:
-            return record_comment.parse(ref.body, secret).revision
+            return record_comment.parse(found.body, secret).revision
         except RecordCorrupt:
             return -1
 
-    best = max(revision(ref) for ref in records)
-    return next(ref for ref in records if revision(ref) == best)
+    best = max(revision(found) for found in records)
+    return next(found for found in records if revision(found) == best)
+
+
+def read_record(
+    comments: Iterable[Authored], bot_login: str, secret: str | None = None
+) -> Record | None:
+    """The record a run trusts among an issue's comments (`find_records`, then `trusted`, as
+    `load` finds it), or None when the bot wrote none; RecordCorrupt when it cannot be read.
+    `baton simulate` and the tests read the state through it, so they see what a run sees."""
+    records = record_comment.find_records(comments, bot_login)
+    return record_comment.parse(trusted(records, secret).body, secret) if records else None
 
 
 def load(
@@ -113,8 +124,7 @@ def load(
     now: datetime,
     secret: str | None = None,
 ) -> Loaded:
-    refs = [CommentRef(c.id, c.author, c.body) for c in comments]
-    records = record_comment.find_records(refs, policy.bot_login)
+    records = record_comment.find_records(comments, policy.bot_login)
     bot = policy.bot_login.casefold()
     humans = tuple(c for c in comments if not c.author_is_bot and c.author.casefold() != bot)
     if not records:
@@ -124,7 +134,7 @@ def load(
             problem=None,
             human_comments=humans,
         )
-    keeper = _keeper(records, secret)
+    keeper = trusted(records, secret)
     duplicates = tuple(c.id for c in records if c.id != keeper.id)
     problem = None
     record: Record | None

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -210,7 +210,24 @@ def mark_of(body: str) -> tuple[int, str | None] | None:
     return (int(found.group(1)), found.group(2)) if found else None
 
 
-def find_records(comments: Iterable[CommentRef], bot_login: str) -> list[CommentRef]:
+class Authored(Protocol):
+    """What telling a record comment apart needs of a comment: `CommentRef` and the tracker's
+    `Comment` both have it."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def author(self) -> str: ...
+
+    @property
+    def body(self) -> str: ...
+
+
+AnyComment = TypeVar("AnyComment", bound=Authored)
+
+
+def find_records(comments: Iterable[AnyComment], bot_login: str) -> list[AnyComment]:
     """Record comments written by the bot, oldest first; others' markers are never trusted."""
     bot = bot_login.casefold()
     return [c for c in comments if c.author.casefold() == bot and has_marker(c.body)]

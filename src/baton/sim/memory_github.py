@@ -3,6 +3,11 @@
 It powers `baton demo` and `baton simulate` and is the one shared fake of the test suite. Every
 change is logged in a compact readable form (`#1 +label status:received`), every call is
 counted per operation, and `fail_next` makes a named operation raise, for fault tests.
+
+What GitHub itself does it takes from `github_rules`, as the HTTP fake of the tests does: body
+and label limits, label names that ignore case, roles by login, ids past 2**31. It renders its
+issues, comments and labels as GitHub's JSON (`payloads`), so `payloads` builds a webhook
+payload from it exactly as from the HTTP fake.
 """
 
 from __future__ import annotations
@@ -18,9 +23,22 @@ from baton.core.issue_facts import Comment, IssueInfo
 from baton.errors import TrackerError
 from baton.github.batch_write import Op, Outcome, write_batched
 from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
+from baton.sim import github_rules as rules
+from baton.sim import payloads
+from baton.sim.payloads import DispatchRequest
 
-GITHUB_COMMENT_LIMIT = 65_536
 PAGE_SIZE = 100
+API = "https://api.github.com"  # where the objects it renders say they live
+
+
+@dataclass(frozen=True)
+class _Event:
+    """An issue event GitHub records with its actor: labeled, unlabeled, closed, reopened."""
+
+    kind: str
+    actor: str
+    actor_type: str
+    label: str | None = None
 
 
 @dataclass
@@ -29,10 +47,16 @@ class _Issue:
     title: str
     body: str
     author: str
+    id: int = 0
     state: str = "open"
     labels: list[str] = field(default_factory=list)
     is_pull_request: bool = False
     updated_at: datetime | None = None
+    created_at: datetime | None = None
+    closed_at: datetime | None = None
+    state_reason: str | None = None
+    association: str = "NONE"
+    events: list[_Event] = field(default_factory=list)
 
 
 @dataclass
@@ -45,6 +69,7 @@ class _Comment:
     author_is_bot: bool
     association: str
     reactions: list[tuple[str, str]] = field(default_factory=list)
+    updated_at: datetime | None = None
 
 
 class MemoryGitHub:
@@ -62,10 +87,11 @@ class MemoryGitHub:
         self.now = now or datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
         self.issues: dict[int, _Issue] = {}
         self.comment_store: dict[int, _Comment] = {}
-        self.repo_labels: dict[str, LabelSpec] = {}
-        self.permissions: dict[str, str] = {}
-        self.teams: dict[str, set[str]] = {}
-        self.dispatches: list[dict[str, Any]] = []
+        self.repo_labels: dict[str, LabelSpec] = {}  # the labels Baton created, with its style
+        self.label_ids: dict[str, int] = {}  # every label the repository has, by its name
+        self.collaborators = rules.Collaborators()
+        self.teams = rules.Teams()
+        self.dispatches: list[DispatchRequest] = []
         self.log: list[str] = []
         self.calls: Counter[str] = Counter()
         self._failures: dict[str, list[TrackerError]] = {}
@@ -73,7 +99,8 @@ class MemoryGitHub:
         # itself): tests interleave a second run here.
         self.on_call: Callable[[str], None] | None = None
         self._in_hook = False
-        self._next_comment = 1000
+        self._ids = rules.Ids()
+        self._user_ids = rules.UserIds(bot_login)
         self._round_trips = 0
         self._batched = False
         # How a failed write inside a document behaves (see `run_batch`); tests set it.
@@ -81,12 +108,28 @@ class MemoryGitHub:
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
-        self, title: str, body: str = "", *, author: str = "alice", labels: tuple[str, ...] = ()
+        self,
+        title: str,
+        body: str = "",
+        *,
+        author: str = "alice",
+        labels: tuple[str, ...] = (),
+        association: str = "NONE",
     ) -> int:
-        number = max(self.issues, default=0) + 1
-        self.issues[number] = _Issue(
-            number, title, body, author, labels=list(labels), updated_at=self.now
+        number = rules.next_number(self.issues)
+        issue = _Issue(
+            number,
+            title,
+            body,
+            author,
+            id=self._ids.next(),
+            updated_at=self.now,
+            created_at=self.now,
+            association=association,
         )
+        self.issues[number] = issue
+        for label in labels:  # as GitHub records labels given at opening: added by the author
+            self._put_label(issue, label, author, rules.user_type(author))
         self.log.append(f"#{number} opened by {author}: {title}")
         return number
 
@@ -97,17 +140,40 @@ class MemoryGitHub:
         self.log.append(f"#{number} comment {comment.id} by {author}")
         return comment
 
-    def human_label(self, number: int, label: str, *, add: bool = True) -> None:
-        labels = self._issue(number).labels
-        if add and label not in labels:
-            labels.append(label)
-        elif not add and label in labels:
-            labels.remove(label)
+    def human_edit(self, comment_id: int, body: str) -> None:
+        """The comment's author edits it in the UI."""
+        stored = self.comment_store[comment_id]
+        stored.body = body
+        stored.updated_at = self.now
+        self.log.append(f"#{stored.issue} comment {comment_id} edited by {stored.author}")
+
+    def human_label(
+        self, number: int, label: str, *, add: bool = True, by: str | None = None
+    ) -> None:
+        """`by` (the issue's author unless named) adds or removes `label`."""
+        issue = self._issue(number)
+        who = by or issue.author
+        if add:
+            self._put_label(issue, label, who, rules.user_type(who))
+        else:
+            self._take_label(issue, label, who, rules.user_type(who))
         self._touch(number)
         self.log.append(f"#{number} {'+' if add else '-'}label {label} (human)")
 
+    def human_close(self, number: int, *, by: str | None = None) -> None:
+        self._set_state(number, "closed", by)
+
+    def human_reopen(self, number: int, *, by: str | None = None) -> None:
+        self._set_state(number, "open", by)
+
     def set_permission(self, login: str, permission: str) -> None:
-        self.permissions[login] = permission
+        """Give `login` a repository role: admin, maintain, write, triage, read or none."""
+        self.collaborators.set(login, permission)
+
+    def add_team_member(self, team: str, login: str, *, state: str = "active") -> None:
+        """Put `login` in `org/team-slug`."""
+        org, _, slug = team.partition("/")
+        self.teams.add(org, slug, login, state=state)
 
     def fail_next(self, operation: str, error: TrackerError | None = None, times: int = 1) -> None:
         """Make the next `times` calls of `operation` (a method name) raise."""
@@ -131,9 +197,47 @@ class MemoryGitHub:
 
     # --- internals ----------------------------------------------------------------------
     def _touch(self, number: int) -> None:
-        """GitHub bumps an issue's updated_at on every comment and label change."""
+        """GitHub bumps an issue's updated_at on every comment, label and state change."""
         if number in self.issues:
             self.issues[number].updated_at = self.now
+
+    def _label_name(self, name: str) -> str:
+        """The repository's label of that name in any case; else a new one (GitHub creates a
+        label that is added to an issue)."""
+        known = rules.find_label(self.label_ids, name)
+        if known is not None:
+            return known
+        refusal = rules.label_refusal(name, rules.DEFAULT_LABEL_COLOR, None)
+        if refusal is not None:
+            raise TrackerError(f"label {name!r}: {refusal} (422)", status=422)
+        self.label_ids[name] = self._ids.next()
+        return name
+
+    def _put_label(self, issue: _Issue, name: str, actor: str, actor_type: str) -> str:
+        label = self._label_name(name)
+        if label not in issue.labels:
+            issue.labels.append(label)
+            issue.events.append(_Event("labeled", actor, actor_type, label))
+        return label
+
+    def _take_label(self, issue: _Issue, name: str, actor: str, actor_type: str) -> str | None:
+        label = rules.find_label(issue.labels, name)
+        if label is not None:
+            issue.labels.remove(label)
+            issue.events.append(_Event("unlabeled", actor, actor_type, label))
+        return label
+
+    def _set_state(self, number: int, state: str, by: str | None) -> None:
+        issue = self._issue(number)
+        who = by or issue.author
+        if issue.state != state:
+            issue.state = state
+            issue.closed_at = self.now if state == "closed" else None
+            kind = "closed" if state == "closed" else "reopened"
+            issue.state_reason = "completed" if state == "closed" else "reopened"
+            issue.events.append(_Event(kind, who, rules.user_type(who)))
+        self._touch(number)
+        self.log.append(f"#{number} {'closed' if state == 'closed' else 'reopened'} by {who}")
 
     def _call(self, operation: str) -> None:
         self.calls[operation] += 1
@@ -161,15 +265,18 @@ class MemoryGitHub:
         self, number: int, body: str, *, author: str, bot: bool, association: str
     ) -> Comment:
         self._issue(number)
-        if len(body) > GITHUB_COMMENT_LIMIT:
-            raise TrackerError(
-                f"comment body is {len(body)} characters; GitHub allows 65536", status=422
-            )
-        self._next_comment += 1
-        stored = _Comment(self._next_comment, number, author, body, self.now, bot, association)
+        self._check_body(body)
+        stored = _Comment(self._ids.next(), number, author, body, self.now, bot, association)
+        stored.updated_at = self.now
         self.comment_store[stored.id] = stored
         self._touch(number)
         return self._public(stored)
+
+    @staticmethod
+    def _check_body(body: str) -> None:
+        refusal = rules.body_refusal("IssueComment", body)
+        if refusal is not None:
+            raise TrackerError(f"the comment's {refusal} (422)", status=422)
 
     @staticmethod
     def _public(comment: _Comment) -> Comment:
@@ -265,11 +372,11 @@ class MemoryGitHub:
 
     def permission(self, login: str) -> str:
         self._call("permission")
-        return self.permissions.get(login, "read")
+        return self.collaborators.role(login) or "none"  # GitHub answers 404: no permission
 
     def is_team_member(self, team: str, login: str) -> bool:
         self._call("is_team_member")
-        return login in self.teams.get(team, set())
+        return self.teams.is_active_member(team, login)
 
     def create_comment(self, number: int, body: str) -> int:
         self._call("create_comment")
@@ -283,12 +390,10 @@ class MemoryGitHub:
         self._call("edit_comment")
         if comment_id not in self.comment_store:
             raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
-        if len(body) > GITHUB_COMMENT_LIMIT:
-            raise TrackerError(
-                f"comment body is {len(body)} characters; GitHub allows 65536", status=422
-            )
+        self._check_body(body)
         stored = self.comment_store[comment_id]
         stored.body = body
+        stored.updated_at = self.now
         self._touch(stored.issue)
         self.log.append(f"#{stored.issue} comment {comment_id} edited")
 
@@ -304,6 +409,8 @@ class MemoryGitHub:
         stored = self.comment_store.get(comment_id)
         if stored is None:
             raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
+        if content not in rules.REACTIONS:
+            raise TrackerError(f"{content!r} is not a reaction GitHub knows (422)", status=422)
         if (self.bot_login, content) not in stored.reactions:
             stored.reactions.append((self.bot_login, content))
             self.log.append(f"#{stored.issue} comment {comment_id} reaction {content}")
@@ -316,24 +423,35 @@ class MemoryGitHub:
         specs: dict[str, LabelSpec],
     ) -> None:
         self._call("set_labels")
-        labels = self._issue(number).labels
+        issue = self._issue(number)
         self._touch(number)
+        bot = (self.bot_login, "Bot")
         for name in [x for x in current if x not in wanted]:
-            if name in labels:
-                labels.remove(name)
-                self.log.append(f"#{number} -label {name}")
+            removed = self._take_label(issue, name, *bot)
+            if removed is not None:
+                self.log.append(f"#{number} -label {removed}")
         for name in [x for x in wanted if x not in current]:
-            if name in specs and name not in self.repo_labels:
-                self.repo_labels[name] = specs[name]
-                self.log.append(f"label {name} created ({specs[name].color})")
-            if name not in labels:
-                labels.append(name)
-                self.log.append(f"#{number} +label {name}")
+            spec = specs.get(name)
+            if spec is not None and rules.find_label(self.label_ids, name) is None:
+                refusal = rules.label_refusal(name, spec.color, spec.description)
+                if refusal is not None:
+                    raise TrackerError(f"label {name!r}: {refusal} (422)", status=422)
+                self.repo_labels[name] = spec
+                self.log.append(f"label {name} created ({spec.color})")
+            if rules.find_label(issue.labels, name) is None:
+                added = self._put_label(issue, name, *bot)
+                self.log.append(f"#{number} +label {added}")
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None:
         self._call("dispatch")
         self.dispatches.append(
-            {"workflow": target.workflow, "ref": target.ref, "inputs": copy.deepcopy(inputs)}
+            DispatchRequest(
+                "workflow_dispatch",
+                rules.timestamp(self.now),
+                workflow=target.workflow,
+                ref=target.ref,
+                inputs=copy.deepcopy(inputs),
+            )
         )
         self.log.append(f"dispatch {target.workflow}@{target.ref} {inputs}")
 
@@ -359,3 +477,81 @@ class MemoryGitHub:
         ]
         more = start + PAGE_SIZE < len(numbers)
         return infos, (page + 1 if more else None)
+
+    # --- GitHub's JSON, for `payloads` (the `payloads.Source` protocol) --------------------
+    def user_json(self, login: str, user_type: str = "User") -> dict[str, Any]:
+        return payloads.user_object(API, login, user_type, self._user_ids.of(login))
+
+    def repo_json(self) -> dict[str, Any]:
+        owner = self.user_json(self.repo.split("/", 1)[0], "Organization")
+        open_issues = sum(1 for issue in self.issues.values() if issue.state == "open")
+        return payloads.repository_object(
+            API, self.repo, owner, open_issues=open_issues, now=rules.timestamp(self.now)
+        )
+
+    def label_json(self, name: str) -> dict[str, Any]:
+        known = rules.find_label(self.label_ids, name)
+        if known is None:
+            raise KeyError(name)
+        spec = self.repo_labels.get(known)
+        return payloads.label_object(
+            API,
+            self.repo,
+            label_id=self.label_ids[known],
+            name=known,
+            color=spec.color if spec else rules.DEFAULT_LABEL_COLOR,
+            description=spec.description if spec else None,
+        )
+
+    def issue_json(self, number: int) -> dict[str, Any]:
+        issue = self._issue(number)
+        stamp = rules.timestamp
+        created = issue.created_at or self.now
+        return payloads.issue_object(
+            API,
+            self.repo,
+            issue_id=issue.id,
+            number=number,
+            title=issue.title,
+            body=issue.body,
+            state=issue.state,
+            state_reason=issue.state_reason,
+            user=self.user_json(issue.author, rules.user_type(issue.author)),
+            labels=[self.label_json(name) for name in issue.labels],
+            comments=sum(1 for c in self.comment_store.values() if c.issue == number),
+            created_at=stamp(created),
+            updated_at=stamp(issue.updated_at or created),
+            closed_at=stamp(issue.closed_at) if issue.closed_at else None,
+            author_association=issue.association,
+            reactions=(),
+            is_pull_request=issue.is_pull_request,
+        )
+
+    def comment_json(self, comment_id: int) -> dict[str, Any]:
+        stored = self.comment_store[comment_id]
+        kind = "Bot" if stored.author_is_bot else "User"
+        return payloads.comment_object(
+            API,
+            self.repo,
+            comment_id=comment_id,
+            number=stored.issue,
+            user=self.user_json(stored.author, kind),
+            body=stored.body,
+            created_at=rules.timestamp(stored.created_at),
+            updated_at=rules.timestamp(stored.updated_at or stored.created_at),
+            author_association=stored.association,
+            reactions=[content for _, content in stored.reactions],
+            by_actions=stored.author_is_bot and stored.author == self.bot_login,
+        )
+
+    def issue_of_comment(self, comment_id: int) -> int:
+        return self.comment_store[comment_id].issue
+
+    def last_actor(
+        self, number: int, event: str, label: str | None = None
+    ) -> tuple[str, str] | None:
+        for item in reversed(self._issue(number).events):
+            named = [item.label] if item.label else []
+            if item.kind == event and (label is None or rules.find_label(named, label)):
+                return item.actor, item.actor_type
+        return None

@@ -4,6 +4,8 @@ A scenario is a YAML list of what humans, agents and the clock do. Each step bec
 webhook payload GitHub would send (or the agent report `baton report` would read) and goes
 through the same `webhooks.parse` → `run.handle` path as a real run, so a maintainer can test a
 workflow file before deploying it. `expect` steps turn a scenario into a check.
+
+The format is documented in docs/scenarios.md; a test keeps every step kind and key named there.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from baton.core.decision import Decision
 from baton.core.record import Record
 from baton.errors import BatonError
 from baton.github.tracker import DispatchTarget
-from baton.issue import record_comment
+from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -175,11 +177,8 @@ class Player:
 
     # --- helpers -----------------------------------------------------------------------
     def record(self) -> Record | None:
-        found = [c for c in self.gh.comments_of(self.number) if c.author == self.gh.bot_login]
-        for comment in found:
-            if record_comment.has_marker(comment.body):
-                return record_comment.parse(comment.body)
-        return None
+        """The record as the next run would read it."""
+        return read_record(self.gh.comments_of(self.number), self.gh.bot_login)
 
     def _event(self, name: str, payload: dict[str, Any]) -> None:
         self.run_counter += 1
@@ -275,24 +274,23 @@ class Player:
 
     def _do_open(self, step: Step) -> None:
         issue = self.scenario.issue
+        opener = step.by or issue.author
         self.number = self.gh.open_issue(
-            issue.title, issue.body, author=step.by or issue.author, labels=tuple(issue.labels)
+            issue.title, issue.body, author=opener, labels=tuple(issue.labels)
         )
-        self._event("issues", payloads.issues(self.gh, self.number, "opened", sender=issue.author))
+        self._event("issues", payloads.opened(self.gh, self.number, sender=opener))
 
     def _do_label(self, step: Step) -> None:
         assert step.label is not None
         who = step.by or self.scenario.issue.author
-        self.gh.human_label(self.number, step.label)
+        self.gh.human_label(self.number, step.label, by=who)
         self._event("issues", payloads.labeled(self.gh, self.number, step.label, sender=who))
 
     def _do_unlabel(self, step: Step) -> None:
         assert step.unlabel is not None
         who = step.by or self.scenario.issue.author
-        self.gh.human_label(self.number, step.unlabel, add=False)
-        payload = payloads.labeled(self.gh, self.number, step.unlabel, sender=who)
-        payload["action"] = "unlabeled"
-        self._event("issues", payload)
+        self.gh.human_label(self.number, step.unlabel, add=False, by=who)
+        self._event("issues", payloads.unlabeled(self.gh, self.number, step.unlabel, sender=who))
 
     def _do_comment(self, step: Step) -> None:
         assert step.comment is not None
@@ -300,19 +298,12 @@ class Player:
         comment = self.gh.human_comment(
             self.number, step.comment, author=who, association=step.association
         )
-        self._event("issue_comment", payloads.comment(self.gh, self.number, comment.id))
+        self._event("issue_comment", payloads.comment_created(self.gh, comment.id))
 
     def _do_report(self, step: Step) -> None:
         assert step.report is not None
         spec = step.report
-        result = AgentResult(
-            status=spec.status,
-            confidence=spec.confidence,
-            summary=spec.summary,
-            issues_found=spec.issues_found,
-            questions=spec.questions,
-            next_state=spec.next_state,
-        )
+        result = AgentResult(**spec.model_dump(exclude={"agent"}))  # the result JSON's fields
         self.run_counter += 1
         event = events.report(
             self.number,
@@ -330,23 +321,22 @@ class Player:
         self.say(f"   clock: {self.gh.now:%Y-%m-%d %H:%M} UTC")
 
     def _do_sweep(self, step: Step) -> None:
-        self._event("schedule", {"schedule": "17 * * * *"})
+        self._event("schedule", payloads.schedule("17 * * * *"))
 
     def _do_close(self, step: Step) -> None:
-        self.gh.issues[self.number].state = "closed"
         who = step.by or self.scenario.issue.author
-        self._event("issues", payloads.issues(self.gh, self.number, "closed", sender=who))
+        self.gh.human_close(self.number, by=who)
+        self._event("issues", payloads.closed(self.gh, self.number, sender=who))
 
     def _do_reopen(self, step: Step) -> None:
-        self.gh.issues[self.number].state = "open"
         who = step.by or self.scenario.issue.author
-        self._event("issues", payloads.issues(self.gh, self.number, "reopened", sender=who))
+        self.gh.human_reopen(self.number, by=who)
+        self._event("issues", payloads.reopened(self.gh, self.number, sender=who))
 
     def _do_dispatch(self, step: Step) -> None:
         sender = step.by or self.gh.bot_login
-        self._event(
-            "workflow_dispatch", payloads.workflow_dispatch(self.gh, self.number, sender=sender)
-        )
+        payload = payloads.workflow_dispatch(self.gh, {"issue": self.number}, sender=sender)
+        self._event("workflow_dispatch", payload)
 
     def _do_expect(self, step: Step) -> None:
         assert step.expect is not None

@@ -15,7 +15,7 @@ from baton.core.events import Commented, Ignored
 from baton.core.issue_facts import Actor
 from baton.run import handle
 from baton.sim import payloads
-from conftest import (
+from support.memory import (
     ISSUE,
     close,
     comment,
@@ -129,7 +129,7 @@ def test_an_unknown_status_label_is_removed_with_the_valid_ones_listed(
 
 
 def test_opening_an_issue_does_not_enter_it_by_default(gh, settings):
-    decision = deliver(gh, settings, "issues", payloads.issues(gh, ISSUE, "opened", sender="alice"))
+    decision = deliver(gh, settings, "issues", payloads.opened(gh, ISSUE, sender="alice"))
 
     assert decision.outcome is Outcome.ignored
     assert record_of(gh) is None
@@ -139,7 +139,7 @@ def test_opening_an_issue_does_not_enter_it_by_default(gh, settings):
 def test_opening_an_issue_enters_it_when_the_config_enters_every_issue(gh):
     settings = configured(entry={"on_open": True})
 
-    decision = deliver(gh, settings, "issues", payloads.issues(gh, ISSUE, "opened", sender="alice"))
+    decision = deliver(gh, settings, "issues", payloads.opened(gh, ISSUE, sender="alice"))
 
     assert decision.state == "received"
     assert decision.agent == "pm"
@@ -267,7 +267,7 @@ def test_an_approval_from_an_approver_opens_the_gate(gh, settings, body, who):
 )
 def test_who_may_approve_follows_the_config(gh, approvers, who, counts):
     settings = configured(approvers=approvers)
-    gh.teams["octo/qa"] = {"bob"}
+    gh.add_team_member("octo/qa", "bob")
     enter_at(gh, settings, GATE)
 
     decision = comment(gh, settings, "approved", who)
@@ -455,7 +455,7 @@ def test_an_approval_where_there_is_nothing_to_approve_is_refused(gh, settings, 
 def test_a_redelivered_approval_applies_once_and_writes_nothing(gh, settings):
     enter_at(gh, settings, GATE)
     posted = gh.human_comment(ISSUE, "approved", author="wendy")
-    payload = payloads.comment(gh, ISSUE, posted.id)
+    payload = payloads.comment_created(gh, posted.id)
     deliver(gh, settings, "issue_comment", payload)
     iteration, before = record_of(gh).iteration, writes(gh)
 
@@ -644,9 +644,8 @@ def test_the_bots_own_label_events_are_ignored_before_any_api_call(gh, settings,
 
 def test_removing_the_status_label_by_hand_restores_it_with_a_note(gh, settings):
     enter(gh, settings)
-    gh.human_label(ISSUE, "status:received", add=False)
-    payload = payloads.labeled(gh, ISSUE, "status:received", sender="maria")
-    payload["action"] = "unlabeled"
+    gh.human_label(ISSUE, "status:received", add=False, by="maria")
+    payload = payloads.unlabeled(gh, ISSUE, "status:received", sender="maria")
 
     decision = deliver(gh, settings, "issues", payload)
 

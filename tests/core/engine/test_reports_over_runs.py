@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from baton.core.decision import Outcome
-from conftest import (
+from support.memory import (
     ISSUE,
     close,
     configured,

@@ -15,14 +15,16 @@ from baton.core.decision import Decision, Outcome
 from baton.issue import record_comment
 from baton.sim import payloads
 from baton.sweep import sweep as run_sweep
-from conftest import (
+from support.memory import (
     ISSUE,
+    Skipped,
     comment,
     configured,
     deliver,
     enter,
     enter_at,
     messages_of,
+    record_comments,
     record_of,
     report,
     state_of,
@@ -35,12 +37,8 @@ CLARIFY = "waiting_for_requirements_clarification"
 
 def next_run(gh, settings):
     """The next workflow run Baton dispatched for issue #1 starts."""
-    payload = payloads.workflow_dispatch(gh, ISSUE, sender=gh.bot_login)
+    payload = payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender=gh.bot_login)
     return deliver(gh, settings, "workflow_dispatch", payload)
-
-
-def record_comments(gh):
-    return [c for c in gh.comments_of(ISSUE) if record_comment.has_marker(c.body)]
 
 
 def forged(gh, state, **changes):
@@ -79,9 +77,8 @@ def test_a_second_status_label_added_while_its_run_was_skipped_is_repaired(gh, s
 def test_a_status_label_removed_by_hand_is_restored_and_a_later_reply_counts(gh, settings):
     enter_at(gh, settings, CLARIFY)
     label = "status:waiting-for-requirements-clarification"
-    gh.human_label(ISSUE, label, add=False)
-    payload = payloads.labeled(gh, ISSUE, label, sender="tess")
-    payload["action"] = "unlabeled"
+    gh.human_label(ISSUE, label, add=False, by="tess")
+    payload = payloads.unlabeled(gh, ISSUE, label, sender="tess")
 
     restored = deliver(gh, settings, "issues", payload)
 
@@ -101,7 +98,10 @@ def test_a_reply_dropped_while_the_label_was_missing_is_caught_up_by_the_next_ru
     assert isinstance(dropped, Decision) and "not in the workflow" in dropped.reason
 
     kicked = deliver(
-        gh, settings, "workflow_dispatch", payloads.workflow_dispatch(gh, ISSUE, sender="maria")
+        gh,
+        settings,
+        "workflow_dispatch",
+        payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender="maria"),
     )
 
     assert isinstance(kicked, Decision)
@@ -144,13 +144,13 @@ def test_labels_that_agree_with_the_record_are_not_touched_whatever_their_order(
     assert writes(gh) == before
 
 
-def test_the_first_run_after_entry_with_nothing_to_do_writes_nothing(gh, settings):
+def test_a_sweep_after_entry_with_nothing_due_passes_the_issue_over(gh, settings):
     enter(gh, settings)
     before = writes(gh)
 
     decision = sweep(gh, settings, after=timedelta(hours=1))
 
-    assert decision.outcome is Outcome.ignored
+    assert decision == Skipped()
     assert writes(gh) == before
 
 
@@ -302,7 +302,7 @@ def test_an_unanswered_question_times_out_to_blocked_after_seven_days(gh, settin
         assert decision.agent == "pm"
         assert record_of(gh).history[-1].trigger == "timeout"
     else:
-        assert decision.outcome is Outcome.ignored
+        assert decision == Skipped()
 
 
 def test_a_sweep_before_the_timeout_writes_nothing(gh, settings):
@@ -350,7 +350,7 @@ def test_the_config_can_shorten_a_wait(gh):
 def test_a_sweep_passes_over_issues_outside_the_workflow(gh, settings):
     decision = sweep(gh, settings, after=timedelta(days=30))
 
-    assert decision.reason == "not due: not read"
+    assert decision == Skipped()
     assert writes(gh) == 0
     assert gh.calls["comments"] == 0, "the listing alone shows it is not Baton's"
 
@@ -377,7 +377,7 @@ def test_an_agent_within_the_agent_timeout_is_left_to_work(gh, patient):
 
     decision = sweep(gh, patient, after=timedelta(hours=1))
 
-    assert decision.agent is None
+    assert decision == Skipped()
     assert record_of(gh).attempt == 1
 
 
@@ -397,7 +397,7 @@ def test_each_dispatch_gets_the_full_agent_timeout(gh, patient):
 
     decision = sweep(gh, patient, after=timedelta(hours=1))
 
-    assert decision.agent is None
+    assert decision == Skipped()
     assert record_of(gh).attempt == 2
 
 
@@ -406,7 +406,7 @@ def test_without_an_agent_timeout_a_silent_agent_is_never_chased(gh, settings):
 
     decision = sweep(gh, settings, after=timedelta(days=30))
 
-    assert decision.agent is None
+    assert decision == Skipped()
     assert record_of(gh).attempt == 1
     assert state_of(gh) == "received"
 

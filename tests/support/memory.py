@@ -1,0 +1,280 @@
+"""One issue on the in-memory GitHub, driven as GitHub and agents drive it: the helpers the
+engine, fault and race tests share (the fixtures are in tests/conftest.py).
+
+Every builder takes the real path a GitHub event or an agent hand-back takes — a webhook payload
+from `baton.sim.payloads` through `webhooks.parse`, or `events.report`, then `run.handle` over
+the `MemoryGitHub` — so a test exercises exactly what `baton run` and `baton report` do. Each
+step moves the fake clock on a few minutes, as real events are apart in time.
+
+The cast: maria (maintain), tess (triage), wendy (write), alice (read, the issue's author) and
+bob (read, a passer-by). Issue #1 is open and not yet in the workflow.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from baton import webhooks
+from baton.core import events
+from baton.core.agent_result import AgentResult
+from baton.core.decision import Decision
+from baton.core.events import Event, Ignored, Sweep
+from baton.core.issue_facts import Comment
+from baton.core.record import Record
+from baton.github.tracker import DispatchTarget
+from baton.issue import record_comment
+from baton.issue.load import read_record
+from baton.run import RunResult, handle
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
+from baton.sweep import sweep as run_sweep
+from baton.workflow.config import Config, Settings, settings_from
+
+ISSUE = 1
+PEOPLE = {"maria": "maintain", "tess": "triage", "wendy": "write", "alice": "read", "bob": "read"}
+STEP = timedelta(minutes=5)
+WRITES = ("create_comment", "edit_comment", "delete_comment", "set_labels", "react", "dispatch")
+
+_run_ids = itertools.count(1)
+
+
+def configured(**config: Any) -> Settings:
+    """Settings from a config written in Python, e.g. `configured(agent_timeout="2h")`."""
+    return settings_from(Config(**config))
+
+
+# --- what humans and GitHub do ------------------------------------------------------------
+def deliver(
+    gh: MemoryGitHub, settings: Settings, name: str, payload: dict[str, Any]
+) -> Decision | Ignored:
+    """One webhook through `webhooks.parse` and `run.handle`: the Decision, or why it was
+    Ignored."""
+    parsed = webhooks.parse(name, payload, settings.policy, now=gh.now, run_id=str(next(_run_ids)))
+    gh.now += STEP
+    if isinstance(parsed, Ignored):
+        return parsed
+    assert not isinstance(parsed, Sweep), "use sweep() for scheduled runs"
+    return handle(parsed, gh, settings).decision
+
+
+def relabel(
+    gh: MemoryGitHub, settings: Settings, label: str, by: str, *, bot: bool | None = None
+) -> Decision | Ignored:
+    """`by` adds `label` to issue #1 (`bot` types the sender; by default a `[bot]` login is a
+    Bot)."""
+    gh.human_label(ISSUE, label, by=by)
+    return deliver(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by, bot=bot))
+
+
+def enter(gh: MemoryGitHub, settings: Settings, by: str = "maria") -> Decision | Ignored:
+    """Start Baton on issue #1 with the trigger label."""
+    return relabel(gh, settings, "baton", by)
+
+
+def enter_at(gh: MemoryGitHub, settings: Settings, state: str) -> Decision:
+    """Put issue #1 straight into `state`: maria adds its status label (a forced entry)."""
+    decision = relabel(gh, settings, label_of(settings, state), "maria")
+    assert isinstance(decision, Decision) and decision.state == state, decision
+    return decision
+
+
+def comment(
+    gh: MemoryGitHub, settings: Settings, body: str, by: str, *, bot: bool = False
+) -> Decision | Ignored:
+    """`by` posts `body` on issue #1."""
+    posted = gh.human_comment(ISSUE, body, author=by, bot=bot)
+    return deliver(gh, settings, "issue_comment", payloads.comment_created(gh, posted.id))
+
+
+def edit(gh: MemoryGitHub, settings: Settings, comment_id: int, body: str) -> Decision | Ignored:
+    """The author of `comment_id` edits it to say `body`."""
+    old = gh.comment_store[comment_id].body
+    gh.human_edit(comment_id, body)
+    payload = payloads.comment_edited(gh, comment_id, old)
+    return deliver(gh, settings, "issue_comment", payload)
+
+
+def close(gh: MemoryGitHub, settings: Settings, by: str) -> Decision | Ignored:
+    gh.human_close(ISSUE, by=by)
+    return deliver(gh, settings, "issues", payloads.closed(gh, ISSUE, sender=by))
+
+
+def reopen(gh: MemoryGitHub, settings: Settings, by: str) -> Decision | Ignored:
+    gh.human_reopen(ISSUE, by=by)
+    return deliver(gh, settings, "issues", payloads.reopened(gh, ISSUE, sender=by))
+
+
+# --- what agents and the clock do ----------------------------------------------------------
+def report(
+    gh: MemoryGitHub,
+    settings: Settings,
+    agent: str | None,
+    *,
+    error: str | None = None,
+    run_id: str | None = None,
+    **result: Any,
+) -> Decision:
+    """`agent` hands back a result (success, confidence 0.9 unless told); `error`: none at all."""
+    parsed = (
+        None
+        if error is not None
+        else AgentResult(**{"status": "success", "confidence": 0.9, **result})
+    )
+    event = events.report(
+        ISSUE,
+        agent=agent,
+        result=parsed,
+        error=error,
+        now=gh.now,
+        run_id=run_id or f"run-{next(_run_ids)}",
+    )
+    gh.now += STEP
+    return handle(event, gh, settings).decision
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """The sweep passed over issue #1 without reading it: the listing showed nothing due."""
+
+    issue: int = ISSUE
+
+
+def sweep(gh: MemoryGitHub, settings: Settings, after: timedelta) -> Decision | Skipped:
+    """Let `after` pass, run the scheduled sweep, and return its decision on issue #1, or
+    `Skipped()` when it did not even read the issue (so no decision was made)."""
+    gh.now += after
+    swept = run_sweep(gh, settings, now=gh.now, chain=None)
+    found = next((r.decision for r in swept.results if r.decision.issue == ISSUE), None)
+    return found or Skipped()
+
+
+# --- what a test reads back ---------------------------------------------------------------
+def label_of(settings: Settings, state: str) -> str:
+    return settings.workflow.label_for(state, settings.policy.label_prefix)
+
+
+def record_of(gh: MemoryGitHub) -> Record | None:
+    """The record on issue #1 as the next run would read it."""
+    return read_record(gh.comments_of(ISSUE), gh.bot_login)
+
+
+def state_of(gh: MemoryGitHub) -> str | None:
+    record = record_of(gh)
+    return record.state if record else None
+
+
+def messages_of(gh: MemoryGitHub, number: int = ISSUE) -> list[str]:
+    """What the bot said to humans on the issue, oldest first (the record comment left out)."""
+    return [
+        c.body
+        for c in gh.comments_of(number)
+        if c.author == gh.bot_login and not record_comment.has_marker(c.body)
+    ]
+
+
+def writes(gh: MemoryGitHub) -> int:
+    """GitHub calls so far that change something."""
+    return sum(gh.calls[op] for op in WRITES)
+
+
+# --- jobs that can run again, for fault and race tests ---------------------------------------
+CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
+
+
+@dataclass
+class Job:
+    """One `baton run` or `baton report` job: each run handles the same event again, with the
+    same id, as a re-run of the job (same GITHUB_RUN_ID) or a re-delivered webhook does."""
+
+    gh: MemoryGitHub
+    settings: Settings
+    event_at: Callable[[datetime], Event]
+    chain: DispatchTarget | None = None
+    results: list[RunResult] = field(default_factory=list)
+
+    def run(self) -> RunResult:
+        event = self.event_at(self.gh.now)
+        self.gh.now += STEP
+        result = handle(event, self.gh, self.settings, chain=self.chain)
+        self.results.append(result)
+        return result
+
+    def named(self, agent: str) -> int:
+        """Runs of this job that finished and named `agent` for the follow-up job."""
+        return sum(1 for r in self.results if r.decision.agent == agent)
+
+
+def webhook_job(gh: MemoryGitHub, settings: Settings, name: str, payload: dict[str, Any]) -> Job:
+    """A job for a webhook whose payload is fixed now, as GitHub fixes it when the event fires."""
+    run_id = str(next(_run_ids))
+
+    def event_at(now: datetime) -> Event:
+        parsed = webhooks.parse(name, payload, settings.policy, now=now, run_id=run_id)
+        assert not isinstance(parsed, Ignored | Sweep), parsed
+        return parsed
+
+    return Job(gh, settings, event_at)
+
+
+def report_job(gh: MemoryGitHub, settings: Settings, agent: str, **result: Any) -> Job:
+    """`baton report` for `agent` (success, confidence 0.9 unless told), chaining by dispatch."""
+    run_id = f"run-{next(_run_ids)}"
+    parsed = AgentResult(**{"status": "success", "confidence": 0.9, **result})
+
+    def event_at(now: datetime) -> Event:
+        return events.report(ISSUE, agent=agent, result=parsed, error=None, now=now, run_id=run_id)
+
+    return Job(gh, settings, event_at, chain=CHAIN)
+
+
+def relabel_job(gh: MemoryGitHub, settings: Settings, label: str, by: str) -> Job:
+    """`by` adds `label` to issue #1 now; the job handles that event."""
+    gh.human_label(ISSUE, label, by=by)
+    return webhook_job(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by))
+
+
+def comment_job(gh: MemoryGitHub, settings: Settings, body: str, by: str) -> Job:
+    """`by` posts `body` on issue #1 now; the job handles that event."""
+    posted = gh.human_comment(ISSUE, body, author=by)
+    return webhook_job(gh, settings, "issue_comment", payloads.comment_created(gh, posted.id))
+
+
+def kick_job(gh: MemoryGitHub, settings: Settings) -> Job:
+    """The workflow run a dispatch of Baton's starts for issue #1."""
+    payload = payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender=gh.bot_login)
+    return webhook_job(gh, settings, "workflow_dispatch", payload)
+
+
+def sweep_run(gh: MemoryGitHub, settings: Settings, after: timedelta = STEP) -> RunResult | None:
+    """The scheduled sweep `after` from now, chaining by dispatch: its run on issue #1, if any."""
+    gh.now += after
+    swept = run_sweep(gh, settings, now=gh.now, chain=CHAIN)
+    return next((r for r in swept.results if r.decision.issue == ISSUE), None)
+
+
+def record_comments(gh: MemoryGitHub) -> list[Comment]:
+    """The bot's record comments on issue #1, oldest first."""
+    return record_comment.find_records(gh.comments_of(ISSUE), gh.bot_login)
+
+
+def status_labels(gh: MemoryGitHub, number: int = ISSUE, prefix: str = "status:") -> list[str]:
+    """The issue's labels that look like status labels, in any case (as Baton reads them)."""
+    return [x for x in gh.labels_of(number) if x.casefold().startswith(prefix.casefold())]
+
+
+def labels_agree(gh: MemoryGitHub, settings: Settings) -> bool:
+    """Exactly one status label on issue #1, and it is the record's state."""
+    record = record_of(gh)
+    return record is not None and status_labels(gh) == [label_of(settings, record.state)]
+
+
+def times_applied(gh: MemoryGitHub, move: tuple[str | None, str, str, str]) -> int:
+    """How often the history holds the move (from, to, trigger, actor)."""
+    record = record_of(gh)
+    if record is None:
+        return 0
+    return sum(1 for e in record.history if (e.from_state, e.to_state, e.trigger, e.actor) == move)
