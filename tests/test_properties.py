@@ -30,7 +30,7 @@ from baton.core.record import (
     Approval,
     Compacted,
     Dispatch,
-    Entry,
+    HistoryEntry,
     HumanInput,
     LastReport,
     Record,
@@ -73,7 +73,7 @@ COUNT = st.integers(min_value=0, max_value=10_000)
 ID = st.integers(min_value=1, max_value=2**53)
 
 ENTRIES = st.builds(
-    Entry,
+    HistoryEntry,
     at=WHEN,
     from_state=st.none() | NAME,
     to_state=NAME,

@@ -66,7 +66,7 @@ from hypothesis.stateful import (
 from baton import webhooks
 from baton.core import events
 from baton.core.agent_result import AgentResult
-from baton.core.record import Dispatch, Entry, Record
+from baton.core.record import Dispatch, HistoryEntry, Record
 from baton.errors import TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue import record_comment
@@ -197,7 +197,7 @@ def record_of(gh: MemoryGitHub, number: int) -> Record | None:
     return loaded.record if loaded.comment_id is not None else None
 
 
-def signature(entry: Entry) -> tuple[Any, ...]:
+def signature(entry: HistoryEntry) -> tuple[Any, ...]:
     """An entry as it must stay forever (reasons may be clipped by compaction)."""
     return (entry.at, entry.from_state, entry.to_state, entry.trigger, entry.actor, entry.forced)
 
@@ -228,7 +228,7 @@ def strip_mark(message: str) -> str:
 def check_history(record: Record) -> None:
     """Every move is a table edge, a force by an authorised human, an escalation into the
     escalation state or a waiting state's timeout edge; terminal states move only by force."""
-    previous: Entry | None = None
+    previous: HistoryEntry | None = None
     for entry in record.history:
         move = f"{entry.from_state} → {entry.to_state} ({entry.trigger} by {entry.actor})"
         if entry.trigger in MAY:

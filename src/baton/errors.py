@@ -1,8 +1,9 @@
 """The exceptions Baton raises; each message is written for the maintainer who must fix it.
 
-They all live here, so a reader finds every way a run can fail in one place. Two are not
+They all live here, so a reader finds every way a run can fail in one place. Three are not
 `BatonError`s because they never reach a user as such: `DuplicateKeyError` becomes an
-`InvalidConfig`/`InvalidWorkflow` with its line, and `RecordCorrupt` a rebuild from labels.
+`InvalidConfig`/`InvalidWorkflow` with its line, `RecordCorrupt` a rebuild from labels, and
+`GraphQLUnusable` the same work done over REST.
 """
 
 
@@ -26,6 +27,10 @@ class InvalidEvent(BatonError):
     """An event payload is unreadable or lacks what its event kind requires."""
 
 
+class InvalidScenario(BatonError):
+    """A `baton simulate` scenario file is malformed."""
+
+
 class TrackerError(BatonError):
     """GitHub (or the in-memory stand-in) refused or failed a call."""
 
@@ -47,3 +52,13 @@ class DuplicateKeyError(ValueError):
 
 class RecordCorrupt(ValueError):
     """The record comment exists but cannot be trusted or read."""
+
+
+class GraphQLUnusable(Exception):
+    """GraphQL would not take a document at all: nothing ran, REST can do the same. `lasting`:
+    it will not take the next one either (a document this server does not know, a spent
+    budget), so the rest of the process keeps to REST."""
+
+    def __init__(self, why: str, *, lasting: bool = True) -> None:
+        super().__init__(why)
+        self.lasting = lasting

@@ -15,7 +15,7 @@ from baton.core.record import (
     KEEP_PROCESSED,
     Approval,
     Dispatch,
-    Entry,
+    HistoryEntry,
     HumanInput,
     LastReport,
     Record,
@@ -50,8 +50,8 @@ WALK = [
 
 def entry(
     n: int, source: str | None, target: str, reason: str = "", *, forced: bool = False
-) -> Entry:
-    return Entry(
+) -> HistoryEntry:
+    return HistoryEntry(
         at=T0 + timedelta(minutes=5 * n),
         from_state=source,
         to_state=target,
@@ -63,7 +63,7 @@ def entry(
     )
 
 
-def history(transitions: int) -> list[Entry]:
+def history(transitions: int) -> list[HistoryEntry]:
     """`transitions` entries: the entry into the workflow, then a walk along table edges."""
     entries = [entry(0, None, "received", "entered the workflow: trigger label by maria")]
     for n in range(1, transitions):

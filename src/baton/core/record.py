@@ -23,7 +23,7 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-class Entry(BaseModel):
+class HistoryEntry(BaseModel):
     """One applied transition (or a note such as a rebuild), newest last."""
 
     at: datetime
@@ -118,7 +118,7 @@ class Record(BaseModel):
     attempt: int = 1
     budget_from: int = 0  # iteration at which a human last stepped in: limits count from here
     visits: dict[str, int] = Field(default_factory=dict)
-    history: list[Entry] = Field(default_factory=list)
+    history: list[HistoryEntry] = Field(default_factory=list)
     compacted: Compacted = Field(default_factory=Compacted)
     pending_input: list[HumanInput] = Field(default_factory=list)
     feedback: list[str] = Field(default_factory=list)

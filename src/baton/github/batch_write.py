@@ -44,7 +44,10 @@ class Op:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class FieldResult:
+    """GitHub's answer for one field of the document (not the run's decision: that is an
+    `Outcome`)."""
+
     error: str | None = None  # GitHub's error type for the field, or NOT_RUN
     message: str = ""
     created: int | None = None  # the comment a `comment` field created
@@ -56,7 +59,7 @@ class Outcome:
 
 
 class BatchTracker(Protocol):
-    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, FieldResult]:
         """Run every op as one document; an op missing from the answer did not run. Raises
         `TrackerError` when the request as a whole failed."""
         ...
@@ -100,7 +103,7 @@ def ops_of(writes: Writes) -> list[Op]:
     return ops
 
 
-def _failed(op: Op, outcome: Outcome, exc: TrackerError) -> TrackerError:
+def _failed(op: Op, outcome: FieldResult, exc: TrackerError) -> TrackerError:
     first = "" if outcome.error == NOT_RUN else f"{outcome.error} {outcome.message}; then "
     return TrackerError(
         f"writing {op.alias} on #{op.number} failed: {first}{exc}", status=exc.status
@@ -117,8 +120,8 @@ def write_batched(tracker: BatchTracker, writes: Writes) -> Written:
     answers = tracker.run_batch(ops, specs) if ops else {}
     by_alias = {op.alias: op for op in ops}
 
-    def outcome(alias: str) -> Outcome:
-        return answers.get(alias) or Outcome(error=NOT_RUN)
+    def outcome(alias: str) -> FieldResult:
+        return answers.get(alias) or FieldResult(error=NOT_RUN)
 
     if "record" in by_alias:
         try:
@@ -168,7 +171,7 @@ def write_batched(tracker: BatchTracker, writes: Writes) -> Written:
     return done
 
 
-def _record(tracker: BatchTracker, op: Op, result: Outcome, done: Written) -> None:
+def _record(tracker: BatchTracker, op: Op, result: FieldResult, done: Written) -> None:
     if result.ok:
         done.record_comment = op.comment_id if op.kind == "edit" else result.created
         if done.record_comment is not None:
@@ -194,7 +197,7 @@ def _record(tracker: BatchTracker, op: Op, result: Outcome, done: Written) -> No
 def _put_back(
     tracker: BatchTracker,
     ops: dict[str, Op],
-    outcome: Callable[[str], Outcome],
+    outcome: Callable[[str], FieldResult],
     specs: dict[str, LabelSpec],
 ) -> None:
     """The document took the old status label off after the new one failed to go on: put it
@@ -215,7 +218,7 @@ def _put_back(
 def _labels(
     tracker: BatchTracker,
     ops: dict[str, Op],
-    outcome: Callable[[str], Outcome],
+    outcome: Callable[[str], FieldResult],
     specs: dict[str, LabelSpec],
 ) -> None:
     added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")

@@ -23,9 +23,9 @@ from typing import Any
 from urllib.parse import quote
 
 from baton.core.issue_facts import Comment, IssueInfo
-from baton.errors import TrackerError
+from baton.errors import GraphQLUnusable, TrackerError
 from baton.github import graphql as gql
-from baton.github.batch_write import Op, Outcome, write_batched
+from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
 from github import Auth, Github, GithubException, GithubRetry
 
@@ -52,16 +52,6 @@ def _info(data: dict[str, Any]) -> IssueInfo:
 
 def _when(value: str | None) -> datetime:
     return datetime.fromisoformat((value or "1970-01-01T00:00:00Z").replace("Z", "+00:00"))
-
-
-class _Unusable(Exception):
-    """GraphQL would not take a document at all: nothing ran, REST can do the same. `lasting`:
-    it will not take the next one either (a document this server does not know, a spent
-    budget), so the rest of the process keeps to REST."""
-
-    def __init__(self, why: str, *, lasting: bool = True) -> None:
-        super().__init__(why)
-        self.lasting = lasting
 
 
 def _comment(item: dict[str, Any]) -> Comment:
@@ -213,7 +203,7 @@ class GitHubTracker:
             )
         except GithubException as exc:
             if exc.status in (404, 410):  # no GraphQL endpoint here
-                raise _Unusable(f"{exc.status} from the GraphQL endpoint") from None
+                raise GraphQLUnusable(f"{exc.status} from the GraphQL endpoint") from None
             message = exc.data.get("message") if isinstance(exc.data, dict) else None
             raise TrackerError(
                 f"GitHub refused {what} (GraphQL): {exc.status} {message or ''}".rstrip(),
@@ -233,13 +223,13 @@ class GitHubTracker:
         if refused or limited or not mutation:
             # Nothing ran (a document this server does not know, a spent GraphQL budget), or
             # it was only a read (an error while reading: REST reads this one again).
-            raise _Unusable(first, lasting=refused or limited)
+            raise GraphQLUnusable(first, lasting=refused or limited)
         # `data: null` from a mutation is an error during execution (GitHub's "Something went
         # wrong while executing your query"): part of the document may have run, so it is not
         # sent again over REST; the run fails and the next one repairs, as after a 502.
         raise TrackerError(f"GitHub could not finish {what} (GraphQL): {first}")
 
-    def _fall_back(self, why: _Unusable) -> None:
+    def _fall_back(self, why: GraphQLUnusable) -> None:
         if why.lasting:
             self.graphql = False
             self.notes.append(f"GraphQL could not be used ({why}); this run went on over REST")
@@ -258,7 +248,7 @@ class GitHubTracker:
         if self.graphql:
             try:
                 return self._read_graphql(number)
-            except _Unusable as why:
+            except GraphQLUnusable as why:
                 self._fall_back(why)
                 # What an earlier read cached for this issue is stale now: its writes go over
                 # REST, which needs no node ids and filters nothing by what was seen.
@@ -326,7 +316,7 @@ class GitHubTracker:
             # Read back through the API that read it first, so the bodies compare equal.
             try:
                 return self._comment_graphql(comment_id, node)
-            except _Unusable as why:
+            except GraphQLUnusable as why:
                 self._fall_back(why)
         try:
             _, item = self._call(
@@ -397,11 +387,11 @@ class GitHubTracker:
     def write(self, writes: Writes) -> Written:
         return write_batched(self, writes)
 
-    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, FieldResult]:
         """The ops as one mutation document, by node ids from the read. An op it cannot address
         (a comment or a label the read did not see) is left out, and `write_batched` does it
         over REST; so is everything when GraphQL is off or will not take the document."""
-        answers: dict[str, Outcome] = {}
+        answers: dict[str, FieldResult] = {}
         number = ops[0].number
         issue = self._issue_nodes.get(number)
         if not self.graphql or issue is None:
@@ -416,19 +406,19 @@ class GitHubTracker:
             answer = self._query(
                 doc.document(), doc.variables, f"writing to #{number}", mutation=True
             )
-        except _Unusable as why:
+        except GraphQLUnusable as why:
             self._fall_back(why)  # nothing ran: every op goes over REST
             return answers
         data, errors = answer["data"], gql.field_errors(answer, doc.aliases)
         for alias in doc.aliases:
             error = errors.get(alias)
             if error is not None:
-                answers[alias] = Outcome(error=error.kind, message=error.message)
+                answers[alias] = FieldResult(error=error.kind, message=error.message)
                 continue
             created = gql.created_id(data, alias)
             if created is not None:
                 self._comment_nodes[created[0]] = created[1]
-            answers[alias] = Outcome(
+            answers[alias] = FieldResult(
                 created=created[0] if created else None, labels=self._removing.get(alias, ())
             )
         for op in ops:
@@ -443,7 +433,7 @@ class GitHubTracker:
         op: Op,
         issue: str,
         specs: dict[str, LabelSpec],
-        answers: dict[str, Outcome],
+        answers: dict[str, FieldResult],
     ) -> None:
         comment = self._comment_nodes.get(op.comment_id) if op.comment_id is not None else None
         if op.kind == "comment":
@@ -468,7 +458,7 @@ class GitHubTracker:
                 doc.remove_labels(op.alias, issue, [self._label_nodes[x.casefold()] for x in sent])
                 self._removing[op.alias] = sent
             elif all(x.casefold() not in on_issue for x in op.labels):
-                answers[op.alias] = Outcome()  # none of them is on the issue: nothing to do
+                answers[op.alias] = FieldResult()  # none of them is on the issue: nothing to do
 
     def _label_node(self, name: str, spec: LabelSpec | None) -> str:
         """The node id of a label to add: looked up by the read, else created (with its colour

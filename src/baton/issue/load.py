@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from baton.core.issue_facts import Comment
-from baton.core.record import Entry, Record
+from baton.core.record import HistoryEntry, Record
 from baton.errors import RecordCorrupt
 from baton.issue import record_comment
 from baton.issue.record_comment import AnyComment, Authored
@@ -66,7 +66,7 @@ def _rebuild(
     state = states[0]
     extra = f" (it also had {', '.join(states[1:])})" if len(states) > 1 else ""
     label = workflow.label_for(state, policy.label_prefix)
-    entry = Entry(
+    entry = HistoryEntry(
         at=now,
         from_state=None,
         to_state=state,

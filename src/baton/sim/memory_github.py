@@ -21,7 +21,7 @@ from typing import Any
 
 from baton.core.issue_facts import Comment, IssueInfo
 from baton.errors import TrackerError
-from baton.github.batch_write import Op, Outcome, write_batched
+from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
 from baton.sim import github_rules as rules
 from baton.sim import payloads
@@ -308,14 +308,14 @@ class MemoryGitHub:
     def write(self, writes: Writes) -> Written:
         return write_batched(self, writes)
 
-    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, Outcome]:
+    def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, FieldResult]:
         """Like a GraphQL mutation document: one round trip whose fields run in order, each
         still passing `on_call` and `fail_next` under its operation's name. A field that fails
         with a 404, or any failure when `fields_fail_alone` is set, is GitHub's failed field:
         the others run and the run redoes it. Otherwise the request dies at that field, as with
         a 5xx or a timeout: nothing after it runs."""
         batched = self._one_trip()
-        answers: dict[str, Outcome] = {}
+        answers: dict[str, FieldResult] = {}
         try:
             for op in ops:
                 try:
@@ -324,14 +324,14 @@ class MemoryGitHub:
                     if exc.status != 404 and not self.fields_fail_alone:
                         raise
                     kind = "NOT_FOUND" if exc.status == 404 else "FAILED"
-                    answers[op.alias] = Outcome(error=kind, message=str(exc))
+                    answers[op.alias] = FieldResult(error=kind, message=str(exc))
             return answers
         finally:
             self._batched = batched
 
-    def _run_op(self, op: Op, specs: dict[str, LabelSpec]) -> Outcome:
+    def _run_op(self, op: Op, specs: dict[str, LabelSpec]) -> FieldResult:
         if op.kind == "comment":
-            return Outcome(created=self.create_comment(op.number, op.body))
+            return FieldResult(created=self.create_comment(op.number, op.body))
         if op.kind == "edit" and op.comment_id is not None:
             self.edit_comment(op.comment_id, op.body)
         elif op.kind == "add_labels":
@@ -339,12 +339,12 @@ class MemoryGitHub:
         elif op.kind == "remove_labels":
             present = tuple(x for x in op.labels if x in self._issue(op.number).labels)
             self.set_labels(op.number, op.labels, (), specs)
-            return Outcome(labels=present)
+            return FieldResult(labels=present)
         elif op.kind == "react" and op.comment_id is not None:
             self.react(op.comment_id, op.content)
         elif op.kind == "delete" and op.comment_id is not None:
             self.delete_comment(op.comment_id)
-        return Outcome()
+        return FieldResult()
 
     def issue(self, number: int) -> IssueInfo:
         self._call("issue")

@@ -24,7 +24,7 @@ from baton.core import events
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Decision
 from baton.core.record import Record
-from baton.errors import BatonError
+from baton.errors import InvalidScenario
 from baton.github.tracker import DispatchTarget
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
@@ -37,10 +37,6 @@ from baton.workflow.graph import path_mermaid
 from baton.workflow.model import AgentStatus
 
 CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
-
-
-class InvalidScenario(BatonError):
-    """A scenario file is malformed."""
 
 
 class IssueSpec(BaseModel):

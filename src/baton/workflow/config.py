@@ -73,7 +73,7 @@ class Who(BaseModel):
         return teams
 
 
-class Entry(BaseModel):
+class EntryRule(BaseModel):
     """How an issue enters the workflow; opt-in by default because agents cost money."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -131,7 +131,7 @@ class Config(BaseModel):
     allow_edited_approvals: bool = Field(
         default=False, description="Count an approval added by editing an older comment."
     )
-    entry: Entry = Field(default_factory=Entry)
+    entry: EntryRule = Field(default_factory=EntryRule)
     label_prefix: str = Field(default="status:", min_length=1, max_length=20)
     pull_requests: bool = Field(default=False, description="Act on comments on pull requests.")
     timeouts: dict[str, Duration] = Field(

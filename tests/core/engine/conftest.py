@@ -25,7 +25,7 @@ from baton.core.decision import Decision
 from baton.core.engine import decide
 from baton.core.events import Commented, Dispatched, Event, IssueChanged, Labeled, Tick
 from baton.core.issue_facts import Actor, IssueInfo
-from baton.core.record import Dispatch, Entry, Record
+from baton.core.record import Dispatch, HistoryEntry, Record
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow, load_preset
 
@@ -78,7 +78,7 @@ class Build:
             iteration=1,
             visits={state: 1},
             history=[
-                Entry(
+                HistoryEntry(
                     at=ENTERED,
                     from_state=came_from,
                     to_state=state,

@@ -9,7 +9,7 @@ import pytest
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Outcome, Reaction
-from baton.core.record import OUTBOX_LIMIT, Entry, clip
+from baton.core.record import OUTBOX_LIMIT, HistoryEntry, clip
 from baton.workflow.model import AgentStatus
 
 DUE = timedelta(minutes=5)  # a tick long before any timeout: nothing is due
@@ -98,7 +98,7 @@ def test_a_move_whose_label_is_already_on_is_not_drift(lifecycle):
 
 def test_a_rebuilt_record_is_written_with_a_note_saying_so(lifecycle):
     rebuilt = lifecycle.record("implementing", revision=0)
-    note = Entry(
+    note = HistoryEntry(
         at=rebuilt.entered_at,
         to_state="implementing",
         reason="the record was lost; rebuilt from the status label",

@@ -9,7 +9,7 @@ import pytest
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Outcome
-from baton.core.record import Approval, Entry
+from baton.core.record import Approval, HistoryEntry
 from baton.workflow.model import AgentStatus, Escalation, Rule
 
 ESCALATED = "requires_human_intervention"
@@ -24,7 +24,7 @@ def walked(build, states: list[str], **changes: Any):
     """A record that walked through `states` (iterations 1, 2, ...), now in the last one."""
     base = build.record(states[-1])
     history = [
-        Entry(
+        HistoryEntry(
             at=base.entered_at,
             from_state=before,
             to_state=state,

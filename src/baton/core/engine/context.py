@@ -14,7 +14,7 @@ from baton.core import messages
 from baton.core.decision import Outcome, Reaction
 from baton.core.events import AgentReported, Commented, Event, Labeled
 from baton.core.pm_rules import success_target
-from baton.core.record import KEEP_FEEDBACK, Dispatch, Entry, Record, clip
+from baton.core.record import KEEP_FEEDBACK, Dispatch, HistoryEntry, Record, clip
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
@@ -88,7 +88,7 @@ def move(
     iteration = record.iteration + 1
     visits = {} if human else dict(record.visits)
     visits[target] = visits.get(target, 0) + 1
-    entry = Entry(
+    entry = HistoryEntry(
         at=ctx.now,
         from_state=record.state,
         to_state=target,

@@ -9,7 +9,7 @@ from baton.core.engine.context import Draft, Scene, dispatch
 from baton.core.engine.relabels import unknown_label
 from baton.core.events import IssueChanged, Labeled
 from baton.core.labels import is_trigger
-from baton.core.record import Entry, Record
+from baton.core.record import HistoryEntry, Record
 
 
 def enter(scene: Scene) -> Draft:
@@ -50,7 +50,7 @@ def enter(scene: Scene) -> Draft:
         iteration=0,
         visits={target: 1},
         history=[
-            Entry(
+            HistoryEntry(
                 at=event.at,
                 from_state=None,
                 to_state=target,
