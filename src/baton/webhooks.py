@@ -75,9 +75,9 @@ def _parse_issues(payload: dict[str, Any], policy: Policy, now: datetime) -> Eve
     sender = payload.get("sender") or {}
     if is_bot(sender, policy.bot_login):
         return Ignored(reason=f"issue {action} by bot {sender.get('login')}", issue=issue.number)
-    actor = _actor(
-        sender, policy, str((payload.get("issue") or {}).get("author_association", "NONE"))
-    )
+    # The payload's `issue.author_association` is the issue author's, not the sender's: the
+    # sender's own rights are looked up when a decision turns on them.
+    actor = _actor(sender, policy)
     updated = str((payload.get("issue") or {}).get("updated_at") or now.isoformat())
     if action in {"labeled", "unlabeled"}:
         label = str((payload.get("label") or {}).get("name") or "")
