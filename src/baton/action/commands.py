@@ -141,7 +141,7 @@ def run_event(env: ActionEnv) -> CommandResult:
             raise InvalidEvent("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set")
         try:
             payload = json.loads(env.event_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # ValueError: not JSON, or not UTF-8
             raise InvalidEvent(f"cannot read the event payload {env.event_path}: {exc}") from exc
         if not isinstance(payload, dict):
             raise InvalidEvent("the event payload is not a JSON object")
