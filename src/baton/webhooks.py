@@ -29,30 +29,60 @@ from baton.errors import InvalidAgentResult, InvalidEvent
 from baton.workflow.config import Policy
 
 
-def _actor(user: dict[str, Any] | None, policy: Policy, association: str = "NONE") -> Actor:
-    user = user or {}
+def _object(parent: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """`parent[key]` as an object: absent or null is empty; anything else is malformed."""
+    value = parent.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidEvent(f"the payload's {where} is not an object")
+    return value
+
+
+def _text(parent: dict[str, Any], key: str, where: str) -> str:
+    """`parent[key]` as text: absent or null is empty; a number or an object is malformed."""
+    value = parent.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidEvent(f"the payload's {where} is not a string")
+    return value
+
+
+def _id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _actor(user: dict[str, Any], policy: Policy, where: str, association: Any = None) -> Actor:
+    login = _text(user, "login", f"{where}.login")
     return Actor(
-        login=str(user.get("login") or "unknown"),
+        login=login or "unknown",
         is_bot=is_bot(user, policy.bot_login),
-        association=association or "NONE",
+        association=association if isinstance(association, str) and association else "NONE",
     )
+
+
+def _label_name(label: Any) -> str:
+    name = label.get("name") if isinstance(label, dict) else label
+    if not isinstance(name, str):
+        raise InvalidEvent("the payload's issue.labels holds a label without a name")
+    return name
 
 
 def _issue(payload: dict[str, Any]) -> IssueInfo:
     raw = payload.get("issue")
-    if not isinstance(raw, dict) or not isinstance(raw.get("number"), int):
+    if not isinstance(raw, dict) or not _id(raw.get("number")):
         raise InvalidEvent("the payload has no issue with a number")
-    labels = tuple(
-        str(label.get("name")) if isinstance(label, dict) else str(label)
-        for label in raw.get("labels") or []
-    )
+    labels = raw.get("labels")
+    if labels is not None and not isinstance(labels, list):
+        raise InvalidEvent("the payload's issue.labels is not a list")
     return IssueInfo(
         number=raw["number"],
-        title=str(raw.get("title") or ""),
-        body=str(raw.get("body") or ""),
-        state=str(raw.get("state") or "open"),
-        labels=labels,
-        author=str((raw.get("user") or {}).get("login") or ""),
+        title=_text(raw, "title", "issue.title"),
+        body=_text(raw, "body", "issue.body"),
+        state=_text(raw, "state", "issue.state") or "open",
+        labels=tuple(_label_name(label) for label in labels or []),
+        author=_text(_object(raw, "user", "issue.user"), "login", "issue.user.login"),
         is_pull_request=bool(raw.get("pull_request")),
     )
 
@@ -70,17 +100,17 @@ def _issue_number(value: Any) -> int | None:
 
 
 def _parse_issues(payload: dict[str, Any], policy: Policy, now: datetime) -> Event | Ignored:
-    action = str(payload.get("action", ""))
+    action = _text(payload, "action", "action")
     issue = _issue(payload)
-    sender = payload.get("sender") or {}
+    sender = _object(payload, "sender", "sender")
     if is_bot(sender, policy.bot_login):
         return Ignored(reason=f"issue {action} by bot {sender.get('login')}", issue=issue.number)
-    actor = _actor(
-        sender, policy, str((payload.get("issue") or {}).get("author_association", "NONE"))
-    )
+    # The payload's `issue.author_association` is the issue author's, not the sender's: the
+    # sender's own rights are looked up when a decision turns on them.
+    actor = _actor(sender, policy, "sender")
     updated = str((payload.get("issue") or {}).get("updated_at") or now.isoformat())
     if action in {"labeled", "unlabeled"}:
-        label = str((payload.get("label") or {}).get("name") or "")
+        label = _text(_object(payload, "label", "label"), "name", "label.name")
         if not label:
             raise InvalidEvent(f"a {action} payload without a label name")
         prefix, trigger = policy.label_prefix, policy.trigger_label
@@ -118,10 +148,10 @@ def _parse_issues(payload: dict[str, Any], policy: Policy, now: datetime) -> Eve
 
 
 def _parse_comment(payload: dict[str, Any], policy: Policy, now: datetime) -> Event | Ignored:
-    action = str(payload.get("action", ""))
+    action = _text(payload, "action", "action")
     issue = _issue(payload)
     comment = payload.get("comment")
-    if not isinstance(comment, dict) or not isinstance(comment.get("id"), int):
+    if not isinstance(comment, dict) or not _id(comment.get("id")):
         raise InvalidEvent("an issue_comment payload without a comment id")
     if action not in {"created", "edited"}:
         return Ignored(reason=f"comment {action or '?'}: nothing to act on", issue=issue.number)
@@ -129,18 +159,18 @@ def _parse_comment(payload: dict[str, Any], policy: Policy, now: datetime) -> Ev
         return Ignored(
             reason="a comment on a pull request (config: pull_requests is off)", issue=issue.number
         )
-    user = comment.get("user") or {}
+    user = _object(comment, "user", "comment.user")
     if is_bot(user, policy.bot_login):
         return Ignored(reason=f"comment by bot {user.get('login')}", issue=issue.number)
     edited = action == "edited"
-    stamp = str(comment.get("updated_at") or "") if edited else ""
+    stamp = _text(comment, "updated_at", "comment.updated_at") if edited else ""
     return Commented(
         id=f"comment:{comment['id']}" + (f":edited:{stamp}" if edited else ""),
         issue=issue,
-        actor=_actor(user, policy, str(comment.get("author_association") or "NONE")),
+        actor=_actor(user, policy, "comment.user", comment.get("author_association")),
         at=now,
         comment_id=comment["id"],
-        body=str(comment.get("body") or ""),
+        body=_text(comment, "body", "comment.body"),
         edited=edited,
     )
 
@@ -153,7 +183,7 @@ def _parse_dispatch(
     number = _issue_number(inputs.get("issue"))
     if number is None:
         return Ignored(reason=f"{name} without an `issue` input: nothing to act on")
-    actor = _actor(payload.get("sender"), policy)
+    actor = _actor(_object(payload, "sender", "sender"), policy, "sender")
     if name == "repository_dispatch" and "result" in inputs:
         from baton.core.agent_result import parse_agent_result
 

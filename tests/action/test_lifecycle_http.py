@@ -178,18 +178,19 @@ def test_a_report_writes_the_record_before_the_labels_and_dispatches_last(
     assert write.body["variables"]["recordId"] == f"IC_fake{record_id}"
 
 
-def test_an_invalid_agent_result_changes_nothing_and_fails_the_job(
+def test_an_invalid_agent_result_is_a_failed_attempt_the_issue_shows(
     fake: FakeGitHub, action: ActionRunner
 ) -> None:
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
     action.run("issues", payloads.labeled(fake, number, "baton"))
-    before = record_of(fake, number)
     step = action.report(number, {"status": "done", "confidence": 2})
-    assert step.returncode == 1
-    assert "::error" in step.stdout and "status" in step.stdout
-    assert step.calls == [], "refused before any API call"
-    assert record_of(fake, number) == before
+    assert step.returncode == 0, "the job did its work: it refused the result and said so"
+    assert "::warning" in step.stdout and "status" in step.stdout
+    assert step.decision["outcome"] == "retry"
+    after = record_of(fake, number)
+    assert (after.state, after.attempt) == ("received", 2)
+    assert any("status" in item for item in after.feedback)
 
 
 def test_outputs_cannot_be_injected_through_user_text(

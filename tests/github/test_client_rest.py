@@ -105,12 +105,6 @@ def test_an_unknown_user_has_no_permission(
     assert tracker.permission("ghost") == "none"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GitHubTracker.permission reads the legacy `permission` field (maintain shows as "
-    "write, triage as read) where the Tracker protocol promises the role (`role_name`): a "
-    "triage user's relabel is reverted on GitHub but forced in memory. Fix in github/client.py.",
-)
 @pytest.mark.parametrize("role", ["maintain", "triage"])
 def test_the_permission_is_the_repository_role_not_the_legacy_field(
     mocked: responses.RequestsMock, tracker: GitHubTracker, role: str

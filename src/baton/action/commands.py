@@ -32,7 +32,7 @@ from baton.action.summary import (
 )
 from baton.core.events import Event, Ignored, Sweep
 from baton.core.triage import quick_reason, view_of
-from baton.errors import BatonError, InvalidEvent, TrackerError
+from baton.errors import BatonError, InvalidAgentResult, InvalidEvent, TrackerError
 from baton.github.tracker import cost_note
 from baton.webhooks import parse
 from baton.workflow.config import Settings, load_config
@@ -141,7 +141,7 @@ def run_event(env: ActionEnv) -> CommandResult:
             raise InvalidEvent("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set")
         try:
             payload = json.loads(env.event_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # ValueError: not JSON, or not UTF-8
             raise InvalidEvent(f"cannot read the event payload {env.event_path}: {exc}") from exc
         if not isinstance(payload, dict):
             raise InvalidEvent("the event payload is not a JSON object")
@@ -224,30 +224,33 @@ def report_command(
     env: ActionEnv, *, issue: int, result_path: Path, state: str | None, agent: str | None
 ) -> CommandResult:
     """`baton report`: apply an agent's result and chain the next agent's run."""
-    from baton.core.agent_result import read_agent_result
+    from baton.core.agent_result import AgentResult, read_agent_result
     from baton.core.events import report
 
     try:
         settings = load_settings(env)
-        result = read_agent_result(result_path)  # invalid: a clear error, nothing written
-        if result.next_state and result.next_state not in settings.workflow.states:
-            known = ", ".join(settings.workflow.states)
-            raise BatonError(
-                f"the agent proposed next_state {result.next_state!r}, which is not a state "
-                f"of workflow {settings.workflow.name} ({known})"
-            )
+        # A result that does not validate, or proposes a state the workflow lacks, is the
+        # agent's failure: it climbs the retry ladder and the humans see why, never a stuck issue.
+        result: AgentResult | None = None
+        error: str | None = None
+        try:
+            result = read_agent_result(result_path)
+        except InvalidAgentResult as exc:
+            error = str(exc)
         tracker = make_tracker(env, settings)
         event = report(
             issue,
             agent=agent,
             result=result,
-            error=None,
+            error=error,
             now=now(),
             run_id=env.run_id,
             state=state,
         )
         chain = chain_target(env)
         outcome = handle_event(env, settings, tracker, event, chain=chain)
+        if error is not None:
+            outcome.warnings.append(f"the agent's result was refused: {error}")
         if chain is None and outcome.outputs.get("agent"):
             outcome.log.append("GITHUB_WORKFLOW_REF is not set: the next agent was not dispatched")
         return outcome

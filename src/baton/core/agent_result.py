@@ -17,9 +17,11 @@ MAX_ITEMS = 50
 class AgentResult(BaseModel):
     """What one agent run concluded; `next_state` is only a proposal the workflow may refuse."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
 
-    status: AgentStatus
+    # Strict types: "0.9" or true for a confidence, or 3 for a summary, is an agent's mistake to
+    # report back, not a value to guess at.
+    status: AgentStatus = Field(strict=False)
     confidence: float = Field(ge=0.0, le=1.0)
     summary: str = Field(default="", max_length=MAX_TEXT)
     issues_found: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
@@ -70,4 +72,8 @@ def read_agent_result(path: Path) -> AgentResult:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidAgentResult(f"cannot read the agent result {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidAgentResult(
+            f"the agent result {path} is not UTF-8 (byte {exc.start})"
+        ) from exc
     return parse_agent_result(text)

@@ -102,10 +102,15 @@ def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -
 
 
 # --- a whole payload -----------------------------------------------------------------------
-def _labels(issue: Mapping[str, Any]) -> list[str]:
-    return [
-        str(x.get("name")) if isinstance(x, Mapping) else str(x) for x in issue.get("labels") or []
-    ]
+def _labels(issue: Mapping[str, Any]) -> list[str] | None:
+    """The label names, or None when the payload's labels are not a list (the full path then
+    refuses the payload with a clear error)."""
+    raw = issue.get("labels")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        return None
+    return [str(x.get("name")) if isinstance(x, Mapping) else str(x) for x in raw]
 
 
 def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | None:
@@ -125,6 +130,8 @@ def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | Non
     if not isinstance(issue, Mapping):
         return None
     labels = _labels(issue)
+    if labels is None:
+        return None
     action = str(payload.get("action", ""))
     if name == "issues":
         sender = payload.get("sender")

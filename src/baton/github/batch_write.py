@@ -7,11 +7,13 @@ of the document has landed, and the run completes what it started instead of lea
 record behind its labels or a message without its record. Only a step that fails twice fails the
 run, and the next run repairs what it left (as after a crash at that step).
 
-Two exceptions keep that order sound:
+Three exceptions keep that order sound:
 - a lost message is re-posted alone, before the document: the record written with it forgets
   it, so it must be on the issue first;
 - a status label the document took off after its failed addition is put back, so the issue
-  keeps a status label (without one it would look as if it had left the workflow).
+  keeps a status label (without one it would look as if it had left the workflow);
+- a record that fails twice undoes the document's label changes: the record is the memory, and
+  a label naming a state it never took would steer the next runs wrong until the sweep.
 
 A transport that cannot send a document answers every field "not run" and this becomes the
 plain step-by-step write; the in-memory GitHub runs the same code.
@@ -127,9 +129,9 @@ def write_batched(tracker: BatchTracker, writes: Writes) -> Written:
         try:
             _record(tracker, by_alias["record"], outcome("record"), done)
         except TrackerError:
-            # The record stays as it was: the status label the document took off after a
-            # failed addition goes back, so the labels keep agreeing with the record.
-            _put_back(tracker, by_alias, outcome, specs)
+            # The record stays as it was, so the labels must too: what the document's label
+            # fields changed is undone, or the label would name a state the record never took.
+            _undo_labels(tracker, by_alias, outcome, specs)
             raise
     if writes.labels is not None:
         _labels(tracker, by_alias, outcome, specs)
@@ -213,6 +215,32 @@ def _put_back(
             raise TrackerError(
                 f"putting back {', '.join(back)}: {exc}", status=exc.status
             ) from None
+
+
+def _undo_labels(
+    tracker: BatchTracker,
+    ops: dict[str, Op],
+    outcome: Callable[[str], FieldResult],
+    specs: dict[str, LabelSpec],
+) -> None:
+    """The record failed for good: take off the status labels the document put on and put
+    back the ones it took off, so the issue shows the state its record still holds."""
+    added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")
+    on = added.labels if added is not None and outcome("labelsAdded").ok else ()
+    back = (
+        tuple(x for x in outcome("labelsRemoved").labels if x in specs)
+        if removed is not None and outcome("labelsRemoved").ok
+        else ()
+    )
+    if not on and not back:
+        return
+    op = added or removed
+    assert op is not None  # something was changed, so one of the label fields ran
+    try:
+        tracker.set_labels(op.number, on, back, specs)
+    except TrackerError as exc:
+        undone = ", ".join([*(f"-{x}" for x in on), *(f"+{x}" for x in back)])
+        raise TrackerError(f"undoing the labels ({undone}): {exc}", status=exc.status) from None
 
 
 def _labels(

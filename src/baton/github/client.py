@@ -26,6 +26,7 @@ from baton.core.issue_facts import Comment, IssueInfo
 from baton.errors import GraphQLUnusable, TrackerError
 from baton.github import graphql as gql
 from baton.github.batch_write import FieldResult, Op, write_batched
+from baton.github.permission import role_of
 from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
 from github import Auth, Github, GithubException, GithubRetry
 
@@ -350,7 +351,7 @@ class GitHubTracker:
             if exc.status == 404:  # not a user GitHub knows: no permission at all
                 return "none"
             raise
-        return str(data.get("permission") or "none")
+        return role_of(data)
 
     def is_team_member(self, team: str, login: str) -> bool:
         org, _, slug = team.partition("/")

@@ -22,6 +22,7 @@ from typing import Any
 from baton.core.issue_facts import Comment, IssueInfo
 from baton.errors import TrackerError
 from baton.github.batch_write import FieldResult, Op, write_batched
+from baton.github.permission import role_of
 from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
 from baton.sim import github_rules as rules
 from baton.sim import payloads
@@ -372,7 +373,11 @@ class MemoryGitHub:
 
     def permission(self, login: str) -> str:
         self._call("permission")
-        return self.collaborators.role(login) or "none"  # GitHub answers 404: no permission
+        role = self.collaborators.role(login)
+        if role is None:
+            return "none"  # GitHub answers 404: no permission
+        # Read through the same reader as the client, from the answer GitHub would give.
+        return role_of(rules.permission_answer(role))
 
     def is_team_member(self, team: str, login: str) -> bool:
         self._call("is_team_member")

@@ -285,4 +285,6 @@ def load_config(
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidConfig(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidConfig(f"{path} is not UTF-8 (byte {exc.start})") from exc
     return parse_config(text, source=str(path), bot_login=bot_login)
