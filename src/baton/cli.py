@@ -11,7 +11,8 @@ import click
 
 from baton import __version__
 from baton.action.env import ActionEnv
-from baton.errors import BatonError, InvalidWorkflow
+from baton.action.outputs import annotation
+from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.config import (
     DEFAULT_CONFIG_PATH,
@@ -176,7 +177,14 @@ issue_option = click.option(
 
 
 def _env() -> ActionEnv:
-    return ActionEnv.from_environ()
+    """The Action's environment. A value that does not parse stops the command before anything
+    is read or written: one `::error::` line per bad value, naming it and what it accepts."""
+    try:
+        return ActionEnv.from_environ()
+    except InvalidConfig as exc:
+        for line in str(exc).splitlines():
+            click.echo(annotation("error", line))
+        sys.exit(1)
 
 
 @cli.command()
