@@ -187,6 +187,9 @@ def _env() -> ActionEnv:
         sys.exit(1)
 
 
+DEFAULT_AGENT_TIMEOUT = 3600.0
+
+
 @cli.command()
 def run() -> None:
     """Act on the GitHub event of this job (the Action's entry point)."""
@@ -248,7 +251,11 @@ def context(issue: int, fmt: str, output: str | None) -> None:
 
 @cli.command()
 @issue_option
-@click.option("--command", "command", required=True, help="The agent's command line.")
+@click.option(
+    "--command",
+    "command",
+    help="The agent's command line; default: the `agent-command` input (BATON_AGENT_COMMAND).",
+)
 @click.option(
     "--output",
     default="baton-result.json",
@@ -256,16 +263,34 @@ def context(issue: int, fmt: str, output: str | None) -> None:
     type=click.Path(dir_okay=False),
     help="Where to write the result for `baton report`.",
 )
-@click.option("--timeout", default=3600.0, show_default=True, help="Seconds the agent may run.")
-def agent(issue: int, command: str, output: str, timeout: float) -> None:
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    help="Seconds the agent may run; default: the `agent-timeout` input "
+    f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
+)
+def agent(issue: int, command: str | None, output: str, timeout: float | None) -> None:
     """Run a command-line coding agent on ISSUE and write its result file."""
     from baton.action.commands import context_command, finish
     from baton.agents.runner import CommandAgent
 
     env = _env()
+    # A blank --command is "not given": the example passes an unset repository variable as "".
+    command = command if command and command.strip() else env.agent_command
+    if not command:
+        # A setup error, not a failed attempt: stop before any API call and write no result.
+        click.echo(
+            annotation(
+                "error",
+                "no agent command: set the action's `agent-command` input (or the "
+                "BATON_AGENT_COMMAND variable), or pass --command, to the coding agent's "
+                "command line",
+            )
+        )
+        sys.exit(1)
+    if timeout is None:
+        timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
     runner = CommandAgent(command, timeout=timeout)
-    if not command.strip():
-        _fail("--command is empty: set it to the agent's command line (e.g. a repository variable)")
     if not runner.is_available():
         _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
     outcome, prompt = context_command(env, issue=issue, fmt="markdown")
