@@ -22,7 +22,7 @@ from baton.workflow.config import (
     settings_from,
 )
 from baton.workflow.graph import to_json, to_mermaid
-from baton.workflow.model import load_workflow_file, preset_document, preset_names
+from baton.workflow.model import load_workflow_file, preset_document, preset_names, to_yaml
 from baton.workflow.yaml_source import YamlDocument
 
 
@@ -148,16 +148,28 @@ def validate(config: str | None, workflow: str | None) -> None:
 @config_option
 @workflow_option
 @click.option(
-    "--format", "fmt", type=click.Choice(["mermaid", "json"]), default="mermaid", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["mermaid", "json", "workflow"]),
+    default="mermaid",
+    show_default=True,
+    help="mermaid: a diagram; json: the graph (states, edges, escapes) for tools; workflow: "
+    "the definition as YAML, to copy into a workflow file or under `workflow:` in the config.",
 )
 def graph(config: str | None, workflow: str | None, fmt: str) -> None:
-    """Print the workflow as a Mermaid diagram or a JSON graph."""
+    """Print the workflow as a Mermaid diagram, a JSON graph, or a definition to edit.
+
+    `--format workflow` is the one to start a workflow of your own from: `baton validate`
+    accepts it back (as a file with --workflow, or inline under `workflow:` in the config) as
+    the same workflow. The JSON graph is a drawing for tools, not a definition."""
     try:
         settings = _settings(config, workflow)
     except BatonError as exc:
         _fail(str(exc))
     if fmt == "json":
         click.echo(json.dumps(to_json(settings.workflow), indent=2))
+    elif fmt == "workflow":
+        click.echo(to_yaml(settings.workflow), nl=False)
     else:
         click.echo(to_mermaid(settings.workflow))
 
