@@ -129,6 +129,11 @@ def test_the_values_read_are_typed() -> None:
     assert env.config == "ci/baton.yml" and env.config_given
 
 
+@pytest.mark.parametrize("login", ["github-actions[bot]", "baton-app[bot]", "octocat_acme"])
+def test_a_bot_login_may_be_an_app_or_a_managed_user(login: str) -> None:
+    assert ActionEnv.from_environ({"INPUT_BOT-LOGIN": login}).bot_login == login
+
+
 def test_an_input_wins_over_its_baton_variable() -> None:
     env = ActionEnv.from_environ(
         {"INPUT_AGENT-COMMAND": "claude -p", "BATON_AGENT_COMMAND": "codex exec"}

@@ -25,8 +25,9 @@ from baton.core.triage import DEFAULT_CONFIG
 DEFAULT_API_URL = "https://api.github.com"
 
 REPOSITORY = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-# A user login (alphanumerics and single hyphens) or an App's `name[bot]`.
-LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$")
+# A user login (alphanumerics and hyphens; managed users add `_shortcode`) or an App's
+# `name[bot]`.
+LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\[bot\])?$")
 
 
 # --- how text becomes a value; each raises ValueError, whose text `read` ignores -----------
