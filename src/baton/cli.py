@@ -11,7 +11,8 @@ import click
 
 from baton import __version__
 from baton.action.env import ActionEnv
-from baton.errors import BatonError, InvalidWorkflow
+from baton.action.outputs import annotation
+from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.config import (
     DEFAULT_CONFIG_PATH,
@@ -21,7 +22,7 @@ from baton.workflow.config import (
     settings_from,
 )
 from baton.workflow.graph import to_json, to_mermaid
-from baton.workflow.model import load_workflow_file, preset_document, preset_names
+from baton.workflow.model import load_workflow_file, preset_document, preset_names, to_yaml
 from baton.workflow.yaml_source import YamlDocument
 
 
@@ -147,16 +148,28 @@ def validate(config: str | None, workflow: str | None) -> None:
 @config_option
 @workflow_option
 @click.option(
-    "--format", "fmt", type=click.Choice(["mermaid", "json"]), default="mermaid", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["mermaid", "json", "workflow"]),
+    default="mermaid",
+    show_default=True,
+    help="mermaid: a diagram; json: the graph (states, edges, escapes) for tools; workflow: "
+    "the definition as YAML, to copy into a workflow file or under `workflow:` in the config.",
 )
 def graph(config: str | None, workflow: str | None, fmt: str) -> None:
-    """Print the workflow as a Mermaid diagram or a JSON graph."""
+    """Print the workflow as a Mermaid diagram, a JSON graph, or a definition to edit.
+
+    `--format workflow` is the one to start a workflow of your own from: `baton validate`
+    accepts it back (as a file with --workflow, or inline under `workflow:` in the config) as
+    the same workflow. The JSON graph is a drawing for tools, not a definition."""
     try:
         settings = _settings(config, workflow)
     except BatonError as exc:
         _fail(str(exc))
     if fmt == "json":
         click.echo(json.dumps(to_json(settings.workflow), indent=2))
+    elif fmt == "workflow":
+        click.echo(to_yaml(settings.workflow), nl=False)
     else:
         click.echo(to_mermaid(settings.workflow))
 
@@ -176,7 +189,17 @@ issue_option = click.option(
 
 
 def _env() -> ActionEnv:
-    return ActionEnv.from_environ()
+    """The Action's environment. A value that does not parse stops the command before anything
+    is read or written: one `::error::` line per bad value, naming it and what it accepts."""
+    try:
+        return ActionEnv.from_environ()
+    except InvalidConfig as exc:
+        for line in str(exc).splitlines():
+            click.echo(annotation("error", line))
+        sys.exit(1)
+
+
+DEFAULT_AGENT_TIMEOUT = 3600.0
 
 
 @cli.command()
@@ -240,7 +263,11 @@ def context(issue: int, fmt: str, output: str | None) -> None:
 
 @cli.command()
 @issue_option
-@click.option("--command", "command", required=True, help="The agent's command line.")
+@click.option(
+    "--command",
+    "command",
+    help="The agent's command line; default: the `agent-command` input (BATON_AGENT_COMMAND).",
+)
 @click.option(
     "--output",
     default="baton-result.json",
@@ -248,16 +275,34 @@ def context(issue: int, fmt: str, output: str | None) -> None:
     type=click.Path(dir_okay=False),
     help="Where to write the result for `baton report`.",
 )
-@click.option("--timeout", default=3600.0, show_default=True, help="Seconds the agent may run.")
-def agent(issue: int, command: str, output: str, timeout: float) -> None:
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    help="Seconds the agent may run; default: the `agent-timeout` input "
+    f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
+)
+def agent(issue: int, command: str | None, output: str, timeout: float | None) -> None:
     """Run a command-line coding agent on ISSUE and write its result file."""
     from baton.action.commands import context_command, finish
     from baton.agents.runner import CommandAgent
 
     env = _env()
+    # A blank --command is "not given": the example passes an unset repository variable as "".
+    command = command if command and command.strip() else env.agent_command
+    if not command:
+        # A setup error, not a failed attempt: stop before any API call and write no result.
+        click.echo(
+            annotation(
+                "error",
+                "no agent command: set the action's `agent-command` input (or the "
+                "BATON_AGENT_COMMAND variable), or pass --command, to the coding agent's "
+                "command line",
+            )
+        )
+        sys.exit(1)
+    if timeout is None:
+        timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
     runner = CommandAgent(command, timeout=timeout)
-    if not command.strip():
-        _fail("--command is empty: set it to the agent's command line (e.g. a repository variable)")
     if not runner.is_available():
         _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
     outcome, prompt = context_command(env, issue=issue, fmt="markdown")

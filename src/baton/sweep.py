@@ -6,6 +6,11 @@ timeout, a work state whose agent may have gone silent, recent activity on a sta
 for a human (a comment whose own run was cancelled), or labels that disagree. Issues it acts on
 are updated and move to the back of the queue, so a sweep that runs out of budget resumes next
 time with the issues that waited longest.
+
+A trigger label left on an issue Baton never took in (its run failed, or it was added while
+Baton could not run) is nothing the engine can act on from a tick: the sweep cannot know who
+added it, so it cannot enter the issue. Once the label's own run has had time to come, the
+sweep takes the label off with a note saying so — once, instead of reading the issue every hour.
 """
 
 from __future__ import annotations
@@ -13,10 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from baton.core import markdown
+from baton.core.decision import Decision, Outcome
 from baton.core.events import Tick, tick
 from baton.core.issue_facts import IssueInfo
 from baton.core.labels import is_trigger, status_labels
+from baton.core.messages import SIGNATURE
 from baton.github.tracker import DispatchTarget, Tracker, request_count
+from baton.issue.apply import apply
 from baton.run import RunResult, handle
 from baton.workflow.config import Settings
 from baton.workflow.model import StateKind
@@ -38,7 +47,9 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
     """Why this issue is worth reading now, from its labels and last update; None: skip it."""
     workflow, policy = settings.workflow, settings.policy
     status = status_labels(info.labels, policy.label_prefix)
-    if any(is_trigger(label, policy.trigger_label) for label in info.labels):
+    idle = now - info.updated_at if info.updated_at else None
+    # A trigger label this recent may still have its own run queued: that run takes it in.
+    if _trigger(info, settings) and (idle is None or idle > RECENT):
         return "the trigger label is still on it (a run that entered it may have died)"
     if not status:
         return None
@@ -46,7 +57,6 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
     if len(states) != 1 or states[0] is None:
         return "its status labels need repair"
     spec = workflow.spec(states[0])
-    idle = now - info.updated_at if info.updated_at else None
     if idle is None:
         return "its last update is unknown"
     if spec.kind is StateKind.waiting:
@@ -61,6 +71,58 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
     if states[0] == workflow.escalation.state and idle <= RECENT:
         return "recent activity while it waits for a human decision"
     return None
+
+
+def _trigger(info: IssueInfo, settings: Settings) -> str | None:
+    trigger = settings.policy.trigger_label
+    return next((label for label in info.labels if is_trigger(label, trigger)), None)
+
+
+def stale_trigger_note(label: str) -> str:
+    return "\n".join(
+        [
+            f"The {markdown.code(label)} label was on this issue, but no run of Baton took the "
+            "issue in: the run that adding it started may have failed, or it was added while "
+            "Baton could not run. So I removed it.",
+            "",
+            "A maintainer can add it again to start Baton on this issue.",
+            "",
+            SIGNATURE,
+        ]
+    )
+
+
+def _clear_stale_trigger(
+    info: IssueInfo,
+    result: RunResult,
+    tracker: Tracker,
+    settings: Settings,
+    *,
+    dry_run: bool,
+    secret: str | None,
+) -> RunResult:
+    """Take a leftover trigger label off an issue outside the workflow, with a note; any other
+    result is returned as it is. With a record, the engine's own label repair removes it."""
+    label = _trigger(info, settings)
+    if label is None or result.loaded.record is not None:
+        return result
+    if result.decision.outcome is not Outcome.ignored:
+        return result
+    decision = Decision(
+        outcome=Outcome.noted,
+        issue=info.number,
+        reason=f"removed the trigger label {label!r}: no run took the issue in",
+        labels=tuple(x for x in info.labels if x != label),
+        message=stale_trigger_note(label),
+        event="tick",
+    )
+    cleared = RunResult(decision=decision, loaded=result.loaded, notes=list(result.notes))
+    if dry_run:
+        cleared.notes.append("dry run: nothing was written")
+        return cleared
+    workflow, policy = settings.workflow, settings.policy
+    cleared.applied = apply(decision, result.loaded, info, tracker, workflow, policy, secret=secret)
+    return cleared
 
 
 def _spent(tracker: Tracker, start: int) -> int:
@@ -97,6 +159,9 @@ def sweep(
                 return out
             event: Tick = tick(info.number, now).model_copy(update={"issue": info})
             result = handle(event, tracker, settings, chain=chain, dry_run=dry_run, secret=secret)
+            result = _clear_stale_trigger(
+                info, result, tracker, settings, dry_run=dry_run, secret=secret
+            )
             out.scanned += 1
             out.results.append(result)
         page = next_page

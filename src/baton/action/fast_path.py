@@ -1,7 +1,9 @@
 """`baton run` for an event that is certainly ignored, before pydantic, click or PyGithub load.
 
-The config is read raw here (PyYAML only); anything out of the ordinary returns None and the
-full path validates it and reports problems properly. The rules themselves are `core.triage`'s.
+The inputs are read by `action.inputs`, the same reader the full path's `ActionEnv` uses, and
+the config raw (PyYAML only); a bad input or anything out of the ordinary in the config returns
+None, and the full path validates it and reports problems properly. The rules themselves are
+`core.triage`'s.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from baton.core.triage import DEFAULT_BOT, DEFAULT_CONFIG, View, quick_reason
+from baton.action import inputs
+from baton.core.triage import DEFAULT_BOT, View, quick_reason
 
 
 def _yaml(path: Path) -> Any:
@@ -34,22 +37,18 @@ def _preset(name: str) -> Any:
 
 
 def raw_view(env: Mapping[str, str]) -> View | None:
-    """The view from the config file as written, or None if anything is out of the ordinary
-    (the full path then validates the config and reports problems properly)."""
-
-    def read(key: str, default: str = "") -> str:
-        for variant in (f"INPUT_{key.upper()}", f"INPUT_{key.upper().replace('-', '_')}"):
-            if env.get(variant, "").strip():
-                return env[variant].strip()
-        return default
-
-    config_path = Path(read("config", DEFAULT_CONFIG))
+    """The view from the inputs and the config file as written, or None if anything is out of
+    the ordinary (the full path then validates both and reports problems properly)."""
+    given = inputs.read(env)
+    if given.problems:
+        return None  # a bad input: the full path refuses it with its one-line error
+    config_path = Path(given.config)
     try:
         config = _yaml(config_path) if config_path.is_file() else None
     except Exception:
         return None
     if config is None:
-        if read("config") and read("config") != DEFAULT_CONFIG:
+        if given.config_given:
             return None  # an explicit config that is missing: the full path reports it
         config = {}
     if not isinstance(config, dict):
@@ -77,7 +76,7 @@ def raw_view(env: Mapping[str, str]) -> View | None:
         agents[label] = str(spec.get("agent") or "agent")
     trigger = entry.get("trigger_label", "baton")
     return View(
-        bot_login=read("bot-login", DEFAULT_BOT),
+        bot_login=given.text("bot_login", DEFAULT_BOT),
         label_prefix=prefix,
         trigger_label=str(trigger) if trigger else None,
         pull_requests=bool(config.get("pull_requests", False)),
@@ -93,11 +92,12 @@ def quick_run(env: Mapping[str, str] | None = None) -> int | None:
     """`baton run` for an event that is certainly ignored: outputs, summary, exit 0.
     None means the event may matter and the full path must run."""
     env = os.environ if env is None else env
-    name, path = env.get("GITHUB_EVENT_NAME", ""), env.get("GITHUB_EVENT_PATH", "")
-    if not name or not path:
+    given = inputs.read(env)
+    name, path = given.text("event_name"), given.values.get("event_path")
+    if given.problems or not name or not isinstance(path, Path):
         return None
     try:
-        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+        payload = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     view = raw_view(env) if isinstance(payload, dict) else None

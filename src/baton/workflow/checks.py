@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from baton.workflow.model import SPECIAL_TARGETS, STATE_NAME, StateKind, Workflow
+from baton.workflow.model import SPECIAL_TARGETS, STATE_NAME, StateKind, Workflow, did_you_mean
 from baton.workflow.yaml_source import YamlDocument
 
 GITHUB_LABEL_LIMIT = 50
@@ -70,7 +70,8 @@ def check_state_names(wf: Workflow, prefix: str) -> Iterator[Problem]:
 
 def check_initial(wf: Workflow, prefix: str) -> Iterator[Problem]:
     if wf.initial not in wf.states:
-        yield _error(f"initial state {wf.initial!r} is not a state", "initial")
+        hint = did_you_mean(wf.initial, wf.states)
+        yield _error(f"initial state {wf.initial!r} is not a state{hint}", "initial")
     elif wf.states[wf.initial].kind is not StateKind.work:
         yield _error(f"initial state {wf.initial!r} must be a work state", "initial")
 
@@ -78,12 +79,14 @@ def check_initial(wf: Workflow, prefix: str) -> Iterator[Problem]:
 def check_transition_targets(wf: Workflow, prefix: str) -> Iterator[Problem]:
     for source, targets in wf.transitions.items():
         if source not in wf.states:
-            yield _error(f"transitions from unknown state {source!r}", "transitions", source)
+            hint = did_you_mean(source, wf.states)
+            yield _error(f"transitions from unknown state {source!r}{hint}", "transitions", source)
         seen: set[str] = set()
         for index, target in enumerate(targets):
             if target not in wf.states:
                 yield _error(
-                    f"{source} -> {target}: unknown target state {target!r}",
+                    f"{source} -> {target}: unknown target state {target!r}"
+                    + did_you_mean(target, wf.states),
                     "transitions",
                     source,
                     index,
@@ -102,7 +105,8 @@ def check_agents(wf: Workflow, prefix: str) -> Iterator[Problem]:
                 yield _error(f"work state {state!r} has no agent", "states", state)
             elif spec.agent not in wf.agents:
                 yield _error(
-                    f"state {state!r} names unknown agent {spec.agent!r}; "
+                    f"state {state!r} names unknown agent {spec.agent!r}"
+                    f"{did_you_mean(spec.agent, wf.agents)}; "
                     f"the agents are: {', '.join(wf.agents)}",
                     "states",
                     state,
@@ -148,7 +152,11 @@ def check_human_moves(wf: Workflow, prefix: str) -> Iterator[Problem]:
                 )
             elif target not in wf.states:
                 yield _error(
-                    f"{state}.{field_name} -> unknown state {target!r}", "states", state, field_name
+                    f"{state}.{field_name} -> unknown state {target!r}"
+                    + did_you_mean(target, wf.states),
+                    "states",
+                    state,
+                    field_name,
                 )
             elif not wf.allows(state, target):
                 yield _error(
@@ -183,7 +191,13 @@ def check_timeouts(wf: Workflow, prefix: str) -> Iterator[Problem]:
                 "timeout",
             )
         elif target not in wf.states:
-            yield _error(f"{state}.timeout -> unknown state {target!r}", "states", state, "timeout")
+            yield _error(
+                f"{state}.timeout -> unknown state {target!r}" + did_you_mean(target, wf.states),
+                "states",
+                state,
+                "timeout",
+                "to",
+            )
         elif not wf.allows(state, target):
             yield _error(
                 f"{state}.timeout -> {target} is not in the transition table",
@@ -196,7 +210,8 @@ def check_timeouts(wf: Workflow, prefix: str) -> Iterator[Problem]:
 def check_rules(wf: Workflow, prefix: str) -> Iterator[Problem]:
     for state, rules in wf.rules.items():
         if state not in wf.states:
-            yield _error(f"rules for unknown state {state!r}", "rules", state)
+            hint = did_you_mean(state, wf.states)
+            yield _error(f"rules for unknown state {state!r}{hint}", "rules", state)
             continue
         if wf.states[state].kind is not StateKind.work:
             yield _error(f"rules for {state!r}, which has no agent to report", "rules", state)
@@ -204,11 +219,14 @@ def check_rules(wf: Workflow, prefix: str) -> Iterator[Problem]:
             if rule.to in SPECIAL_TARGETS:
                 continue
             if rule.to not in wf.states:
+                choices = [*wf.states, *SPECIAL_TARGETS]
                 yield _error(
-                    f"rule {index + 1} of {state} -> unknown state {rule.to!r}",
+                    f"rule {index + 1} of {state} -> unknown state {rule.to!r}"
+                    + did_you_mean(rule.to, choices),
                     "rules",
                     state,
                     index,
+                    "to",
                 )
             elif not wf.allows(state, rule.to):
                 yield _error(
@@ -220,10 +238,13 @@ def check_rules(wf: Workflow, prefix: str) -> Iterator[Problem]:
             for origin in rule.when.came_from or []:
                 if origin not in wf.states:
                     yield _error(
-                        f"rule {index + 1} of {state}: came_from names unknown state {origin!r}",
+                        f"rule {index + 1} of {state}: came_from names unknown state {origin!r}"
+                        + did_you_mean(origin, wf.states),
                         "rules",
                         state,
                         index,
+                        "when",
+                        "came_from",
                     )
     for state, spec in wf.states.items():
         if spec.kind is StateKind.work and not wf.rules.get(state):
@@ -269,9 +290,13 @@ def check_escalation(wf: Workflow, prefix: str) -> Iterator[Problem]:
     }
     for name, target in fields.items():
         if target is not None and target not in wf.states:
-            yield _error(f"escalation.{name} names unknown state {target!r}", "escalation", name)
+            hint = did_you_mean(target, wf.states)
+            yield _error(
+                f"escalation.{name} names unknown state {target!r}{hint}", "escalation", name
+            )
     if wf.reopen is not None and wf.reopen not in wf.states:
-        yield _error(f"reopen names unknown state {wf.reopen!r}", "reopen")
+        hint = did_you_mean(wf.reopen, wf.states)
+        yield _error(f"reopen names unknown state {wf.reopen!r}{hint}", "reopen")
     escalation = wf.states.get(wf.escalation.state or "")
     if escalation is not None and escalation.kind is StateKind.work:
         yield _error(

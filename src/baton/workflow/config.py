@@ -17,14 +17,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from baton.errors import DuplicateKeyError, InvalidConfig, InvalidWorkflow
-from baton.workflow.checks import check
+from baton.workflow.checks import Problem, check
 from baton.workflow.durations import Duration
 from baton.workflow.model import (
     DEFAULT_WORKFLOW,
     Limits,
     Timeout,
     Workflow,
+    describe_errors,
+    did_you_mean,
     load_preset,
+    located,
     workflow_from_data,
 )
 from baton.workflow.yaml_source import YamlDocument, read_yaml
@@ -191,13 +194,25 @@ class Settings:
     document: YamlDocument | None = None
 
 
-def _apply_overrides(workflow: Workflow, config: Config) -> Workflow:
+def _apply_overrides(
+    workflow: Workflow, config: Config, document: YamlDocument | None = None
+) -> Workflow:
     overrides = config.limits.model_dump(exclude_none=True)
     if not config.timeouts and not overrides:
         return workflow
-    unknown = sorted(set(config.timeouts) - set(workflow.states))
+    unknown = [state for state in config.timeouts if state not in workflow.states]
     if unknown:
-        raise InvalidConfig(f"timeouts name unknown states: {', '.join(unknown)}")
+        raise InvalidConfig(
+            "\n".join(
+                located(
+                    document,
+                    ("timeouts", state),
+                    f"workflow {workflow.name} has no state {state!r}"
+                    + did_you_mean(state, workflow.states),
+                )
+                for state in unknown
+            )
+        )
     states = dict(workflow.states)
     for state, after in config.timeouts.items():
         spec = states[state]
@@ -210,6 +225,19 @@ def _apply_overrides(workflow: Workflow, config: Config) -> Workflow:
 def inline_path(config: Config) -> tuple[str, ...]:
     """Where the workflow's own paths start inside the config document."""
     return ("workflow",) if isinstance(config.workflow, dict) else ()
+
+
+def _in_config(problem: Problem, config: Config) -> Problem:
+    """The problem placed in the config document: a state's timeout set by the config's
+    `timeouts` points there; the rest of an inline workflow sits under `workflow:`; a preset's
+    own paths are not in the config at all."""
+    path = problem.path
+    overridden = len(path) >= 3 and path[0] == "states" and path[2] == "timeout"
+    if overridden and path[1] in config.timeouts:
+        return Problem(problem.severity, problem.message, ("timeouts", path[1]))
+    if isinstance(config.workflow, dict):
+        return Problem(problem.severity, problem.message, ("workflow", *path))
+    return Problem(problem.severity, problem.message, ())
 
 
 def _resolve_workflow(config: Config, document: YamlDocument | None) -> Workflow:
@@ -225,10 +253,10 @@ def settings_from(
     source: str = "",
     bot_login: str = DEFAULT_BOT_LOGIN,
 ) -> Settings:
-    workflow = _apply_overrides(_resolve_workflow(config, document), config)
+    workflow = _apply_overrides(_resolve_workflow(config, document), config, document)
     report = check(workflow, prefix=config.label_prefix)
     if not report.ok:
-        rendered = "\n".join(p.render(document, inline_path(config)) for p in report.errors)
+        rendered = "\n".join(_in_config(p, config).render(document) for p in report.errors)
         raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
     policy = Policy(
         approvers=config.approvers,
@@ -263,13 +291,7 @@ def parse_config(text: str, *, source: str, bot_login: str = DEFAULT_BOT_LOGIN) 
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        problems = []
-        for item in exc.errors():
-            path = tuple(str(p) for p in item["loc"])
-            line = document.line_of(path)
-            at = f":{line}" if line else ""
-            problems.append(f"{source}{at}: {'.'.join(path) or 'config'}: {item['msg']}")
-        raise InvalidConfig("\n".join(problems)) from exc
+        raise InvalidConfig("\n".join(describe_errors(exc, Config, document))) from exc
     return settings_from(config, document=document, source=source, bot_login=bot_login)
 
 

@@ -2,7 +2,9 @@
 
 The JSON form is `{"initial", "states": {name: {"agent", "kind"}}, "transitions": {name: [...]}}`
 with the table's edges only; moves the engine makes outside the table (escalation, the
-escalation commands, reopening) sit under `escapes`, and the human gates under `humans`.
+escalation commands, reopening) sit under `escapes`, and the human gates under `humans`. It is
+a drawing for tools, not a definition: `model.to_yaml` (`baton graph --format workflow`) prints
+the definition that `baton validate` accepts back.
 """
 
 from __future__ import annotations

@@ -7,12 +7,15 @@ structural checks (unknown targets, dead ends, unreachable states ...) live in `
 
 from __future__ import annotations
 
+import difflib
 import re
+import types
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -232,17 +235,76 @@ def preset_names() -> list[str]:
     return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".yml"))
 
 
-def _describe(
-    error: ValidationError, document: YamlDocument | None, prefix: tuple[str, ...]
-) -> str:
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest of `choices`, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _inside(annotation: Any, step: str | int) -> Any:
+    """The type found one step (a field, a mapping key, a list index) inside `annotation`."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _inside(get_args(annotation)[0], step)
+    if origin in (Union, types.UnionType):
+        for option in get_args(annotation):
+            found = _inside(option, step)
+            if found is not None:
+                return found
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        field = annotation.model_fields.get(str(step))
+        return field.annotation if field else None
+    if origin is dict and isinstance(step, str):
+        return get_args(annotation)[1]
+    if origin is list and isinstance(step, int):
+        return get_args(annotation)[0]
+    return None
+
+
+def keys_at(model: type[BaseModel], path: Sequence[str | int]) -> list[str]:
+    """The keys the model allows in the mapping at `path` (empty if that is no model)."""
+    annotation: Any = model
+    for step in path:
+        annotation = _inside(annotation, step)
+    options = get_args(annotation) if get_origin(annotation) in (Union, types.UnionType) else ()
+    for candidate in (annotation, *options):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return list(candidate.model_fields)
+    return []
+
+
+def located(document: YamlDocument | None, path: Sequence[str | int], message: str) -> str:
+    """`file:line: dotted.path: message`, with as much of the place as is known."""
+    line = document.line_of(path) if document else None
+    where = ".".join(str(step) for step in path)
+    source = f"{document.source}:{line}: " if document and line else ""
+    if document and not line:
+        source = f"{document.source}: "
+    return f"{source}{where or 'top level'}: {message}"
+
+
+def describe_errors(
+    error: ValidationError,
+    model: type[BaseModel],
+    document: YamlDocument | None,
+    prefix: tuple[str, ...] = (),
+) -> list[str]:
+    """One line per problem, each with its file:line; an unknown key gets the model's closest
+    key at that level (`timout` -> `timeout`), or the list of keys allowed there."""
     lines = []
     for item in error.errors():
-        path = (*prefix, *(str(p) for p in item["loc"]))
-        where = ".".join(path) or "top level"
-        line = document.line_of(path) if document else None
-        at = f" (line {line})" if line else ""
-        lines.append(f"{where}{at}: {item['msg']}")
-    return "\n".join(lines)
+        loc = tuple(item["loc"])
+        message = item["msg"]
+        if item["type"] == "extra_forbidden" and loc:
+            key = str(loc[-1])
+            allowed = keys_at(model, loc[:-1])
+            hint = did_you_mean(key, allowed)
+            if not hint and allowed:
+                hint = f"; the keys here are: {', '.join(allowed)}"
+            message = f"unknown key {key!r}{hint}"
+        lines.append(located(document, (*prefix, *loc), message))
+    return lines
 
 
 def workflow_from_data(
@@ -252,12 +314,17 @@ def workflow_from_data(
     source = f"{document.source}: " if document else ""
     if not isinstance(data, dict):
         raise InvalidWorkflow(f"{source}a workflow must be a mapping with states and transitions")
+    if {"escapes", "humans"} <= data.keys():
+        raise InvalidWorkflow(
+            f"{source}this is the graph `baton graph --format json` draws, not a definition; "
+            "`baton graph --format workflow` prints one that validates"
+        )
     try:
         return Workflow.model_validate(data)
     except ValidationError as exc:
-        raise InvalidWorkflow(
-            f"{source}the workflow does not validate:\n{_describe(exc, document, path)}"
-        ) from exc
+        problems = describe_errors(exc, Workflow, document, path)
+        header = "" if document else "the workflow does not validate:\n"
+        raise InvalidWorkflow(header + "\n".join(problems)) from exc
 
 
 def parse_workflow(text: str, *, source: str = "<workflow>") -> tuple[Workflow, YamlDocument]:
@@ -280,7 +347,8 @@ def _preset_text(name: str) -> str:
 def load_preset(name: str) -> Workflow:
     if name not in preset_names():
         known = ", ".join(preset_names())
-        raise InvalidWorkflow(f"unknown workflow preset {name!r}; the presets are: {known}")
+        hint = did_you_mean(name, preset_names())
+        raise InvalidWorkflow(f"unknown workflow preset {name!r}{hint}; the presets are: {known}")
     return _load_preset_cached(name)
 
 
@@ -292,6 +360,14 @@ def _load_preset_cached(name: str) -> Workflow:
 
 def preset_document(name: str) -> YamlDocument:
     return read_yaml(_preset_text(name), source=f"preset {name}")
+
+
+def to_yaml(workflow: Workflow) -> str:
+    """The workflow as a definition in the presets' own shape: what `baton graph --format
+    workflow` prints, and what `baton validate --workflow` and an inline `workflow:` accept back
+    as the same workflow."""
+    data = workflow.model_dump(mode="json", exclude_defaults=True)
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 def load_workflow_file(path: Path) -> tuple[Workflow, YamlDocument]:

@@ -1,0 +1,122 @@
+"""The sweep and a trigger label left on an issue: resolved once, not reported every hour.
+
+A trigger label whose run never came (it failed, or the label was added while Baton could not
+run) used to make every hourly sweep read the issue, decide "not in the workflow" and leave the
+label on — an API read an hour per such issue, forever, at the front of the queue. Now the
+sweep leaves a fresh label to its own run, and takes a stale one off with a note, once. On an
+issue that has a record, the engine's label repair takes it off, also once.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from baton.core.decision import Outcome
+from baton.sim.memory_github import MemoryGitHub
+from baton.sweep import RECENT, stale_trigger_note
+from baton.sweep import sweep as run_sweep
+from baton.workflow.config import Settings
+from conftest import (
+    ISSUE,
+    configured,
+    enter,
+    messages_of,
+    record_of,
+    state_of,
+    sweep,
+    writes,
+)
+
+HOUR = timedelta(hours=1)
+
+
+def left_on(gh: MemoryGitHub, label: str = "baton") -> None:
+    """Someone adds `label` to issue #1 and no run of Baton ever handles it."""
+    gh.human_label(ISSUE, label)
+
+
+def test_a_stale_trigger_label_on_an_issue_outside_the_workflow_is_taken_off_with_a_note(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    left_on(gh)
+
+    decision = sweep(gh, settings, after=RECENT + HOUR)
+
+    assert decision.outcome is Outcome.noted
+    assert "baton" not in gh.labels_of(ISSUE)
+    assert messages_of(gh) == [stale_trigger_note("baton")]
+    assert record_of(gh) is None, "the issue is not entered: nobody knows who added the label"
+
+
+def test_the_stale_trigger_label_is_resolved_once_and_never_read_again(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    left_on(gh)
+    sweep(gh, settings, after=RECENT + HOUR)
+    reads, written = gh.calls["comments"], writes(gh)
+
+    later = [sweep(gh, settings, after=HOUR) for _ in range(5)]
+
+    assert [d.reason for d in later] == ["not due: not read"] * 5
+    assert gh.calls["comments"] == reads and writes(gh) == written
+    assert len(messages_of(gh)) == 1
+
+
+def test_a_fresh_trigger_label_is_left_to_its_own_run(gh: MemoryGitHub, settings: Settings) -> None:
+    left_on(gh)
+
+    decision = sweep(gh, settings, after=HOUR)
+
+    assert decision.reason == "not due: not read"
+    assert gh.labels_of(ISSUE) == ["baton"] and writes(gh) == 0
+
+
+def test_a_maintainer_can_add_the_label_again_and_the_issue_enters(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    left_on(gh)
+    sweep(gh, settings, after=RECENT + HOUR)
+
+    entered = enter(gh, settings, by="maria")
+
+    assert entered.outcome is Outcome.transition
+    assert state_of(gh) == "received"
+
+
+def test_a_trigger_label_left_beside_a_record_is_taken_off_once_by_the_label_repair(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    left_on(gh)  # re-added, and its run died
+
+    first = sweep(gh, settings, after=RECENT + HOUR)
+    then = sweep(gh, settings, after=HOUR)
+
+    assert first.outcome is Outcome.noted
+    assert "baton" not in gh.labels_of(ISSUE)
+    assert state_of(gh) == "received"
+    assert then.reason == "not due: not read"
+
+
+def test_a_dry_run_sweep_says_what_it_would_do_and_writes_nothing(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    left_on(gh)
+    gh.now += RECENT + HOUR
+
+    swept = run_sweep(gh, settings, now=gh.now, chain=None, dry_run=True)
+
+    assert [r.decision.outcome for r in swept.results] == [Outcome.noted]
+    assert "dry run: nothing was written" in swept.results[0].notes
+    assert gh.labels_of(ISSUE) == ["baton"] and writes(gh) == 0
+
+
+def test_a_renamed_trigger_label_is_the_one_taken_off(gh: MemoryGitHub) -> None:
+    settings = configured(entry={"trigger_label": "go-baton"})
+    left_on(gh, "go-baton")
+    left_on(gh, "bug")
+
+    sweep(gh, settings, after=RECENT + HOUR)
+
+    assert gh.labels_of(ISSUE) == ["bug"]
+    assert messages_of(gh) == [stale_trigger_note("go-baton")]
