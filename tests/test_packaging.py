@@ -467,7 +467,8 @@ def test_the_build_context_carries_nothing_but_the_package(context_files: set[st
     strays = sorted(
         path
         for path in context_files
-        if path not in {"pyproject.toml", "README.md"} and not path.startswith("src/")
+        if path not in {"pyproject.toml", "requirements.txt", "README.md", "LICENSE"}
+        and not path.startswith("src/")
     )
     assert strays == []
 
