@@ -26,14 +26,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /opt/baton
 
-# The dependencies alone, read from pyproject.toml: this layer changes only when they do.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; open('requirements.txt', 'w').write('\n'.join(deps) + '\n')" \
-    && pip install --no-cache-dir --requirement requirements.txt \
-    && rm requirements.txt
+# The dependencies alone, from the lock compiled from pyproject.toml (exact versions, and the
+# sha256 of every file PyPI has for them: pip refuses any other file). This layer changes only
+# when the lock does; the lock stays in the image as the list of what it holds.
+COPY requirements.txt ./
+RUN pip install --no-cache-dir --require-hashes --requirement requirements.txt
 
-# Then Baton itself, without touching the dependencies again.
-COPY README.md ./
+# Then Baton itself, without touching the dependencies again. Its wheel is built by setuptools
+# in pip's isolated build environment (pyproject's build-system), which leaves nothing behind.
+COPY pyproject.toml README.md LICENSE ./
 COPY src ./src
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf build src/*.egg-info

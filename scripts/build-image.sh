@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Builds the Action's Docker image for real on a machine without a Docker engine, then runs it
-# against the fake GitHub of the tests. CI runs it; so can anyone with root on Debian/Ubuntu.
+# Builds the Action's Docker image for real, then runs it against the fake GitHub of the tests.
+# .ci/run runs it, here and on GitHub's hosted runners, which differ in what they offer:
+#
+# - A Docker engine answers (`docker info`; GitHub's runners, user `runner`, no root needed):
+#   `docker build` of the Dockerfile as it is (FROM python:3.12-slim), then
+#   scripts/image_smoke.py runs the image with `docker run`, and the sizes and start-up
+#   figures are printed as below.
+# - No Docker engine (this project's machine: root, no daemon), with root on Debian/Ubuntu:
 #
 #   1. installs buildah and debootstrap with apt-get when they are missing;
 #   2. makes a Python base with debootstrap (Debian bookworm: python3, pip, venv, ca-certificates,
@@ -18,8 +24,10 @@
 #   6. prints the image size, the build time and the start-up time of the ignored-event run
 #      beside a bare `python -c pass` in the same image.
 #
-# Needs root (debootstrap, chroot) and a network that reaches Debian's mirror and PyPI.
+# The buildah way needs root (debootstrap, chroot) and a network that reaches Debian's mirror
+# and PyPI; the Docker way needs the engine and its registries.
 # Environment:
+#   BATON_IMAGE_ENGINE docker or buildah (default: docker when a Docker engine answers).
 #   BATON_IMAGE_CACHE  where the base and the buildah store live (default /var/tmp/baton-image);
 #                      delete it for a cold run. Kept outside the repository.
 #   BATON_IMAGE_RUNS   start-up timing repeats (default 5).
@@ -44,9 +52,64 @@ die() { printf 'build-image: %s\n' "$*" >&2; exit 1; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+# One line from the smoke test's figures: the slowest ignored event against a bare interpreter.
+startup_summary() {
+    "$PYTHON" - "$CACHE/smoke.json" <<'PY'
+import json, sys
+timings = json.load(open(sys.argv[1]))["startup"]["timings"]
+bare = timings.pop("python -c pass")["in_container_s"]
+worst = max(t["in_container_s"] for t in timings.values())
+print(f"{worst * 1000:.0f} ms at most for an ignored event vs {bare * 1000:.0f} ms for python -c pass"
+      f" ({worst / bare:.1f}x), inside the container")
+PY
+}
+
 started=$(now)
-[[ $EUID -eq 0 ]] || die "needs root (debootstrap and buildah's chroot isolation); run it with sudo"
 mkdir -p "$CACHE"
+
+# --------------------------------------------------------------------------- 0. the engine
+# A docker client alone is not enough (this machine has one and no daemon): the engine must
+# answer. `timeout` because a client pointed at an unreachable remote host can hang.
+ENGINE=${BATON_IMAGE_ENGINE:-auto}
+if [[ $ENGINE == auto ]]; then
+    if command -v docker >/dev/null && timeout 30 docker info >/dev/null 2>&1; then
+        ENGINE=docker
+    else
+        ENGINE=buildah
+    fi
+fi
+[[ $ENGINE == docker || $ENGINE == buildah ]] || die "BATON_IMAGE_ENGINE must be docker or buildah"
+
+if [[ $ENGINE == docker ]]; then
+    IMAGE=baton:ci
+    base=$(awk 'toupper($1) == "FROM" { print $2; exit }' Dockerfile)
+    say "building the Dockerfile as $IMAGE with Docker $(docker version --format '{{.Server.Version}}')"
+    t=$(now)
+    docker build --progress plain --pull --tag "$IMAGE" --file Dockerfile .
+    build_seconds=$(since "$t")
+
+    # Sizes as `docker image inspect` reports them (the base pulled on its own: BuildKit may
+    # keep the one it built from out of the image list).
+    say "image size"
+    docker pull --quiet "$base" >/dev/null
+    raw_total=$(docker image inspect --format '{{.Size}}' "$IMAGE")
+    raw_base=$(docker image inspect --format '{{.Size}}' "$base")
+    echo "whole image:       $(mb "$raw_total")"
+    echo "added to $base: $(mb $((raw_total - raw_base)))"
+
+    say "running the image's entrypoint against the fake GitHub (scripts/image_smoke.py)"
+    "$PYTHON" scripts/image_smoke.py --engine docker --image "$IMAGE" --runs "$RUNS" \
+        --json "$CACHE/smoke.json" -- docker
+    startup=$(startup_summary)
+    say "image check passed in $(since "$started") s"
+    echo "image $IMAGE: $(mb "$raw_total"); the Dockerfile's layers" \
+        "$(mb $((raw_total - raw_base))); build $build_seconds s"
+    echo "start-up: $startup"
+    exit 0
+fi
+
+[[ $EUID -eq 0 ]] || die "no Docker engine answers, and buildah needs root (debootstrap, chroot): use sudo"
 
 # The storage driver: overlay when this kernel lets us mount an overlay here (each build step
 # and container is then a thin layer), else vfs, which needs no kernel support but copies the
@@ -236,7 +299,6 @@ else
     echo "(the image is unchanged since it was last measured)"
 fi
 read -r gz_total gz_added raw_total raw_added < <(tail -n1 "$sizes_file")
-mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 echo "whole image:       $(mb "$raw_total") unpacked, $(mb "$gz_total") compressed"
 echo "added to the base: $(mb "$raw_added") unpacked, $(mb "$gz_added") compressed"
 
@@ -245,15 +307,7 @@ say "running the image's entrypoint against the fake GitHub (scripts/image_smoke
 "$PYTHON" scripts/image_smoke.py --image "$IMAGE" --runs "$RUNS" --json "$CACHE/smoke.json" -- \
     "${BUILDAH[@]}"
 
-startup=$("$PYTHON" - "$CACHE/smoke.json" <<'PY'
-import json, sys
-timings = json.load(open(sys.argv[1]))["startup"]["timings"]
-bare = timings.pop("python -c pass")["in_container_s"]
-worst = max(t["in_container_s"] for t in timings.values())
-print(f"{worst * 1000:.0f} ms at most for an ignored event vs {bare * 1000:.0f} ms for python -c pass"
-      f" ({worst / bare:.1f}x), inside the container")
-PY
-)
+startup=$(startup_summary)
 say "image check passed in $(since "$started") s"
 echo "image $IMAGE: $(mb "$raw_total") unpacked ($(mb "$gz_total") compressed); the Dockerfile's" \
     "layers $(mb "$raw_added") ($(mb "$gz_added")); build $build_seconds s"

@@ -4,8 +4,9 @@ scripts/build-image.sh calls this after building the image; it can also be run a
 
     python3 scripts/image_smoke.py --image localhost/baton:ci [--runs 5] [--json FILE] -- \
         buildah --root DIR --runroot DIR --storage-driver vfs
+    python3 scripts/image_smoke.py --engine docker --image baton:ci -- docker
 
-Everything after `--` is the buildah command line to use (its global options name the store
+Everything after `--` is the engine's command line (buildah's global options name the store
 the image is in). What it does:
 
 - starts the HTTP fake GitHub of the tests (tests/fakes/http_github.py) on 127.0.0.1;
@@ -23,6 +24,10 @@ the image is in). What it does:
   process alone inside the container (median of --runs runs, interleaved; peak RSS from the
   kernel's per-child accounting), and the first of them as the whole `buildah run` seen from
   the host, which adds the container's own start.
+
+With `--engine docker` (GitHub's hosted runners, where Docker runs and root is not at hand) each
+command is a fresh `docker run --rm --network host` of the image instead, with the same
+environment and mounts: that is how the runner starts a Docker action.
 
 Exit status 0 when every check holds; 1 with the reason otherwise. Stdlib only.
 """
@@ -134,6 +139,50 @@ class Container:
 
     def remove(self) -> None:
         self._buildah("rm", self.name, check=False)
+
+
+class DockerContainer(Container):
+    """The image run by a Docker engine: a new container per command, removed when it ends."""
+
+    def __init__(self, docker: list[str], image: str, host_dir: Path) -> None:
+        self.docker = docker
+        self.image = self.name = image
+        self.host_dir = host_dir
+        done = subprocess.run(
+            [*docker, "image", "inspect", image], capture_output=True, text=True, timeout=TIMEOUT
+        )
+        if done.returncode:
+            raise SmokeFailure(f"docker image inspect {image} failed:\n{done.stderr}")
+        config = json.loads(done.stdout)[0]["Config"]
+        self.entrypoint = config.get("Entrypoint") or []
+        self.cmd = config.get("Cmd") or []
+        for sub in ("workspace", "workflow", "file_commands", "home"):
+            (host_dir / sub).mkdir(parents=True, exist_ok=True)
+
+    def run(
+        self, env: dict[str, str], command: list[str]
+    ) -> tuple[float, subprocess.CompletedProcess[str]]:
+        """`docker run --rm` the command; (wall seconds, CompletedProcess)."""
+        args = [
+            *self.docker,
+            "run",
+            "--rm",
+            "--network",
+            "host",
+            "--workdir",
+            f"{MOUNT}/workspace",
+            "--volume",
+            f"{self.host_dir}:{MOUNT}",
+        ]
+        for name, value in env.items():
+            args += ["--env", f"{name}={value}"]
+        args += ["--entrypoint", command[0], self.image, *command[1:]]
+        start = time.perf_counter()
+        done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
+        return time.perf_counter() - start, done
+
+    def remove(self) -> None:
+        pass  # each run removed its own container (--rm)
 
 
 class Runner:
@@ -273,7 +322,7 @@ def smoke(container: Container, runs: int) -> dict[str, Any]:
 
         # Start-up: each ignored event again (none changes anything), beside a bare interpreter,
         # as the process alone inside the container; and, for the bare interpreter and the first
-        # ignored event, as the whole `buildah run` seen from the host (the container's own
+        # ignored event, as the whole container run seen from the host (the container's own
         # start costs the same whatever runs in it, so one event shows it).
         bare = "python -c pass"
         jobs: list[tuple[str, list[str], dict[str, str]]] = [(bare, BARE, {})]
@@ -300,7 +349,7 @@ def smoke(container: Container, runs: int) -> dict[str, Any]:
         check(fake.requests == [], "the timing runs of ignored events called the API")
         timings = {
             name: {
-                "buildah_run_s": statistics.median(walls[name]) if name in walls else None,
+                "container_run_s": statistics.median(walls[name]) if name in walls else None,
                 "in_container_s": inside[name]["median_s"],
                 "peak_rss_mb": inside[name]["peak_kib"] / 1024,
             }
@@ -315,7 +364,7 @@ def report(results: dict[str, Any]) -> None:
     transition = results["transition"]
     print(
         f"(b) trigger label by a maintainer -> status:received: ok, "
-        f"{transition['calls']} API calls ({transition['seconds']:.2f} s as one buildah run)"
+        f"{transition['calls']} API calls ({transition['seconds']:.2f} s as one container run)"
     )
     for line in transition["requests"]:
         print(f"      {line}")
@@ -324,37 +373,42 @@ def report(results: dict[str, Any]) -> None:
     timings = start["timings"]
     bare = timings["python -c pass"]
     print(f"\nstart-up, median of {start['runs']} runs each:")
-    print(
-        f"  {'what runs':54} {'buildah run':>11} {'in container':>12} {'ratio':>6} {'peak RSS':>9}"
-    )
+    print(f"  {'what runs':54} {'whole run':>11} {'in container':>12} {'ratio':>6} {'peak RSS':>9}")
     for kind, t in timings.items():
         name = kind if kind == "python -c pass" else f"baton run: {kind}"
         ratio = t["in_container_s"] / bare["in_container_s"]
-        host = "" if t["buildah_run_s"] is None else f"{t['buildah_run_s']:.3f} s"
+        host = "" if t["container_run_s"] is None else f"{t['container_run_s']:.3f} s"
         print(
             f"  {name:54} {host:>11} {t['in_container_s']:>10.3f} s "
             f"{ratio:>5.1f}x {t['peak_rss_mb']:>6.1f} MB"
         )
-    print("  (buildah run: the whole command seen from the host, as a container start;")
+    print("  (whole run: the container run seen from the host, with the container's start;")
     print("   in container: the process alone; ratio: in container, against python -c pass)")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if "--" not in argv:
-        print("usage: image_smoke.py --image IMAGE [--runs N] -- BUILDAH...", file=sys.stderr)
+        print(
+            "usage: image_smoke.py [--engine buildah|docker] --image IMAGE [--runs N] -- ENGINE...",
+            file=sys.stderr,
+        )
         return 2
     split = argv.index("--")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", choices=("buildah", "docker"), default="buildah")
     parser.add_argument("--image", required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv[:split])
-    buildah = argv[split + 1 :]
-    with tempfile.TemporaryDirectory(prefix="baton-smoke-") as tmp:
+    engine = argv[split + 1 :]
+    kind = DockerContainer if args.engine == "docker" else Container
+    # A Docker container runs as root and may leave root-owned files in the mounts, which the
+    # runner's own user cannot delete: the directory is the OS's to clean up then.
+    with tempfile.TemporaryDirectory(prefix="baton-smoke-", ignore_cleanup_errors=True) as tmp:
         container = None
         try:
-            container = Container(buildah, args.image, Path(tmp))
+            container = kind(engine, args.image, Path(tmp))
             print(f"ENTRYPOINT {container.entrypoint} CMD {container.cmd} in {container.name}")
             results = smoke(container, max(1, args.runs))
             report(results)

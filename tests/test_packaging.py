@@ -473,7 +473,8 @@ def test_the_build_context_carries_nothing_but_the_package(context_files: set[st
     strays = sorted(
         path
         for path in context_files
-        if path not in {"pyproject.toml", "README.md"} and not path.startswith("src/")
+        if path not in {"pyproject.toml", "requirements.txt", "README.md", "LICENSE"}
+        and not path.startswith("src/")
     )
     assert strays == []
 
@@ -1015,8 +1016,16 @@ def test_the_release_publishes_on_tags_with_the_least_permissions() -> None:
     assert publishers, "no job publishes the package the agent jobs install"
     for name in publishers:
         assert granted[name] == {"contents": "read", "id-token": "write"}
+    taggers = [
+        name
+        for name, job in workflow["jobs"].items()
+        if any("pin_release.py push" in str(s.get("run", "")) for s in job["steps"])
+    ]
+    assert taggers, "no job moves the tag to the commit that pins the image"
+    for name in taggers:
+        assert granted[name] == {"contents": "write"}
     for name, permissions in granted.items():
-        if name not in pushers and name not in publishers:
+        if name not in {*pushers, *publishers, *taggers}:
             assert permissions == {"contents": "read"}, name
 
 
