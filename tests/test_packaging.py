@@ -53,6 +53,7 @@ CONTRACT_INPUTS = {
     "issue": None,
     "result": None,
     "state": None,
+    "agent-command": None,
     "dry-run": "false",
     "bot-login": "github-actions[bot]",
     "record-secret": None,
