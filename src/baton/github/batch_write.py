@@ -227,8 +227,10 @@ def _undo_labels(
     back the ones it took off, so the issue shows the state its record still holds."""
     added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")
     on = added.labels if added is not None and outcome("labelsAdded").ok else ()
+    # Every label it took off goes back, the trigger label too: an entry whose record failed
+    # did not happen, and its trigger is what a re-run of the job enters by.
     back = (
-        tuple(x for x in outcome("labelsRemoved").labels if x in specs)
+        outcome("labelsRemoved").labels
         if removed is not None and outcome("labelsRemoved").ok
         else ()
     )
