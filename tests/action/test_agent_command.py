@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from action_harness import ActionRunner, Step
-from fakes import payloads as P
+from baton.sim import payloads as P
 from fakes.http_github import FakeGitHub
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
     runner = ActionRunner(fake, tmp_path)
     fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
     fake.label_by(ISSUE, "baton", "maria")
-    entered = runner.run("issues", P.issues_labeled(fake, ISSUE, "baton"))
+    entered = runner.run("issues", P.labeled(fake, ISSUE, "baton"))
     assert entered.outputs["agent"] == "pm", entered.stdout + entered.stderr
     return runner
 

@@ -17,7 +17,7 @@ from baton.action import inputs
 from baton.action.env import ActionEnv
 from baton.action.fast_path import quick_run, raw_view
 from baton.errors import InvalidConfig
-from fakes import payloads as P
+from baton.sim import payloads as P
 from fakes.http_github import FakeGitHub
 
 BAD = [
@@ -219,9 +219,7 @@ def test_a_misspelt_dry_run_writes_nothing_and_fails_in_one_line(
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
 
-    step = action.run(
-        "issues", P.issues_labeled(fake, number, "baton"), **{"INPUT_DRY-RUN": "ture"}
-    )
+    step = action.run("issues", P.labeled(fake, number, "baton"), **{"INPUT_DRY-RUN": "ture"})
 
     assert step.returncode == 1
     assert step.calls == [], "refused before any API call, so nothing is written"
@@ -235,9 +233,7 @@ def test_dry_run_true_reads_and_writes_nothing(fake: FakeGitHub, action: ActionR
     number = fake.add_issue("Bug", user="alice")
     fake.label_by(number, "baton", "maria")
 
-    step = action.run(
-        "issues", P.issues_labeled(fake, number, "baton"), **{"INPUT_DRY-RUN": "true"}
-    )
+    step = action.run("issues", P.labeled(fake, number, "baton"), **{"INPUT_DRY-RUN": "true"})
 
     assert step.returncode == 0, step.stdout + step.stderr
     assert step.calls and all(
