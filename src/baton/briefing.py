@@ -3,7 +3,8 @@
 The instructions come from Baton and the workflow's author, never from the issue. Everything
 else -- the title and body, human replies, the previous agent's feedback and open questions,
 the reasons in the recent history -- is reduced to what a reader of the issue can see
-(`sanitize.visible_text`) and handed over as data, each piece in a fence it cannot close.
+(`sanitize.visible_text` for Markdown; the title and Baton's table of reasons show as typed,
+less invisible code points) and handed over as data, each piece in a fence it cannot close.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from baton.config import Settings
 from baton.events import IssueInfo
 from baton.markdown import code
 from baton.record import Record
-from baton.sanitize import fence, visible_text
+from baton.sanitize import fence, visible_characters, visible_text
 from baton.tracker import Comment
 
 RESULT_FORMAT = {
@@ -84,7 +85,7 @@ def build(
     return Briefing(
         repository=repository,
         issue=issue.number,
-        title=visible_text(issue.title),
+        title=visible_characters(issue.title).strip(),  # GitHub shows a title as typed
         body=visible_text(issue.body),
         state=record.state,
         agent=spec.agent,
@@ -98,7 +99,7 @@ def build(
         open_questions=[visible_text(q) for q in record.open_questions],
         allowed_next_states=wf.targets(record.state),
         recent_history=[
-            f"{e.from_state or '(start)'} -> {e.to_state}: {visible_text(e.reason)}"
+            f"{e.from_state or '(start)'} -> {e.to_state}: {visible_characters(e.reason)}"
             for e in record.history[-8:]
         ],
         result_format=RESULT_FORMAT,
