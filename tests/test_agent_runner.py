@@ -61,6 +61,7 @@ NO_JSON = "the agent printed no JSON result"
             id="an object inside an unclosed one is not top-level",
         ),
         pytest.param(f"{{{{ {{ {{a}} {GOOD}", SUCCESS, id="stray braces before the result"),
+        pytest.param('{"a" oops} ' + GOOD, SUCCESS, id="a broken object before the result"),
         pytest.param(
             "{'status': 'success'} " + GOOD, SUCCESS, id="a python dict before the result"
         ),
@@ -148,6 +149,25 @@ def test_a_result_file_wins_over_the_output(tmp_path: Path) -> None:
     assert agent(script, tmp_path).dispatch("p") == SUCCESS
 
 
+def test_the_agent_runs_in_its_working_directory(tmp_path: Path) -> None:
+    script = (
+        "import json, os\n"
+        "print(json.dumps({'status': 'success', 'confidence': 1, 'summary': os.getcwd()}))\n"
+    )
+    (tmp_path / "work").mkdir()
+    (tmp_path / "agent.py").write_text(script, encoding="utf-8")
+    runner = CommandAgent(f"{sys.executable} {tmp_path / 'agent.py'}", workdir=tmp_path / "work")
+
+    assert runner.dispatch("p").summary == str(tmp_path / "work")
+
+
+def test_a_result_file_that_is_not_utf8_is_still_read(tmp_path: Path) -> None:
+    write = f"write(b'\\xff' + {GOOD!r}.encode())"
+    script = f"import os\nopen(os.environ['BATON_RESULT_FILE'], 'wb').{write}\n"
+
+    assert agent(script, tmp_path).dispatch("p") == SUCCESS
+
+
 def test_output_that_is_not_utf8_fails_only_the_agent(tmp_path: Path) -> None:
     script = "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe broken')\nsys.exit(3)\n"
 
@@ -171,8 +191,8 @@ def test_baton_secrets_are_withheld_from_the_agent(
 
 
 def test_an_agent_that_runs_too_long_fails(tmp_path: Path) -> None:
-    slow = agent("import time\ntime.sleep(5)\n", tmp_path)
-    slow.timeout = 0.5
+    (tmp_path / "agent.py").write_text("import time\ntime.sleep(5)\n", encoding="utf-8")
+    slow = CommandAgent(f"{sys.executable} {tmp_path / 'agent.py'}", timeout=0.5)
 
     assert slow.dispatch("p") == AgentResult(
         status=AgentStatus.failure,

@@ -49,6 +49,8 @@ APPROVE = Command(Verb.approve)
         pytest.param("&#97;pproved", id="an entity spelling the word"),
         pytest.param("\u200bapproved", id="an invisible character before the word"),
         pytest.param("\\approved", id="a backslash before the word"),
+        pytest.param("thanks\n\u2028approved", id="a line separator opening a later line"),
+        pytest.param("a\n\u2028approved\nb", id="a line separator opening a middle line"),
     ],
 )
 def test_text_github_does_not_show_as_the_authors_line_never_approves(body: str) -> None:
@@ -77,6 +79,11 @@ def test_text_github_does_not_show_as_the_authors_line_never_approves(body: str)
         ),
         pytest.param(
             "```\n/skip\n```\n/replan", Command(Verb.replan), id="a command after a fenced one"
+        ),
+        pytest.param(
+            "/retry use `v2` now\nthanks",
+            Command(Verb.retry, "use `v2` now"),
+            id="guidance with code on a line of its own",
         ),
         pytest.param("/skip\u2028/replan", Command(Verb.skip, "/replan"), id="one line"),
         pytest.param(

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from baton import action, markdown, messages
+from baton import action, markdown, messages, workflow_commands
 from baton.agent_runner import result_from_output
 from baton.cli import cli
 from baton.commands import parse_command
@@ -180,3 +180,85 @@ def test_finish_writes_every_log_line_through_log_line() -> None:
     action.finish(action.ActionEnv(), outcome, printed.append)
 
     assert printed == ["baton: #1: refused: /retry ::error::x\nbaton: ## [set-output]y"]
+
+
+def test_a_quiet_block_never_uses_a_token_the_text_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tokens = iter(["a" * 32, "b" * 32])
+    monkeypatch.setattr(workflow_commands.secrets, "token_hex", lambda size: next(tokens))
+
+    assert quiet_block("::" + "a" * 32 + "::") == (
+        f"::stop-commands::{'b' * 32}\n::{'a' * 32}::\n::{'b' * 32}::\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("level", "message", "title", "expected"),
+    [
+        pytest.param("error", "bad", "Baton", "::error title=Baton::bad", id="plain"),
+        pytest.param(
+            "warning",
+            "a\nb\r%c ::error::d ##[x]",
+            "Baton",
+            "::warning title=Baton::a%0Ab%0D%25c ::error::d ##[x]",
+            id="a message cannot start a line of its own",
+        ),
+        pytest.param(
+            "error", "m", "x:y,z\n%", "::error title=x%3Ay%2Cz%0A%25::m", id="a hostile title"
+        ),
+    ],
+)
+def test_annotations_escape_what_the_runner_would_read(
+    level: str, message: str, title: str, expected: str
+) -> None:
+    assert workflow_commands.annotation(level, message, title) == expected
+
+
+def test_each_output_value_sits_in_a_heredoc_it_cannot_end(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    tokens = iter(["1" * 32, "2" * 32, "3" * 32])
+    monkeypatch.setattr(workflow_commands.secrets, "token_hex", lambda size: next(tokens))
+    values = {"decision": "x\nghadelimiter_" + "1" * 32 + "\nagent=evil", "agent": ""}
+
+    workflow_commands.write_outputs(tmp_path / "out", values)
+    workflow_commands.write_outputs(None, values)
+
+    assert (tmp_path / "out").read_text(encoding="utf-8") == (
+        f"decision<<ghadelimiter_{'2' * 32}\n{values['decision']}\nghadelimiter_{'2' * 32}\n"
+        f"agent<<ghadelimiter_{'3' * 32}\n\nghadelimiter_{'3' * 32}\n"
+    )
+
+
+def test_an_ignored_event_reports_its_reason_escaped_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = {"GITHUB_OUTPUT": str(tmp_path / "out"), "GITHUB_STEP_SUMMARY": str(tmp_path / "sum")}
+    (tmp_path / "sum").write_text("before\n", encoding="utf-8")
+
+    workflow_commands.ignored(env, "label '::error::x @team <b>' is not Baton's", 12)
+    workflow_commands.ignored({}, "no files", None)
+
+    outputs = (tmp_path / "out").read_text(encoding="utf-8")
+    assert '"reason":"label \'::error::x @team <b>\' is not Baton\'s"' in outputs
+    assert '"issue":12' in outputs and "issue<<" in outputs
+    assert (tmp_path / "sum").read_text(encoding="utf-8") == (
+        "before\n## Baton\n\nNothing to do — label ':\u200b:error:\u200b:x @\u200bteam "
+        "&lt;b&gt;' is not Baton's (0 API calls).\n"
+    )
+    assert capsys.readouterr().out == (
+        "baton: ignored: label '::error::x @team <b>' is not Baton's (0 API calls)\n"
+        "baton: ignored: no files (0 API calls)\n"
+    )
+
+
+def test_ignored_outputs_follow_the_contract() -> None:
+    assert workflow_commands.ignored_outputs("why", None) == {
+        "issue": "",
+        "state": "",
+        "previous-state": "",
+        "agent": "",
+        "transitioned": "false",
+        "decision": '{"outcome":"ignored","issue":null,"reason":"why"}',
+    }

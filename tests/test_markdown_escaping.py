@@ -7,12 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from baton.markdown import ZWSP, cell, clip, code, escape, quote
+from property_budget import budget
 
 Z = ZWSP
 GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -171,7 +172,7 @@ def _same_text(rendered: str, original: str) -> None:
     assert squeeze(rendered) == squeeze(original)
 
 
-@settings(max_examples=300, deadline=None)
+@budget(300)
 @given(hostile_text)
 def test_escaped_text_renders_as_exactly_its_words_and_nothing_else(text: str) -> None:
     tokens = GFM.parse(escape(text))
@@ -183,7 +184,7 @@ def test_escaped_text_renders_as_exactly_its_words_and_nothing_else(text: str) -
     assert LIVE_REFERENCE.search(rendered) is None
 
 
-@settings(max_examples=300, deadline=None)
+@budget(300)
 @given(hostile_text)
 def test_a_cell_never_breaks_its_table_row(text: str) -> None:
     table = f"| a | b |\n|---|---|\n| {cell(text, 10_000)} | z |\n"
@@ -196,7 +197,7 @@ def test_a_cell_never_breaks_its_table_row(text: str) -> None:
     assert tokens[cells[1] + 1].content == "z"
 
 
-@settings(max_examples=300, deadline=None)
+@budget(300)
 @given(hostile_text)
 def test_a_quote_is_one_blockquote_of_plain_paragraphs(text: str) -> None:
     tokens = GFM.parse(quote(text, 100_000) + "\n\nBaton's own line\n")
@@ -211,7 +212,7 @@ def test_a_quote_is_one_blockquote_of_plain_paragraphs(text: str) -> None:
     assert tokens[-2].content == "Baton's own line"
 
 
-@settings(max_examples=200, deadline=None)
+@budget(200)
 @given(hostile_text, st.integers(min_value=1, max_value=60))
 def test_a_clipped_quote_or_cell_is_never_longer_than_its_limit(text: str, limit: int) -> None:
     assert len(cell(text * 5, limit)) <= max(limit, 1)

@@ -5,12 +5,13 @@ answers 422 over 65,536 characters, after the state has already moved)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from baton import messages
 from baton.config import Policy
 from baton.markdown import ZWSP
+from property_budget import budget
 
 Z = ZWSP
 GITHUB_LIMIT = 65_536
@@ -167,7 +168,7 @@ sizes = st.integers(min_value=0, max_value=70_000)
 filler = st.sampled_from(["q", "&", "<", "😀", "\n", "a\n", "# h\n", "@u ", "\\"])
 
 
-@settings(max_examples=60, deadline=None)
+@budget(60)
 @given(
     summary=st.tuples(filler, sizes),
     asked=st.lists(st.tuples(filler, sizes), max_size=60),

@@ -5,10 +5,11 @@ reaches the agent, and what GitHub shows keeps its words and shape."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from baton.sanitize import longest_run, visible_characters, visible_text
+from property_budget import budget
 
 
 @pytest.mark.parametrize(
@@ -123,6 +124,19 @@ from baton.sanitize import longest_run, visible_characters, visible_text
         pytest.param("<blockquote>q</blockquote>", "> q", id="an html quote"),
         pytest.param("<pre>a  b\n c</pre>", "```\na  b\n c\n```", id="a pre keeps its spaces"),
         pytest.param("<a href='u'><code>c</code></a>", "[`c`](u)", id="code inside a link"),
+        pytest.param("### c\n#### d\n##### e\n###### f", "### c\n\n#### d\n\n##### e\n\n###### f"),
+        pytest.param("<span>a</span></span>b", "ab", id="an end tag closed twice"),
+        pytest.param("x<ul><li>a</li></ul>", "x\n\n- a", id="a list after text is a block"),
+        pytest.param("x<ol><li>a</li></ol>", "x\n\n1. a", id="an ordered list after text"),
+        pytest.param("- a\n  - b\n- c", "- a\n  - b\n- c", id="an item after a nested list"),
+        pytest.param("- a\n\nafter", "- a\n\nafter", id="a paragraph after a list"),
+        pytest.param("> q\n\nafter", "> q\n\nafter", id="a paragraph after a quote"),
+        pytest.param("> ```\n> a\n> b\n> ```", "> ```\n> a\n> b\n> ```", id="code in a quote"),
+        pytest.param("<pre>a<b>x</b>c</pre>", "```\naxc\n```", id="a pre of several pieces"),
+        pytest.param("<code>a<b>x</b></code>", "`ax`", id="code of several pieces"),
+        pytest.param("<a href='u'>x<span>y</span>z</a>", "[xyz](u)", id="a link of pieces"),
+        pytest.param("`` `a ``", "`` `a ``", id="code opening with a backtick"),
+        pytest.param("`` a` ``", "`` a` ``", id="code closing with a backtick"),
     ],
 )
 def test_visible_text_is_what_a_reader_of_the_issue_sees(text: str, expected: str) -> None:
@@ -130,16 +144,15 @@ def test_visible_text_is_what_a_reader_of_the_issue_sees(text: str, expected: st
 
 
 @pytest.mark.parametrize(
-    ("text", "char", "expected"),
+    ("text", "expected"),
     [
-        pytest.param("", "`", 0, id="no text"),
-        pytest.param("a`b``c", "`", 2, id="the longest of two runs"),
-        pytest.param("~~~ ~", "~", 3, id="another character"),
-        pytest.param("```", "~", 0, id="none of that character"),
+        pytest.param("", 0, id="no text"),
+        pytest.param("a`b``c", 2, id="the longest of two runs"),
+        pytest.param("~~~", 0, id="no backticks"),
     ],
 )
-def test_longest_run_counts_the_longest_run(text: str, char: str, expected: int) -> None:
-    assert longest_run(text, char) == expected
+def test_longest_run_counts_the_longest_run_of_backticks(text: str, expected: int) -> None:
+    assert longest_run(text) == expected
 
 
 def test_visible_characters_keep_line_breaks_and_tabs() -> None:
@@ -166,7 +179,7 @@ words = st.lists(
 ).map(lambda parts: "".join(word + gap for word, gap in parts))
 
 
-@settings(max_examples=200, deadline=None)
+@budget(200)
 @given(st.lists(st.tuples(words, st.sampled_from(HIDERS)), min_size=1, max_size=6), words)
 def test_hidden_text_never_reaches_the_agent(pieces: list[tuple[str, str]], tail: str) -> None:
     # Each piece in its own paragraph: a line opening with an HTML comment is a raw HTML
@@ -176,7 +189,7 @@ def test_hidden_text_never_reaches_the_agent(pieces: list[tuple[str, str]], tail
     assert "SECRET" not in visible_text(text)
 
 
-@settings(max_examples=200, deadline=None)
+@budget(200)
 @given(words)
 def test_plain_words_come_through_whole(text: str) -> None:
     assert visible_text(text).split() == text.split()

@@ -32,6 +32,8 @@ BLOCKS = frozenset(
 )
 LINES = frozenset({"li", "tr"})  # each starts a line, but not a block of its own
 _BACKTICKS = re.compile(r"`+")
+LISTS = frozenset({"ul", "ol"})
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _BLANK_LINES = re.compile(r"\n{3,}")
 _SPACES = re.compile(r"[ \t\n\r\f]+")
 # Invisible without being format characters: variation selectors (emoji "steganography"),
@@ -44,10 +46,9 @@ _INVISIBLE = re.compile(
 _AS_SPACE = str.maketrans(dict.fromkeys("\u2028\u2029\x0b\x0c\x1c\x1d\x1e\x1f\x85", " "))
 
 
-def longest_run(text: str, char: str = "`") -> int:
-    """The longest run of `char` in the text (0 if none)."""
-    pattern = _BACKTICKS if char == "`" else re.compile(re.escape(char) + "+")
-    return max((len(m) for m in pattern.findall(text)), default=0)
+def longest_run(text: str) -> int:
+    """The longest run of backticks in the text (0 if none)."""
+    return max((len(m) for m in _BACKTICKS.findall(text)), default=0)
 
 
 def _visible_char(char: str) -> bool:
@@ -153,13 +154,14 @@ class _Reader(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if not self._in(tag):
             return  # a stray end tag closes nothing
-        name = ""
-        while name != tag:  # and closes every element opened inside the one it ends
+        while True:  # and closes every element opened inside the one it ends
             name, hides, shown = self.open.pop()
             self.counts[name] -= 1
             self.hiding -= hides
             if shown:
                 self._end(name)
+            if name == tag:
+                return
 
     def handle_data(self, data: str) -> None:
         if self.hidden:
@@ -173,11 +175,11 @@ class _Reader(HTMLParser):
 
     # --- what each element looks like as text ---------------------------------------------
     def _start(self, tag: str, attrs: dict[str, str | None]) -> None:
-        if tag in BLOCKS or (tag in {"ul", "ol"} and not self.lists):
+        if tag in BLOCKS or (tag in LISTS and not self.lists):
             self.block()
-        elif tag in LINES or tag in {"ul", "ol"}:
+        elif tag in LINES:
             self._end_line()
-        if tag in {"h1", "h2", "h3", "h4", "h5", "h6"}:
+        if tag in HEADINGS:
             self.write("#" * int(tag[1]) + " ")
         elif tag == "br":
             self.newline()
@@ -189,12 +191,12 @@ class _Reader(HTMLParser):
             self.write(f"[image]({source})" if source else "[image]")
         elif tag == "blockquote":
             self.quotes += 1
-        elif tag in {"ul", "ol"}:
+        elif tag in LISTS:
             self.lists.append(1 if tag == "ol" else 0)
         elif tag == "li":
             self._item()
         elif tag in {"th", "td"}:
-            self.write(" | " if self.line else "| ")
+            self.write(" | ")  # at the start of a line, its blank is dropped
         elif tag == "a":
             self.links.append(attrs.get("href") or "")
             self.captures.append([])
@@ -225,14 +227,12 @@ class _Reader(HTMLParser):
         elif tag == "blockquote":
             self.block()
             self.quotes -= 1
-        elif tag in {"ul", "ol"} and self.lists:
+        elif tag in LISTS and self.lists:
             self.lists.pop()
             self.block() if not self.lists else self._end_line()
         elif tag == "tr":
             self.write(" |")
             self.newline()
-        elif tag == "li":
-            self._end_line()
         elif tag in BLOCKS:
             self.block()
 
