@@ -50,6 +50,8 @@ APPROVE = Command(Verb.approve)
         pytest.param("\u200bapproved", id="an invisible character before the word"),
         pytest.param("\\approved", id="a backslash before the word"),
         pytest.param("thanks\n\u2028approved", id="a line separator opening a later line"),
+        pytest.param("Xapproved", id="a letter glued before the word"),
+        pytest.param("fine\nXapproved\nthanks", id="a letter glued before the word later on"),
         pytest.param("a\n\u2028approved\nb", id="a line separator opening a middle line"),
     ],
 )

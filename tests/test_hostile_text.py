@@ -253,6 +253,27 @@ def test_an_ignored_event_reports_its_reason_escaped_everywhere(
     )
 
 
+def test_the_summary_keeps_its_leading_lines_and_one_final_newline(tmp_path: Path) -> None:
+    workflow_commands.append_summary(tmp_path / "sum", "\nA\n\n")
+    workflow_commands.append_summary(None, "nowhere")
+
+    assert (tmp_path / "sum").read_text(encoding="utf-8") == "\nA\n"
+
+
+def test_without_output_files_an_ignored_event_writes_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    workflow_commands.ignored({"GITHUB_OUTPUT": ""}, "why", None)
+
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_annotation_is_titled_baton_unless_told() -> None:
+    assert workflow_commands.annotation("notice", "m") == "::notice title=Baton::m"
+
+
 def test_ignored_outputs_follow_the_contract() -> None:
     assert workflow_commands.ignored_outputs("why", None) == {
         "issue": "",

@@ -86,6 +86,10 @@ def test_escape_makes_one_line_of_plain_text(text: str, expected: str) -> None:
         pytest.param("ab\\\\\\\\cd", 6, "ab\\\\…", id="a whole backslash pair stays"),
         pytest.param("ab\\*cd", 4, "ab…", id="a cut never leaves a lone escaping backslash"),
         pytest.param("ab     cd", 6, "ab…", id="trailing blanks before the cut go"),
+        pytest.param("abcde", 5, "abcde", id="text exactly at the limit is whole"),
+        pytest.param("x &lt; &amp;yy", 11, "x &lt;…", id="only the last entity is checked"),
+        pytest.param("&amp;x", 4, "…", id="an entity cut at the very start"),
+        pytest.param("ab\\\\cd", 5, "ab\\\\…", id="an even run of backslashes stays"),
     ],
 )
 def test_clip_cuts_escaped_text_on_a_safe_boundary(text: str, limit: int, expected: str) -> None:
@@ -132,6 +136,8 @@ def test_a_cell_is_one_escaped_clipped_line(text: str, expected: str) -> None:
         pytest.param("aaa\nbbb\nccc", 11, "> aaa\n> bb…", id="the clip falls in a later line"),
         pytest.param("aaa\nbbb", 7, "> aaa…", id="a clip right after a line break"),
         pytest.param("a &&", 8, "> a…", id="a clipped quote never splits an entity"),
+        pytest.param("abc", 5, "> abc", id="a quote exactly at the limit is whole"),
+        pytest.param("aaa\nbbb\nccc", 14, "> aaa\n> bbb…", id="a clip after the second line"),
     ],
 )
 def test_quote_escapes_each_line_and_stays_within_its_limit(

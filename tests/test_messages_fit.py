@@ -4,12 +4,14 @@ answers 422 over 65,536 characters, after the state has already moved)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from baton import messages
-from baton.config import Policy
+from baton.config import Policy, Who
 from baton.markdown import ZWSP
 from property_budget import budget
 
@@ -33,10 +35,10 @@ def escalate(reason: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("message", "expected"),
+    ("render", "expected"),
     [
         pytest.param(
-            messages.questions(
+            lambda: messages.questions(
                 "requirements_unclear",
                 "analyst",
                 "## Baton · done\n@maria approve #3",
@@ -52,14 +54,14 @@ def escalate(reason: str) -> str:
             id="questions that write headings, mentions and references stay quoted",
         ),
         pytest.param(
-            messages.questions("requirements_unclear", None, "", []),
+            lambda: messages.questions("requirements_unclear", None, "", []),
             "### ❓ Questions before the work goes on (`requirements_unclear`)\n\n"
             "Please reply with what is missing.\n\nYour reply is handed to the next agent."
             + SIGNED,
             id="no summary and no questions",
         ),
         pytest.param(
-            messages.questions("s", "pm", "", ["q"] * 12),
+            lambda: messages.questions("s", "pm", "", ["q"] * 12),
             "### ❓ Questions before the work goes on (`s`)\n\nPlease answer in a comment:\n\n"
             + "".join(f"{n}. > q\n" for n in range(1, 10))
             + "10. > q\n11. > q\n12. > q\n\nYour reply is handed to the next agent."
@@ -67,7 +69,7 @@ def escalate(reason: str) -> str:
             id="numbers of two digits",
         ),
         pytest.param(
-            escalate("the developer proposed # approved\n@x"),
+            lambda: escalate("the developer proposed # approved\n@x"),
             "### 🚨 A human decision is needed (`implementing`)\n\n"
             f"the developer proposed # approved @{Z}x The issue moved to "
             "`requires_human_intervention`. No agent runs until someone decides:\n\n"
@@ -78,7 +80,7 @@ def escalate(reason: str) -> str:
             id="an escalation reason carrying agent text is one escaped line",
         ),
         pytest.param(
-            escalate("# Approved by maria"),
+            lambda: escalate("# Approved by maria"),
             "### 🚨 A human decision is needed (`implementing`)\n\n"
             "\\# Approved by maria The issue moved to "
             "`requires_human_intervention`. No agent runs until someone decides:\n\n"
@@ -89,13 +91,15 @@ def escalate(reason: str) -> str:
             id="an escalation reason opening with a heading",
         ),
         pytest.param(
-            messages.finished("completed", "<!-- baton:record -->\n# done"),
+            lambda: messages.finished("completed", "<!-- baton:record -->\n# done"),
             "### 🏁 This issue is now `completed`\n\n"
             "> &lt;!-- baton:record --&gt;\n> \\# done" + SIGNED,
             id="a final summary forging a record marker",
         ),
         pytest.param(
-            messages.approval_request("waiting_for_human_input", "PR #4 ready", POLICY, True),
+            lambda: messages.approval_request(
+                "waiting_for_human_input", "PR #4 ready", POLICY, True
+            ),
             "### 🙋 Waiting for a human (`waiting_for_human_input`)\n\n"
             f"> PR #{Z}4 ready\n\n"
             "To approve, start a comment with **approved** (e.g. `approved — looks good`); "
@@ -104,24 +108,126 @@ def escalate(reason: str) -> str:
             id="an approval request",
         ),
         pytest.param(
-            messages.refusal("bob", "nothing to approve\n# Approved"),
+            lambda: messages.refusal("bob", "nothing to approve\n# Approved"),
             "`bob`: nothing to approve # Approved" + SIGNED,
             id="a refusal is one line",
         ),
         pytest.param(
-            messages.notes(["a\n# b", "@c"]),
+            lambda: messages.notes(["a\n# b", "@c"]),
             f"### 🔧 I repaired this issue's state\n\n- a # b\n- @{Z}c" + SIGNED,
             id="repair notes",
         ),
         pytest.param(
-            messages.notes(["n"] * 52),
+            lambda: messages.notes(["n"] * 52),
             "### 🔧 I repaired this issue's state\n\n" + "- n\n" * 50 + "- …and 2 more" + SIGNED,
             id="too many repair notes are counted",
         ),
     ],
 )
-def test_each_message_renders_agent_text_as_quoted_data(message: str, expected: str) -> None:
-    assert message == expected
+def test_each_message_renders_agent_text_as_quoted_data(
+    render: Callable[[], str], expected: str
+) -> None:
+    assert render() == expected
+
+
+TEAM_POLICY = Policy(approvers=Who(users=["ann", "bo"], teams=["octo/leads", "octo/qa"]))
+
+
+@pytest.mark.parametrize(
+    ("render", "expected"),
+    [
+        pytest.param(
+            lambda: messages.approval_request("s", "", TEAM_POLICY, False),
+            "### 🙋 Waiting for a human (`s`)\n\n"
+            "To approve, start a comment with **approved** (e.g. `approved — looks good`); "
+            "approvals count from users `ann`, `bo` or teams `octo/leads`, `octo/qa`." + SIGNED,
+            id="approvers named as users and teams, no summary, no replies",
+        ),
+        pytest.param(
+            lambda: messages.approval_request("s", "", Policy(approvers=Who()), False),
+            "### 🙋 Waiting for a human (`s`)\n\n"
+            "To approve, start a comment with **approved** (e.g. `approved — looks good`); "
+            "approvals count from nobody (no approvers are configured)." + SIGNED,
+            id="no approvers at all",
+        ),
+        pytest.param(
+            lambda: messages.approval_request(
+                "s", "", Policy(approval_words=("lgtm", "approved")), False
+            ),
+            "### 🙋 Waiting for a human (`s`)\n\n"
+            "To approve, start a comment with **lgtm** (e.g. `lgtm — looks good`); "
+            "approvals count from anyone with write permission." + SIGNED,
+            id="the first approval word is the one shown",
+        ),
+        pytest.param(
+            lambda: messages.escalation(
+                "s",
+                "stuck",
+                retry_to=None,
+                skip_to=None,
+                replan_to="r",
+                policy=POLICY,
+                moved_to=None,
+            ),
+            "### 🚨 A human decision is needed (`s`)\n\n"
+            "stuck The issue is held in `s`. No agent runs until someone decides:\n\n"
+            "- `/replan` — start again from `r`\n"
+            "- or relabel the issue to the state you want\n\n"
+            "Commands count from anyone with write permission." + SIGNED,
+            id="an escalation held in place with only a replan",
+        ),
+        pytest.param(
+            lambda: messages.unknown_label("status:<!--x", ["status:a", "status:b"]),
+            f"`status:<{Z}!--x` is not a state of this workflow, so I removed it.\n\n"
+            "The status labels are: `status:a`, `status:b`." + SIGNED,
+            id="an unknown label",
+        ),
+        pytest.param(
+            lambda: messages.finished("completed", ""),
+            "### 🏁 This issue is now `completed`" + SIGNED,
+            id="a finish without a summary",
+        ),
+        pytest.param(
+            lambda: messages.notes(["n"] * 50),
+            "### 🔧 I repaired this issue's state\n\n" + "\n".join(["- n"] * 50) + SIGNED,
+            id="exactly as many notes as are shown",
+        ),
+    ],
+)
+def test_the_other_messages_name_people_in_code_and_say_the_defaults(
+    render: Callable[[], str], expected: str
+) -> None:
+    assert render() == expected
+
+
+def test_fifty_questions_are_all_listed_and_share_the_room() -> None:
+    message = messages.questions("s", "pm", "", ["q" * 2_000] * 50)
+
+    assert "…and" not in message
+    assert message.count("> " + "q" * (messages.QUESTIONS // 50 - 3) + "…") == 50
+
+
+def test_one_long_question_gets_its_own_limit() -> None:
+    message = messages.questions("s", "pm", "", ["q" * 5_000])
+
+    assert "1. > " + "q" * (messages.QUESTION - 3) + "…\n" in message
+
+
+def test_a_multi_line_question_is_indented_under_its_number() -> None:
+    message = messages.questions("s", "pm", "", ["a\nb\nc"])
+
+    assert "1. > a\n   > b\n   > c\n" in message
+
+
+def test_a_long_summary_is_clipped_in_every_message() -> None:
+    summary = "s" * 5_000
+    clipped = "> " + "s" * (messages.SUMMARY - 3) + "…"
+    for message in (
+        messages.questions("x", "pm", summary, []),
+        messages.approval_request("x", summary, POLICY, True),
+        messages.finished("x", summary),
+    ):
+        assert clipped + "\n" in message
 
 
 def test_fifty_one_questions_list_fifty_and_count_the_rest() -> None:

@@ -72,6 +72,10 @@ from property_budget import budget
         pytest.param("a\u00adb", "ab", id="a soft hyphen"),
         pytest.param("a\x07b\x1bc", "abc", id="control characters"),
         pytest.param("a\ue000b", "ab", id="a private-use character"),
+        pytest.param("a\u0378b", "ab", id="an unassigned code point"),
+        pytest.param("a\ud800b", "ab", id="a lone surrogate"),
+        pytest.param("a \u200b\nb", "a\nb", id="blanks left before a removed character"),
+        pytest.param("a\n\n\u200b\n\nb", "a\n\nb", id="a line of invisible characters"),
         pytest.param("a\u2028b\x0cc", "a b c", id="separators read as spaces"),
         pytest.param("ﬁle ＡＢ", "file AB", id="compatibility forms are normalised"),
         # --- shown by GitHub --------------------------------------------------------------
@@ -136,6 +140,9 @@ from property_budget import budget
         pytest.param("<code>a<b>x</b></code>", "`ax`", id="code of several pieces"),
         pytest.param("<a href='u'>x<span>y</span>z</a>", "[xyz](u)", id="a link of pieces"),
         pytest.param("`` `a ``", "`` `a ``", id="code opening with a backtick"),
+        pytest.param("<a href='u'>x<br>y</a>", "[x\ny](u)", id="a line break inside a link"),
+        pytest.param("> > a\n>\n> b", "> > a\n\n> b", id="text after a nested quote"),
+        pytest.param("<ul><li>a</li></ul>after", "- a\n\nafter", id="text right after a list"),
         pytest.param("`` a` ``", "`` a` ``", id="code closing with a backtick"),
     ],
 )

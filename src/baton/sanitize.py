@@ -166,10 +166,7 @@ class _Reader(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.hidden:
             return
-        if self._in("pre"):
-            self.write(data, verbatim=True)
-        else:
-            self.write(_SPACES.sub(" ", data))
+        self.write(data if self._in("pre") else _SPACES.sub(" ", data))  # a pre is captured
 
     # Comments, declarations and processing instructions show nothing.
 
