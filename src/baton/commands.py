@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -91,7 +91,6 @@ def _may_hold_a_command(body: str, words: tuple[str, ...]) -> bool:
     return any(w.casefold() in folded for w in (*words, *ESCALATION_WORDS))
 
 
-@lru_cache(maxsize=32)  # one run asks about the same comment up to four times
 def parse_command(body: str, approval_words: tuple[str, ...]) -> Command | None:
     """The first command in the comment, if any."""
     if not _may_hold_a_command(body, approval_words):
