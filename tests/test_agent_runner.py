@@ -139,6 +139,30 @@ def test_the_command_reads_the_prompt_and_prints_its_result(tmp_path: Path) -> N
     assert result == AgentResult(status=AgentStatus.success, confidence=1, summary="the prompt")
 
 
+def test_the_prompt_and_result_files_have_names_an_agent_can_tell(tmp_path: Path) -> None:
+    script = (
+        "import json, os, pathlib\n"
+        "names = ('BATON_PROMPT_FILE', 'BATON_RESULT_FILE')\n"
+        "files = [pathlib.Path(os.environ[n]) for n in names]\n"
+        "names = [f.parent.name[:12] + '/' + f.name for f in files]\n"
+        "print(json.dumps({'status': 'success', 'confidence': 1, 'summary': ' '.join(names)}))\n"
+    )
+
+    summary = agent(script, tmp_path).dispatch("p").summary
+
+    assert summary == "baton-agent-/prompt.md baton-agent-/result.json"
+
+
+def test_the_prompt_file_is_utf8(tmp_path: Path) -> None:
+    script = (
+        "import json, os\n"
+        "text = open(os.environ['BATON_PROMPT_FILE'], 'rb').read().decode('utf-8')\n"
+        "print(json.dumps({'status': 'success', 'confidence': 1, 'summary': text}))\n"
+    )
+
+    assert agent(script, tmp_path).dispatch("é ✓ 😀").summary == "é ✓ 😀"
+
+
 def test_a_result_file_wins_over_the_output(tmp_path: Path) -> None:
     script = (
         "import json, os\n"

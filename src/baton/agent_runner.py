@@ -124,13 +124,11 @@ class CommandAgent:
                     shell=True,
                     input=prompt,
                     capture_output=True,
-                    text=True,
-                    encoding="utf-8",
-                    errors="replace",  # bytes that are not UTF-8 must not crash the job
+                    encoding="utf-8",  # text mode; bytes that are not UTF-8 must not crash
+                    errors="replace",
                     timeout=self.timeout,
                     env=env,
                     cwd=self.workdir,
-                    check=False,
                 )
             except subprocess.TimeoutExpired:
                 return AgentResult(

@@ -31,9 +31,9 @@ BLOCKS = frozenset(
     | {"h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "figure", "figcaption"}
 )
 LINES = frozenset({"li", "tr"})  # each starts a line, but not a block of its own
-_BACKTICKS = re.compile(r"`+")
 LISTS = frozenset({"ul", "ol"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_BACKTICKS = re.compile(r"`+")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _SPACES = re.compile(r"[ \t\n\r\f]+")
 # Invisible without being format characters: variation selectors (emoji "steganography"),
