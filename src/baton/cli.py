@@ -249,7 +249,9 @@ def sweep() -> None:
 @click.option("--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 def context(issue: int, fmt: str, output: str | None) -> None:
     """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
-    from baton.action.commands import context_command, finish
+    import os
+
+    from baton.action.commands import context_command, context_for_stdout, finish
 
     env = _env()
     outcome, text = context_command(env, issue=issue, fmt=fmt)
@@ -257,7 +259,7 @@ def context(issue: int, fmt: str, output: str | None) -> None:
         if output:
             Path(output).write_text(text, encoding="utf-8")
         else:
-            click.echo(text, nl=False)
+            click.echo(context_for_stdout(text, sys.stdout, os.environ), nl=False)
     sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
 
 

@@ -37,7 +37,7 @@ APPROVE = Command(Verb.approve)
             id="an approval after a closed code fence counts",
         ),
         pytest.param(
-            "> approved?\napproved",
+            "> approved?\n\napproved",
             APPROVE,
             id="an approval answering a quoted question counts",
         ),

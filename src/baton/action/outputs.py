@@ -1,14 +1,18 @@
 """What a run hands back to the workflow: outputs, the job summary, log lines, annotations.
 
 Standard library only, so the fast path of `baton run` can use it. Every output value goes in
-a heredoc with a random delimiter (no user text can add an output); log lines are prefixed so
-no user text can start a workflow command (`::set-output`, `::add-mask`).
+a heredoc with a random delimiter (no user text can add an output). The runner executes a log
+line as a command when it opens with `::` (after blanks) or holds the legacy `##[` anywhere,
+so no user text reaches the log as it is: Baton's own log lines are prefixed and their `##[`
+broken (`log_line`), and verbatim text is printed between `::stop-commands::` and a random
+token (`quiet_block`), the runner's own way to echo untrusted text.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -40,9 +44,30 @@ def append_summary(path: Path | None, markdown_text: str) -> None:
         handle.write(markdown_text.rstrip() + "\n")
 
 
+# Code points that render as nothing; .NET's culture-aware search can look through them, so
+# `#\u200b#[` could still read as `##[`.
+_INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn", "Cs"})
+
+
+def _neutral(line: str) -> str:
+    shown = "".join(ch for ch in line if ch == "\t" or unicodedata.category(ch) not in _INVISIBLE)
+    return shown.replace("##[", "## [")
+
+
 def log_line(text: str) -> str:
-    """A log line that cannot be read as a workflow command (`::set-output`, `::add-mask`)."""
-    return "\n".join(f"baton: {line}" for line in (text.splitlines() or [""]))
+    """Log lines that cannot be read as workflow commands: every line (as the runner splits
+    them, and more) opens with `baton: `, and a legacy `##[` gets a space."""
+    return "\n".join(f"baton: {_neutral(line)}" for line in (text.splitlines() or [""]))
+
+
+def quiet_block(text: str) -> str:
+    """The text verbatim, between `::stop-commands::TOKEN` and `::TOKEN::`: the runner executes
+    no command in between, and the random token cannot be guessed to resume early."""
+    token = secrets.token_hex(16)
+    while token in text:  # pragma: no cover - 128 random bits
+        token = secrets.token_hex(16)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return f"::stop-commands::{token}\n{body}::{token}::\n"
 
 
 def _escape_data(text: str) -> str:

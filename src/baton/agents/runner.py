@@ -1,65 +1,91 @@
 """Run any command-line coding agent and turn what it prints into an agent result.
 
-Seed 004's `AgentRunner` (dispatch / is_available / get_capabilities) is the model. The prompt
-goes to the command on stdin and in the file named by `BATON_PROMPT_FILE`; the agent may write
-its result JSON to `BATON_RESULT_FILE`, or end its output with the JSON object. Anything else
-becomes a `failure` result whose summary says what went wrong, so the retry ladder can act.
+The prompt goes to the command on stdin and in the file named by `BATON_PROMPT_FILE`; the agent
+may write its result JSON to `BATON_RESULT_FILE`, or end its output with the JSON object.
+Anything else becomes a `failure` result whose summary says what went wrong, so the retry ladder
+can act. The agent read untrusted issue text, so its output is hostile input too: finding the
+result is linear in its length and never raises.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Protocol
 
 from baton.core.agent_result import AgentResult, parse_agent_result
 from baton.errors import InvalidAgentResult
 from baton.workflow.model import AgentStatus
 
 TAIL = 2_000
+PROBLEM = 1_000  # characters of a validation problem kept in the failure result
+WINDOW = 256  # characters a candidate object is first decoded in
+_OBJECT_START = re.compile(r'\{(?=[ \t\n\r]*["}])')  # only these can open a JSON object
 # Baton's own secrets never reach the agent, which reads untrusted issue text.
 WITHHELD = frozenset(
     {"INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "INPUT_RECORD-SECRET", "INPUT_RECORD_SECRET"}
 )
 
 
-class AgentRunner(Protocol):
-    def dispatch(self, prompt: str) -> AgentResult: ...
+def _decode_from(text: str, start: int) -> tuple[object, int] | int:
+    """The JSON value starting at `start` and where it ends, or where decoding failed.
 
-    def is_available(self) -> bool: ...
-
-    def get_capabilities(self) -> list[str]: ...
+    Decoding runs on a window of the text that grows only while the failure may be the
+    window's cut: a JSONDecodeError counts the lines before its position, so decoding in the
+    whole text at each of many candidates would be quadratic."""
+    decoder = json.JSONDecoder()
+    size = WINDOW
+    while True:
+        window = text[start : start + size]
+        try:
+            value, end = decoder.raw_decode(window)
+        except json.JSONDecodeError as exc:
+            whole = start + size >= len(text)
+            cut = exc.pos >= len(window) - 16 or exc.msg.startswith("Unterminated string")
+            if whole or not cut:
+                return start + max(exc.pos, 1)
+            size *= 4
+            continue
+        except RecursionError:  # nested too deep to be a result: skip what it filled
+            return start + size
+        except ValueError:  # a number too long to convert
+            return start + 1
+        return value, start + end
 
 
 def _last_json_object(text: str) -> str | None:
-    """The last top-level `{...}` in the text that parses as JSON."""
-    decoder = json.JSONDecoder()
+    """The last top-level `{...}` in the text that parses as a JSON object.
+
+    A candidate that fails to parse is skipped up to where it failed: a `{` inside what it
+    read is nested in it (or in one of its strings), so not top-level."""
     found = None
-    index = text.find("{")
-    while index != -1:
-        try:
-            value, end = decoder.raw_decode(text, index)
-        except json.JSONDecodeError:
-            index = text.find("{", index + 1)
+    candidate = _OBJECT_START.search(text)
+    while candidate is not None:
+        index = candidate.start()
+        decoded = _decode_from(text, index)
+        if isinstance(decoded, int):
+            candidate = _OBJECT_START.search(text, decoded)
             continue
+        value, end = decoded
         if isinstance(value, dict):
             found = text[index:end]
-        index = text.find("{", end)
+        candidate = _OBJECT_START.search(text, end)
     return found
 
 
 def result_from_output(output: str, returncode: int) -> AgentResult:
+    """The result the output ends with, or a failure that says why there is none."""
     candidate = _last_json_object(output)
     if candidate is not None:
         try:
             return parse_agent_result(candidate)
         except InvalidAgentResult as exc:
-            problem = str(exc)
+            problem = str(exc)[:PROBLEM]
     else:
         problem = "the agent printed no JSON result"
     tail = output.strip()[-TAIL:]
@@ -86,9 +112,6 @@ class CommandAgent:
             return False
         return shutil.which(program) is not None or Path(program).exists()
 
-    def get_capabilities(self) -> list[str]:
-        return ["prompt-on-stdin", "prompt-file", "result-file", "json-on-stdout"]
-
     def dispatch(self, prompt: str) -> AgentResult:
         with tempfile.TemporaryDirectory(prefix="baton-agent-") as scratch:
             prompt_file = Path(scratch) / "prompt.md"
@@ -102,11 +125,11 @@ class CommandAgent:
                     shell=True,
                     input=prompt,
                     capture_output=True,
-                    text=True,
+                    encoding="utf-8",  # text mode; bytes that are not UTF-8 must not crash
+                    errors="replace",
                     timeout=self.timeout,
                     env=env,
                     cwd=self.workdir,
-                    check=False,
                 )
             except subprocess.TimeoutExpired:
                 return AgentResult(
@@ -114,6 +137,9 @@ class CommandAgent:
                     confidence=0.0,
                     summary=f"the agent did not finish within {self.timeout:.0f} seconds",
                 )
-            if result_file.exists() and result_file.read_text(encoding="utf-8").strip():
-                return result_from_output(result_file.read_text(encoding="utf-8"), done.returncode)
-            return result_from_output(done.stdout, done.returncode)
+            written = (
+                result_file.read_text(encoding="utf-8", errors="replace")
+                if result_file.exists()
+                else ""
+            )
+            return result_from_output(written if written.strip() else done.stdout, done.returncode)

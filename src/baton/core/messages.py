@@ -1,7 +1,10 @@
 """The words Baton says to humans on an issue, kept out of the decision logic.
 
-Every function returns Markdown; user text passes through `markdown.escape`/`quote`, and
-people are named in code spans, never @-mentioned, so a reply cannot ping a crowd.
+Every function returns Markdown. What agents and people wrote is quoted (`markdown.quote`) or
+escaped onto one line (`markdown.escape`), so it cannot pass for Baton's own lines, mention
+anyone or reference another issue; people are named in code spans, never @-mentioned. Every part
+is clipped and the whole checked against GitHub's limit: a comment GitHub refuses (422) would
+be lost after the state had already moved.
 """
 
 from __future__ import annotations
@@ -12,6 +15,36 @@ from baton.core import markdown
 from baton.workflow.config import Policy, Who
 
 SIGNATURE = "<sub>— Baton, the PM of this issue</sub>"
+# GitHub refuses a comment body over 65,536 characters. The message mark and a re-post note
+# take a few hundred more, and lengths are counted in UTF-16 units, as the most cautious
+# reading of "characters" (an emoji is two).
+LIMIT = 60_000
+SUMMARY = 2_000  # characters of an agent's summary shown
+QUESTIONS = 24_000  # characters shared by all the questions shown, at most QUESTION each
+QUESTION = 2_000
+SHOWN = 50  # questions listed; the rest are counted
+REASON = 2_000
+NOTE = 500
+CLIPPED = "*(The rest of this message was cut to fit in one comment.)*"
+
+
+def units(text: str) -> int:
+    """The length GitHub's limit is checked against (UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, limit: int = LIMIT) -> str:
+    """The message itself when it fits; else the whole lines that fit, and a note saying so."""
+    if units(text) <= limit:
+        return text
+    room = limit - units(CLIPPED) - 2
+    kept: list[str] = []
+    for line in text.split("\n"):
+        room -= units(line) + 1
+        if room < 0:
+            break
+        kept.append(line)
+    return "\n".join([*kept, "", CLIPPED])
 
 
 def _who(group: Who) -> str:
@@ -26,16 +59,32 @@ def _who(group: Who) -> str:
 
 
 def _sign(lines: list[str]) -> str:
-    return "\n".join([*lines, "", SIGNATURE])
+    body = fit("\n".join(lines), LIMIT - units(SIGNATURE) - 2)
+    return "\n".join([body, "", SIGNATURE])
+
+
+def _numbered(items: Sequence[str]) -> list[str]:
+    """A numbered list of quoted items, each quote indented under its number."""
+    shown = items[:SHOWN]
+    each = min(QUESTION, QUESTIONS // max(len(shown), 1))
+    lines = []
+    for number, item in enumerate(shown, 1):
+        marker = f"{number}. "
+        quoted = markdown.quote(item, each).split("\n")
+        lines.append(marker + quoted[0])
+        lines += [" " * len(marker) + line for line in quoted[1:]]
+    if len(items) > len(shown):
+        lines += ["", f"…and {len(items) - len(shown)} more."]
+    return lines
 
 
 def questions(state: str, agent: str | None, summary: str, asked: Sequence[str]) -> str:
     lines = [f"### ❓ Questions before the work goes on ({markdown.code(state)})", ""]
     if summary:
-        lines += [f"The {agent or 'PM'} reports:", "", markdown.quote(summary, 2000), ""]
+        lines += [f"The {agent or 'PM'} reports:", "", markdown.quote(summary, SUMMARY), ""]
     if asked:
         lines += ["Please answer in a comment:", ""]
-        lines += [f"{i}. {markdown.escape(q)}" for i, q in enumerate(asked, 1)]
+        lines += _numbered(asked)
     else:
         lines += ["Please reply with what is missing."]
     lines += ["", "Your reply is handed to the next agent."]
@@ -46,7 +95,7 @@ def approval_request(state: str, summary: str, policy: Policy, replies_allowed: 
     word = policy.approval_words[0]
     lines = [f"### 🙋 Waiting for a human ({markdown.code(state)})", ""]
     if summary:
-        lines += [markdown.quote(summary, 2000), ""]
+        lines += [markdown.quote(summary, SUMMARY), ""]
     lines += [
         f"To approve, start a comment with **{word}** (e.g. `{word} — looks good`); "
         f"approvals count from {_who(policy.approvers)}.",
@@ -74,7 +123,7 @@ def escalation(
     lines = [
         f"### 🚨 A human decision is needed ({markdown.code(state)})",
         "",
-        f"{markdown.escape(reason)} {where} No agent runs until someone decides:",
+        f"{_line(reason, REASON)} {where} No agent runs until someone decides:",
         "",
     ]
     if retry_to:
@@ -96,7 +145,7 @@ def escalation(
 
 
 def refusal(actor: str, why: str) -> str:
-    return _sign([f"{markdown.code(actor)}: {markdown.escape(why)}"])
+    return _sign([f"{markdown.code(actor)}: {_line(why, REASON)}"])
 
 
 def unknown_label(label: str, valid: Sequence[str]) -> str:
@@ -113,13 +162,15 @@ def unknown_label(label: str, valid: Sequence[str]) -> str:
 def finished(state: str, summary: str) -> str:
     lines = [f"### 🏁 This issue is now {markdown.code(state)}"]
     if summary:
-        lines += ["", markdown.quote(summary, 2000)]
+        lines += ["", markdown.quote(summary, SUMMARY)]
     return _sign(lines)
 
 
 def notes(items: Sequence[str]) -> str:
     lines = ["### 🔧 I repaired this issue's state", ""]
-    lines += [f"- {markdown.escape(item)}" for item in items]
+    lines += [f"- {_line(item, NOTE)}" for item in items[:SHOWN]]
+    if len(items) > SHOWN:
+        lines.append(f"- …and {len(items) - SHOWN} more")
     return _sign(lines)
 
 
@@ -129,3 +180,7 @@ def join(*parts: str | None) -> str | None:
     if not present:
         return None
     return _sign(["\n\n".join(present)])
+
+
+def _line(text: str, limit: int) -> str:
+    return markdown.clip(markdown.escape(text), limit)

@@ -302,7 +302,7 @@ def test_the_pm_completes_an_approved_issue(gh, settings):
     assert decision.state == "completed"
     assert decision.agent is None
     assert gh.labels_of(ISSUE) == ["status:completed"]
-    assert "PR #2 approved; merging." in messages_of(gh)[-1]
+    assert "PR #\u200b2 approved; merging." in messages_of(gh)[-1]  # no cross-reference
 
 
 @pytest.mark.parametrize(
