@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.authority import answers_whoever
+from baton.core.authority import answers_whoever, reopens_whoever
 from baton.core.catchup import as_event, missed_comment
 from baton.core.comment_commands import parse_command
 from baton.core.decision import Decision, Outcome
 from baton.core.engine import decide
-from baton.core.events import Commented, Event, Labeled
+from baton.core.events import Commented, Event, IssueChanged, Labeled
 from baton.core.issue_facts import Actor, Comment, IssueInfo
 from baton.core.triage import event_reason, view_of
 from baton.errors import TrackerError
@@ -38,8 +38,14 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
         return False
     if isinstance(event, Labeled):
         return event.added
+    if isinstance(event, IssueChanged):
+        # Only a reopen turns on who did it, and not when the config lets this human anyway.
+        policy = settings.policy
+        return event.action == "reopened" and not reopens_whoever(
+            event.actor.login, event.issue.author, policy
+        )
     if not isinstance(event, Commented):
-        return event.kind == "issue"  # a reopen needs a maintainer
+        return False
     if parse_command(event.body, settings.policy.approval_words):
         return True
     record = loaded.record
