@@ -72,10 +72,8 @@ def demo(quiet: bool) -> None:
     record = player.record()
     click.echo("")
     if record:
-        calls = sum(player.gh.calls.values())
         click.echo(
-            f"Final state: {record.state} after {record.iteration} transitions "
-            f"({calls} GitHub calls in all, {len(player.gh.dispatches)} workflow runs dispatched)."
+            f"Final state: {record.state} after {record.iteration} transitions ({player.tally()})."
         )
     click.echo("\nThe path the issue took:\n\n```mermaid")
     click.echo(player.path())
@@ -101,6 +99,7 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
     click.echo(f"Simulating {scenario.name} on workflow {settings.workflow.name}")
     player = Player(scenario, settings, click.echo)
     status = player.play()
+    click.echo(f"\n{player.tally()}.")
     click.echo("\nPath:\n\n```mermaid")
     click.echo(player.path())
     click.echo("```")

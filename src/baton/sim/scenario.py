@@ -358,6 +358,14 @@ class Player:
             self.say("   ✓ as expected")
         self.failures.extend(problems)
 
+    def tally(self) -> str:
+        """What the run cost, counted as GitHub counts it: a batched read or write is one
+        request (one round trip), however many operations it holds."""
+        return (
+            f"{self.gh.requests} GitHub API requests, "
+            f"{len(self.gh.dispatches)} workflow runs dispatched"
+        )
+
     def path(self) -> str:
         record = self.record()
         history = record.history if record else []
