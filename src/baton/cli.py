@@ -89,7 +89,7 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
     """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
 
     Exit status 1 if an `expect` step does not hold."""
-    from baton.sim.scenario import Player, load_scenario
+    from baton.sim.scenario import Player, load_scenario, one_line
 
     try:
         settings = _settings(config, workflow)
@@ -98,7 +98,10 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
         _fail(str(exc))
     click.echo(f"Simulating {scenario.name} on workflow {settings.workflow.name}")
     player = Player(scenario, settings, click.echo)
-    status = player.play()
+    try:
+        status = player.play()
+    except BatonError as exc:
+        _fail(one_line(str(exc)))
     click.echo(f"\n{player.tally()}.")
     click.echo("\nPath:\n\n```mermaid")
     click.echo(player.path())
