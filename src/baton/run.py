@@ -117,11 +117,13 @@ def _decide_once(
     *,
     secret: str | None,
     refresh: bool,
-    identities: Identities,
+    identities: Identities | None = None,
     snapshot: Snapshot | None = None,
 ) -> tuple[RunResult, IssueInfo]:
     """Read the issue, rebuild the record, decide. Reads only; nothing is written here.
+    `identities`: the logins this run already looked up (shared by every decision of the run);
     `snapshot`: a read this run already made that carries the issue as it is now."""
+    identities = identities if identities is not None else Identities()
     issue = event.issue
     fetched = issue.partial or refresh
     if snapshot is None:
