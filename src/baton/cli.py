@@ -73,10 +73,8 @@ def demo(quiet: bool) -> None:
     record = player.record()
     click.echo("")
     if record:
-        calls = sum(player.gh.calls.values())
         click.echo(
-            f"Final state: {record.state} after {record.iteration} transitions "
-            f"({calls} GitHub calls in all, {len(player.gh.dispatches)} workflow runs dispatched)."
+            f"Final state: {record.state} after {record.iteration} transitions ({player.tally()})."
         )
     click.echo("\nThe path the issue took:\n\n```mermaid")
     click.echo(player.path())
@@ -92,7 +90,7 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
     """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
 
     Exit status 1 if an `expect` step does not hold."""
-    from baton.sim.scenario import Player, load_scenario
+    from baton.sim.scenario import Player, load_scenario, one_line
 
     try:
         settings = _settings(config, workflow)
@@ -101,7 +99,11 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
         _fail(str(exc))
     click.echo(f"Simulating {scenario.name} on workflow {settings.workflow.name}")
     player = Player(scenario, settings, click.echo)
-    status = player.play()
+    try:
+        status = player.play()
+    except BatonError as exc:
+        _fail(one_line(str(exc)))
+    click.echo(f"\n{player.tally()}.")
     click.echo("\nPath:\n\n```mermaid")
     click.echo(player.path())
     click.echo("```")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.authority import answers_whoever
+from baton.core.authority import answers_whoever, reopens_whoever
 from baton.core.catchup import as_event, missed_comment
 from baton.core.comment_commands import parse_command
 from baton.core.decision import Decision, Outcome
 from baton.core.engine import decide
-from baton.core.events import Commented, Event, Labeled
+from baton.core.events import Commented, Event, IssueChanged, Labeled
 from baton.core.issue_facts import Actor, Comment, IssueInfo
 from baton.core.triage import event_reason, view_of
 from baton.errors import TrackerError
@@ -38,8 +38,14 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
         return False
     if isinstance(event, Labeled):
         return event.added
+    if isinstance(event, IssueChanged):
+        # Only a reopen turns on who did it, and not when the config lets this human anyway.
+        policy = settings.policy
+        return event.action == "reopened" and not reopens_whoever(
+            event.actor.login, event.issue.author, policy
+        )
     if not isinstance(event, Commented):
-        return event.kind == "issue"  # a reopen needs a maintainer
+        return False
     if parse_command(event.body, settings.policy.approval_words):
         return True
     record = loaded.record
@@ -48,23 +54,41 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
     return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
 
 
-def _with_identity(event: Event, loaded: Loaded, tracker: Tracker, settings: Settings) -> Event:
+@dataclass
+class Identities:
+    """The permissions and teams one run looked up, by login: a run may decide several times
+    (a caught-up comment, then the event itself; again after a concurrent run), and each
+    lookup is a round trip. Per run, never global: a permission can change between runs."""
+
+    known: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def of(self, actor: Actor, tracker: Tracker, settings: Settings) -> Actor:
+        """`actor` with their permission and the config's teams they belong to."""
+        login = actor.login
+        if login not in self.known:
+            # OWNER is the one association that cannot misreport; everything else asks the API.
+            owner = actor.association == "OWNER"
+            permission = "admin" if owner else tracker.permission(login)
+            policy = settings.policy
+            teams = sorted(set(policy.approvers.teams) | set(policy.maintainers.teams))
+            member_of = tuple(t for t in teams if tracker.is_team_member(t, login))
+            self.known[login] = (permission, member_of)
+        permission, member_of = self.known[login]
+        return Actor(
+            login=login,
+            is_bot=actor.is_bot,
+            association=actor.association,
+            permission=permission,
+            teams=member_of,
+        )
+
+
+def _with_identity(
+    event: Event, loaded: Loaded, tracker: Tracker, settings: Settings, identities: Identities
+) -> Event:
     if not _needs_permission(event, loaded, settings):
         return event
-    actor = event.actor
-    # OWNER is the one association that cannot misreport; everything else asks the API.
-    permission = "admin" if actor.association == "OWNER" else tracker.permission(actor.login)
-    policy = settings.policy
-    teams = sorted(set(policy.approvers.teams) | set(policy.maintainers.teams))
-    member_of = tuple(t for t in teams if tracker.is_team_member(t, actor.login)) if teams else ()
-    enriched = Actor(
-        login=actor.login,
-        is_bot=actor.is_bot,
-        association=actor.association,
-        permission=permission,
-        teams=member_of,
-    )
-    return event.model_copy(update={"actor": enriched})
+    return event.model_copy(update={"actor": identities.of(event.actor, tracker, settings)})
 
 
 def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Comment | None]:
@@ -93,10 +117,13 @@ def _decide_once(
     *,
     secret: str | None,
     refresh: bool,
+    identities: Identities | None = None,
     snapshot: Snapshot | None = None,
 ) -> tuple[RunResult, IssueInfo]:
     """Read the issue, rebuild the record, decide. Reads only; nothing is written here.
+    `identities`: the logins this run already looked up (shared by every decision of the run);
     `snapshot`: a read this run already made that carries the issue as it is now."""
+    identities = identities if identities is not None else Identities()
     issue = event.issue
     fetched = issue.partial or refresh
     if snapshot is None:
@@ -118,18 +145,25 @@ def _decide_once(
     )
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
-    event = _with_identity(event, loaded, tracker, settings)
+    event = _with_identity(event, loaded, tracker, settings, identities)
     decision = decide(loaded.record, event, settings.workflow, settings.policy)
     if caught_up is not None and decision.outcome is Outcome.ignored:
         caught_up = None  # the missed comment turned out not to matter: handle the event itself
-        event = _with_identity(_with_floor(original, loaded), loaded, tracker, settings)
+        floored = _with_floor(original, loaded)
+        event = _with_identity(floored, loaded, tracker, settings, identities)
         decision = decide(loaded.record, event, settings.workflow, settings.policy)
     if decision.repairs and not fetched:
         # The payload's labels are a snapshot from when the event fired; confirm drift against
         # the issue as it is now before repairing anything. A GraphQL read already holds it.
         fresh = snapshot if snapshot.issue is not None else None
         return _decide_once(
-            original, tracker, settings, secret=secret, refresh=True, snapshot=fresh
+            original,
+            tracker,
+            settings,
+            secret=secret,
+            refresh=True,
+            identities=identities,
+            snapshot=fresh,
         )
     if loaded.lost_message and loaded.record and decision.record is None:
         # Re-posting a lost message rewrites the record too, so a run racing this one fails
@@ -177,8 +211,11 @@ def handle(
             event=event.kind,
         )
         return RunResult(decision=ignored, loaded=Loaded(record=None))
+    identities = Identities()
     for attempt in range(MAX_RACES):
-        result, issue = _decide_once(event, tracker, settings, secret=secret, refresh=attempt > 0)
+        result, issue = _decide_once(
+            event, tracker, settings, secret=secret, refresh=attempt > 0, identities=identities
+        )
         if dry_run:
             result.notes.append("dry run: nothing was written")
             return result

@@ -1,7 +1,8 @@
-"""Who may do what: the one home of the membership and answering rules.
+"""Who may do what: the one home of the membership, answering and reopening rules.
 
-The engine asks these to decide; `run.py` asks `answers_whoever` to know whether a decision can
-turn on the actor's permission, and so whether it is worth an API call to look it up.
+The engine asks these to decide; `run.py` asks `answers_whoever` and `reopens_whoever` to know
+whether a decision can turn on the actor's permission, and so whether it is worth an API call to
+look it up.
 """
 
 from __future__ import annotations
@@ -35,3 +36,19 @@ def may_answer(actor: Actor, issue_author: str, policy: Policy) -> bool:
     if actor.is_bot:
         return False
     return answers_whoever(actor.login, issue_author, policy) or is_member(actor, policy.approvers)
+
+
+def reopens_whoever(login: str, issue_author: str, policy: Policy) -> bool:
+    """The config lets this human restart work by reopening whatever their permission."""
+    if policy.reopeners == "anyone":
+        return True
+    return policy.reopeners == "author-or-maintainers" and login == issue_author
+
+
+def may_reopen(actor: Actor, issue_author: str, policy: Policy) -> bool:
+    """Whether reopening the issue may start its agent again or restart a finished issue."""
+    if actor.is_bot:
+        return False
+    return reopens_whoever(actor.login, issue_author, policy) or is_member(
+        actor, policy.maintainers
+    )

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -24,7 +24,7 @@ from baton.core import events
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Decision
 from baton.core.record import Record
-from baton.errors import InvalidScenario
+from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
@@ -36,6 +36,7 @@ from baton.workflow.durations import Duration
 from baton.workflow.graph import path_mermaid
 from baton.workflow.model import AgentStatus
 
+Role = Literal["none", "read", "triage", "write", "maintain", "admin"]
 CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
 
 
@@ -124,23 +125,37 @@ class Scenario(BaseModel):
     name: str = "scenario"
     start: datetime = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
     issue: IssueSpec = Field(default_factory=IssueSpec)
-    people: dict[str, str] = Field(default_factory=dict, description="login: repository permission")
+    people: dict[str, Role] = Field(
+        default_factory=dict, description="login: repository permission"
+    )
     step_minutes: int = Field(default=5, ge=0, description="Clock advance between steps.")
     steps: list[Step]
 
 
+def one_line(text: str, limit: int = 300) -> str:
+    """An error as one short line: a scenario's values can be huge or span lines."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def parse_scenario(text: str, source: str) -> Scenario:
+    """The scenario in `text`; InvalidScenario (one line) for anything that is not one."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise InvalidScenario(f"{source}: not valid YAML: {exc}") from exc
+        raise InvalidScenario(one_line(f"{source}: not valid YAML: {exc}")) from exc
+    except RecursionError as exc:  # PyYAML recurses once per level of nesting
+        raise InvalidScenario(f"{source}: nested too deeply to be a scenario") from exc
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         problems = [
-            f"{source}: {'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+            f"{'.'.join(one_line(str(p), 40) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         ]
-        raise InvalidScenario("\n".join(problems)) from exc
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise InvalidScenario(one_line(f"{source}: {'; '.join(problems[:3])}{more}")) from exc
+    except (OverflowError, ValueError) as exc:  # a duration beyond what a datetime holds
+        raise InvalidScenario(one_line(f"{source}: {exc}")) from exc
 
 
 def load_scenario(path: Path) -> Scenario:
@@ -148,6 +163,8 @@ def load_scenario(path: Path) -> Scenario:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidScenario(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise InvalidScenario(f"{path} is not UTF-8 (byte {exc.start})") from exc
     return parse_scenario(text, str(path))
 
 
@@ -223,18 +240,44 @@ class Player:
 
     # --- steps -----------------------------------------------------------------------------
     def play(self) -> int:
+        """Play every step; 1 if an expectation failed. InvalidScenario (one line) when a
+        step cannot happen at all: the issue cannot be opened, or the clock runs off the
+        calendar."""
         issue = self.scenario.issue
         for index, step in enumerate(self.scenario.steps, 1):
             if step.action not in {"open", "expect"} and self.number == 0:
-                self.number = self.gh.open_issue(
-                    issue.title, issue.body, author=issue.author, labels=tuple(issue.labels)
-                )
-            note = f" — {step.note}" if step.note else ""
+                self.number = self._open(issue.author)
+            note = f" — {one_line(step.note, 200)}" if step.note else ""
             self.say(f"\n{index:>2}. {self._describe(step)}{note}")
-            getattr(self, f"_do_{step.action}")(step)
-            if step.action not in {"wait", "expect"}:
-                self.gh.now += timedelta(minutes=self.scenario.step_minutes)
+            try:
+                getattr(self, f"_do_{step.action}")(step)
+                if step.action not in {"wait", "expect"}:
+                    self.gh.now += timedelta(minutes=self.scenario.step_minutes)
+            except OverflowError as exc:
+                raise InvalidScenario(f"step {index}: the clock ran past year 9999") from exc
         return 1 if self.failures else 0
+
+    def _open(self, author: str) -> int:
+        issue = self.scenario.issue
+        try:
+            return self.gh.open_issue(
+                issue.title, issue.body, author=author, labels=tuple(issue.labels)
+            )
+        except TrackerError as exc:
+            raise InvalidScenario(
+                one_line(f"GitHub would not open the scenario's issue: {exc}")
+            ) from exc
+
+    def _human(self, action: Callable[[], object]) -> bool:
+        """A person's action on GitHub; False (and said) when GitHub would refuse it, as it
+        refuses an empty label or one too long: then no event follows."""
+        try:
+            action()
+        except TrackerError as exc:
+            self.say(f"   GitHub refused it, so no event: {one_line(str(exc))}")
+            self.last = None
+            return False
+        return True
 
     def _describe(self, step: Step) -> str:
         who = step.by or self.scenario.issue.author
@@ -269,32 +312,39 @@ class Player:
         return self.settings.workflow.agent_of(record.state) if record else None
 
     def _do_open(self, step: Step) -> None:
-        issue = self.scenario.issue
-        opener = step.by or issue.author
-        self.number = self.gh.open_issue(
-            issue.title, issue.body, author=opener, labels=tuple(issue.labels)
-        )
+        opener = step.by or self.scenario.issue.author
+        self.number = self._open(opener)
         self._event("issues", payloads.opened(self.gh, self.number, sender=opener))
 
     def _do_label(self, step: Step) -> None:
         assert step.label is not None
         who = step.by or self.scenario.issue.author
-        self.gh.human_label(self.number, step.label, by=who)
-        self._event("issues", payloads.labeled(self.gh, self.number, step.label, sender=who))
+        if self._human(lambda: self.gh.human_label(self.number, step.label or "", by=who)):
+            self._event("issues", payloads.labeled(self.gh, self.number, step.label, sender=who))
 
     def _do_unlabel(self, step: Step) -> None:
         assert step.unlabel is not None
         who = step.by or self.scenario.issue.author
-        self.gh.human_label(self.number, step.unlabel, add=False, by=who)
-        self._event("issues", payloads.unlabeled(self.gh, self.number, step.unlabel, sender=who))
+        label = step.unlabel
+        if self._human(lambda: self.gh.human_label(self.number, label, add=False, by=who)):
+            self._event(
+                "issues", payloads.unlabeled(self.gh, self.number, step.unlabel, sender=who)
+            )
 
     def _do_comment(self, step: Step) -> None:
         assert step.comment is not None
         who = step.by or self.scenario.issue.author
-        comment = self.gh.human_comment(
-            self.number, step.comment, author=who, association=step.association
-        )
-        self._event("issue_comment", payloads.comment_created(self.gh, comment.id))
+        body = step.comment
+        posted: list[int] = []
+
+        def post() -> None:
+            comment = self.gh.human_comment(
+                self.number, body, author=who, association=step.association
+            )
+            posted.append(comment.id)
+
+        if self._human(post):
+            self._event("issue_comment", payloads.comment_created(self.gh, posted[0]))
 
     def _do_report(self, step: Step) -> None:
         assert step.report is not None
@@ -321,13 +371,13 @@ class Player:
 
     def _do_close(self, step: Step) -> None:
         who = step.by or self.scenario.issue.author
-        self.gh.human_close(self.number, by=who)
-        self._event("issues", payloads.closed(self.gh, self.number, sender=who))
+        if self._human(lambda: self.gh.human_close(self.number, by=who)):
+            self._event("issues", payloads.closed(self.gh, self.number, sender=who))
 
     def _do_reopen(self, step: Step) -> None:
         who = step.by or self.scenario.issue.author
-        self.gh.human_reopen(self.number, by=who)
-        self._event("issues", payloads.reopened(self.gh, self.number, sender=who))
+        if self._human(lambda: self.gh.human_reopen(self.number, by=who)):
+            self._event("issues", payloads.reopened(self.gh, self.number, sender=who))
 
     def _do_dispatch(self, step: Step) -> None:
         sender = step.by or self.gh.bot_login
@@ -357,6 +407,14 @@ class Player:
         if not problems:
             self.say("   ✓ as expected")
         self.failures.extend(problems)
+
+    def tally(self) -> str:
+        """What the run cost, counted as GitHub counts it: a batched read or write is one
+        request (one round trip), however many operations it holds."""
+        return (
+            f"{self.gh.requests} GitHub API requests, "
+            f"{len(self.gh.dispatches)} workflow runs dispatched"
+        )
 
     def path(self) -> str:
         record = self.record()

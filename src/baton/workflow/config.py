@@ -126,6 +126,11 @@ class Config(BaseModel):
         default="author-or-approvers",
         description="Whose replies answer a waiting state's questions.",
     )
+    reopeners: Literal["anyone", "author-or-maintainers", "maintainers"] = Field(
+        default="maintainers",
+        description="Who may restart work by reopening an issue: start an agent that is not "
+        "running, or restart a finished issue. An agent already running is never started twice.",
+    )
     approval_words: list[str] = Field(
         default_factory=lambda: ["approved"],
         min_length=1,
@@ -173,6 +178,7 @@ class Policy:
     approvers: Who = field(default_factory=lambda: Who(permission="write"))
     maintainers: Who = field(default_factory=lambda: Who(permission="triage"))
     answerers: str = "author-or-approvers"
+    reopeners: str = "maintainers"
     approval_words: tuple[str, ...] = ("approved",)
     allow_edited_approvals: bool = False
     trigger_label: str | None = "baton"
@@ -262,6 +268,7 @@ def settings_from(
         approvers=config.approvers,
         maintainers=config.maintainers,
         answerers=config.answerers,
+        reopeners=config.reopeners,
         approval_words=tuple(config.approval_words),
         allow_edited_approvals=config.allow_edited_approvals,
         trigger_label=config.entry.trigger_label,

@@ -175,4 +175,4 @@ def test_a_closed_issue_enters_but_no_agent_runs(lifecycle):
 
     assert decision.state == "received"
     assert decision.agent is None
-    assert decision.record.dispatch is not None, "the record still says who is due on reopening"
+    assert decision.record.dispatch is None, "no run was started: a reopen starts the pm"

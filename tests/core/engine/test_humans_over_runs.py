@@ -731,7 +731,7 @@ def test_the_trigger_label_on_a_completed_issue(gh, settings, who, state):
     assert decision.agent == ("pm" if state == "received" else None)
 
 
-def test_a_closed_issue_starts_no_agent_and_a_reopen_resumes_it(gh, settings):
+def test_closing_and_reopening_a_running_issue_starts_no_second_run(gh, settings):
     enter_at(gh, settings, "implementing")
 
     closed = close(gh, settings, "alice")
@@ -739,8 +739,8 @@ def test_a_closed_issue_starts_no_agent_and_a_reopen_resumes_it(gh, settings):
 
     assert closed.agent is None
     assert state_of(gh) == "implementing"
-    assert reopened.outcome is Outcome.resume
-    assert reopened.agent == "developer"
+    assert reopened.outcome is Outcome.ignored, "the developer is still running (test_reopen.py)"
+    assert reopened.agent is None
 
 
 # --- approval-gate: a straight line to one gate -----------------------------------------------

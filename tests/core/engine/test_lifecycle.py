@@ -24,7 +24,7 @@ REOPENS = [
     pytest.param(
         "completed",
         "bob",
-        Outcome.ignored,
+        Outcome.refused,
         "completed",
         None,
         id="a stranger's reopen leaves a finished issue finished",
@@ -32,10 +32,10 @@ REOPENS = [
     pytest.param(
         "implementing",
         "bob",
-        Outcome.resume,
+        Outcome.ignored,
         "implementing",
-        "developer",
-        id="reopening a running issue resumes its agent",
+        None,
+        id="reopening a running issue starts no second run (see test_reopen.py)",
     ),
     pytest.param(
         CLARIFY, "bob", Outcome.ignored, CLARIFY, None, id="reopening a waiting issue runs nobody"

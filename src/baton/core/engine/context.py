@@ -108,7 +108,7 @@ def move(
         "history": [*record.history, entry],
         "held": False,
         "escalated_from": None,
-        "dispatch": dispatch(ctx, agent, target, 1) if agent else None,
+        "dispatch": dispatch(ctx, agent, target, 1),
         "processed": record.remember(ctx.event.id),
         "last_comment_id": _comment_floor(ctx, record),
         "entered_after_comment": max(ctx.event.comments_seen, record.entered_after_comment),
@@ -119,9 +119,14 @@ def move(
     return record.model_copy(update=update)
 
 
-def dispatch(scene: Scene, agent: str, state: str, attempt: int) -> Dispatch:
-    """The agent run this decision starts, tied to the event and the run that decided it."""
+def dispatch(scene: Scene, agent: str | None, state: str, attempt: int) -> Dispatch | None:
+    """The agent run this decision starts, tied to the event and the run that decided it.
+
+    None when it starts none: the state has no agent, or the issue is closed (no agent runs on
+    a closed issue, so a reopen must find no run pending and start it then)."""
     event = scene.event
+    if agent is None or event.issue.state == "closed":
+        return None
     return Dispatch(
         agent=agent, state=state, attempt=attempt, at=scene.now, by=event.id, run=event.run_id
     )
@@ -220,7 +225,7 @@ def retry(ctx: Ctx, why: str, feedback: list[str], *, actor: str) -> Draft:
         update={
             "attempt": attempt,
             "feedback": kept,
-            "dispatch": dispatch(ctx, agent, record.state, attempt) if agent else None,
+            "dispatch": dispatch(ctx, agent, record.state, attempt),
         }
     )
     how = "from a fresh context" if fresh else "with the feedback"

@@ -61,7 +61,7 @@ def enter(scene: Scene) -> Draft:
                 iteration=0,
             )
         ],
-        dispatch=dispatch(scene, agent, target, 1) if agent else None,
+        dispatch=dispatch(scene, agent, target, 1),
         processed=[event.id] if event.id else [],
         last_comment_id=event.comments_upto,
         entered_after_comment=event.comments_seen,

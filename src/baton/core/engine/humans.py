@@ -180,7 +180,7 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Draf
                 "attempt": 1,
                 "budget_from": record.iteration,
                 "feedback": guidance or list(record.feedback),
-                "dispatch": dispatch(ctx, agent, target, 1) if agent else None,
+                "dispatch": dispatch(ctx, agent, target, 1),
             }
         )
         return Draft(

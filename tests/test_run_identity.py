@@ -1,0 +1,76 @@
+"""One run looks each login's permission up at most once, however often it decides.
+
+A run decides again after a missed comment turned out not to matter, and after another run
+changed the record first; the in-memory GitHub counts the `permission` calls (`calls`), and a
+second lookup of the same login in one run is a wasted round trip.
+"""
+
+from __future__ import annotations
+
+from baton import webhooks
+from baton.core.decision import Outcome
+from baton.core.events import Commented
+from baton.run import handle
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
+from baton.workflow.config import Settings
+from support.memory import ISSUE, close, configured, enter_at, reopen, report
+
+GATE = "waiting_for_human_input"
+
+
+def approval_by(gh: MemoryGitHub, settings: Settings, login: str) -> Commented:
+    """`login` comments "approved" on issue #1; the event its run would handle."""
+    posted = gh.human_comment(ISSUE, "approved", author=login)
+    payload = payloads.comment_created(gh, posted.id)
+    event = webhooks.parse("issue_comment", payload, settings.policy, now=gh.now, run_id="41")
+    assert isinstance(event, Commented)
+    return event
+
+
+def test_a_caught_up_comment_and_the_event_itself_look_their_author_up_once(gh, settings):
+    enter_at(gh, settings, GATE)
+    # bob's earlier reply, whose own run never came: the run catches it up first, finds it
+    # does not matter, and decides bob's approval itself.
+    gh.human_comment(ISSUE, "hello?", author="bob", association="COLLABORATOR")
+    event = approval_by(gh, settings, "bob")
+    before = gh.calls["permission"]
+
+    result = handle(event, gh, settings)
+
+    assert result.decision.outcome is Outcome.refused
+    assert gh.calls["permission"] - before == 1
+
+
+def test_deciding_again_after_a_concurrent_run_looks_nobody_up_again(gh, settings):
+    enter_at(gh, settings, GATE)
+    event = approval_by(gh, settings, "wendy")
+    lookups: list[int] = []
+
+    def concurrent_run(operation: str) -> None:
+        # Just before wendy's run writes, a stale report's run rewrites the record.
+        if operation == "comment" and not lookups:
+            lookups.append(gh.calls["permission"])
+            report(gh, settings, "pm")
+
+    gh.on_call = concurrent_run
+    before = gh.calls["permission"]
+    result = handle(event, gh, settings)
+    gh.on_call = None
+
+    assert lookups, "the concurrent run happened"
+    assert any("decided again" in note for note in result.notes)
+    assert result.decision.state == "human_input_received"
+    assert gh.calls["permission"] - before == 1
+
+
+def test_a_reopen_the_config_allows_anyway_looks_nobody_up(gh):
+    settings = configured(reopeners="author-or-maintainers")
+    enter_at(gh, settings, "implementing")
+    close(gh, settings, "alice")
+    before = gh.calls["permission"]
+
+    reopen(gh, settings, "alice")
+    close(gh, settings, "bob")
+
+    assert gh.calls["permission"] == before, "neither the author's reopen nor a close turns on it"
