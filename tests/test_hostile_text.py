@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from baton.action.commands import commands as action
-from baton.action.commands import outputs as workflow_commands
+from baton.action import commands as action
+from baton.action import outputs as workflow_commands
 from baton.action.outputs import log_line, quiet_block
 from baton.agents.runner import result_from_output
 from baton.agents.sanitize import fence, visible_characters, visible_text

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from baton.action.commands import commands as action
+from baton.action import commands as action
 from baton.action.env import ActionEnv
 from baton.agents import briefing
 from baton.agents.sanitize import fence
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings
-from conftest import ISSUE, comment, enter, label_of, relabel, report
+from support.memory import ISSUE, comment, enter, label_of, relabel, report
 
 PARSER = MarkdownIt("commonmark")
 ENV = ActionEnv(repository="octo/demo")
