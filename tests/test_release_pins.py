@@ -143,7 +143,7 @@ def _zizmor() -> str:
     for candidate in (VENV_BIN / "zizmor", shutil.which("zizmor")):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    pytest.skip("zizmor is not installed (pip install zizmor, part of the dev extra)")
+    pytest.fail("zizmor is not installed (pip install zizmor, part of the dev extra)")
 
 
 def _run_zizmor(*inputs: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -332,7 +332,7 @@ def test_dependabot_waits_before_proposing_a_new_release() -> None:
 def test_the_dependabot_config_matches_its_schema() -> None:
     tool = VENV_BIN / "check-jsonschema"
     if not tool.is_file():
-        pytest.skip("check-jsonschema is not installed (part of the dev extra)")
+        pytest.fail("check-jsonschema is not installed (part of the dev extra)")
     result = subprocess.run(
         [str(tool), "--builtin-schema", "vendor.dependabot", str(DEPENDABOT)],
         capture_output=True,
