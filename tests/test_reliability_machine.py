@@ -1122,12 +1122,14 @@ def test_a_rerun_of_a_failed_reopen_run_starts_the_agent_it_resumes() -> None:
     """Found by the machine: a maintainer reopens an issue whose pm is due; the reopen's run also
     removes an unknown status label added meanwhile, so it writes the record (remembering the
     reopen) before it fails on the labels. Its re-run finds the reopen already applied, and the
-    pending dispatch belongs to an older run, so it names no agent: nothing resumes the pm."""
+    pending dispatch belongs to an older run, so it names no agent: nothing resumes the pm.
+    (The issue enters while closed, so the pm never started and the reopen resumes it: a reopen
+    never starts a second run of an agent already running.)"""
     gh = new_issue()
-    deliver(gh, "issues", add_label(gh, TRIGGER_LABEL, "maria"), "1")
-    gh.now += STEP
     gh.human_close(1, by="maria")
     deliver(gh, "issues", payloads.closed(gh, 1, sender="maria"), "2")
+    gh.now += STEP
+    deliver(gh, "issues", add_label(gh, TRIGGER_LABEL, "maria"), "1")
     gh.human_label(1, "status:bogus")  # by hand; its run was cancelled
     gh.now += STEP
     gh.human_reopen(1, by="maria")

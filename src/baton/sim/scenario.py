@@ -349,13 +349,20 @@ class Player:
     def _do_report(self, step: Step) -> None:
         assert step.report is not None
         spec = step.report
-        result = AgentResult(**spec.model_dump(exclude={"agent"}))  # the result JSON's fields
+        result: AgentResult | None = None
+        error = None
+        try:
+            result = AgentResult(**spec.model_dump(exclude={"agent"}))  # the result JSON's fields
+        except ValidationError as exc:
+            # As `baton report` hands on a result that fails validation: an invalid result.
+            error = one_line(f"the agent result does not validate: {exc.errors()[0]['msg']}")
+            self.say(f"   {error}")
         self.run_counter += 1
         event = events.report(
             self.number,
             agent=spec.agent,
             result=result,
-            error=None,
+            error=error,
             now=self.gh.now,
             run_id=f"sim-{self.run_counter}",
         )
