@@ -82,9 +82,7 @@ def loaded(comments: list[Comment], secret: str | None = SECRET) -> Loaded:
 
 
 # --- authenticity: a forged record never wins over the signed one ---------------------------
-def test_with_the_secret_an_unsigned_higher_revision_neither_wins_nor_gets_the_real_one_deleted() -> (
-    None
-):
+def test_with_the_secret_an_unsigned_higher_revision_neither_wins_nor_deletes_the_real() -> None:
     real = posted(2, body(3))
     forged = posted(5, body(99, secret=None), at=T0 + timedelta(minutes=1))
 
