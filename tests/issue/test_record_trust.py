@@ -314,3 +314,67 @@ def test_a_signed_record_put_back_by_another_workflow_is_refused_in_a_whole_run(
     assert state is not None and state.state != "received", "not the replayed record's state"
     rebuilt = [e for e in state.history if e.trigger == "rebuild"]
     assert rebuilt and "put back" in rebuilt[-1].reason
+
+
+# --- migration: records written before `written_at` (schema version 1) -------------------------
+def legacy(found: Record, secret: str | None) -> str:
+    """A record comment as Baton wrote it before schema version 2: no `written_at` key at all,
+    signed over exactly the fields it had."""
+    payload = found.model_dump(mode="json", by_alias=True)
+    payload.pop("written_at")
+    payload["schema_version"] = 1
+    if secret:
+        payload["sig"] = record_comment._signature(payload, secret)
+    hidden = record_comment._safe_json(payload)
+    return f"{record_comment.RECORD_OPEN}\n{hidden}\n{record_comment.RECORD_CLOSE}\nBaton's record"
+
+
+def test_without_the_secret_a_schema_version_1_record_still_loads_as_it_was() -> None:
+    result = loaded([posted(2, legacy(record(5), None))], secret=None)
+
+    assert result.problem is None
+    assert result.record is not None
+    assert (result.record.revision, result.record.schema_version) == (5, 1)
+    assert result.record.written_at is None
+    assert result.comment_id == 2
+
+
+def test_with_the_secret_a_schema_version_1_record_is_rebuilt_from_its_label_saying_why() -> None:
+    result = loaded([posted(2, legacy(record(5), SECRET))])
+
+    assert result.problem is not None
+    assert "schema version 1" in result.problem and "record-secret" in result.problem
+    assert result.record is not None and result.record.state == "implementing"
+    assert result.record.history[-1].trigger == "rebuild"
+    assert result.comment_id == 2, "rewritten in place, as a record of schema version 2"
+
+
+def test_after_an_upgrade_with_the_secret_a_v1_record_is_rebuilt_once_and_said_on_the_issue() -> (
+    None
+):
+    gh = _gh()
+    _label(gh, "baton", "maria")
+    (first,) = _records(gh)
+    was = read_record([first], gh.bot_login, SECRET)
+    assert was is not None
+    gh.comment_store[first.id].body = legacy(was, SECRET)  # as the old Baton left it
+
+    upgraded = _report(gh, "pm")
+
+    assert upgraded.repairs or upgraded.message
+    (current,) = _records(gh)
+    assert current.id == first.id
+    state = read_record([current], gh.bot_login, SECRET)
+    assert state is not None and state.schema_version == 2 and state.written_at is not None
+    [rebuild] = [e for e in state.history if e.trigger == "rebuild"]
+    assert "schema version 1" in rebuild.reason
+    notes = [c.body for c in gh.comments_of(ISSUE) if "schema version 1" in c.body]
+    assert notes and not record_comment.has_marker(notes[-1]), "a note a maintainer reads"
+
+    again = _report(gh, state.dispatch.agent if state.dispatch else "pm")
+
+    (after,) = _records(gh)
+    later = read_record([after], gh.bot_login, SECRET)
+    assert later is not None
+    assert [e for e in later.history if e.trigger == "rebuild"] == [rebuild], "only once"
+    assert isinstance(again, Decision)

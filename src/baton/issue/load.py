@@ -121,9 +121,13 @@ def verified(found: Authored, bot_login: str, secret: str | None = None) -> Reco
         raise RecordCorrupt(f"the record comment was last edited by {found.editor}, not by Baton")
     if record.written_at is None:
         if secret:
+            # A record of schema version 1 (before Baton stamped its records) is rebuilt from
+            # its label once, after an upgrade: accepting it would accept any old one put back.
             raise RecordCorrupt(
-                "the signed record carries no time of writing (written before Baton stamped "
-                "its records, schema version 1, or put back from then)"
+                f"the signed record carries no time of writing (schema version "
+                f"{record.schema_version}, written before Baton stamped its records, or put "
+                "back from then), so with record-secret it cannot be told from an old one put "
+                "back; the new record carries one"
             )
         return record
     late = found.body_set_at - record.written_at
