@@ -122,3 +122,26 @@ def test_a_signed_record_put_back_by_editing_an_hour_later_is_refused_and_rebuil
     assert [x for x in fake.labels_of(1) if x.startswith("status:")] == [
         "status:analyzing-requirements"
     ]
+
+
+def test_a_status_label_with_no_baton_record_is_said_in_the_job_log_and_summary(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """A label another app added (or a record deleted before Baton posted any message): no
+    record is rebuilt, nothing is written, and the run says why and what a maintainer does."""
+    action = ActionRunner(fake, tmp_path)
+    fake.label_by(1, "status:implementing", "some-app[bot]", actor_type="Bot")
+
+    step = _ok(
+        action.run(
+            "workflow_dispatch",
+            P.workflow_dispatch(fake, {"issue": 1}, sender="maria"),
+            **WITH_SECRET,
+        )
+    )
+
+    said = "status label status:implementing but no Baton record"
+    assert said in step.stdout and said in step.summary
+    assert "a maintainer relabels it to enter" in step.summary
+    assert _record_comments(fake) == []
+    assert [c for c in fake.comments(1) if c["user"]["login"] == fake.bot_login] == []
