@@ -298,10 +298,13 @@ def _comment_node(fake: FakeGitHub, comment: CommentState) -> Node:
         "fullDatabaseId": str(comment["id"]),
         "body": comment["body"],
         "createdAt": comment["created_at"],
+        "updatedAt": comment["updated_at"],
+        "lastEditedAt": comment["last_edited_at"],
         "authorAssociation": comment["author_association"],
         "author": _actor(
             fake, {"login": comment["user"]["login"], "type": comment["user"]["type"]}
         ),
+        "editor": _actor(fake, comment["editor"]) if comment["editor"] else None,
     }
 
 

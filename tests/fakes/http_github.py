@@ -119,6 +119,10 @@ class CommentState(TypedDict):
     author_association: str
     created_at: str
     updated_at: str
+    # GitHub keeps who last edited the body and when (GraphQL `lastEditedAt`, `editor`);
+    # null until the first edit. Reactions move neither, nor `updated_at`.
+    last_edited_at: str | None
+    editor: UserRef | None
     reactions: list[ReactionState]
 
 
@@ -511,12 +515,19 @@ class FakeGitHub:
             )
             return copy.deepcopy(comment)
 
-    def edit_comment(self, comment_id: int, body: str) -> CommentState:
-        """Simulate a human editing a comment in the UI."""
+    def edit_comment(
+        self, comment_id: int, body: str, *, by: str | None = None, by_type: str | None = None
+    ) -> CommentState:
+        """Simulate someone editing a comment: its author in the UI by default, or `by` (a
+        maintainer; another workflow posting as the bot, `by_type="Bot"`)."""
         with self._lock:
             comment = self._comments[comment_id]
-            comment["body"] = body
-            comment["updated_at"] = self._stamp()
+            editor: UserRef = (
+                {"login": by, "type": by_type or rules.user_type(by)}
+                if by is not None
+                else {"login": comment["user"]["login"], "type": comment["user"]["type"]}
+            )
+            self._set_comment_body(comment, body, editor)
             return copy.deepcopy(comment)
 
     def update_issue(
@@ -1060,6 +1071,8 @@ class FakeGitHub:
             "author_association": association,
             "created_at": stamp,
             "updated_at": stamp,
+            "last_edited_at": None,
+            "editor": None,
             "reactions": [],
         }
         issue["comments"].append(comment)
@@ -1067,9 +1080,15 @@ class FakeGitHub:
         self._comments[comment["id"]] = comment
         return comment
 
-    def _set_comment_body(self, comment: CommentState, text: str) -> None:
+    def _set_comment_body(
+        self, comment: CommentState, text: str, editor: UserRef | None = None
+    ) -> None:
+        """A body edit, stamped as GitHub stamps it; through the API the editor is the token's
+        user, the bot."""
+        stamp = self._stamp()
         comment["body"] = text
-        comment["updated_at"] = self._stamp()
+        comment["updated_at"] = comment["last_edited_at"] = stamp
+        comment["editor"] = editor or self.bot
 
     def _remove_comment(self, comment: CommentState) -> None:
         del self._comments[comment["id"]]

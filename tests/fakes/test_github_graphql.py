@@ -140,8 +140,11 @@ def test_read_returns_the_issue_its_labels_comments_and_label_lookups(
             "fullDatabaseId": str(comment["id"]),
             "body": "me too",
             "createdAt": comment["created_at"],
+            "updatedAt": comment["created_at"],
+            "lastEditedAt": None,  # never edited
             "authorAssociation": "CONTRIBUTOR",
             "author": {"__typename": "User", "login": "dave"},
+            "editor": None,
         }
     ]
     repository = answer["data"]["repository"]

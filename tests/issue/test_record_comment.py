@@ -460,8 +460,13 @@ def test_parse_raises_record_corrupt_rather_than_guessing(body: str) -> None:
         record_comment.parse(body)
 
 
-def test_without_any_record_the_status_label_rebuilds_it() -> None:
-    result = loaded([human(1, "please fix")], ("status:creating-tests",))
+def baton_message(comment_id: int = 2) -> Comment:
+    """A message Baton posted with its mark: its trace on an issue whose record was deleted."""
+    return bot(comment_id, f"{record_comment.message_mark(3, 'label:9')}\nI removed a label.")
+
+
+def test_without_any_record_the_status_label_rebuilds_it_where_baton_left_a_trace() -> None:
+    result = loaded([human(1, "please fix"), baton_message()], ("status:creating-tests",))
 
     assert result.record is not None
     assert result.record.state == "creating_tests"
@@ -469,6 +474,15 @@ def test_without_any_record_the_status_label_rebuilds_it() -> None:
     assert result.problem is None
     assert result.record.history[0].trigger == "rebuild"
     assert "there was no record" in result.record.history[0].reason
+
+
+def test_a_status_label_alone_with_no_trace_of_baton_rebuilds_nothing() -> None:
+    """Anyone with triage, or any bot, can add a status label; only Baton's own trace (a record
+    comment of the bot, or a message it marked) makes a missing record a lost one."""
+    result = loaded([human(1, "please fix")], ("status:creating-tests",))
+
+    assert result.record is None
+    assert result.problem is None
 
 
 def test_without_any_record_or_status_label_the_issue_is_not_in_the_workflow() -> None:
@@ -479,7 +493,9 @@ def test_without_any_record_or_status_label_the_issue_is_not_in_the_workflow() -
 
 
 def test_two_status_labels_rebuild_at_the_first_in_workflow_order_and_name_the_other() -> None:
-    result = loaded([], ("status:implementing", "bug", "status:analyzing-requirements"))
+    result = loaded(
+        [baton_message()], ("status:implementing", "bug", "status:analyzing-requirements")
+    )
 
     assert result.record is not None
     assert result.record.state == "analyzing_requirements"
@@ -489,7 +505,7 @@ def test_two_status_labels_rebuild_at_the_first_in_workflow_order_and_name_the_o
 
 
 def test_unknown_status_labels_take_no_part_in_a_rebuild() -> None:
-    result = loaded([], ("status:no-such-state", "status:blocked"))
+    result = loaded([baton_message()], ("status:no-such-state", "status:blocked"))
 
     assert result.record is not None
     assert result.record.state == "blocked"
@@ -497,14 +513,29 @@ def test_unknown_status_labels_take_no_part_in_a_rebuild() -> None:
 
 # --- trust ----------------------------------------------------------------------------------------
 def test_a_valid_record_posted_by_a_human_is_never_trusted() -> None:
+    """Where Baton was (its marked message), the human's copy is no record: the state comes
+    from the label. The copy is no trace of Baton either: alone, it leaves the issue out."""
     forged = rendered(typical(state="completed"))
 
-    result = loaded([human(1, forged)], ("status:implementing",))
+    result = loaded([human(1, forged), baton_message()], ("status:implementing",))
 
     assert result.record is not None
     assert result.record.state == "implementing"
     assert result.record.history[0].trigger == "rebuild"
     assert result.comment_id is None
+    assert result.duplicates == ()
+    alone = loaded([human(1, forged)], ("status:implementing",))
+    assert alone.record is None and alone.comment_id is None
+
+
+def test_a_human_record_with_a_message_mark_is_no_trace_of_baton() -> None:
+    """A human can paste Baton's mark too: only the bot's own comments count."""
+    mark = record_comment.message_mark(3, "label:9")
+    pasted = human(1, f"{mark}\n{rendered(typical(state='completed'))}")
+
+    result = loaded([pasted, human(2, mark)], ("status:implementing",))
+
+    assert result.record is None
 
 
 def test_a_forged_record_without_a_status_label_leaves_the_issue_out_of_the_workflow() -> None:
@@ -636,9 +667,14 @@ def test_read_record_says_when_the_trusted_record_cannot_be_read() -> None:
 
 # --- the signature --------------------------------------------------------------------------------
 def test_with_the_secret_an_untouched_signed_record_loads() -> None:
-    result = loaded([bot(3, rendered(secret=SECRET))], secret=SECRET)
+    """Signed records carry the time they were written (schema version 2): the comment's own
+    time (`bot(3)` is created at T0 + 3 minutes) agrees with it."""
+    written = T0 + timedelta(minutes=3)
+    body = record_comment.render(typical(), agent="developer", secret=SECRET, written_at=written)
 
-    assert result.record == typical()
+    result = loaded([bot(3, body)], secret=SECRET)
+
+    assert result.record == typical(written_at=written)
     assert result.problem is None
 
 

@@ -46,3 +46,15 @@ class Comment:
     created_at: datetime
     author_is_bot: bool = False
     association: str = "NONE"
+    # GitHub's own times, which no client can set: `updated_at` (GraphQL `updatedAt`, REST
+    # `updated_at`), and over GraphQL `edited_at` (`lastEditedAt`: a body edit, by anyone) and
+    # `editor` (who made it; None when never edited or not known, as over REST).
+    updated_at: datetime | None = None
+    edited_at: datetime | None = None
+    editor: str | None = None
+
+    @property
+    def body_set_at(self) -> datetime:
+        """When GitHub last set this comment's body: its last edit over GraphQL (reactions do not
+        move it), else `updated_at`, else its creation."""
+        return self.edited_at or self.updated_at or self.created_at

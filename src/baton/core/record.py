@@ -11,7 +11,9 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+# 2: `written_at`, the time Baton wrote the record (signed with it), checked against the time
+# GitHub says the comment was last set. Version 1 records (no `written_at`) still parse.
+SCHEMA_VERSION = 2
 KEEP_PROCESSED = 40  # event ids remembered for de-duplication
 KEEP_FEEDBACK = 10
 EXCERPT = 600  # characters of a human reply kept in the record; the agent reads the comment itself
@@ -133,6 +135,10 @@ class Record(BaseModel):
     entered_after_comment: int = 0  # comments up to this id predate the current state
     outbox: Outbox | None = None
     revision: int = 0
+    # When the run rendered this record for writing (`record_comment.render`), by the runner's
+    # clock. With `record-secret` it is signed, and a record whose comment GitHub last set long
+    # after it was written was put back by someone (`issue.load`).
+    written_at: datetime | None = None
 
     @property
     def previous_state(self) -> str | None:

@@ -224,7 +224,9 @@ def _undo_labels(
     specs: dict[str, LabelSpec],
 ) -> None:
     """The record failed for good: take off the status labels the document put on and put
-    back the ones it took off, so the issue shows the state its record still holds."""
+    back every label it took off, so the issue shows the state its record still holds. The
+    trigger label an entry consumed is put back too: an entry whose record failed leaves the
+    issue as it found it, with the label its re-run enters by (never with no label at all)."""
     added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")
     on = added.labels if added is not None and outcome("labelsAdded").ok else ()
     # Every label it took off goes back, the trigger label too: an entry whose record failed

@@ -64,6 +64,7 @@ def _comment(item: dict[str, Any]) -> Comment:
         created_at=_when(item.get("created_at")),
         author_is_bot=user.get("type") == "Bot",
         association=str(item.get("author_association") or "NONE"),
+        updated_at=_when(item["updated_at"]) if item.get("updated_at") else None,
     )
 
 

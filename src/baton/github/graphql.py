@@ -35,7 +35,12 @@ REACTIONS = {
 _WHERE = "$owner: String!, $name: String!, $number: Int!, $after: String"
 # fullDatabaseId, not databaseId: comment ids passed 2**31 and databaseId is a 32-bit Int; the
 # BigInt arrives as a JSON string.
-_COMMENT = "id fullDatabaseId body createdAt authorAssociation author { __typename login }"
+# updatedAt, lastEditedAt and editor: GitHub's record of when and by whom the body was last set,
+# which tells a record put back by hand (`issue.load`).
+_COMMENT = (
+    "id fullDatabaseId body createdAt updatedAt lastEditedAt authorAssociation "
+    "author { __typename login } editor { __typename login }"
+)
 
 _COMMENTS = f"""comments(first: {PAGE}, after: $after) {{
         pageInfo {{ hasNextPage endCursor }}
@@ -134,6 +139,10 @@ def parse_comment(node: Any) -> Comment | None:
         created_at=_when(node.get("createdAt")),
         author_is_bot=is_bot,
         association=str(node.get("authorAssociation") or "NONE"),
+        updated_at=_when(node["updatedAt"]) if node.get("updatedAt") else None,
+        # Never edited: GitHub set the body when it created the comment.
+        edited_at=_when(node.get("lastEditedAt") or node.get("createdAt")),
+        editor=_login(node["editor"])[0] if node.get("editor") else None,
     )
 
 

@@ -12,6 +12,7 @@ or one per step. Dispatching the next agent is the caller's step, after all of t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from baton.core.decision import Decision
 from baton.core.issue_facts import IssueInfo
@@ -58,9 +59,20 @@ def apply(
     *,
     secret: str | None = None,
 ) -> Applied:
-    writes = plan(decision, loaded, issue, workflow, policy, secret=secret)
+    writes = plan(
+        decision, loaded, issue, workflow, policy, secret=secret, written_at=clock_of(tracker)
+    )
     written = tracker.write(writes)
     return _account(decision, loaded, issue, writes, written)
+
+
+def clock_of(tracker: Tracker) -> datetime:
+    """The time a record is written at. GitHub stamps the comment by its own clock, and the
+    record's `written_at` is checked against that stamp (`issue.load.verified`): the runner's
+    clock, which GitHub-hosted runners keep synced, for the real GitHub; a simulated GitHub's
+    own clock (`MemoryGitHub.now`), which stamps its comments, in memory."""
+    simulated = getattr(tracker, "now", None)
+    return simulated if isinstance(simulated, datetime) else datetime.now(UTC)
 
 
 def plan(
@@ -71,8 +83,10 @@ def plan(
     policy: Policy,
     *,
     secret: str | None = None,
+    written_at: datetime | None = None,
 ) -> Writes:
-    """The writes a decision needs, in the order that survives a crash at any step."""
+    """The writes a decision needs, in the order that survives a crash at any step.
+    `written_at`: when the record is written (the runner's clock by default)."""
     # A message a failed run could not post goes first: the record written next forgets it.
     lost = loaded.record.outbox if loaded.record and loaded.lost_message else None
     repost = None
@@ -82,7 +96,10 @@ def plan(
     record = None
     if decision.record is not None:
         record = record_comment.render(
-            decision.record, agent=workflow.agent_of(decision.record.state), secret=secret
+            decision.record,
+            agent=workflow.agent_of(decision.record.state),
+            secret=secret,
+            written_at=written_at or datetime.now(UTC),
         )
     labels = None
     if decision.labels is not None:

@@ -3,13 +3,29 @@
 The record comment written by the bot identity is the memory; anyone else's marker is never
 trusted. With no readable record, the state comes from the single status label and the history
 says the record was rebuilt (`decide` then writes it back and reports the repair).
+
+Who wrote a record, and when, is checked against what GitHub itself stamps on the comment:
+- a record comment last edited by anyone but the bot (GraphQL `editor`) was edited by hand;
+- a record whose comment GitHub last set (`lastEditedAt`, else `updatedAt`, else its creation)
+  more than `PUT_BACK_TOLERANCE` after the record says it was written (`written_at`) was put
+  back: an older record re-posted or pasted over the current one;
+- with `record-secret`, an unsigned or wrongly signed record, or one without `written_at`
+  (which the signature would not bind), is refused, and never wins over a signed one.
+A refused record is treated as one that cannot be read: rebuilt from the single status label,
+with the reason in the history. Without a secret, a workflow posting as the same bot can forge
+a record that reads as Baton's; only the signature tells them apart (docs/reliability.md).
+
+A rebuild needs evidence that Baton was on the issue (a record comment of the bot's, even one
+it cannot read, or a message it marked): a status label alone, which anyone with triage or any
+bot may add, does not put an issue in the workflow; a maintainer's relabel enters it through
+the entry rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from baton.core.issue_facts import Comment
 from baton.core.record import HistoryEntry, Record
@@ -18,6 +34,14 @@ from baton.issue import record_comment
 from baton.issue.record_comment import AnyComment, Authored
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
+
+# How much later than its `written_at` GitHub may stamp a record comment Baton wrote: the record
+# is rendered just before the write, which PyGithub may hold back on a rate limit (three retries
+# of at most `MAX_RATE_LIMIT_WAIT`, 2 minutes, in `github/client.py`: 6 minutes at worst), plus
+# request timeouts and the skew of a runner's clock (GitHub-hosted runners keep theirs synced
+# to seconds). A record put back later than this is refused; one put back sooner is the window
+# no timestamp can close (docs/reliability.md).
+PUT_BACK_TOLERANCE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -86,32 +110,82 @@ def _rebuild(
     )
 
 
-def trusted(records: Sequence[AnyComment], secret: str | None = None) -> AnyComment:
-    """Of the bot's record comments (`record_comment.find_records`), the one a run trusts: the
-    highest revision, the oldest on a tie (two runs that created the record at once). A record
-    written anew because GitHub answered 404 for one that was still there carries the newer
-    revision, so it wins."""
+def verified(found: Authored, bot_login: str, secret: str | None = None) -> Record:
+    """The record in a bot's record comment, if it holds up against what GitHub stamped on the
+    comment (see the module's docstring); RecordCorrupt says why not. A comment known only by
+    id, author and body (no stamps) is judged on its body."""
+    record = record_comment.parse(found.body, secret)
+    if not isinstance(found, Comment):
+        return record
+    if found.editor is not None and found.editor.casefold() != bot_login.casefold():
+        raise RecordCorrupt(f"the record comment was last edited by {found.editor}, not by Baton")
+    if record.written_at is None:
+        if secret:
+            # A record of schema version 1 (before Baton stamped its records) is rebuilt from
+            # its label once, after an upgrade: accepting it would accept any old one put back.
+            raise RecordCorrupt(
+                f"the signed record carries no time of writing (schema version "
+                f"{record.schema_version}, written before Baton stamped its records, or put "
+                "back from then), so with record-secret it cannot be told from an old one put "
+                "back; the new record carries one"
+            )
+        return record
+    late = found.body_set_at - record.written_at
+    if late > PUT_BACK_TOLERANCE:
+        minutes = int(late.total_seconds() // 60)
+        raise RecordCorrupt(
+            f"the record comment was set {minutes} minutes after the record was written "
+            f"({record.written_at:%Y-%m-%d %H:%M} UTC): an older record put back"
+        )
+    return record
+
+
+def trusted(
+    records: Sequence[AnyComment], secret: str | None = None, bot_login: str | None = None
+) -> AnyComment:
+    """Of the bot's record comments (`record_comment.find_records`), the one a run trusts: one
+    that holds up (`verified`) before one that does not, then the highest revision, the oldest
+    on a tie (two runs that created the record at once). A record written anew because GitHub
+    answered 404 for one that was still there carries the newer revision, so it wins. With a
+    secret, a forged record (unsigned, wrongly signed, put back) never wins over a signed one,
+    whatever revision it claims, so the real one is kept and the forgery is the duplicate."""
     if len(records) == 1:
         return records[0]
 
-    def revision(found: AnyComment) -> int:
+    def rank(found: AnyComment) -> tuple[int, int]:
         try:
-            return record_comment.parse(found.body, secret).revision
+            if bot_login is None:
+                return 1, record_comment.parse(found.body, secret).revision
+            return 1, verified(found, bot_login, secret).revision
         except RecordCorrupt:
-            return -1
+            return 0, -1
 
-    best = max(revision(found) for found in records)
-    return next(found for found in records if revision(found) == best)
+    best = max(rank(found) for found in records)
+    return next(found for found in records if rank(found) == best)
 
 
 def read_record(
     comments: Iterable[Authored], bot_login: str, secret: str | None = None
 ) -> Record | None:
-    """The record a run trusts among an issue's comments (`find_records`, then `trusted`, as
-    `load` finds it), or None when the bot wrote none; RecordCorrupt when it cannot be read.
-    `baton simulate` and the tests read the state through it, so they see what a run sees."""
+    """The record a run trusts among an issue's comments (`find_records`, then `trusted` and
+    `verified`, as `load` finds it), or None when the bot wrote none; RecordCorrupt when it
+    cannot be read. `baton simulate` and the tests read the state through it, so they see what a
+    run sees."""
     records = record_comment.find_records(comments, bot_login)
-    return record_comment.parse(trusted(records, secret).body, secret) if records else None
+    if not records:
+        return None
+    return verified(trusted(records, secret, bot_login), bot_login, secret)
+
+
+def baton_was_here(comments: Iterable[Authored], bot_login: str) -> bool:
+    """Whether the bot left Baton's own trace on the issue: a record comment (readable or not)
+    or a message carrying Baton's mark. Only then is a lost record rebuilt from the label."""
+    bot = bot_login.casefold()
+    return any(
+        c.author.casefold() == bot
+        and (record_comment.has_marker(c.body) or record_comment.mark_of(c.body) is not None)
+        for c in comments
+    )
 
 
 def load(
@@ -128,18 +202,22 @@ def load(
     bot = policy.bot_login.casefold()
     humans = tuple(c for c in comments if not c.author_is_bot and c.author.casefold() != bot)
     if not records:
+        if not baton_was_here(comments, policy.bot_login):
+            # A status label with no trace of Baton was not put there by Baton's run: the issue
+            # is not in the workflow (a maintainer's relabel enters it by the entry rule).
+            return Loaded(record=None, human_comments=humans)
         why = "there was no record"
         return Loaded(
             record=_rebuild(number, labels, workflow, policy, now, why),
             problem=None,
             human_comments=humans,
         )
-    keeper = trusted(records, secret)
+    keeper = trusted(records, secret, policy.bot_login)
     duplicates = tuple(c.id for c in records if c.id != keeper.id)
     problem = None
     record: Record | None
     try:
-        record = record_comment.parse(keeper.body, secret)
+        record = verified(keeper, policy.bot_login, secret)
         if record.workflow != workflow.name or record.state not in workflow.states:
             raise RecordCorrupt(
                 f"the record belongs to workflow {record.workflow!r} (state {record.state!r}), "

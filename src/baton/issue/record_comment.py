@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
@@ -114,8 +115,18 @@ def compact(record: Record, budget: int = JSON_BUDGET, secret: str | None = None
     return current
 
 
-def render(record: Record, *, agent: str | None, secret: str | None = None) -> str:
-    """The whole comment body: hidden record first, then what a human reads."""
+def render(
+    record: Record,
+    *,
+    agent: str | None,
+    secret: str | None = None,
+    written_at: datetime | None = None,
+) -> str:
+    """The whole comment body: hidden record first, then what a human reads. `written_at`: the
+    time of this write, kept in the record (and signed with it), so a reader can tell a record
+    put back later (`issue.load.verified`)."""
+    if written_at is not None:
+        record = record.model_copy(update={"written_at": written_at})
     record = compact(record, secret=secret)
     hidden = f"{RECORD_OPEN}\n{encode_json(record, secret)}\n{RECORD_CLOSE}"
     body = f"{hidden}\n{_readable(record, agent)}"

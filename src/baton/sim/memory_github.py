@@ -71,6 +71,9 @@ class _Comment:
     association: str
     reactions: list[tuple[str, str]] = field(default_factory=list)
     updated_at: datetime | None = None
+    # A body edit, as GitHub keeps it (GraphQL `lastEditedAt`, `editor`); reactions move neither.
+    edited_at: datetime | None = None
+    editor: str | None = None
 
 
 class MemoryGitHub:
@@ -141,12 +144,18 @@ class MemoryGitHub:
         self.log.append(f"#{number} comment {comment.id} by {author}")
         return comment
 
-    def human_edit(self, comment_id: int, body: str) -> None:
-        """The comment's author edits it in the UI."""
+    def human_edit(self, comment_id: int, body: str, *, by: str | None = None) -> None:
+        """Someone edits the comment: its author in the UI by default, or `by` (a maintainer,
+        another workflow posting as the bot)."""
         stored = self.comment_store[comment_id]
+        self._set_body(stored, body, by or stored.author)
+        self.log.append(f"#{stored.issue} comment {comment_id} edited by {by or stored.author}")
+
+    def _set_body(self, stored: _Comment, body: str, editor: str) -> None:
+        """GitHub stamps a body edit: `updated_at`, `lastEditedAt` and the editor."""
         stored.body = body
-        stored.updated_at = self.now
-        self.log.append(f"#{stored.issue} comment {comment_id} edited by {stored.author}")
+        stored.updated_at = stored.edited_at = self.now
+        stored.editor = editor
 
     def human_label(
         self, number: int, label: str, *, add: bool = True, by: str | None = None
@@ -288,6 +297,9 @@ class MemoryGitHub:
             created_at=comment.created_at,
             author_is_bot=comment.author_is_bot,
             association=comment.association,
+            updated_at=comment.updated_at,
+            edited_at=comment.edited_at or comment.created_at,
+            editor=comment.editor,
         )
 
     def _one_trip(self) -> bool:
@@ -397,8 +409,7 @@ class MemoryGitHub:
             raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
         self._check_body(body)
         stored = self.comment_store[comment_id]
-        stored.body = body
-        stored.updated_at = self.now
+        self._set_body(stored, body, self.bot_login)
         self._touch(stored.issue)
         self.log.append(f"#{stored.issue} comment {comment_id} edited")
 

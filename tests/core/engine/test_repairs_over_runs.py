@@ -26,6 +26,7 @@ from support.memory import (
     messages_of,
     record_comments,
     record_of,
+    relabel,
     report,
     state_of,
     sweep,
@@ -155,7 +156,20 @@ def test_a_sweep_after_entry_with_nothing_due_passes_the_issue_over(gh, settings
 
 
 # --- a lost, duplicated or forged record ------------------------------------------------------
+def lose_the_record_after_a_marked_message(gh, settings, state="received"):
+    """Baton worked on issue #1 and said something (alice's relabel, reverted with a marked
+    note), then someone deleted its record comment: Baton's trace is left on the issue."""
+    enter_at(gh, settings, state)
+    reverted = relabel(gh, settings, "status:completed", "alice")
+    assert isinstance(reverted, Decision) and reverted.message
+    assert messages_of(gh) and record_comment.mark_of(messages_of(gh)[-1]) is not None
+    for found in record_comments(gh):
+        gh.comment_store.pop(found.id)
+
+
 def test_a_missing_record_is_rebuilt_from_the_one_status_label_and_written(gh, settings):
+    lose_the_record_after_a_marked_message(gh, settings)
+    gh.human_label(ISSUE, "status:received", add=False)
     gh.human_label(ISSUE, "status:implementing")
 
     decision = next_run(gh, settings)
@@ -168,10 +182,37 @@ def test_a_missing_record_is_rebuilt_from_the_one_status_label_and_written(gh, s
     assert "there was no record" in messages_of(gh)[-1]
 
 
-def test_a_report_on_an_issue_whose_record_was_lost_applies_on_the_rebuilt_one(gh, settings):
+def test_a_status_label_with_no_trace_of_baton_is_not_rebuilt_and_the_run_says_so(gh, settings):
+    """Baton posts only its record on entry, so a record deleted before any marked message
+    leaves nothing to tell it from a label someone else added: the issue is out of the
+    workflow, and the run's reason (job log and summary) says how a maintainer puts it back."""
+    gh.human_label(ISSUE, "status:implementing")
+
+    decision = next_run(gh, settings)
+
+    assert decision.outcome is Outcome.ignored
+    assert record_of(gh) is None
+    assert "status label status:implementing but no Baton record" in decision.reason
+    assert "a maintainer relabels it to enter" in decision.reason
+    assert messages_of(gh) == []
+
+
+def test_a_report_after_the_record_was_deleted_right_after_entry_says_why_it_is_ignored(
+    gh, settings
+):
     enter_at(gh, settings, "implementing")
     for found in record_comments(gh):
         gh.comment_store.pop(found.id)
+
+    decision = report(gh, settings, "developer", confidence=0.95)
+
+    assert decision.outcome is Outcome.ignored
+    assert "no Baton record" in decision.reason
+    assert record_of(gh) is None
+
+
+def test_a_report_on_an_issue_whose_record_was_lost_applies_on_the_rebuilt_one(gh, settings):
+    lose_the_record_after_a_marked_message(gh, settings, "implementing")
 
     decision = report(gh, settings, "developer", confidence=0.95)
 
@@ -182,6 +223,8 @@ def test_a_report_on_an_issue_whose_record_was_lost_applies_on_the_rebuilt_one(g
 
 
 def test_a_missing_record_with_two_status_labels_keeps_one_and_says_which(gh, settings):
+    lose_the_record_after_a_marked_message(gh, settings)
+    gh.human_label(ISSUE, "status:received", add=False)
     gh.human_label(ISSUE, "status:implementing")
     gh.human_label(ISSUE, "status:running-tests")
 

@@ -78,4 +78,34 @@ def enter(scene: Scene) -> Draft:
 def _outside(scene: Scene) -> Draft:
     trigger = scene.policy.trigger_label
     hint = f" (add the {trigger!r} label to start)" if trigger else ""
+    status = _status_labels(scene)
+    if status:
+        # A status label with no trace of Baton (`issue.load`): a record comment deleted on an
+        # issue Baton never posted a marked message on, or a label someone else added. Neither
+        # is rebuilt, so say it where a maintainer looks (the job log and summary).
+        ways = []
+        if scene.policy.enter_on_status_label:
+            ways.append(f"removes {status[0]} and adds it again")
+        if trigger:
+            ways.append(f"adds the {trigger!r} label")
+        how = " or ".join(ways) or "enters it"
+        return Draft(
+            Outcome.ignored,
+            f"the issue is not in the workflow: it has the status label {', '.join(status)} "
+            "but no Baton record (a record comment deleted, or a label added outside Baton), "
+            f"and a status label alone is not trusted; a maintainer relabels it to enter "
+            f"({how})",
+        )
     return Draft(Outcome.ignored, f"the issue is not in the workflow{hint}")
+
+
+def _status_labels(scene: Scene) -> list[str]:
+    """The issue's labels that name a state of the workflow, in the order they are on it; the
+    one the event itself adds is the event, answered by the entry rule."""
+    event, workflow, prefix = scene.event, scene.workflow, scene.policy.label_prefix
+    added = event.label if isinstance(event, Labeled) and event.added else None
+    return [
+        label
+        for label in event.issue.labels
+        if label != added and workflow.state_for_label(label, prefix) is not None
+    ]
