@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.comment_commands import Command, Verb, parse_command
+from baton.core.comment_commands import CommentCommand, Verb, parse_command
 
 WORDS = ("approved",)
-APPROVE = Command(Verb.approve)
+APPROVE = CommentCommand(Verb.approve)
 
 
 @pytest.mark.parametrize(
@@ -76,18 +76,20 @@ def test_text_github_does_not_show_as_the_authors_line_never_approves(body: str)
         pytest.param("approved — `make test` passes", APPROVE, id="a reason holding code"),
         pytest.param(
             "/retry use `v2` <!-- x\ny -->",
-            Command(Verb.retry, "use `v2` <!-- x\ny -->"),
+            CommentCommand(Verb.retry, "use `v2` <!-- x\ny -->"),
             id="retry guidance keeps its code and markup",
         ),
         pytest.param(
-            "```\n/skip\n```\n/replan", Command(Verb.replan), id="a command after a fenced one"
+            "```\n/skip\n```\n/replan",
+            CommentCommand(Verb.replan),
+            id="a command after a fenced one",
         ),
         pytest.param(
             "/retry use `v2` now\nthanks",
-            Command(Verb.retry, "use `v2` now"),
+            CommentCommand(Verb.retry, "use `v2` now"),
             id="guidance with code on a line of its own",
         ),
-        pytest.param("/skip\u2028/replan", Command(Verb.skip, "/replan"), id="one line"),
+        pytest.param("/skip\u2028/replan", CommentCommand(Verb.skip, "/replan"), id="one line"),
         pytest.param(
             "<details>\n\napproved\n</details>",
             APPROVE,
@@ -96,7 +98,7 @@ def test_text_github_does_not_show_as_the_authors_line_never_approves(body: str)
     ],
 )
 def test_commands_on_the_authors_own_rendered_lines_count(
-    body: str, expected: Command | None
+    body: str, expected: CommentCommand | None
 ) -> None:
     assert parse_command(body, WORDS) == expected
 

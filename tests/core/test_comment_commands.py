@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.comment_commands import Command, Verb, parse_command
+from baton.core.comment_commands import CommentCommand, Verb, parse_command
 
 DEFAULT_WORDS = ("approved",)
-APPROVE = Command(Verb.approve)
+APPROVE = CommentCommand(Verb.approve)
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ APPROVE = Command(Verb.approve)
     ],
 )
 def test_approval_words_count_only_as_whole_words_opening_a_live_line(
-    body: str, expected: Command | None
+    body: str, expected: CommentCommand | None
 ) -> None:
     assert parse_command(body, DEFAULT_WORDS) == expected
 
@@ -106,7 +106,7 @@ def test_approval_words_count_only_as_whole_words_opening_a_live_line(
     ],
 )
 def test_custom_approval_words_come_from_the_policy(
-    body: str, words: tuple[str, ...], expected: Command | None
+    body: str, words: tuple[str, ...], expected: CommentCommand | None
 ) -> None:
     assert parse_command(body, words) == expected
 
@@ -116,24 +116,32 @@ def test_custom_approval_words_come_from_the_policy(
     [
         pytest.param(
             "/retry use the v2 API",
-            Command(Verb.retry, "use the v2 API"),
+            CommentCommand(Verb.retry, "use the v2 API"),
             id="retry carries its guidance",
         ),
-        pytest.param("/retry", Command(Verb.retry, ""), id="retry without guidance"),
+        pytest.param("/retry", CommentCommand(Verb.retry, ""), id="retry without guidance"),
         pytest.param(
             "/retry    spaced   guidance  ",
-            Command(Verb.retry, "spaced   guidance"),
+            CommentCommand(Verb.retry, "spaced   guidance"),
             id="retry guidance is trimmed at both ends",
         ),
-        pytest.param("/skip", Command(Verb.skip, ""), id="skip"),
-        pytest.param("/replan", Command(Verb.replan, ""), id="replan"),
-        pytest.param("/RETRY now", Command(Verb.retry, "now"), id="a command in capitals counts"),
+        pytest.param("/skip", CommentCommand(Verb.skip, ""), id="skip"),
+        pytest.param("/replan", CommentCommand(Verb.replan, ""), id="replan"),
         pytest.param(
-            "Tried it locally.\n/skip", Command(Verb.skip, ""), id="a command on a later line"
+            "/RETRY now", CommentCommand(Verb.retry, "now"), id="a command in capitals counts"
         ),
-        pytest.param("/skip\n/replan", Command(Verb.skip, ""), id="the first of two commands wins"),
         pytest.param(
-            "/replan\napproved", Command(Verb.replan, ""), id="a command before an approval wins"
+            "Tried it locally.\n/skip",
+            CommentCommand(Verb.skip, ""),
+            id="a command on a later line",
+        ),
+        pytest.param(
+            "/skip\n/replan", CommentCommand(Verb.skip, ""), id="the first of two commands wins"
+        ),
+        pytest.param(
+            "/replan\napproved",
+            CommentCommand(Verb.replan, ""),
+            id="a command before an approval wins",
         ),
         pytest.param("approved\n/replan", APPROVE, id="an approval before a command wins"),
         pytest.param("/retryagain", None, id="a command glued to a word does not count"),
@@ -146,7 +154,7 @@ def test_custom_approval_words_come_from_the_policy(
     ],
 )
 def test_escalation_commands_are_slash_words_opening_a_live_line(
-    body: str, expected: Command | None
+    body: str, expected: CommentCommand | None
 ) -> None:
     assert parse_command(body, DEFAULT_WORDS) == expected
 
@@ -154,4 +162,4 @@ def test_escalation_commands_are_slash_words_opening_a_live_line(
 def test_guidance_is_only_the_rest_of_the_command_line() -> None:
     command = parse_command("/retry use the v2 API\nand more text below", DEFAULT_WORDS)
 
-    assert command == Command(Verb.retry, "use the v2 API")
+    assert command == CommentCommand(Verb.retry, "use the v2 API")

@@ -34,7 +34,7 @@ ESCALATION_VERBS = frozenset({Verb.retry, Verb.skip, Verb.replan})
 
 
 @dataclass(frozen=True)
-class Command:
+class CommentCommand:
     verb: Verb
     argument: str = ""
 
@@ -91,14 +91,14 @@ def _may_hold_a_command(body: str, words: tuple[str, ...]) -> bool:
     return any(w.casefold() in folded for w in (*words, *ESCALATION_WORDS))
 
 
-def parse_command(body: str, approval_words: tuple[str, ...]) -> Command | None:
+def parse_command(body: str, approval_words: tuple[str, ...]) -> CommentCommand | None:
     """The first command in the comment, if any."""
     if not _may_hold_a_command(body, approval_words):
         return None
     for line in _live_lines(body):
         slash = _SLASH.match(line)
         if slash:
-            return Command(Verb(slash.group(1).lower()), slash.group(2).strip())
+            return CommentCommand(Verb(slash.group(1).lower()), slash.group(2).strip())
         if _approves(line, approval_words):
-            return Command(Verb.approve)
+            return CommentCommand(Verb.approve)
     return None

@@ -229,8 +229,6 @@ def _undo_labels(
     issue as it found it, with the label its re-run enters by (never with no label at all)."""
     added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")
     on = added.labels if added is not None and outcome("labelsAdded").ok else ()
-    # Every label it took off goes back, the trigger label too: an entry whose record failed
-    # did not happen, and its trigger is what a re-run of the job enters by.
     back = (
         outcome("labelsRemoved").labels
         if removed is not None and outcome("labelsRemoved").ok

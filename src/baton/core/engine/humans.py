@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from baton.core import messages
 from baton.core.authority import is_member, may_answer
-from baton.core.comment_commands import ESCALATION_VERBS, Command, Verb, parse_command
+from baton.core.comment_commands import ESCALATION_VERBS, CommentCommand, Verb, parse_command
 from baton.core.decision import Outcome, Reaction
 from baton.core.engine.context import Ctx, Draft, agent_due, dispatch, move, seen
 from baton.core.events import Commented
@@ -147,7 +147,7 @@ def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> D
     )
 
 
-def _on_escalation_command(ctx: Ctx, event: Commented, command: Command) -> Draft:
+def _on_escalation_command(ctx: Ctx, event: Commented, command: CommentCommand) -> Draft:
     """/retry, /skip or /replan from an approver, while the issue waits for a decision."""
     actor = event.actor
     if not is_member(actor, ctx.policy.approvers):
