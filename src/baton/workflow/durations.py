@@ -11,18 +11,24 @@ from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 _PART = re.compile(r"(\d+)\s*([wdhms])")
 _WHOLE = re.compile(r"^\s*(?:\d+\s*[wdhms]\s*)+$")
 _UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
+# Past this a timeout means "never" and timedelta would overflow; a ValueError, not a crash.
+MAX_SECONDS = 3650 * 86400
 
 
 def parse_duration(value: object) -> timedelta:
+    seconds: float | None = None
     if isinstance(value, timedelta):
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return timedelta(seconds=float(value))
-    if isinstance(value, str) and _WHOLE.match(value):
+        seconds = value.total_seconds()
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        seconds = float(value)
+    elif isinstance(value, str) and _WHOLE.match(value):
         seconds = sum(int(n) * _UNIT_SECONDS[u] for n, u in _PART.findall(value))
-        if seconds > 0:
-            return timedelta(seconds=seconds)
-    raise ValueError(f"{value!r} is not a duration; write e.g. 30m, 12h, 7d or 1d12h")
+    if seconds is not None and 0 < seconds <= MAX_SECONDS:  # NaN fails both comparisons
+        return timedelta(seconds=seconds)
+    shown = value if not isinstance(value, str) or len(value) <= 40 else value[:40] + "…"
+    raise ValueError(
+        f"{shown!r} is not a duration; write e.g. 30m, 12h, 7d or 1d12h (at most 3650d)"
+    )
 
 
 def format_duration(value: timedelta) -> str:
