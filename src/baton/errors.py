@@ -23,6 +23,10 @@ class InvalidAgentResult(BatonError):
     """An agent's result JSON is missing, malformed or fails validation."""
 
 
+class InvalidChangeset(BatonError):
+    """An agent's changeset file is malformed (what it may carry is `core.changeset.problems`)."""
+
+
 class InvalidEvent(BatonError):
     """An event payload is unreadable or lacks what its event kind requires."""
 
@@ -37,6 +41,20 @@ class TrackerError(BatonError):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class StaleHead(TrackerError):
+    """The branch moved since the changeset's base (a human pushed): the compare-and-swap of a
+    commit refused it, and nothing was written."""
+
+    def __init__(self, message: str, *, head: str | None = None) -> None:
+        super().__init__(message, status=409)
+        self.head = head
+
+
+class PullRequestRefused(TrackerError):
+    """GitHub would not open the pull request (Actions may not create pull requests in this
+    repository, or nothing differs from the base): the message says what a maintainer fixes."""
 
 
 class DuplicateKeyError(ValueError):

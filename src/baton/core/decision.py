@@ -26,6 +26,32 @@ class Reaction(BaseModel):
     content: str = "eyes"
 
 
+class CommitPlan(BaseModel):
+    """Commit the report's changeset (digest) onto the branch, before the record is written: the
+    run commits, then decides again with the commit's id (`ChangesetFacts.committed`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    branch: str
+    digest: str
+    expected_head: str
+    headline: str
+    body: str
+
+
+class PullRequestPlan(BaseModel):
+    """Open the issue's draft pull request (the run opens it, then decides again), or update the
+    one it has (`node_id` set: written with the record, in the same request)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    branch: str
+    title: str
+    body: str
+    node_id: str = ""
+    ready: bool = False  # mark it ready for review
+
+
 class Decision(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -45,6 +71,18 @@ class Decision(BaseModel):
     repairs: tuple[str, ...] = ()
     event: str = ""
     event_id: str = ""  # the event's id, marked on the message so its re-run knows it
+    create_branch: str | None = Field(
+        default=None, description="A branch to create from the default branch before the record."
+    )
+    commit: CommitPlan | None = None
+    open_pull_request: PullRequestPlan | None = None
+    update_pull_request: PullRequestPlan | None = None
+
+    @property
+    def work_first(self) -> bool:
+        """Whether GitHub must do something before this decision is final (a commit, a new
+        pull request), whose answer the run hands to `decide` again."""
+        return self.commit is not None or self.open_pull_request is not None
 
     @property
     def transitioned(self) -> bool:

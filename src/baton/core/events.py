@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.agent_result import AgentResult
 from baton.core.issue_facts import Actor, IssueInfo
+from baton.core.work import ChangesetFacts, PullRequestFacts
 
 
 class _Event(BaseModel):
@@ -55,6 +56,12 @@ class AgentReported(_Event):
     state: str | None = Field(default=None, description="The state the agent worked on.")
     result: AgentResult | None = None
     error: str | None = Field(default=None, description="Why the result could not be read.")
+    changeset: ChangesetFacts | None = Field(
+        default=None, description="The changeset beside the result, as the run found it."
+    )
+    pull_request: PullRequestFacts | None = Field(
+        default=None, description="The pull request this run opened (or could not)."
+    )
 
 
 class Dispatched(_Event):
@@ -66,8 +73,67 @@ class Tick(_Event):
     kind: Literal["tick"] = "tick"
 
 
+class ReviewNote(BaseModel):
+    """An inline comment of a review: where, and what the reviewer said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    line: int | None = None
+    body: str
+
+
+class Reviewed(_Event):
+    """A review submitted on the issue's pull request (`issue` is the issue it belongs to)."""
+
+    kind: Literal["review"] = "review"
+    pull_request: int
+    review_id: int
+    verdict: Literal["approved", "changes_requested", "commented"]
+    body: str = ""
+    commit: str = Field(default="", description="The head the review was given on.")
+    notes: list[ReviewNote] = Field(default_factory=list)
+
+
+class PullRequestClosed(_Event):
+    """The issue's pull request closed: merged, or closed without merging."""
+
+    kind: Literal["pull_request"] = "pull_request"
+    pull_request: int
+    merged: bool
+
+
+class CheckNote(BaseModel):
+    """A failing check: its name and the first lines of what it said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    summary: str = ""
+
+
+class ChecksCompleted(_Event):
+    """CI finished on the issue's branch (a check suite or a workflow run)."""
+
+    kind: Literal["checks"] = "checks"
+    branch: str
+    head: str
+    conclusion: str
+    pull_request: int | None = None
+    failing: list[CheckNote] = Field(default_factory=list)
+    source: str = "check_suite"
+
+
 Event = Annotated[
-    IssueChanged | Labeled | Commented | AgentReported | Dispatched | Tick,
+    IssueChanged
+    | Labeled
+    | Commented
+    | AgentReported
+    | Dispatched
+    | Tick
+    | Reviewed
+    | PullRequestClosed
+    | ChecksCompleted,
     Field(discriminator="kind"),
 ]
 

@@ -11,9 +11,13 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from baton.core.work import Work
+
 # 2: `written_at`, the time Baton wrote the record (signed with it), checked against the time
 # GitHub says the comment was last set. Version 1 records (no `written_at`) still parse.
-SCHEMA_VERSION = 2
+# 3: `work`, the issue's branch, Baton's commits there and its pull request. Older records
+# (no `work`) still parse: their issue has no branch yet.
+SCHEMA_VERSION = 3
 KEEP_PROCESSED = 40  # event ids remembered for de-duplication
 KEEP_FEEDBACK = 10
 EXCERPT = 600  # characters of a human reply kept in the record; the agent reads the comment itself
@@ -139,6 +143,7 @@ class Record(BaseModel):
     # clock. With `record-secret` it is signed, and a record whose comment GitHub last set long
     # after it was written was put back by someone (`issue.load`).
     written_at: datetime | None = None
+    work: Work | None = None
 
     @property
     def previous_state(self) -> str | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from baton.core.decision import PullRequestPlan
+from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
 
 
@@ -39,11 +41,42 @@ class DispatchTarget:
 
 
 @dataclass(frozen=True)
+class BranchHead:
+    """A branch and the commit at its head (with that commit's message, whose trailer tells
+    whether Baton made it from a given changeset)."""
+
+    name: str
+    oid: str
+    message: str = ""
+
+
+@dataclass(frozen=True)
 class Snapshot:
-    """An issue as one run reads it: the issue itself (when asked for) and all its comments."""
+    """An issue as one run reads it: the issue itself (when asked for), all its comments, and
+    the issue's branch when the run asked for it (None: not asked, or no such branch)."""
 
     issue: IssueInfo | None
     comments: list[Comment]
+    branch: BranchHead | None = None
+
+
+@dataclass(frozen=True)
+class CommitRequest:
+    """One commit: file additions (path, base64 contents) and deletions, applied on `branch`
+    only if its head is still `expected_head` (GraphQL `createCommitOnBranch`)."""
+
+    branch: str
+    expected_head: str
+    headline: str
+    body: str
+    additions: tuple[tuple[str, str], ...] = ()
+    deletions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OpenedPullRequest:
+    number: int
+    node_id: str
 
 
 @dataclass(frozen=True)
@@ -75,6 +108,9 @@ class Writes:
     message: str | None = None
     reaction: tuple[int, str] | None = None  # (comment id, REST reaction name)
     delete: tuple[int, ...] = ()  # duplicate record comments
+    # The issue's pull request: its body brought up to date (and marked ready for review),
+    # after the record; a failure is reported, never raised (the next run updates it again).
+    pull_request: PullRequestPlan | None = None
 
 
 @dataclass
@@ -89,6 +125,8 @@ class Written:
     reacted: bool = False
     reaction_problem: str | None = None  # a courtesy that failed; never fails the run
     deleted: list[int] = field(default_factory=list)
+    pull_request_updated: bool = False
+    pull_request_problem: str | None = None
 
 
 def request_count(tracker: object) -> int | None:
@@ -121,9 +159,10 @@ def cost_note(tracker: object) -> str | None:
 class Tracker(Protocol):
     """Every GitHub operation Baton makes. Errors raise `baton.errors.TrackerError`."""
 
-    def read(self, number: int, *, with_issue: bool) -> Snapshot:
-        """The issue (when `with_issue`) and all its comments, oldest first, in as few calls as
-        the transport allows (one GraphQL query when they fit on a page)."""
+    def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
+        """The issue (when `with_issue`) and all its comments, oldest first, and the head of
+        `branch` when given, in as few calls as the transport allows (one GraphQL query when
+        they fit on a page)."""
         ...
 
     def comment(self, comment_id: int) -> Comment | None:
@@ -145,6 +184,35 @@ class Tracker(Protocol):
         ...
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None: ...
+
+    # --- the work product: branches, commits, pull requests ---------------------------------
+    def branch(self, name: str) -> BranchHead | None:
+        """The branch's head, or None if there is no such branch."""
+        ...
+
+    def create_branch(self, name: str) -> BranchHead:
+        """Create `name` at the default branch's head; a branch that already exists is
+        returned as it is (a re-run creates nothing twice)."""
+        ...
+
+    def commit(self, request: CommitRequest) -> str:
+        """Write one commit atomically and return its id. Raises `StaleHead` (nothing written)
+        when the branch head is no longer `request.expected_head`."""
+        ...
+
+    def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
+        """Open a draft pull request from `plan.branch` to the default branch; the open pull
+        request that branch already has is returned instead of a second one. Raises
+        `PullRequestRefused` with what a maintainer must change when GitHub refuses."""
+        ...
+
+    def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
+        """The inline comments of one review."""
+        ...
+
+    def failing_checks(self, head: str) -> list[CheckNote]:
+        """The check runs on commit `head` that failed, with the first lines of their output."""
+        ...
 
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
         """One page of open issues (oldest first) with their labels, and the next page number."""

@@ -104,6 +104,49 @@ class LimitOverrides(BaseModel):
     fresh_context_from_attempt: int | None = Field(default=None, ge=1)
 
 
+# Where an agent must never write: GITHUB_TOKEN cannot change workflows anyway (it lacks the
+# `workflows` permission), and an agent that rewrites Baton's config rewrites its own rules.
+DEFAULT_FORBIDDEN = (".github/workflows/**", ".github/baton.yml", ".github/baton.yaml")
+
+
+class WorkSettings(BaseModel):
+    """The work product: the branch, what an agent's changeset may carry, the pull request."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    branch_prefix: str = Field(
+        default="baton/issue-",
+        min_length=1,
+        max_length=100,
+        pattern=r"^[A-Za-z0-9._/-]+$",
+        description="An issue's branch is this prefix and its number: baton/issue-42.",
+    )
+    max_files: int = Field(
+        default=300, ge=1, le=10_000, description="Files one changeset may change."
+    )
+    max_bytes: int = Field(
+        default=4_000_000,
+        ge=1,
+        le=50_000_000,
+        description="Bytes of file contents one changeset may carry (decoded).",
+    )
+    forbidden: tuple[str, ...] = Field(
+        default=DEFAULT_FORBIDDEN,
+        description="Paths no changeset may touch (globs: * within a name, ** any depth). "
+        "Replaces the default list; keep its entries.",
+    )
+    pull_request: bool = Field(
+        default=True, description="Open a draft pull request at the first commit."
+    )
+
+    @field_validator("branch_prefix")
+    @classmethod
+    def _prefix(cls, value: str) -> str:
+        if ".." in value or value.startswith(("/", "-")) or value.endswith(".lock"):
+            raise ValueError(f"{value!r} cannot start a git branch name")
+        return value
+
+
 class Config(BaseModel):
     """The schema of `.github/baton.yml`."""
 
@@ -158,6 +201,10 @@ class Config(BaseModel):
     sweep_budget: int = Field(
         default=100, ge=5, le=900, description="API calls one `baton sweep` run may spend."
     )
+    work: WorkSettings = Field(
+        default_factory=lambda: WorkSettings(),
+        description="The issue's branch, what agents' changesets may carry, the pull request.",
+    )
 
     @field_validator("approval_words")
     @classmethod
@@ -189,6 +236,7 @@ class Policy:
     bot_login: str = DEFAULT_BOT_LOGIN
     agent_timeout: timedelta | None = None
     sweep_budget: int = 100
+    work: WorkSettings = field(default_factory=lambda: WorkSettings())
 
 
 @dataclass(frozen=True)
@@ -279,6 +327,7 @@ def settings_from(
         bot_login=bot_login,
         agent_timeout=config.agent_timeout,
         sweep_budget=config.sweep_budget,
+        work=config.work,
     )
     return Settings(
         config=config, workflow=workflow, policy=policy, source=source, document=document

@@ -85,6 +85,11 @@ class StateSpec(BaseModel):
         description="A routing state: its agent hands the feedback and human input it was "
         "given on to the next agent instead of consuming them.",
     )
+    changes_code: bool = Field(
+        default=False,
+        description="Work states: the agent changes the repository. Entering one gives the "
+        "issue its branch, and the agent's changeset is committed there.",
+    )
 
 
 class Condition(BaseModel):
@@ -144,6 +149,28 @@ class Escalation(BaseModel):
     replan: str | None = Field(default=None, description="Where `/replan` sends the issue.")
 
 
+class PullRequestRoutes(BaseModel):
+    """Where the issue's pull request sends the issue. A route moves the issue even where the
+    transition table has no edge, as a maintainer's relabel does, and the record says why."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ready: str | None = Field(
+        default=None, description="Entering this state marks the draft pull request ready."
+    )
+    changes_requested: str | None = Field(
+        default=None, description="An approver's review requesting changes moves the issue here."
+    )
+    checks_failed: str | None = Field(
+        default=None, description="Failing checks on the branch head move the issue here."
+    )
+    merged: str | None = Field(default=None, description="The pull request merged.")
+    closed: str | None = Field(default=None, description="Closed without merging.")
+
+    def targets(self) -> dict[str, str]:
+        return {k: v for k, v in self.model_dump().items() if isinstance(v, str)}
+
+
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -169,6 +196,11 @@ class Workflow(BaseModel):
     reopen: str | None = Field(
         default=None, description="Where reopening an issue in a terminal state sends it."
     )
+    pull_request: PullRequestRoutes = Field(default_factory=PullRequestRoutes)
+
+    def changes_code(self, state: str) -> bool:
+        spec = self.states.get(state)
+        return spec is not None and spec.changes_code
 
     # --- lookups the engine uses -------------------------------------------------------------
     def spec(self, state: str) -> StateSpec:

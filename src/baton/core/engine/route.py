@@ -10,15 +10,19 @@ from baton.core.engine.entry import enter
 from baton.core.engine.finish import finish
 from baton.core.engine.humans import on_comment
 from baton.core.engine.lifecycle import on_dispatch, on_issue, on_tick
+from baton.core.engine.pull_requests import on_checks, on_closed, on_review
 from baton.core.engine.relabels import on_label
 from baton.core.engine.reports import on_report
 from baton.core.events import (
     AgentReported,
+    ChecksCompleted,
     Commented,
     Dispatched,
     Event,
     IssueChanged,
     Labeled,
+    PullRequestClosed,
+    Reviewed,
     Tick,
 )
 from baton.core.record import Record
@@ -55,6 +59,12 @@ def _rule(ctx: Ctx) -> Draft:
             return on_dispatch(ctx, event)
         case Tick():
             return on_tick(ctx, event)
+        case Reviewed():
+            return on_review(ctx, event)
+        case PullRequestClosed():
+            return on_closed(ctx, event)
+        case ChecksCompleted():
+            return on_checks(ctx, event)
         case _:
             assert_never(event)
 

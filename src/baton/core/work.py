@@ -1,0 +1,142 @@
+"""The work product of an issue: its branch, the commits Baton made there, its pull request.
+
+Kept in the record (`Record.work`), so every run knows which commits are already on the branch
+(a re-run never commits twice) and which pull request is the issue's (a stranger's pull request
+from a branch of the same name steers nothing). Pure: the texts of commits and pull requests are
+built here; `github/` writes them.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+KEEP_COMMITS = 20
+TRAILER = "Baton-Changeset"
+_TRAILER_LINE = re.compile(rf"^{TRAILER}: (sha256:[0-9a-f]{{64}})$", re.MULTILINE)
+DEFAULT_BRANCH_PREFIX = "baton/issue-"
+
+
+class CommitMark(BaseModel):
+    """A commit Baton made from an agent's changeset."""
+
+    model_config = ConfigDict(frozen=True)
+
+    digest: str
+    oid: str
+    agent: str
+    state: str
+    attempt: int
+    files: int
+    at: datetime
+
+
+class Work(BaseModel):
+    """Where an issue's work lives on GitHub."""
+
+    model_config = ConfigDict(frozen=True)
+
+    branch: str
+    created: bool = False  # the branch exists (Baton made it, or found it)
+    head: str = ""  # the branch head after Baton's last commit
+    commits: list[CommitMark] = Field(default_factory=list)
+    pull_request: int | None = None
+    pull_request_id: str = ""  # GraphQL node id, for updates in the record's own document
+    ready: bool = False  # marked ready for review
+    problem: str | None = None  # why the pull request could not be opened, until it is
+    closed: Literal["merged", "closed"] | None = None
+
+    def committed(self, digest: str) -> CommitMark | None:
+        return next((c for c in self.commits if c.digest == digest), None)
+
+    def with_commit(self, mark: CommitMark) -> Work:
+        commits = [*self.commits, mark][-KEEP_COMMITS:]
+        return self.model_copy(update={"commits": commits, "head": mark.oid, "created": True})
+
+
+def branch_name(prefix: str, issue: int) -> str:
+    return f"{prefix}{issue}"
+
+
+def issue_of_branch(prefix: str, branch: str) -> int | None:
+    """The issue a branch belongs to by its name, or None. Only a hint: the record decides
+    whether a pull request is the issue's."""
+    if not branch.startswith(prefix):
+        return None
+    rest = branch[len(prefix) :]
+    return int(rest) if rest.isdigit() and len(rest) < 10 and not rest.startswith("0") else None
+
+
+def digest_in(message: str) -> str | None:
+    """The changeset digest a commit message carries in its trailer, if any (the last one)."""
+    found = _TRAILER_LINE.findall(message)
+    return found[-1] if found else None
+
+
+def _one_line(text: str, limit: int) -> str:
+    line = next((x.strip() for x in text.splitlines() if x.strip()), "")
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def commit_message(
+    *,
+    issue: int,
+    agent: str,
+    state: str,
+    attempt: int,
+    summary: str,
+    digest: str,
+    issue_url: str = "",
+) -> tuple[str, str]:
+    """(headline, body): which agent, state and attempt, the summary's first line, and the
+    trailers that link the issue and let a re-run find this commit."""
+    first = _one_line(summary, 50) or "no summary"
+    headline = f"{agent}: {first} (#{issue})"
+    body_lines = [
+        f"Agent {agent} in {state}, attempt {attempt}.",
+        "",
+        f"Refs: {issue_url or f'#{issue}'}",
+        f"{TRAILER}: {digest}",
+    ]
+    return headline, "\n".join(body_lines)
+
+
+def pull_request_title(issue: int, title: str) -> str:
+    text = " ".join(title.split()) or f"Issue #{issue}"
+    text = text if len(text) <= 200 else text[:199].rstrip() + "…"
+    return f"{text} (#{issue})"
+
+
+# --- what a run learnt about the work before deciding ---------------------------------------
+class ChangesetFacts(BaseModel):
+    """An agent's changeset as the report job found it, before `decide` reads the report.
+
+    ok: valid, its base is the branch head: commit it. refused: `problems` say why; nothing is
+    written. stale: the branch moved since `base` (now `head`); nothing is written and the agent
+    runs again on the new head. committed: on the branch as `oid` (this run committed it, or an
+    earlier attempt did: a re-run never commits twice). empty: the agent changed nothing."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["ok", "refused", "stale", "committed", "empty"]
+    digest: str = ""
+    base: str = ""
+    head: str = ""
+    oid: str = ""
+    files: int = 0
+    bytes: int = 0
+    paths: list[str] = Field(default_factory=list)  # the first few, for messages
+    problems: list[str] = Field(default_factory=list)
+
+
+class PullRequestFacts(BaseModel):
+    """The pull request a run opened for the issue, or why GitHub would not open it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int | None = None
+    node_id: str = ""
+    problem: str | None = None
