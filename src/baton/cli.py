@@ -12,6 +12,7 @@ import click
 from baton import __version__
 from baton.action.env import ActionEnv
 from baton.action.outputs import annotation
+from baton.core.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.config import (
@@ -223,15 +224,31 @@ def run() -> None:
     type=click.Path(dir_okay=False),
     help="The agent's result JSON.",
 )
+@click.option(
+    "--changeset",
+    "changeset_path",
+    envvar="INPUT_CHANGESET",
+    type=click.Path(dir_okay=False),
+    help="The agent's changeset JSON; default: baton-changeset.json beside the result.",
+)
 @click.option("--state", envvar="INPUT_STATE", help="The state the agent worked on (stale check).")
 @click.option("--agent", "agent", help="The agent that produced the result.")
-def report(issue: int, result_path: str, state: str | None, agent: str | None) -> None:
-    """Apply an agent's result and start the next agent's run."""
+def report(
+    issue: int, result_path: str, changeset_path: str | None, state: str | None, agent: str | None
+) -> None:
+    """Apply an agent's result (and commit its changeset) and start the next agent's run."""
     from baton.action.commands import finish, report_command
 
     env = _env()
+    result = Path(result_path)
+    changeset = Path(changeset_path) if changeset_path else result.with_name(CHANGESET_FILE)
     outcome = report_command(
-        env, issue=issue, result_path=Path(result_path), state=state or None, agent=agent
+        env,
+        issue=issue,
+        result_path=result,
+        state=state or None,
+        agent=agent,
+        changeset_path=changeset,
     )
     sys.exit(finish(env, outcome, click.echo))
 

@@ -10,15 +10,27 @@ from dataclasses import dataclass, field
 
 from baton.core.authority import answers_whoever, reopens_whoever
 from baton.core.catchup import as_event, missed_comment
+from baton.core.changeset import Changeset
 from baton.core.comment_commands import parse_command
 from baton.core.decision import Decision, Outcome
 from baton.core.engine import decide
-from baton.core.events import Commented, Event, IssueChanged, Labeled
+from baton.core.events import (
+    AgentReported,
+    ChecksCompleted,
+    Commented,
+    Event,
+    IssueChanged,
+    Labeled,
+    Reviewed,
+)
 from baton.core.issue_facts import Actor, Comment, IssueInfo
+from baton.core.record import Record
 from baton.core.triage import event_reason, view_of
-from baton.errors import TrackerError
-from baton.github.tracker import DispatchTarget, Snapshot, Tracker
+from baton.core.work import PullRequestFacts, branch_name
+from baton.errors import PullRequestRefused, StaleHead, TrackerError
+from baton.github.tracker import CommitRequest, DispatchTarget, Snapshot, Tracker
 from baton.issue.apply import Applied, apply
+from baton.issue.changeset_facts import judge
 from baton.issue.load import Loaded, load
 from baton.workflow.config import Settings
 
@@ -30,6 +42,12 @@ class RunResult:
     applied: Applied | None = None
     dispatched: bool = False
     notes: list[str] = field(default_factory=list)
+    snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
+
+    @property
+    def record(self) -> Record | None:
+        """The issue's record after this run: the one written, else the one read."""
+        return self.decision.record or self.loaded.record
 
 
 def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
@@ -38,6 +56,9 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
         return False
     if isinstance(event, Labeled):
         return event.added
+    if isinstance(event, Reviewed):
+        # A review steers the issue only from someone allowed to approve.
+        return event.verdict != "commented"
     if isinstance(event, IssueChanged):
         # Only a reopen turns on who did it, and not when the config lets this human anyway.
         policy = settings.policy
@@ -119,15 +140,20 @@ def _decide_once(
     refresh: bool,
     identities: Identities | None = None,
     snapshot: Snapshot | None = None,
+    changeset: Changeset | None = None,
 ) -> tuple[RunResult, IssueInfo]:
     """Read the issue, rebuild the record, decide. Reads only; nothing is written here.
     `identities`: the logins this run already looked up (shared by every decision of the run);
-    `snapshot`: a read this run already made that carries the issue as it is now."""
+    `snapshot`: a read this run already made that carries the issue as it is now;
+    `changeset`: what the reporting agent changed, judged against the branch head read here."""
     identities = identities if identities is not None else Identities()
     issue = event.issue
     fetched = issue.partial or refresh
+    branch = None
+    if changeset is not None and not changeset.empty:
+        branch = branch_name(settings.policy.work.branch_prefix, issue.number)
     if snapshot is None:
-        snapshot = tracker.read(issue.number, with_issue=fetched)
+        snapshot = tracker.read(issue.number, with_issue=fetched, branch=branch)
     if fetched and snapshot.issue is not None:
         issue = snapshot.issue
         event = event.model_copy(update={"issue": issue})
@@ -143,6 +169,9 @@ def _decide_once(
         now=event.at,
         secret=secret,
     )
+    if isinstance(event, AgentReported) and changeset is not None:
+        event = _judged(event, changeset, snapshot, loaded.record, settings)
+    event = _with_pull_request_details(event, loaded.record, tracker)
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
     event = _with_identity(event, loaded, tracker, settings, identities)
@@ -164,6 +193,7 @@ def _decide_once(
             refresh=True,
             identities=identities,
             snapshot=fresh,
+            changeset=changeset,
         )
     if loaded.lost_message and loaded.record and decision.record is None:
         # Re-posting a lost message rewrites the record too, so a run racing this one fails
@@ -171,12 +201,103 @@ def _decide_once(
         revision = loaded.record.revision + 1
         rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
         decision = decision.model_copy(update={"record": rewritten})
-    result = RunResult(decision=decision, loaded=loaded)
+    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot)
     if caught_up is not None:
         result.notes.append(
             f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
         )
     return result, issue
+
+
+def _judged(
+    event: AgentReported,
+    changeset: Changeset,
+    snapshot: Snapshot,
+    record: Record | None,
+    settings: Settings,
+) -> AgentReported:
+    """The report with its changeset judged against the branch head just read; once this run
+    has committed it, the facts say so and are kept."""
+    if event.changeset is not None and event.changeset.status == "committed":
+        return event
+    code = record is not None and settings.workflow.changes_code(record.state)
+    facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
+    return event.model_copy(update={"changeset": facts})
+
+
+def _with_pull_request_details(event: Event, record: Record | None, tracker: Tracker) -> Event:
+    """What the payload of a pull-request event leaves out, read only for the issue's own pull
+    request and only when the decision needs it: a review's inline comments, the failing
+    checks' names and output."""
+    work = record.work if record is not None else None
+    if work is None or (work.pull_request is None and not work.head):
+        return event
+    if isinstance(event, Reviewed):
+        if event.pull_request != work.pull_request or event.verdict != "changes_requested":
+            return event
+        if event.notes:
+            return event
+        return event.model_copy(
+            update={"notes": tracker.review_notes(event.pull_request, event.review_id)}
+        )
+    if isinstance(event, ChecksCompleted):
+        if event.head != work.head or event.conclusion in ("success", "neutral", "skipped"):
+            return event
+        if event.failing:
+            return event
+        return event.model_copy(update={"failing": tracker.failing_checks(event.head)})
+    return event
+
+
+def _do_work(
+    decision: Decision,
+    event: Event,
+    changeset: Changeset | None,
+    tracker: Tracker,
+    notes: list[str],
+) -> Event:
+    """Carry out what the decision needs GitHub to do before it is final (a commit, a new pull
+    request) and hand the answer back as facts on the event, for `decide` to read again."""
+    assert isinstance(event, AgentReported)
+    plan = decision.commit
+    if plan is not None:
+        assert changeset is not None and event.changeset is not None
+        request = CommitRequest(
+            branch=plan.branch,
+            expected_head=plan.expected_head,
+            headline=plan.headline,
+            body=plan.body,
+            additions=tuple(
+                (f.path, f.contents) for f in changeset.files if f.contents is not None
+            ),
+            deletions=tuple(f.path for f in changeset.files if f.contents is None),
+        )
+        try:
+            oid = tracker.commit(request)
+        except StaleHead as exc:
+            head = exc.head
+            if head is None:
+                found = tracker.branch(plan.branch)
+                head = found.oid if found is not None else ""
+            notes.append(f"the branch moved before the commit: {exc}")
+            facts = event.changeset.model_copy(update={"status": "stale", "head": head})
+            return event.model_copy(update={"changeset": facts})
+        notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
+        facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
+        return event.model_copy(update={"changeset": facts})
+    opening = decision.open_pull_request
+    assert opening is not None
+    try:
+        opened = tracker.open_pull_request(opening)
+    except PullRequestRefused as exc:
+        notes.append(f"the pull request could not be opened: {exc}")
+        return event.model_copy(update={"pull_request": PullRequestFacts(problem=str(exc))})
+    notes.append(f"opened draft pull request #{opened.number} from {opening.branch}")
+    opened_facts = PullRequestFacts(number=opened.number, node_id=opened.node_id)
+    return event.model_copy(update={"pull_request": opened_facts})
+
+
+MAX_WORK_STEPS = 3  # a commit, then a pull request: the decision is final after these
 
 
 def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
@@ -196,12 +317,17 @@ def handle(
     chain: DispatchTarget | None = None,
     dry_run: bool = False,
     secret: str | None = None,
+    changeset: Changeset | None = None,
 ) -> RunResult:
     """Decide and apply one event; with `chain`, start the next agent's run by dispatch.
 
     Optimistic concurrency: just before writing, the record comment is read again; if another
     run changed it, the event is decided again on the new record (a re-delivered or already
-    applied event then changes nothing)."""
+    applied event then changes nothing).
+
+    An agent's `changeset` is committed before the record that reports it: a run that dies
+    between the two leaves the commit on the branch, with the changeset's digest in its
+    trailer, and the re-run finds it there instead of committing it again."""
     reason = event_reason(event, view_of(settings.workflow, settings.policy))
     if reason is not None:
         ignored = Decision(
@@ -212,13 +338,40 @@ def handle(
         )
         return RunResult(decision=ignored, loaded=Loaded(record=None))
     identities = Identities()
+    notes: list[str] = []
     for attempt in range(MAX_RACES):
         result, issue = _decide_once(
-            event, tracker, settings, secret=secret, refresh=attempt > 0, identities=identities
+            event,
+            tracker,
+            settings,
+            secret=secret,
+            refresh=attempt > 0,
+            identities=identities,
+            changeset=changeset,
         )
         if dry_run:
             result.notes.append("dry run: nothing was written")
             return result
+        for _ in range(MAX_WORK_STEPS):
+            if not result.decision.work_first:
+                break
+            event = _do_work(result.decision, event, changeset, tracker, notes)
+            result, issue = _decide_once(
+                event,
+                tracker,
+                settings,
+                secret=secret,
+                refresh=False,
+                identities=identities,
+                snapshot=result.snapshot,
+                changeset=changeset,
+            )
+        result.notes[:0] = notes
+        if result.decision.work_first:
+            raise TrackerError(
+                f"issue #{event.issue.number}: the decision still asked for GitHub work after "
+                f"{MAX_WORK_STEPS} steps; nothing more was written"
+            )
         if _changed_since_read(result, tracker):
             continue
         if attempt:

@@ -43,6 +43,7 @@ from baton.webhooks import parse
 from baton.workflow.config import Settings, load_config
 
 if TYPE_CHECKING:
+    from baton.core.changeset import Changeset
     from baton.github.tracker import DispatchTarget, Tracker
     from baton.run import RunResult
     from baton.sweep import SweepResult
@@ -106,7 +107,7 @@ def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> Com
     decision = result.decision
     calls = cost_note(tracker)
     outcome = CommandResult(
-        outputs=decision_outputs(decision),
+        outputs=decision_outputs(decision, result.record),
         summary=decision_summary(result, settings, calls),
     )
     outcome.log.append(f"#{decision.issue}: {decision.outcome.value}: {decision.reason}")
@@ -183,11 +184,18 @@ def handle_event(
     event: Event,
     *,
     chain: DispatchTarget | None,
+    changeset: Changeset | None = None,
 ) -> CommandResult:
     from baton.run import handle
 
     result = handle(
-        event, tracker, settings, chain=chain, dry_run=env.dry_run, secret=env.secret_value()
+        event,
+        tracker,
+        settings,
+        chain=chain,
+        dry_run=env.dry_run,
+        secret=env.secret_value(),
+        changeset=changeset,
     )
     return _from_result(result, settings, tracker)
 
@@ -226,11 +234,20 @@ def sweep_command(env: ActionEnv) -> CommandResult:
 
 
 def report_command(
-    env: ActionEnv, *, issue: int, result_path: Path, state: str | None, agent: str | None
+    env: ActionEnv,
+    *,
+    issue: int,
+    result_path: Path,
+    state: str | None,
+    agent: str | None,
+    changeset_path: Path | None = None,
 ) -> CommandResult:
-    """`baton report`: apply an agent's result and chain the next agent's run."""
+    """`baton report`: apply an agent's result, commit its changeset, chain the next run."""
     from baton.core.agent_result import AgentResult, read_agent_result
+    from baton.core.changeset import read_changeset
     from baton.core.events import report
+    from baton.core.work import ChangesetFacts
+    from baton.errors import InvalidChangeset
 
     try:
         settings = load_settings(env)
@@ -242,6 +259,13 @@ def report_command(
             result = read_agent_result(result_path)
         except InvalidAgentResult as exc:
             error = str(exc)
+        # Likewise a changeset that cannot be read: refused, so nothing reaches the branch.
+        changeset: Changeset | None = None
+        unreadable: str | None = None
+        try:
+            changeset = read_changeset(changeset_path) if changeset_path else None
+        except InvalidChangeset as exc:
+            unreadable = str(exc)
         tracker = make_tracker(env, settings)
         event = report(
             issue,
@@ -252,8 +276,11 @@ def report_command(
             run_id=env.run_id,
             state=state,
         )
+        if unreadable is not None:
+            refused = ChangesetFacts(status="refused", problems=[unreadable])
+            event = event.model_copy(update={"changeset": refused})
         chain = chain_target(env)
-        outcome = handle_event(env, settings, tracker, event, chain=chain)
+        outcome = handle_event(env, settings, tracker, event, chain=chain, changeset=changeset)
         if error is not None:
             outcome.warnings.append(f"the agent's result was refused: {error}")
         if chain is None and outcome.outputs.get("agent"):

@@ -94,6 +94,8 @@ def ignored_outputs(reason: str, issue: int | None) -> dict[str, str]:
         "agent": "",
         "transitioned": "false",
         "decision": decision,
+        "branch": "",
+        "pull-request": "",
     }
 
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from baton.core import markdown
 from baton.core.decision import Decision
-from baton.workflow.config import Settings
+from baton.core.record import Record
+from baton.workflow.config import DEFAULT_BOT_LOGIN, Settings
 from baton.workflow.graph import to_mermaid
 
 if TYPE_CHECKING:
@@ -19,7 +20,10 @@ if TYPE_CHECKING:
     from baton.sweep import SweepResult
 
 
-def decision_outputs(decision: Decision) -> dict[str, str]:
+def decision_outputs(decision: Decision, record: Record | None = None) -> dict[str, str]:
+    """The outputs of a run on one issue; `record`: the issue's record after the run."""
+    work = record.work if record is not None else None
+    pull_request = work.pull_request if work is not None else None
     return {
         "issue": str(decision.issue),
         "state": decision.state or "",
@@ -27,6 +31,8 @@ def decision_outputs(decision: Decision) -> dict[str, str]:
         "agent": decision.agent or "",
         "transitioned": "true" if decision.transitioned else "false",
         "decision": decision.summary_json(),
+        "branch": work.branch if work is not None and work.created else "",
+        "pull-request": str(pull_request) if pull_request is not None else "",
     }
 
 
@@ -48,6 +54,7 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
         lines.append(f"- repaired: {markdown.escape(repair)}")
     if result.applied and result.applied.steps:
         lines += ["", "Written: " + "; ".join(markdown.escape(s) for s in result.applied.steps)]
+    lines += work_lines(result.record, settings)
     if calls is not None:
         lines += ["", f"GitHub API calls this run: {calls}"]
     record = decision.record or result.loaded.record
@@ -63,6 +70,32 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
     return "\n".join(lines)
 
 
+def work_lines(record: Record | None, settings: Settings) -> list[str]:
+    """The issue's branch, its pull request and Baton's last commits; and, when the writes are
+    GITHUB_TOKEN's, that CI will not run on them (GitHub starts no run for its pushes)."""
+    work = record.work if record is not None else None
+    if work is None or not work.created:
+        return []
+    lines = ["", f"Branch: {markdown.code(work.branch)}"]
+    if work.pull_request is not None:
+        how = "ready for review" if work.ready else "draft"
+        lines[-1] += f" · pull request #{work.pull_request} ({how})"
+    if work.problem:
+        lines.append(f"Pull request: not opened: {markdown.escape(work.problem)}")
+    for mark in work.commits[-3:]:
+        lines.append(
+            f"- commit `{mark.oid[:7]}` by {markdown.escape(mark.agent)} in {mark.state} "
+            f"(attempt {mark.attempt}, {mark.files} file(s))"
+        )
+    if work.commits and settings.policy.bot_login == DEFAULT_BOT_LOGIN:
+        lines.append(
+            "CI will not run on these commits or the pull request: they are made with "
+            "GITHUB_TOKEN, whose pushes start no workflow runs. Pass a GitHub App token as "
+            "`github-token` to have CI check them (docs/tokens.md)."
+        )
+    return lines
+
+
 def sweep_outputs(result: SweepResult) -> dict[str, str]:
     acted = [r for r in result.results if r.decision.outcome.value != "ignored"]
     return {
@@ -75,6 +108,8 @@ def sweep_outputs(result: SweepResult) -> dict[str, str]:
             {"outcome": "sweep", "checked": result.scanned, "acted": len(acted)},
             separators=(",", ":"),
         ),
+        "branch": "",
+        "pull-request": "",
     }
 
 

@@ -22,6 +22,7 @@ from baton.errors import InvalidChangeset
 from baton.workflow.config import WorkSettings
 
 CHANGESET_VERSION = 1
+CHANGESET_FILE = "baton-changeset.json"  # beside the result file, unless told otherwise
 OID = re.compile(r"^[0-9a-f]{40}$")
 MAX_PATH = 1024  # characters of a path (git allows more; nobody needs it)
 MAX_SEGMENT = 255

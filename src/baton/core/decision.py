@@ -49,6 +49,7 @@ class PullRequestPlan(BaseModel):
     title: str
     body: str
     node_id: str = ""
+    number: int | None = None  # set with node_id: the REST fall-back addresses it by number
     ready: bool = False  # mark it ready for review
 
 

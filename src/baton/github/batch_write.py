@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from baton.core.decision import PullRequestPlan
 from baton.errors import TrackerError
 from baton.github.tracker import LabelSpec, Writes, Written
 
@@ -36,13 +37,14 @@ NOT_FOUND = "NOT_FOUND"
 class Op:
     """One field of the document."""
 
-    alias: str  # record, labelsAdded, labelsRemoved, message, reaction, duplicate0...
-    kind: str  # edit, comment, add_labels, remove_labels, react, delete
+    alias: str  # record, labelsAdded, labelsRemoved, message, reaction, duplicate0, pr...
+    kind: str  # edit, comment, add_labels, remove_labels, react, delete, pr_body, pr_ready
     number: int
     body: str = ""
     comment_id: int | None = None
     labels: tuple[str, ...] = ()
     content: str = ""
+    node_id: str = ""  # a pull request's, for pr_body and pr_ready
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,10 @@ class BatchTracker(Protocol):
 
     def react(self, comment_id: int, content: str) -> None: ...
 
+    def update_pull_request(self, plan: PullRequestPlan) -> None:
+        """The pull request's body (and its draft flag) in one step of its own."""
+        ...
+
     def set_labels(
         self,
         number: int,
@@ -102,6 +108,11 @@ def ops_of(writes: Writes) -> list[Op]:
         ops.append(Op("reaction", "react", number, comment_id=comment, content=content))
     for i, duplicate in enumerate(writes.delete):
         ops.append(Op(f"duplicate{i}", "delete", number, comment_id=duplicate))
+    plan = writes.pull_request
+    if plan is not None and plan.node_id:
+        ops.append(Op("pullRequestBody", "pr_body", number, plan.body, node_id=plan.node_id))
+        if plan.ready:
+            ops.append(Op("pullRequestReady", "pr_ready", number, node_id=plan.node_id))
     return ops
 
 
@@ -170,7 +181,31 @@ def write_batched(tracker: BatchTracker, writes: Writes) -> Written:
                     raise _failed(op, result, exc) from None
         assert op.comment_id is not None
         done.deleted.append(op.comment_id)
+    if writes.pull_request is not None and "pullRequestBody" in by_alias:
+        _pull_request(tracker, writes.pull_request, outcome, done)
     return done
+
+
+def _pull_request(
+    tracker: BatchTracker,
+    plan: PullRequestPlan,
+    outcome: Callable[[str], FieldResult],
+    done: Written,
+) -> None:
+    """The pull request's body and draft flag: redone in one step if the document's fields
+    failed; a failure is reported, never raised (the record is written, and the next commit's
+    run updates the pull request again)."""
+    failed = not outcome("pullRequestBody").ok or (
+        plan.ready and not outcome("pullRequestReady").ok
+    )
+    if not failed:
+        done.pull_request_updated = True
+        return
+    try:
+        tracker.update_pull_request(plan)
+        done.pull_request_updated = True
+    except TrackerError as exc:
+        done.pull_request_problem = str(exc)
 
 
 def _record(tracker: BatchTracker, op: Op, result: FieldResult, done: Written) -> None:

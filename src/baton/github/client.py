@@ -2,8 +2,11 @@
 
 A run reads with one GraphQL query (the issue, its labels, its comments 100 a page, the node ids
 of the status labels) and writes with one GraphQL mutation document (record, labels, message,
-reaction, in that order); the concurrency check is one small query. REST serves what GraphQL
-cannot do or does not do better: permissions, team membership, creating a status label with its
+reaction, in that order, and the pull request's body); the concurrency check is one small
+query. An agent's changeset is one `createCommitOnBranch` mutation, whose `expectedHeadOid` is the
+compare-and-swap on the branch head; GitHub signs the commit, and no git credentials are needed.
+REST serves what GraphQL cannot do or does not do better (opening the pull request, a review's
+comments, check runs): permissions, team membership, creating a status label with its
 colour the first time, the workflow dispatch, the sweep's listing. Should GraphQL answer that it
 cannot take a document at all (nothing ran: a GitHub Enterprise Server without a field, an
 exhausted GraphQL budget), the run goes on over REST, one call per step, and says so.
@@ -22,12 +25,23 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from baton.core.decision import PullRequestPlan
+from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
-from baton.errors import GraphQLUnusable, TrackerError
+from baton.errors import GraphQLUnusable, PullRequestRefused, StaleHead, TrackerError
 from baton.github import graphql as gql
 from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.permission import role_of
-from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
+from baton.github.tracker import (
+    BranchHead,
+    CommitRequest,
+    DispatchTarget,
+    LabelSpec,
+    OpenedPullRequest,
+    Snapshot,
+    Writes,
+    Written,
+)
 from github import Auth, Github, GithubException, GithubRetry
 
 PER_PAGE = 100
@@ -36,6 +50,8 @@ DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by add
 # A spent hourly budget is not waited out (up to an hour of a runner): the run fails, saying so,
 # and the sweep or the next event picks the issue up.
 MAX_RATE_LIMIT_WAIT = 120.0
+FAILING_CONCLUSIONS = frozenset({"failure", "timed_out", "action_required", "startup_failure"})
+CHECK_TEXT = 800  # characters of a failing check's output handed on
 
 
 def _info(data: dict[str, Any]) -> IssueInfo:
@@ -156,6 +172,7 @@ class GitHubTracker:
         self._label_styles: dict[str, gql.LabelFound] = {}
         self._issue_labels: dict[int, set[str]] = {}  # casefolded, as the last read saw them
         self._removing: dict[str, tuple[str, ...]] = {}  # a document's removals -> their labels
+        self._default_branch: str | None = None
 
     # --- plumbing -------------------------------------------------------------------------
     def _call(
@@ -246,10 +263,10 @@ class GitHubTracker:
         )
 
     # --- reads ---------------------------------------------------------------------------
-    def read(self, number: int, *, with_issue: bool) -> Snapshot:
+    def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
         if self.graphql:
             try:
-                return self._read_graphql(number)
+                return self._read_graphql(number, branch)
             except GraphQLUnusable as why:
                 self._fall_back(why)
                 # What an earlier read cached for this issue is stale now: its writes go over
@@ -257,14 +274,19 @@ class GitHubTracker:
                 self._issue_nodes.pop(number, None)
                 self._issue_labels.pop(number, None)
         return Snapshot(
-            issue=self.issue(number) if with_issue else None, comments=self.comments(number)
+            issue=self.issue(number) if with_issue else None,
+            comments=self.comments(number),
+            branch=self._branch_rest(branch) if branch else None,
         )
 
-    def _read_graphql(self, number: int) -> Snapshot:
+    def _read_graphql(self, number: int, branch: str | None) -> Snapshot:
         what = f"reading #{number}"
         where = {"owner": self._owner, "name": self._name, "number": number, "after": None}
         lookups = {f"l{i}": name for i, name in enumerate(self._lookups)}
-        answer = self._query(gql.read_document(len(lookups)), where | lookups, what)
+        if branch:
+            lookups["ref"] = gql.qualified(branch)
+        document = gql.read_document(len(self._lookups), branch=bool(branch))
+        answer = self._query(document, where | lookups, what)
         errors = gql.field_errors(answer)
         found = gql.parse_read(answer["data"], self._lookups)
         if found is None:
@@ -290,7 +312,10 @@ class GitHubTracker:
             more, nodes, after = gql.parse_comments(issue.get("comments") or {})
             comments.extend(more)
             self._comment_nodes.update(nodes)
-        return Snapshot(issue=found.issue, comments=comments)
+        if found.default_branch:
+            self._default_branch = found.default_branch
+        head = BranchHead(*found.branch) if found.branch else None
+        return Snapshot(issue=found.issue, comments=comments, branch=head)
 
     # --- reads ---------------------------------------------------------------------------
     def issue(self, number: int) -> IssueInfo:
@@ -446,6 +471,10 @@ class GitHubTracker:
             doc.add_reaction(op.alias, comment, op.content)
         elif op.kind == "delete" and comment is not None:
             doc.delete_comment(op.alias, comment)
+        elif op.kind == "pr_body" and op.node_id:
+            doc.update_pull_request(op.alias, op.node_id, op.body)
+        elif op.kind == "pr_ready" and op.node_id:
+            doc.mark_ready(op.alias, op.node_id)
         elif op.kind == "add_labels":
             doc.add_labels(op.alias, issue, [self._label_node(x, specs.get(x)) for x in op.labels])
         elif op.kind == "remove_labels":
@@ -577,3 +606,193 @@ class GitHubTracker:
             f"starting workflow {target.workflow}",
             input={"ref": target.ref, "inputs": inputs},
         )
+
+    # --- the work product: branches, commits, pull requests ---------------------------------
+    def _branch_rest(self, name: str) -> BranchHead | None:
+        try:
+            _, data = self._call(
+                "GET",
+                f"{self._base}/branches/{quote(name, safe='')}",
+                f"reading branch {name}",
+            )
+        except TrackerError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        commit = data.get("commit") or {}
+        message = str((commit.get("commit") or {}).get("message") or "")
+        return BranchHead(
+            name=str(data.get("name") or name), oid=str(commit["sha"]), message=message
+        )
+
+    def _repository_and_branch(self, name: str) -> tuple[str, str, str, BranchHead | None]:
+        """(repository node id, default branch, its head, the branch's head or None)."""
+        what = f"reading branch {name}"
+        variables = {"owner": self._owner, "name": self._name, "ref": gql.qualified(name)}
+        answer = self._query(gql.BRANCH, variables, what)
+        repository = answer["data"].get("repository")
+        if not repository:
+            error = gql.field_errors(answer).get("repository")
+            raise self._refused(what, error or gql.FieldError("repository", "NOT_FOUND", "null"))
+        default = repository.get("defaultBranchRef") or {}
+        self._default_branch = str(default.get("name") or "") or self._default_branch
+        found = gql.parse_ref(repository.get("ref"))
+        return (
+            str(repository["id"]),
+            str(default.get("name") or ""),
+            str((default.get("target") or {}).get("oid") or ""),
+            BranchHead(*found) if found else None,
+        )
+
+    def branch(self, name: str) -> BranchHead | None:
+        if self.graphql:
+            try:
+                return self._repository_and_branch(name)[3]
+            except GraphQLUnusable as why:
+                self._fall_back(why)
+        return self._branch_rest(name)
+
+    def create_branch(self, name: str) -> BranchHead:
+        if not self.graphql:
+            raise TrackerError(f"creating branch {name} needs GitHub's GraphQL API")
+        repository, default, head, found = self._repository_and_branch(name)
+        if found is not None:
+            return found
+        if not head:
+            raise TrackerError(f"creating branch {name}: the repository has no default branch")
+        what = f"creating branch {name} from {default}"
+        variables = {"repository": repository, "ref": gql.qualified(name), "oid": head}
+        answer = self._query(gql.CREATE_REF, variables, what, mutation=True)
+        created = gql.parse_ref(((answer["data"] or {}).get("createRef") or {}).get("ref"))
+        if created is not None:
+            return BranchHead(*created)
+        error = gql.field_errors(answer).get("createRef")
+        if error is not None and "already exists" in error.message:
+            again = self.branch(name)  # created meanwhile (a racing run): use it
+            if again is not None:
+                return again
+        raise self._refused(what, error or gql.FieldError("createRef", "ERROR", "no ref"))
+
+    def commit(self, request: CommitRequest) -> str:
+        if not self.graphql:
+            raise TrackerError("a commit needs GitHub's GraphQL API (createCommitOnBranch)")
+        what = f"committing to {request.branch}"
+        document_input = gql.commit_input(
+            self.repository,
+            request.branch,
+            request.expected_head,
+            request.headline,
+            request.body,
+            request.additions,
+            request.deletions,
+        )
+        try:
+            answer = self._query(gql.CREATE_COMMIT, {"input": document_input}, what, mutation=True)
+        except GraphQLUnusable as why:
+            raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
+        commit = ((answer["data"] or {}).get("createCommitOnBranch") or {}).get("commit") or {}
+        if isinstance(commit.get("oid"), str):
+            return str(commit["oid"])
+        error = gql.field_errors(answer).get("createCommitOnBranch") or gql.FieldError(
+            "createCommitOnBranch", "ERROR", "no commit in the answer"
+        )
+        if error.kind == "STALE_DATA" or "Expected branch to point to" in error.message:
+            raise StaleHead(
+                f"{request.branch} moved since {request.expected_head[:7]}: {error.message}"
+            )
+        raise self._refused(what, error)
+
+    def _default(self) -> str:
+        if self._default_branch is None:
+            _, data = self._call("GET", self._base, "reading the repository")
+            self._default_branch = str(data.get("default_branch") or "main")
+        return self._default_branch
+
+    def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
+        base = self._default()
+        body = {"title": plan.title, "head": plan.branch, "base": base, "body": plan.body}
+        try:
+            _, data = self._call(
+                "POST",
+                f"{self._base}/pulls",
+                f"opening a pull request from {plan.branch}",
+                once=True,
+                input=body | {"draft": True},
+            )
+        except TrackerError as exc:
+            text = str(exc)
+            if exc.status == 422 and "already exists" in text:
+                existing = self._open_pull_request_of(plan.branch)
+                if existing is not None:
+                    return existing
+            if exc.status in (403, 422):
+                raise PullRequestRefused(text, status=exc.status) from None
+            raise
+        return OpenedPullRequest(number=int(data["number"]), node_id=str(data["node_id"]))
+
+    def _open_pull_request_of(self, branch: str) -> OpenedPullRequest | None:
+        _, data = self._call(
+            "GET",
+            f"{self._base}/pulls",
+            f"finding the pull request of {branch}",
+            parameters={"head": f"{self._owner}:{branch}", "state": "open"},
+        )
+        for item in data or []:
+            return OpenedPullRequest(number=int(item["number"]), node_id=str(item["node_id"]))
+        return None
+
+    def update_pull_request(self, plan: PullRequestPlan) -> None:
+        if plan.number is not None:
+            self._call(
+                "PATCH",
+                f"{self._base}/pulls/{plan.number}",
+                f"updating pull request #{plan.number}",
+                input={"body": plan.body},
+            )
+        if plan.ready and plan.node_id and self.graphql:
+            doc = gql.Mutation()
+            doc.mark_ready("ready", plan.node_id)
+            answer = self._query(
+                doc.document(), doc.variables, "marking the pull request ready", mutation=True
+            )
+            error = gql.field_errors(answer, doc.aliases).get("ready")
+            if error is not None:
+                raise self._refused("marking the pull request ready", error)
+
+    def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
+        _, data = self._call(
+            "GET",
+            f"{self._base}/pulls/{pull_request}/reviews/{review_id}/comments",
+            f"reading review {review_id} of #{pull_request}",
+            parameters={"per_page": PER_PAGE},
+        )
+        notes = []
+        for item in data or []:
+            line = item.get("line") or item.get("original_line")
+            notes.append(
+                ReviewNote(
+                    path=str(item.get("path") or ""),
+                    line=int(line) if isinstance(line, int) else None,
+                    body=str(item.get("body") or ""),
+                )
+            )
+        return notes
+
+    def failing_checks(self, head: str) -> list[CheckNote]:
+        _, data = self._call(
+            "GET",
+            f"{self._base}/commits/{quote(head, safe='')}/check-runs",
+            f"reading the checks of {head[:7]}",
+            parameters={"filter": "latest", "per_page": PER_PAGE},
+        )
+        failing = []
+        for run in (data or {}).get("check_runs") or []:
+            if run.get("conclusion") not in FAILING_CONCLUSIONS:
+                continue
+            output = run.get("output") or {}
+            parts = [str(output.get(k) or "").strip() for k in ("title", "summary", "text")]
+            summary = "\n".join(p for p in parts if p)
+            failing.append(
+                CheckNote(name=str(run.get("name") or "check"), summary=summary[:CHECK_TEXT])
+            )
+        return failing

@@ -57,14 +57,21 @@ def _issue(state_key: str) -> str:
       {_COMMENTS}"""
 
 
-def read_document(label_count: int) -> str:
+_REF = "name target { oid ... on Commit { message } }"
+
+
+def read_document(label_count: int, *, branch: bool = False) -> str:
     """The issue (or pull request), its labels, its first comments, and `label_count` repository
-    labels looked up by name (`$l0`, `$l1`...) so that adding one needs no lookup later."""
+    labels looked up by name (`$l0`, `$l1`...) so that adding one needs no lookup later; with
+    `branch`, the head of the issue's branch (`$ref`, refs/heads/...) and the default branch."""
     variables = "".join(f", $l{i}: String!" for i in range(label_count))
     lookups = "".join(
         f"\n    l{i}: label(name: $l{i}) {{ id name color description }}"
         for i in range(label_count)
     )
+    if branch:
+        variables += ", $ref: String!"
+        lookups += f"\n    defaultBranchRef {{ name }}\n    ref(qualifiedName: $ref) {{ {_REF} }}"
     return f"""query BatonRead({_WHERE}{variables}) {{
   repository(owner: $owner, name: $name) {{
     issueOrPullRequest(number: $number) {{
@@ -91,6 +98,61 @@ COMMENT_BODY = f"""query BatonRecordCheck($id: ID!) {{
 }}"""
 
 
+BRANCH = f"""query BatonBranch($owner: String!, $name: String!, $ref: String!) {{
+  repository(owner: $owner, name: $name) {{
+    id
+    defaultBranchRef {{ name target {{ oid }} }}
+    ref(qualifiedName: $ref) {{ {_REF} }}
+  }}
+}}"""
+
+CREATE_REF = f"""mutation BatonCreateBranch($repository: ID!, $ref: String!, $oid: GitObjectID!) {{
+  createRef(input: {{repositoryId: $repository, name: $ref, oid: $oid}}) {{ ref {{ {_REF} }} }}
+}}"""
+
+CREATE_COMMIT = """mutation BatonCommit($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) { commit { oid } }
+}"""
+
+
+def qualified(branch: str) -> str:
+    return f"refs/heads/{branch}"
+
+
+def parse_ref(node: Any) -> tuple[str, str, str] | None:
+    """(name, oid, message) of a `Ref` answered with `_REF`, or None."""
+    if not isinstance(node, dict):
+        return None
+    target = node.get("target") or {}
+    oid = target.get("oid")
+    if not isinstance(oid, str):
+        return None
+    return str(node.get("name") or ""), oid, str(target.get("message") or "")
+
+
+def commit_input(
+    repository: str,
+    branch: str,
+    expected_head: str,
+    headline: str,
+    body: str,
+    additions: Sequence[tuple[str, str]],
+    deletions: Sequence[str],
+) -> dict[str, Any]:
+    """`CreateCommitOnBranchInput`: one commit, applied only if the head is `expected_head`."""
+    changes: dict[str, Any] = {}
+    if additions:
+        changes["additions"] = [{"path": p, "contents": c} for p, c in additions]
+    if deletions:
+        changes["deletions"] = [{"path": p} for p in deletions]
+    return {
+        "branch": {"repositoryNameWithOwner": repository, "branchName": branch},
+        "expectedHeadOid": expected_head,
+        "message": {"headline": headline, "body": body},
+        "fileChanges": changes,
+    }
+
+
 @dataclass(frozen=True)
 class LabelFound:
     node_id: str
@@ -111,6 +173,8 @@ class ReadResult:
     label_nodes: dict[str, str]
     styles: dict[str, LabelFound] = field(default_factory=dict)
     next_page: str | None = None
+    branch: tuple[str, str, str] | None = None  # (name, oid, message) when asked and present
+    default_branch: str | None = None
 
 
 def _when(value: Any) -> datetime:
@@ -187,6 +251,8 @@ def parse_read(data: dict[str, Any], looked_up: Sequence[str]) -> ReadResult | N
         comment_nodes=comment_nodes,
         label_nodes={str(x["name"]).casefold(): str(x["id"]) for x in labels},
         next_page=after,
+        branch=parse_ref(repository.get("ref")),
+        default_branch=((repository.get("defaultBranchRef") or {}).get("name") or None),
     )
     for i, name in enumerate(looked_up):
         found = repository.get(f"l{i}")
@@ -261,6 +327,23 @@ class Mutation:
     def delete_comment(self, alias: str, comment: str) -> None:
         c = self._var(f"{alias}Id", "ID!", comment)
         self._field(alias, f"deleteIssueComment(input: {{id: {c}}}) {{ clientMutationId }}")
+
+    def update_pull_request(self, alias: str, pull_request: str, body: str) -> None:
+        p = self._var(f"{alias}Id", "ID!", pull_request)
+        b = self._var(f"{alias}Body", "String!", body)
+        self._field(
+            alias,
+            f"updatePullRequest(input: {{pullRequestId: {p}, body: {b}}}) "
+            "{ pullRequest { number } }",
+        )
+
+    def mark_ready(self, alias: str, pull_request: str) -> None:
+        p = self._var(f"{alias}Id", "ID!", pull_request)
+        self._field(
+            alias,
+            f"markPullRequestReadyForReview(input: {{pullRequestId: {p}}}) "
+            "{ pullRequest { isDraft } }",
+        )
 
     def document(self) -> str:
         body = "\n  ".join(self.fields)

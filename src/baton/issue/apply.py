@@ -62,8 +62,16 @@ def apply(
     writes = plan(
         decision, loaded, issue, workflow, policy, secret=secret, written_at=clock_of(tracker)
     )
+    steps = []
+    if decision.create_branch is not None:
+        # Before the record that names it: a run that dies after this leaves a branch the
+        # next run finds (creating it again returns it), never a record naming no branch.
+        head = tracker.create_branch(decision.create_branch)
+        steps.append(f"branch {head.name} at {head.oid[:7]}")
     written = tracker.write(writes)
-    return _account(decision, loaded, issue, writes, written)
+    done = _account(decision, loaded, issue, writes, written)
+    done.steps[:0] = steps
+    return done
 
 
 def clock_of(tracker: Tracker) -> datetime:
@@ -136,6 +144,7 @@ def plan(
         message=message,
         reaction=reaction,
         delete=loaded.duplicates,
+        pull_request=decision.update_pull_request,
     )
 
 
@@ -169,4 +178,13 @@ def _account(
         elif written.reaction_problem:
             done.steps.append(f"could not react on {target}: {written.reaction_problem}")
     done.steps.extend(f"duplicate record comment {x} removed" for x in written.deleted)
+    pull_request = decision.update_pull_request
+    if pull_request is not None:
+        what = f"pull request #{pull_request.number}" if pull_request.number else "pull request"
+        if written.pull_request_updated:
+            done.steps.append(
+                f"{what} updated" + (", ready for review" if pull_request.ready else "")
+            )
+        elif written.pull_request_problem:
+            done.steps.append(f"could not update the {what}: {written.pull_request_problem}")
     return done
