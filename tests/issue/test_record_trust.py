@@ -15,9 +15,8 @@ from baton.core import events
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Decision
 from baton.core.events import Ignored, Sweep
-from baton.core.record import SCHEMA_VERSION
 from baton.core.issue_facts import Comment
-from baton.core.record import HistoryEntry, Record
+from baton.core.record import SCHEMA_VERSION, HistoryEntry, Record
 from baton.issue import record_comment
 from baton.issue.load import PUT_BACK_TOLERANCE, Loaded, load, read_record
 from baton.run import handle
@@ -366,7 +365,11 @@ def test_after_an_upgrade_with_the_secret_a_v1_record_is_rebuilt_once_and_said_o
     (current,) = _records(gh)
     assert current.id == first.id
     state = read_record([current], gh.bot_login, SECRET)
-    assert state is not None and state.schema_version == SCHEMA_VERSION and state.written_at is not None
+    assert (
+        state is not None
+        and state.schema_version == SCHEMA_VERSION
+        and state.written_at is not None
+    )
     [rebuild] = [e for e in state.history if e.trigger == "rebuild"]
     assert "schema version 1" in rebuild.reason
     notes = [c.body for c in gh.comments_of(ISSUE) if "schema version 1" in c.body]

@@ -54,6 +54,19 @@ FAILING_CONCLUSIONS = frozenset({"failure", "timed_out", "action_required", "sta
 CHECK_TEXT = 800  # characters of a failing check's output handed on
 
 
+def _said(data: Any) -> str:
+    """GitHub's message, with the details a 422 keeps in `errors` ("A pull request already
+    exists for ...", "No commits between ...")."""
+    if not isinstance(data, dict):
+        return ""
+    parts = [str(data.get("message") or "")]
+    for error in data.get("errors") or []:
+        detail = error.get("message") or error.get("code") if isinstance(error, dict) else error
+        if detail:
+            parts.append(str(detail))
+    return ": ".join(p for p in parts if p)
+
+
 def _info(data: dict[str, Any]) -> IssueInfo:
     return IssueInfo(
         number=int(data["number"]),
@@ -186,9 +199,8 @@ class GitHubTracker:
         try:
             headers, data = requester.requestJsonAndCheck(verb, path, **kwargs)
         except GithubException as exc:
-            message = exc.data.get("message") if isinstance(exc.data, dict) else None
             raise TrackerError(
-                f"GitHub refused {what} ({verb} {path}): {exc.status} {message or ''}".rstrip(),
+                f"GitHub refused {what} ({verb} {path}): {exc.status} {_said(exc.data)}".rstrip(),
                 status=exc.status,
             ) from None
         except OSError as exc:  # connection refused, timeouts (requests wraps them in OSError)

@@ -1,0 +1,291 @@
+"""The tracker's work-product operations at the HTTP boundary, with `responses`: the branch, the
+commit with its compare-and-swap, the draft pull request and GitHub's refusals, a review's
+comments and the failing checks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import responses
+
+from baton.core.decision import PullRequestPlan
+from baton.errors import PullRequestRefused, StaleHead, TrackerError
+from baton.github.client import GitHubTracker
+from baton.github.tracker import BranchHead, CommitRequest
+
+API = "https://api.github.com:443"
+GRAPHQL = f"{API}/graphql"
+REPO = f"{API}/repos/octo/demo"
+MAIN = "1" * 40
+HEAD = "2" * 40
+NEW = "3" * 40
+PLAN = PullRequestPlan(branch="baton/issue-7", title="Add dark mode (#7)", body="Closes #7")
+
+
+@pytest.fixture
+def tracker() -> GitHubTracker:
+    return GitHubTracker("octo/demo", "t0ken", retry=0)
+
+
+def sent(call: Any) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(call.request.body)
+    return body
+
+
+def repository(ref: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "data": {
+            "repository": {
+                "id": "R_1",
+                "defaultBranchRef": {"name": "main", "target": {"oid": MAIN}},
+                "ref": ref,
+            }
+        }
+    }
+
+
+def ref(oid: str, message: str = "init") -> dict[str, Any]:
+    return {"name": "baton/issue-7", "target": {"oid": oid, "message": message}}
+
+
+# --- branches -------------------------------------------------------------------------------
+def test_a_new_branch_is_created_at_the_default_branch_head(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(GRAPHQL, json=repository(None))
+    mocked.post(GRAPHQL, json={"data": {"createRef": {"ref": ref(MAIN)}}})
+    head = tracker.create_branch("baton/issue-7")
+    assert head == BranchHead("baton/issue-7", MAIN, "init")
+    look, create = (sent(c) for c in mocked.calls)
+    assert look["variables"]["ref"] == "refs/heads/baton/issue-7"
+    assert create["variables"] == {
+        "repository": "R_1",
+        "ref": "refs/heads/baton/issue-7",
+        "oid": MAIN,
+    }
+    assert "createRef" in create["query"]
+    assert tracker.requests == 2
+
+
+def test_an_existing_branch_is_returned_without_a_write(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(GRAPHQL, json=repository(ref(HEAD, "tester: tests")))
+    assert tracker.create_branch("baton/issue-7") == BranchHead(
+        "baton/issue-7", HEAD, "tester: tests"
+    )
+    assert tracker.requests == 1
+
+
+def test_a_branch_a_racing_run_created_first_is_read_and_used(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(GRAPHQL, json=repository(None))
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"createRef": None},
+            "errors": [
+                {
+                    "type": "UNPROCESSABLE",
+                    "path": ["createRef"],
+                    "message": 'A ref named "refs/heads/baton/issue-7" already exists in the '
+                    "repository.",
+                }
+            ],
+        },
+    )
+    mocked.post(GRAPHQL, json=repository(ref(MAIN)))
+    assert tracker.create_branch("baton/issue-7").oid == MAIN
+
+
+def test_the_branch_over_rest_when_graphql_is_off(mocked: responses.RequestsMock) -> None:
+    tracker = GitHubTracker("octo/demo", "t0ken", retry=0, graphql=False)
+    mocked.get(
+        f"{REPO}/branches/baton%2Fissue-7",
+        json={"name": "baton/issue-7", "commit": {"sha": HEAD, "commit": {"message": "m"}}},
+    )
+    mocked.get(f"{REPO}/branches/gone", status=404, json={"message": "Branch not found"})
+    assert tracker.branch("baton/issue-7") == BranchHead("baton/issue-7", HEAD, "m")
+    assert tracker.branch("gone") is None
+
+
+# --- commits --------------------------------------------------------------------------------
+REQUEST = CommitRequest(
+    branch="baton/issue-7",
+    expected_head=HEAD,
+    headline="developer: add dark mode (#7)",
+    body="Agent developer in implementing, attempt 1.",
+    additions=(("src/theme.py", "ZGFyaw=="),),
+    deletions=("old.py",),
+)
+
+
+def test_a_commit_is_one_mutation_with_the_expected_head(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(GRAPHQL, json={"data": {"createCommitOnBranch": {"commit": {"oid": NEW}}}})
+    assert tracker.commit(REQUEST) == NEW
+    (call,) = mocked.calls
+    assert sent(call)["variables"]["input"] == {
+        "branch": {"repositoryNameWithOwner": "octo/demo", "branchName": "baton/issue-7"},
+        "expectedHeadOid": HEAD,
+        "message": {
+            "headline": "developer: add dark mode (#7)",
+            "body": "Agent developer in implementing, attempt 1.",
+        },
+        "fileChanges": {
+            "additions": [{"path": "src/theme.py", "contents": "ZGFyaw=="}],
+            "deletions": [{"path": "old.py"}],
+        },
+    }
+
+
+def test_a_moved_head_is_a_stale_head_and_nothing_else(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    message = f'Expected branch to point to "{HEAD}" but it did not. Pull and try again.'
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"createCommitOnBranch": None},
+            "errors": [
+                {"type": "STALE_DATA", "path": ["createCommitOnBranch"], "message": message}
+            ],
+        },
+    )
+    with pytest.raises(StaleHead) as caught:
+        tracker.commit(REQUEST)
+    assert str(caught.value) == f"baton/issue-7 moved since 2222222: {message}"
+
+
+def test_a_refused_commit_names_github_s_reason(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"createCommitOnBranch": None},
+            "errors": [
+                {"type": "FORBIDDEN", "path": ["createCommitOnBranch"], "message": "no access"}
+            ],
+        },
+    )
+    with pytest.raises(TrackerError) as caught:
+        tracker.commit(REQUEST)
+    assert not isinstance(caught.value, StaleHead)
+    assert caught.value.status == 403
+    assert "FORBIDDEN no access" in str(caught.value)
+
+
+def test_commits_need_graphql() -> None:
+    tracker = GitHubTracker("octo/demo", "t0ken", retry=0, graphql=False)
+    with pytest.raises(TrackerError, match="createCommitOnBranch"):
+        tracker.commit(REQUEST)
+
+
+# --- pull requests --------------------------------------------------------------------------
+def test_a_draft_pull_request_is_opened_against_the_default_branch(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.get(REPO, json={"default_branch": "trunk"})
+    mocked.post(f"{REPO}/pulls", status=201, json={"number": 12, "node_id": "PR_12"})
+    opened = tracker.open_pull_request(PLAN)
+    assert (opened.number, opened.node_id) == (12, "PR_12")
+    assert sent(mocked.calls[1]) == {
+        "title": "Add dark mode (#7)",
+        "head": "baton/issue-7",
+        "base": "trunk",
+        "body": "Closes #7",
+        "draft": True,
+    }
+
+
+def test_actions_not_allowed_to_open_pull_requests_is_said_as_github_says_it(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.get(REPO, json={"default_branch": "main"})
+    mocked.post(
+        f"{REPO}/pulls",
+        status=403,
+        json={"message": "GitHub Actions is not permitted to create or approve pull requests."},
+    )
+    with pytest.raises(PullRequestRefused) as caught:
+        tracker.open_pull_request(PLAN)
+    assert "GitHub Actions is not permitted to create or approve pull requests." in str(
+        caught.value
+    )
+
+
+def test_the_open_pull_request_of_the_branch_is_returned_instead_of_a_second(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.get(REPO, json={"default_branch": "main"})
+    mocked.post(
+        f"{REPO}/pulls",
+        status=422,
+        json={
+            "message": "Validation Failed",
+            "errors": [{"message": "A pull request already exists for octo:baton/issue-7."}],
+        },
+    )
+    mocked.get(f"{REPO}/pulls", json=[{"number": 12, "node_id": "PR_12"}])
+    assert tracker.open_pull_request(PLAN).number == 12
+    assert mocked.calls[2].request.params == {"head": "octo:baton/issue-7", "state": "open"}
+
+
+def test_the_body_is_updated_over_rest_and_marked_ready_over_graphql(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.patch(f"{REPO}/pulls/12", json={"number": 12})
+    mocked.post(GRAPHQL, json={"data": {"ready": {"pullRequest": {"isDraft": False}}}})
+    plan = PLAN.model_copy(update={"number": 12, "node_id": "PR_12", "ready": True})
+    tracker.update_pull_request(plan)
+    assert sent(mocked.calls[0]) == {"body": "Closes #7"}
+    assert "markPullRequestReadyForReview" in sent(mocked.calls[1])["query"]
+
+
+# --- what the payloads leave out -------------------------------------------------------------
+def test_a_review_s_inline_comments(mocked: responses.RequestsMock, tracker: GitHubTracker) -> None:
+    mocked.get(
+        f"{REPO}/pulls/12/reviews/88/comments",
+        json=[
+            {"path": "src/theme.py", "line": 4, "body": "use a constant"},
+            {"path": "README.md", "line": None, "original_line": 9, "body": "typo"},
+            {"path": "x", "body": "file comment"},
+        ],
+    )
+    notes = tracker.review_notes(12, 88)
+    assert [(n.path, n.line, n.body) for n in notes] == [
+        ("src/theme.py", 4, "use a constant"),
+        ("README.md", 9, "typo"),
+        ("x", None, "file comment"),
+    ]
+
+
+def test_only_failing_checks_are_kept_with_their_output(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.get(
+        f"{REPO}/commits/{NEW}/check-runs",
+        json={
+            "total_count": 3,
+            "check_runs": [
+                {"name": "lint", "conclusion": "success", "output": {}},
+                {
+                    "name": "tests",
+                    "conclusion": "failure",
+                    "output": {"title": "2 failed", "summary": "test_a\ntest_b", "text": None},
+                },
+                {"name": "slow", "conclusion": "timed_out", "output": {"title": None}},
+            ],
+        },
+    )
+    failing = tracker.failing_checks(NEW)
+    assert [(c.name, c.summary) for c in failing] == [
+        ("tests", "2 failed\ntest_a\ntest_b"),
+        ("slow", ""),
+    ]
+    assert mocked.calls[0].request.params == {"filter": "latest", "per_page": "100"}
