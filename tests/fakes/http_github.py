@@ -735,9 +735,8 @@ class FakeGitHub:
             message = f"Merge pull request #{number} from {pull['head']}"
             merged = self._git.merge(pull["head"], pull["base"], message, by, self.now)
             who: UserRef = {"login": by, "type": "User"}
-            pull.update(
-                merged=True, merged_at=self._stamp(), merged_by=who, merge_commit_sha=merged.oid
-            )
+            pull["merged"], pull["merged_at"] = True, self._stamp()
+            pull["merged_by"], pull["merge_commit_sha"] = who, merged.oid
             self._set_state(issue, "closed", None, who)
             issue["updated_at"] = self._stamp()
             return merged.oid

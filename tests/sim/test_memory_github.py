@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from baton.errors import PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import CommitRequest, LabelSpec, Writes
 from baton.sim import github_rules
 from baton.sim.memory_github import MemoryGitHub
+from support.memory import WRITES
 
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
 
@@ -454,8 +456,10 @@ def test_a_read_brings_the_branch_head_in_the_same_request(gh: MemoryGitHub) -> 
     "operation, act",
     [
         ("create_branch", lambda gh: gh.create_branch(BRANCH)),
+        ("create_ref", lambda gh: gh.create_branch(BRANCH)),
         ("commit", lambda gh: change(gh, {"a.txt": "a"})),
         ("open_pull_request", lambda gh: gh.open_pull_request(plan())),
+        ("create_pull_request", lambda gh: gh.open_pull_request(plan())),
         ("branch", lambda gh: gh.read(1, with_issue=False, branch=BRANCH)),
         ("failing_checks", lambda gh: gh.failing_checks("0" * 40)),
     ],
@@ -467,3 +471,14 @@ def test_the_new_operations_can_be_made_to_fail(
 
     with pytest.raises(TrackerError, match=f"injected failure in {operation}"):
         act(gh)
+
+
+def test_finding_the_branch_and_the_pull_request_again_writes_nothing(gh: MemoryGitHub) -> None:
+    change(gh, {"a.txt": "a"})
+    gh.open_pull_request(plan())
+    written = Counter(gh.calls)
+
+    gh.create_branch(BRANCH)
+    gh.open_pull_request(plan())
+
+    assert {op: gh.calls[op] - written[op] for op in WRITES if gh.calls[op] != written[op]} == {}

@@ -782,19 +782,19 @@ class MemoryGitHub:
         return BranchHead(name=name, oid=oid, message=self.git.commits[oid].message)
 
     def create_branch(self, name: str) -> BranchHead:
-        """Two round trips as over GraphQL: the default branch's head (and whether `name`
-        exists), then `createRef`; one when the branch is there already."""
+        """Two round trips as over GraphQL: the default branch's head and whether `name`
+        exists (`create_branch` in `calls`), then `createRef` (`create_ref`); one when the
+        branch is there already."""
         self._call("create_branch")
         head = self.git.head(name)
         found = self.git.commits[head] if head is not None else None
         if found is None:
-            if not self._batched:
-                self._round_trips += 1
+            self._call("create_ref")  # the second round trip: a test may race it here
             start = self.git.refs[self.git.default_branch]
             try:
                 self.git.create_branch(name, start)
             except rules.GitRefusal as refused:
-                raise TrackerError(f"{refused.message} (UNPROCESSABLE)", status=422) from None
+                raise TrackerError(refused.message, status=422) from None
             found = self.git.commits[start]
             self.log.append(f"branch {name} created at {start[:7]}")
         return BranchHead(name=name, oid=found.oid, message=found.message)
@@ -835,15 +835,15 @@ class MemoryGitHub:
         return made.oid
 
     def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
-        """The open pull request from the branch (one round trip), else a new draft (a second):
+        """The open pull request from the branch (one round trip, `open_pull_request` in
+        `calls`), else a new draft (a second, `create_pull_request`):
         as GitHub answers `POST /pulls`, refused with its message when Actions may not open
         pull requests, when the branch has no commits the base lacks, or when a body is too
         long."""
         self._call("open_pull_request")
         found = self._open_pull(plan.branch)
         if found is None:
-            if not self._batched:
-                self._round_trips += 1
+            self._call("create_pull_request")  # `POST /pulls`, after the lookup
             if not self.actions_may_open_pull_requests:
                 raise PullRequestRefused(rules.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS, status=403)
             found = self._open(
