@@ -706,6 +706,8 @@ class FakeGitHub:
     ) -> int:
         """``by`` submits a review (approved, changes_requested, commented) on the pull
         request's current head, with inline comments (path, line, body). Returns its id."""
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
         with self._lock:
             pull = self._pulls[number]
             review: ReviewState = {
