@@ -16,7 +16,11 @@ What GitHub does, and this does too:
 - mutation fields run one after another in document order, and those after a failed one still
   run (graphql-core executes mutations serially);
 - node ids as the REST fake renders ``node_id`` (``I_fake{id}``, ``IC_fake{id}``,
-  ``LA_fake{id}``, ``U_fake{id}``), so ids read over REST work in GraphQL and back;
+  ``LA_fake{id}``, ``U_fake{id}``, ``PR_fake{id}``, ``REF_fake{id}``), so ids read over REST
+  work in GraphQL and back;
+- the repository's branches and commits (``ref``, ``defaultBranchRef``, ``createRef``,
+  ``createCommitOnBranch`` with its compare-and-swap) and pull requests (``updatePullRequest``,
+  ``markPullRequestReadyForReview``), refused with GitHub's words (``github_rules``);
 - a Bot's login without the ``[bot]`` suffix REST and webhooks give it;
 - connections paged by opaque cursors, ``first`` required and at most 100;
 - the writes are the bot's, as over REST;
@@ -49,6 +53,7 @@ from graphql import (
     validate,
 )
 
+from baton.sim import github_rules as rules
 from baton.sim.github_rules import user_type
 from fakes.http_github import (
     REPOSITORY_ID,
@@ -57,6 +62,7 @@ from fakes.http_github import (
     FakeGitHub,
     IssueState,
     LabelState,
+    PullState,
     ReactionState,
     UserRef,
 )
@@ -326,7 +332,7 @@ def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
             lambda c: _comment_node(fake, c),
         )
 
-    return {
+    node: Node = {
         "__typename": "PullRequest" if issue["is_pull_request"] else "Issue",
         "id": f"I_fake{issue['id']}",
         "number": issue["number"],
@@ -339,6 +345,61 @@ def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
         "authorAssociation": issue["author_association"],
         "labels": labels,
         "comments": comments,
+    }
+    if issue["is_pull_request"]:
+        node.update(_pull_fields(fake, issue, fake._pulls.get(issue["number"])))
+    return node
+
+
+def _pull_fields(fake: FakeGitHub, issue: IssueState, pull: PullState | None) -> Node:
+    """What a PullRequest has beyond an Issue. A pull request seeded with ``add_issue``
+    (no branch behind it) reads as one from an unknown branch to the default one."""
+    default = fake._git.default_branch
+    if pull is None:
+        head, head_oid = "", fake._git.refs[default]
+        draft = merged = False
+    else:
+        head, head_oid = pull["head"], fake._pull_head(pull)
+        draft, merged = pull["draft"], pull["merged"]
+    fields: Node = {
+        "baseRefName": pull["base"] if pull else default,
+        "headRefName": head,
+        "headRefOid": head_oid,
+        "isDraft": draft,
+        "merged": merged,
+        "url": f"https://github.com/{fake.owner}/{fake.repo}/pull/{issue['number']}",
+    }
+    if pull is not None:
+        fields["id"] = f"PR_fake{pull['id']}"
+    if merged:
+        fields["state"] = "MERGED"
+    return fields
+
+
+def _commit_node(fake: FakeGitHub, oid: str) -> Node:
+    commit = fake._git.commits[oid]
+    html = f"https://github.com/{fake.owner}/{fake.repo}/commit/{oid}"
+    return {
+        "__typename": "Commit",
+        "id": f"C_fake{oid}",
+        "oid": oid,
+        "abbreviatedOid": oid[:7],
+        "commitUrl": html,
+        "url": html,
+        "committedDate": rules.timestamp(commit.when),
+        "message": commit.message,
+        "messageHeadline": commit.headline,
+        "messageBody": commit.body,
+    }
+
+
+def _ref_node(fake: FakeGitHub, branch: str) -> Node:
+    return {
+        "__typename": "Ref",
+        "id": f"REF_fake{fake._ref_id(branch)}",
+        "name": branch,
+        "prefix": rules.HEADS,
+        "target": _commit_node(fake, fake._git.refs[branch]),
     }
 
 
@@ -367,11 +428,22 @@ def _repository_node(fake: FakeGitHub) -> Node:
         found = fake._find_label(name)  # case-insensitive, like GitHub; missing: null, no error
         return _label_node(found) if found is not None else None
 
+    def ref(qualifiedName: str) -> Node | None:
+        # `refs/heads/x` first, then the short name; a branch that is not there: null, no error
+        branch = qualifiedName.removeprefix(rules.HEADS)
+        return _ref_node(fake, branch) if branch in fake._git.refs else None
+
+    def default_branch_ref() -> Node:
+        return _ref_node(fake, fake._git.default_branch)
+
     return {
         "__typename": "Repository",
         "id": f"R_fake{REPOSITORY_ID}",
+        "nameWithOwner": fake.repo_full_name,
         "issueOrPullRequest": issue_or_pull_request,
         "label": label,
+        "ref": ref,
+        "defaultBranchRef": default_branch_ref,
     }
 
 
@@ -391,6 +463,12 @@ def _node(fake: FakeGitHub, node_id: str) -> Node | None:
     if kind == "I":
         issue = fake._issue_by_id(number)
         return _issue_node(fake, issue) if issue is not None else None
+    if kind == "PR":
+        pull = fake._pull_by_id(number)
+        return _issue_node(fake, fake._issues[pull["number"]]) if pull is not None else None
+    if kind == "REF":
+        branch = fake._branch_by_ref_id(number)
+        return _ref_node(fake, branch) if branch is not None else None
     if kind == "IC":
         comment = fake._comments.get(number)
         return _comment_node(fake, comment) if comment is not None else None
@@ -408,11 +486,51 @@ def _node(fake: FakeGitHub, node_id: str) -> Node | None:
 
 
 def _issue_for(fake: FakeGitHub, node_id: str) -> IssueState:
+    """The issue (or pull request) a node id names: an `I_` or a `PR_` id."""
     parts = _split(node_id)
     issue = fake._issue_by_id(parts[1]) if parts is not None and parts[0] == "I" else None
+    if parts is not None and parts[0] == "PR":
+        issue = fake._issues[pull["number"]] if (pull := fake._pull_by_id(parts[1])) else None
     if issue is None:
         raise _not_a_node(node_id)
     return issue
+
+
+def _pull_for(fake: FakeGitHub, node_id: str) -> PullState:
+    parts = _split(node_id)
+    pull = fake._pull_by_id(parts[1]) if parts is not None and parts[0] == "PR" else None
+    if pull is None:
+        raise _not_a_node(node_id)
+    return pull
+
+
+def _from_git(refusal: rules.GitRefusal) -> GitHubError:
+    """A refusal of the repository as GraphQL reports it. GitHub documents none of these
+    types; STALE_DATA is what `createCommitOnBranch` is seen to answer on a moved head."""
+    kinds = {"stale": "STALE_DATA", "no_branch": "NOT_FOUND", "workflow": "FORBIDDEN"}
+    return GitHubError(kinds.get(refusal.kind, "UNPROCESSABLE"), refusal.message)
+
+
+def _committable_branch(fake: FakeGitHub, branch: dict[str, Any]) -> str:
+    """The branch a `CommittableBranch` names: by the ref's node id, or by the repository's
+    name with owner and the branch's name (`refs/heads/` optional)."""
+    if branch.get("id") is not None:
+        parts = _split(branch["id"])
+        found = fake._branch_by_ref_id(parts[1]) if parts and parts[0] == "REF" else None
+        if found is None:
+            raise _not_a_node(branch["id"])
+        return found
+    where, name = branch.get("repositoryNameWithOwner"), branch.get("branchName")
+    if not where or not name:
+        raise GitHubError(
+            "UNPROCESSABLE",
+            "A branch must be given by its id or by repositoryNameWithOwner and branchName.",
+        )
+    if where.casefold() != fake.repo_full_name.casefold():
+        raise GitHubError(
+            "NOT_FOUND", f"Could not resolve to a Repository with the name '{where}'."
+        )
+    return str(name).removeprefix(rules.HEADS)
 
 
 def _comment_for(fake: FakeGitHub, node_id: str) -> CommentState:
@@ -586,6 +704,92 @@ def _root(fake: FakeGitHub) -> Node:
             "subject": subject,
         }
 
+    def create_ref(input: dict[str, Any]) -> Node:
+        if input["repositoryId"] != f"R_fake{REPOSITORY_ID}":
+            raise _not_a_node(input["repositoryId"])
+        name: str = input["name"]
+        if not name.startswith(rules.HEADS):
+            # Tags and other refs exist on GitHub; the fake keeps branches only.
+            raise GitHubError("UNPROCESSABLE", f"The fake GitHub creates branches only: {name}")
+        branch = name.removeprefix(rules.HEADS)
+        try:
+            fake._git.create_branch(branch, input["oid"])
+        except rules.GitRefusal as refused:
+            raise _from_git(refused) from None
+        return {"clientMutationId": input.get("clientMutationId"), "ref": _ref_node(fake, branch)}
+
+    def create_commit_on_branch(input: dict[str, Any]) -> Node:
+        branch = _committable_branch(fake, input["branch"])
+        changes = input.get("fileChanges") or {}
+        additions: dict[str, bytes] = {}
+        for addition in changes.get("additions") or []:
+            try:
+                additions[addition["path"]] = base64.b64decode(addition["contents"], validate=True)
+            except (binascii.Error, ValueError):
+                raise GitHubError(
+                    "UNPROCESSABLE", f"The contents of {addition['path']} are not base64."
+                ) from None
+        deletions = [deletion["path"] for deletion in changes.get("deletions") or []]
+        message = input["message"]
+        text = message["headline"] + (f"\n\n{message['body']}" if message.get("body") else "")
+        bot = fake.bot_login
+        try:
+            made = fake._git.commit(
+                branch,
+                expected_head=input["expectedHeadOid"],
+                additions=additions,
+                deletions=deletions,
+                message=text,
+                author=bot,
+                email=f"{rules.GITHUB_ACTIONS_BOT_ID}+{bot}@users.noreply.github.com",
+                when=fake.now,
+                workflows=fake.workflows_permission,
+            )
+        except rules.GitRefusal as refused:
+            raise _from_git(refused) from None
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "commit": _commit_node(fake, made.oid),
+            "ref": _ref_node(fake, branch),
+        }
+
+    def update_pull_request(input: dict[str, Any]) -> Node:
+        pull = _pull_for(fake, input["pullRequestId"])
+        issue = fake._issues[pull["number"]]
+        try:
+            text = fake._body_text("PullRequest", input.get("body"), required=False)
+        except ApiError as error:
+            raise _from_rest(error) from None
+        title = input.get("title")
+        if title is not None and not title.strip():
+            raise GitHubError("UNPROCESSABLE", "Title can't be blank")
+        base = input.get("baseRefName")
+        if base is not None and base not in fake._git.refs:
+            raise GitHubError("UNPROCESSABLE", f"Base ref {base} does not exist")
+        if input.get("body") is not None:
+            issue["body"] = text
+        if title is not None:
+            issue["title"] = title
+        if base is not None:
+            pull["base"] = base
+        issue["updated_at"] = fake._stamp()
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "actor": _actor(fake, fake.bot),
+            "pullRequest": _issue_node(fake, issue),
+        }
+
+    def mark_ready(input: dict[str, Any]) -> Node:
+        pull = _pull_for(fake, input["pullRequestId"])
+        issue = fake._issues[pull["number"]]
+        if pull["draft"]:  # one that is ready already stays so, no error
+            pull["draft"] = False
+            issue["updated_at"] = fake._stamp()
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "pullRequest": _issue_node(fake, issue),
+        }
+
     return {
         "repository": repository,
         "node": node,
@@ -595,4 +799,8 @@ def _root(fake: FakeGitHub) -> Node:
         "addLabelsToLabelable": add_labels,
         "removeLabelsFromLabelable": remove_labels,
         "addReaction": add_reaction,
+        "createRef": create_ref,
+        "createCommitOnBranch": create_commit_on_branch,
+        "updatePullRequest": update_pull_request,
+        "markPullRequestReadyForReview": mark_ready,
     }

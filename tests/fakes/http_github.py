@@ -8,10 +8,14 @@ tests see the same request sequence Baton would send to api.github.com.
 State lives in memory behind one lock; responses are GitHub-shaped JSON built
 from it. Tests seed state with helpers (``add_issue``, ``label_by``...), run
 Baton against ``fake.url``, then inspect state and the request log
-(``calls``). ``fail`` queues faults (5xx, secondary rate limit, 404, slow
-answers) to test error handling. Stdlib only, but for ``POST /graphql``: GitHub's
-GraphQL API over the same state, in ``fakes/github_graphql.py`` (graphql-core), imported
-on the first GraphQL request.
+(``calls``). The repository is a ``github_rules.Git`` (``main`` at a commit of a
+README, commits with git's ids); pull requests share the issues' numbers, and
+what humans and CI do to them are helpers too (``push``, ``open_pull_request``,
+``review``, ``merge``, ``close_pull_request``, ``add_check_run``). ``fail``
+queues faults (5xx, secondary rate limit, 404, slow answers) to test error
+handling. Stdlib only, but for ``POST /graphql``: GitHub's GraphQL API over the
+same state, in ``fakes/github_graphql.py`` (graphql-core), imported on the first
+GraphQL request.
 
 What GitHub itself does (limits, label names that ignore case, how the permission API answers,
 ids past 2**31) comes from ``baton.sim.github_rules``, which the in-memory GitHub follows too;
@@ -48,6 +52,7 @@ __all__ = [
     "REPOSITORY_ID",
     "ROLES",
     "Call",
+    "CheckRunState",
     "CommentState",
     "DispatchRequest",
     "EventState",
@@ -56,7 +61,9 @@ __all__ = [
     "FieldFault",
     "IssueState",
     "LabelState",
+    "PullState",
     "ReactionState",
+    "ReviewState",
     "UserRef",
 ]
 
@@ -143,6 +150,61 @@ class IssueState(TypedDict):
     created_at: str
     updated_at: str
     closed_at: str | None
+
+
+class PullState(TypedDict):
+    """A pull request's own fields; its title, body and open/closed state are its issue's."""
+
+    number: int
+    id: int  # the pull request's database id (not its issue's)
+    head: str
+    base: str
+    user: UserRef
+    draft: bool
+    merged: bool
+    merged_at: str | None
+    merged_by: UserRef | None
+    merge_commit_sha: str | None
+    head_sha: str  # frozen when it closes; while open, the head branch's
+
+
+class ReviewCommentState(TypedDict):
+    id: int
+    path: str
+    line: int | None
+    body: str
+
+
+class ReviewState(TypedDict):
+    id: int
+    pull_number: int
+    user: UserRef
+    state: str  # APPROVED, CHANGES_REQUESTED, COMMENTED
+    body: str
+    commit_id: str
+    submitted_at: str
+    comments: list[ReviewCommentState]
+
+
+class CheckRunState(TypedDict):
+    id: int
+    head_sha: str
+    name: str
+    status: str  # queued, in_progress, completed
+    conclusion: str | None
+    started_at: str
+    completed_at: str | None
+    title: str
+    summary: str
+    text: str
+
+
+VERDICTS = {
+    "approved": "APPROVED",
+    "changes_requested": "CHANGES_REQUESTED",
+    "commented": "COMMENTED",
+}
+CREATE_PULL_DOCS = "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"
 
 
 class _WorkflowState(TypedDict):
@@ -255,6 +317,13 @@ def _invalid(resource: str, field_name: str, code: str, message: str | None = No
     if message is not None:
         error["message"] = message
     return ApiError(422, "Validation Failed", [error])
+
+
+def _invalid_custom(resource: str, message: str) -> ApiError:
+    """GitHub's 422 for a rule with no field: ``{"resource", "code": "custom", "message"}``."""
+    return ApiError(
+        422, "Validation Failed", [{"resource": resource, "code": "custom", "message": message}]
+    )
 
 
 def _refused(refusal: rules.Refusal) -> ApiError:
@@ -385,6 +454,16 @@ class FakeGitHub:
         self._faults: list[Fault] = []
         self._field_faults: list[FieldFault] = []
         self._requests: list[Call] = []
+        # The repository and its work product.
+        self._git = rules.Git(f"{owner}/{repo}", when=self.now)
+        self._ref_ids: dict[str, int] = {}  # a node id per branch, as GitHub gives each ref
+        self._pulls: dict[int, PullState] = {}
+        self._reviews: dict[int, ReviewState] = {}
+        self._check_runs: list[CheckRunState] = []
+        # "Allow GitHub Actions to create and approve pull requests": on here, a test turns it
+        # off to see GitHub's 403. GITHUB_TOKEN never has the `workflows` permission.
+        self.actions_may_open_pull_requests = True
+        self.workflows_permission = False
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -591,6 +670,136 @@ class FakeGitHub:
             workflow = self._register_workflow(file)
             workflow["inputs"] = frozenset(inputs) if inputs is not None else None
             return workflow["id"]
+
+    # ----------------------------------------------------------------- the repository (helpers)
+
+    def push(
+        self,
+        branch: str,
+        files: Mapping[str, str | None],
+        message: str = "A change pushed by hand",
+        *,
+        by: str = "maria",
+    ) -> str:
+        """``by`` pushes one commit to ``branch`` (new branches start at the default one):
+        each path's text, or None to delete it. Returns the new head."""
+        with self._lock:
+            data = {path: None if text is None else text.encode() for path, text in files.items()}
+            return self._git.push(branch, data, message, by, self.now).oid
+
+    def open_pull_request(
+        self, branch: str, title: str, *, by: str = "bob", body: str = "", draft: bool = False
+    ) -> int:
+        """``by`` opens a pull request from ``branch`` to the default branch."""
+        with self._lock:
+            return self._open_pull(branch, title, body, {"login": by, "type": "User"}, draft)[
+                "number"
+            ]
+
+    def review(
+        self,
+        number: int,
+        by: str,
+        verdict: str,
+        body: str = "",
+        notes: Iterable[tuple[str, int | None, str]] = (),
+    ) -> int:
+        """``by`` submits a review (approved, changes_requested, commented) on the pull
+        request's current head, with inline comments (path, line, body). Returns its id."""
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
+        with self._lock:
+            pull = self._pulls[number]
+            review: ReviewState = {
+                "id": self._next_id(),
+                "pull_number": number,
+                "user": {"login": by, "type": "User"},
+                "state": VERDICTS[verdict],
+                "body": body,
+                "commit_id": self._pull_head(pull),
+                "submitted_at": self._stamp(),
+                "comments": [
+                    {"id": self._next_id(), "path": path, "line": line, "body": text}
+                    for path, line, text in notes
+                ],
+            }
+            self._reviews[review["id"]] = review
+            self._issues[number]["updated_at"] = self._stamp()
+            return review["id"]
+
+    def merge(self, number: int, by: str = "maria") -> str:
+        """``by`` merges the open pull request with a merge commit; returns the commit."""
+        with self._lock:
+            pull, issue = self._pulls[number], self._issues[number]
+            if issue["state"] != "open":
+                raise ValueError(f"pull request #{number} is not open")
+            pull["head_sha"] = self._pull_head(pull)
+            message = f"Merge pull request #{number} from {pull['head']}"
+            merged = self._git.merge(pull["head"], pull["base"], message, by, self.now)
+            who: UserRef = {"login": by, "type": "User"}
+            pull["merged"], pull["merged_at"] = True, self._stamp()
+            pull["merged_by"], pull["merge_commit_sha"] = who, merged.oid
+            self._set_state(issue, "closed", None, who)
+            issue["updated_at"] = self._stamp()
+            return merged.oid
+
+    def close_pull_request(self, number: int, by: str = "maria") -> None:
+        with self._lock:
+            pull, issue = self._pulls[number], self._issues[number]
+            pull["head_sha"] = self._pull_head(pull)
+            self._set_state(issue, "closed", None, {"login": by, "type": "User"})
+            issue["updated_at"] = self._stamp()
+
+    def add_check_run(
+        self,
+        head_sha: str,
+        name: str,
+        conclusion: str | None,
+        summary: str = "",
+        *,
+        title: str = "",
+        text: str = "",
+    ) -> int:
+        """CI reports a check run on a commit: its conclusion, or None while it runs."""
+        with self._lock:
+            stamp = self._stamp()
+            run: CheckRunState = {
+                "id": self._next_id(),
+                "head_sha": head_sha,
+                "name": name,
+                "status": "in_progress" if conclusion is None else "completed",
+                "conclusion": conclusion,
+                "started_at": stamp,
+                "completed_at": None if conclusion is None else stamp,
+                "title": title,
+                "summary": summary,
+                "text": text,
+            }
+            self._check_runs.append(run)
+            return run["id"]
+
+    def file_at(self, ref: str, path: str) -> str | None:
+        """The text of ``path`` at a branch's head (or a commit); None if absent."""
+        with self._lock:
+            commit = self._git.resolve(ref)
+            if commit is None:
+                raise KeyError(ref)
+            data = commit.tree.get(path)
+            return data.decode() if data is not None else None
+
+    def branch_head(self, branch: str) -> str | None:
+        with self._lock:
+            return self._git.head(branch)
+
+    def commit_message(self, oid: str) -> str:
+        with self._lock:
+            return self._git.commits[oid].message
+
+    def pull_request(self, number: int) -> PullState:
+        with self._lock:
+            pull = copy.deepcopy(self._pulls[number])
+            pull["head_sha"] = self._pull_head(self._pulls[number])
+            return pull
 
     # ----------------------------------------------------------------- inspection
 
@@ -1130,6 +1339,68 @@ class FakeGitHub:
             raise _not_found()
         return self._register_workflow(workflow_id)
 
+    # ----------------------------------------------------------------- the repository (state)
+
+    def _ref_id(self, branch: str) -> int:
+        if branch not in self._ref_ids:
+            self._ref_ids[branch] = self._next_id()
+        return self._ref_ids[branch]
+
+    def _branch_by_ref_id(self, ref_id: int) -> str | None:
+        return next(
+            (b for b, known in self._ref_ids.items() if known == ref_id and b in self._git.refs),
+            None,
+        )
+
+    def _pull_by_id(self, pull_id: int) -> PullState | None:
+        return next((pull for pull in self._pulls.values() if pull["id"] == pull_id), None)
+
+    def _pull_head(self, pull: PullState) -> str:
+        if self._issues[pull["number"]]["state"] == "open":
+            return self._git.head(pull["head"]) or pull["head_sha"]
+        return pull["head_sha"]
+
+    def _open_pull_from(self, branch: str) -> PullState | None:
+        return next(
+            (
+                pull
+                for pull in self._pulls.values()
+                if pull["head"] == branch and self._issues[pull["number"]]["state"] == "open"
+            ),
+            None,
+        )
+
+    def _open_pull(
+        self, branch: str, title: str, body: str, user: UserRef, draft: bool
+    ) -> PullState:
+        """Open a pull request as ``POST /pulls`` does, or refuse it with GitHub's 422."""
+        base = self._git.default_branch
+        if self._open_pull_from(branch) is not None:
+            message = rules.pull_request_exists_message(self.owner, branch)
+            raise _invalid_custom("PullRequest", message)
+        if self._git.head(branch) is None:
+            raise _invalid("PullRequest", "head", "invalid")
+        if not self._git.ahead(base, branch):
+            raise _invalid_custom("PullRequest", rules.no_commits_message(base, branch))
+        text = self._body_text("PullRequest", body, required=False)
+        number = self.add_issue(title, text, user=user["login"], user_type=user["type"])
+        self._issues[number]["is_pull_request"] = True
+        pull: PullState = {
+            "number": number,
+            "id": self._next_id(),
+            "head": branch,
+            "base": base,
+            "user": user,
+            "draft": draft,
+            "merged": False,
+            "merged_at": None,
+            "merged_by": None,
+            "merge_commit_sha": None,
+            "head_sha": self._git.head(branch) or "",
+        }
+        self._pulls[number] = pull
+        return pull
+
     # ----------------------------------------------------------------- request-body helpers
 
     @staticmethod
@@ -1167,8 +1438,15 @@ class FakeGitHub:
         return text
 
     def _paginate(
-        self, req: _Request, items: Sequence[_Item], render: Callable[[_Item], Any]
+        self,
+        req: _Request,
+        items: Sequence[_Item],
+        render: Callable[[_Item], Any],
+        *,
+        wrap: str | None = None,
     ) -> _Response:
+        """A page of ``items`` with GitHub's ``Link`` header; ``wrap``: the page as GitHub
+        gives some lists, ``{"total_count": n, wrap: [...]}`` (check runs)."""
         per_page = min(
             max(_int_param(req.query, "per_page", DEFAULT_PER_PAGE), 1), self.per_page_max
         )
@@ -1188,7 +1466,10 @@ class FakeGitHub:
         if page > 1:
             links.append(link(1, "first"))
         headers = {"link": ", ".join(links)} if links else {}
-        return _Response(200, [render(item) for item in chunk], headers)
+        page_items = [render(item) for item in chunk]
+        if wrap is not None:
+            return _Response(200, {"total_count": len(items), wrap: page_items}, headers)
+        return _Response(200, page_items, headers)
 
     # ----------------------------------------------------------------- renderers
 
@@ -1284,6 +1565,204 @@ class FakeGitHub:
         if event["event"] == "closed":
             data["state_reason"] = issue["state_reason"]
         return data
+
+    def _render_git_user(self, login: str, stamp: str) -> dict[str, Any]:
+        return {"name": login, "email": f"{login}@users.noreply.github.com", "date": stamp}
+
+    def _render_commit(self, base: str, oid: str) -> dict[str, Any]:
+        """GET /repos/{owner}/{repo}/commits/{ref}, less ``stats`` and ``files``."""
+        commit = self._git.commits[oid]
+        api, stamp = self._api(base), rules.timestamp(commit.when)
+        author = self._render_user(
+            base, {"login": commit.author, "type": rules.user_type(commit.author)}
+        )
+        return {
+            "url": f"{api}/commits/{oid}",
+            "sha": oid,
+            "node_id": f"C_fake{oid}",
+            "html_url": f"{self._html()}/commit/{oid}",
+            "comments_url": f"{api}/commits/{oid}/comments",
+            "commit": {
+                "url": f"{api}/git/commits/{oid}",
+                "author": self._render_git_user(commit.author, stamp),
+                "committer": self._render_git_user(commit.author, stamp),
+                "message": commit.message,
+                "tree": {"sha": rules.tree_oid(commit.tree), "url": f"{api}/git/trees/{oid}"},
+                "comment_count": 0,
+                "verification": {
+                    "verified": False,
+                    "reason": "unsigned",
+                    "signature": None,
+                    "payload": None,
+                },
+            },
+            "author": author,
+            "committer": author,
+            "parents": [
+                {"sha": p, "url": f"{api}/commits/{p}", "html_url": f"{self._html()}/commit/{p}"}
+                for p in commit.parents
+            ],
+        }
+
+    def _render_ref(self, base: str, branch: str) -> dict[str, Any]:
+        oid = self._git.refs[branch]
+        api = self._api(base)
+        return {
+            "ref": rules.HEADS + branch,
+            "node_id": f"REF_fake{self._ref_id(branch)}",
+            "url": f"{api}/git/refs/heads/{branch}",
+            "object": {"sha": oid, "type": "commit", "url": f"{api}/git/commits/{oid}"},
+        }
+
+    def _render_pull(self, base: str, pull: PullState) -> dict[str, Any]:
+        """A pull request as GET /repos/{owner}/{repo}/pulls/{n} gives it."""
+        issue = self._issues[pull["number"]]
+        api, number = self._api(base), pull["number"]
+        url = f"{api}/pulls/{number}"
+        html = f"{self._html()}/pull/{number}"
+        repo = self._render_repo(base)
+        owner = self._render_user(base, {"login": self.owner, "type": "Organization"})
+
+        def part(branch: str, sha: str) -> dict[str, Any]:
+            return {
+                "label": f"{self.owner}:{branch}",
+                "ref": branch,
+                "sha": sha,
+                "user": owner,
+                "repo": repo,
+            }
+
+        merged_by = pull["merged_by"]
+        return {
+            "url": url,
+            "id": pull["id"],
+            "node_id": f"PR_fake{pull['id']}",
+            "html_url": html,
+            "diff_url": f"{html}.diff",
+            "patch_url": f"{html}.patch",
+            "issue_url": f"{api}/issues/{number}",
+            "commits_url": f"{url}/commits",
+            "review_comments_url": f"{url}/comments",
+            "review_comment_url": f"{api}/pulls/comments{{/number}}",
+            "comments_url": f"{api}/issues/{number}/comments",
+            "statuses_url": f"{api}/statuses/{self._pull_head(pull)}",
+            "number": number,
+            "state": issue["state"],
+            "locked": False,
+            "title": issue["title"],
+            "user": self._render_user(base, pull["user"]),
+            "body": issue["body"] or None,
+            "labels": [self._render_label(base, self._labels[n]) for n in issue["labels"]],
+            "milestone": None,
+            "active_lock_reason": None,
+            "created_at": issue["created_at"],
+            "updated_at": issue["updated_at"],
+            "closed_at": issue["closed_at"],
+            "merged_at": pull["merged_at"],
+            "merge_commit_sha": pull["merge_commit_sha"],
+            "assignee": None,
+            "assignees": [],
+            "requested_reviewers": [],
+            "requested_teams": [],
+            "head": part(pull["head"], self._pull_head(pull)),
+            "base": part(pull["base"], self._git.refs.get(pull["base"], "")),
+            "_links": {
+                "self": {"href": url},
+                "html": {"href": html},
+                "issue": {"href": f"{api}/issues/{number}"},
+                "comments": {"href": f"{api}/issues/{number}/comments"},
+                "review_comments": {"href": f"{url}/comments"},
+                "review_comment": {"href": f"{api}/pulls/comments{{/number}}"},
+                "commits": {"href": f"{url}/commits"},
+                "statuses": {"href": f"{api}/statuses/{self._pull_head(pull)}"},
+            },
+            "author_association": issue["author_association"],
+            "auto_merge": None,
+            "draft": pull["draft"],
+            "merged": pull["merged"],
+            "mergeable": None,  # GitHub computes it in the background; null until it has
+            "rebaseable": None,
+            "mergeable_state": "unknown",
+            "merged_by": self._render_user(base, merged_by) if merged_by else None,
+            "comments": len(issue["comments"]),
+            "review_comments": sum(
+                len(r["comments"]) for r in self._reviews.values() if r["pull_number"] == number
+            ),
+            "maintainer_can_modify": False,
+            "commits": self._git.ahead(pull["base"], pull["head"])
+            if pull["head"] in self._git.refs
+            else 0,
+            "additions": 0,
+            "deletions": 0,
+            "changed_files": 0,
+        }
+
+    def _render_review_comment(
+        self, base: str, review: ReviewState, comment: ReviewCommentState
+    ) -> dict[str, Any]:
+        """One inline comment of a review, as the review's comments list gives it."""
+        api, number = self._api(base), review["pull_number"]
+        url = f"{api}/pulls/comments/{comment['id']}"
+        html = f"{self._html()}/pull/{number}#discussion_r{comment['id']}"
+        return {
+            "url": url,
+            "pull_request_review_id": review["id"],
+            "id": comment["id"],
+            "node_id": f"PRRC_fake{comment['id']}",
+            "diff_hunk": "",
+            "path": comment["path"],
+            "position": comment["line"],
+            "original_position": comment["line"],
+            "commit_id": review["commit_id"],
+            "original_commit_id": review["commit_id"],
+            "in_reply_to_id": None,
+            "user": self._render_user(base, review["user"]),
+            "body": comment["body"],
+            "created_at": review["submitted_at"],
+            "updated_at": review["submitted_at"],
+            "html_url": html,
+            "pull_request_url": f"{api}/pulls/{number}",
+            "author_association": "NONE",
+            "_links": {
+                "self": {"href": url},
+                "html": {"href": html},
+                "pull_request": {"href": f"{api}/pulls/{number}"},
+            },
+            "line": comment["line"],
+            "original_line": comment["line"],
+            "side": "RIGHT",
+            "start_line": None,
+            "original_start_line": None,
+            "start_side": None,
+            "subject_type": "line" if comment["line"] is not None else "file",
+        }
+
+    def _render_check_run(self, base: str, run: CheckRunState) -> dict[str, Any]:
+        api = self._api(base)
+        return {
+            "id": run["id"],
+            "head_sha": run["head_sha"],
+            "node_id": f"CR_fake{run['id']}",
+            "external_id": "",
+            "url": f"{api}/check-runs/{run['id']}",
+            "html_url": f"{self._html()}/runs/{run['id']}",
+            "details_url": f"{self._html()}/actions/runs/{run['id']}",
+            "status": run["status"],
+            "conclusion": run["conclusion"],
+            "started_at": run["started_at"],
+            "completed_at": run["completed_at"],
+            "output": {
+                "title": run["title"] or None,
+                "summary": run["summary"] or None,
+                "text": run["text"] or None,
+                "annotations_count": 0,
+                "annotations_url": f"{api}/check-runs/{run['id']}/annotations",
+            },
+            "name": run["name"],
+            "check_suite": {"id": run["id"] + 1},
+            "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
+            "pull_requests": [],
+        }
 
     # ----------------------------------------------------------------- handlers
     # Referenced by ROUTES below; each runs with the lock held.
@@ -1686,6 +2165,132 @@ class FakeGitHub:
         )
         return _Response(204)
 
+    # --- the repository and its pull requests
+
+    def _get_commit(self, req: _Request) -> _Response:
+        commit = self._git.resolve(req.params["ref"])
+        if commit is None:
+            raise ApiError(422, f"No commit found for SHA: {req.params['ref']}")
+        return _Response(200, self._render_commit(req.base, commit.oid))
+
+    def _get_ref(self, req: _Request) -> _Response:
+        branch = req.params["branch"]
+        if branch not in self._git.refs:
+            raise _not_found()
+        return _Response(200, self._render_ref(req.base, branch))
+
+    def _get_branch(self, req: _Request) -> _Response:
+        branch = req.params["branch"]
+        oid = self._git.refs.get(branch)
+        if oid is None:
+            raise ApiError(404, "Branch not found")
+        api = self._api(req.base)
+        return _Response(
+            200,
+            {
+                "name": branch,
+                "commit": self._render_commit(req.base, oid),
+                "_links": {
+                    "self": f"{api}/branches/{branch}",
+                    "html": f"{self._html()}/tree/{branch}",
+                },
+                "protected": False,
+                "protection": {
+                    "enabled": False,
+                    "required_status_checks": {
+                        "enforcement_level": "off",
+                        "contexts": [],
+                        "checks": [],
+                    },
+                },
+                "protection_url": f"{api}/branches/{branch}/protection",
+            },
+        )
+
+    def _create_pull(self, req: _Request) -> _Response:
+        body = self._object_body(req)
+        if not self.actions_may_open_pull_requests:
+            error = ApiError(403, rules.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS)
+            response = error.response()
+            response.body["documentation_url"] = CREATE_PULL_DOCS
+            return response
+        for name in ("title", "head", "base"):
+            if not isinstance(body.get(name), str) or not body[name].strip():
+                raise _invalid("PullRequest", name, "missing_field")
+        owner, colon, branch = body["head"].rpartition(":")
+        if colon and owner.casefold() != self.owner.casefold():
+            raise _invalid("PullRequest", "head", "invalid")
+        if body["base"] not in self._git.refs:
+            raise _invalid("PullRequest", "base", "invalid")
+        if body["base"] != self._git.default_branch:
+            raise ApiError(422, "The fake GitHub opens pull requests to the default branch only")
+        draft = body.get("draft", False)
+        if not isinstance(draft, bool):
+            raise _invalid("PullRequest", "draft", "invalid")
+        pull = self._open_pull(branch, body["title"], body.get("body") or "", self.bot, draft)
+        return _Response(201, self._render_pull(req.base, pull))
+
+    def _list_pulls(self, req: _Request) -> _Response:
+        state = req.query.get("state", "open")
+        if state not in ("open", "closed", "all"):
+            raise _invalid("PullRequest", "state", "invalid")
+        head = req.query.get("head")
+        owner, _, branch = (head or "").rpartition(":")
+        wanted_base = req.query.get("base")
+        pulls = [
+            pull
+            for pull in self._pulls.values()
+            if state in ("all", self._issues[pull["number"]]["state"])
+            # `head` is `user:ref-name`; another owner's branch is no branch of this repository
+            and (
+                head is None
+                or (owner.casefold() == self.owner.casefold() and pull["head"] == branch)
+            )
+            and (wanted_base is None or pull["base"] == wanted_base)
+        ]
+        pulls.sort(
+            key=lambda pull: pull["number"], reverse=req.query.get("direction", "desc") == "desc"
+        )
+        return self._paginate(req, pulls, lambda pull: self._render_pull(req.base, pull))
+
+    def _pull_or_404(self, number: int) -> PullState:
+        pull = self._pulls.get(number)
+        if pull is None:
+            raise _not_found()
+        return pull
+
+    def _get_pull(self, req: _Request) -> _Response:
+        pull = self._pull_or_404(int(req.params["number"]))
+        return _Response(200, self._render_pull(req.base, pull))
+
+    def _list_review_comments(self, req: _Request) -> _Response:
+        number = self._pull_or_404(int(req.params["number"]))["number"]
+        review = self._reviews.get(int(req.params["review_id"]))
+        if review is None or review["pull_number"] != number:
+            raise _not_found()
+        return self._paginate(
+            req, review["comments"], lambda c: self._render_review_comment(req.base, review, c)
+        )
+
+    def _list_check_runs(self, req: _Request) -> _Response:
+        commit = self._git.resolve(req.params["ref"])
+        sha = commit.oid if commit is not None else req.params["ref"]
+        which = req.query.get("filter", "latest")
+        if which not in ("latest", "all"):
+            raise _invalid("CheckRun", "filter", "invalid")
+        runs = [run for run in self._check_runs if run["head_sha"] == sha]
+        if which == "latest":  # the most recent run of each name
+            latest = {run["name"]: run for run in runs}
+            runs = [run for run in runs if latest[run["name"]] is run]
+        if "check_name" in req.query:
+            runs = [run for run in runs if run["name"] == req.query["check_name"]]
+        if "status" in req.query:
+            runs = [run for run in runs if run["status"] == req.query["status"]]
+        runs.sort(key=lambda run: run["id"], reverse=True)  # newest first
+        return self._paginate(
+            req, runs, lambda run: self._render_check_run(req.base, run), wrap="check_runs"
+        )
+
     def _graphql(self, req: _Request) -> _Response:
         from fakes import github_graphql  # graphql-core: only the GraphQL route needs it
 
@@ -1710,6 +2315,7 @@ class FakeGitHub:
 _REPO = "/repos/{owner}/{repo}"
 _ISSUE = _REPO + "/issues/{number:int}"
 _COMMENT = _REPO + "/issues/comments/{comment_id:int}"
+_PULL = _REPO + "/pulls/{number:int}"
 
 ROUTES: tuple[Route, ...] = tuple(
     Route(method, _compile(template), handler)
@@ -1752,6 +2358,18 @@ ROUTES: tuple[Route, ...] = tuple(
             FakeGitHub._create_workflow_dispatch,
         ),
         ("POST", _REPO + "/dispatches", FakeGitHub._create_repository_dispatch),
+        ("GET", _REPO + "/git/ref/heads/{branch:rest}", FakeGitHub._get_ref),
+        ("GET", _REPO + "/branches/{branch:rest}", FakeGitHub._get_branch),
+        ("GET", _REPO + "/commits/{ref}/check-runs", FakeGitHub._list_check_runs),
+        ("GET", _REPO + "/commits/{ref}", FakeGitHub._get_commit),
+        ("GET", _REPO + "/pulls", FakeGitHub._list_pulls),
+        ("POST", _REPO + "/pulls", FakeGitHub._create_pull),
+        ("GET", _PULL, FakeGitHub._get_pull),
+        (
+            "GET",
+            _PULL + "/reviews/{review_id:int}/comments",
+            FakeGitHub._list_review_comments,
+        ),
         ("POST", GRAPHQL_PATH, FakeGitHub._graphql),
     ]
 )

@@ -7,6 +7,8 @@ the state REST reads, since the two APIs of the fake must never disagree.
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -692,3 +694,368 @@ def test_authentication_and_rate_metering_apply(fake: FakeGitHub) -> None:
         ]
     }
     assert post(fake, {"query": "{"}, token="wrong").status_code == 401
+
+
+# --------------------------------------------------------------------------- the repository
+# The documents Baton's client sends for its work product, written here as the client writes them.
+
+BRANCH_QUERY = """
+query BatonBranch($owner: String!, $name: String!, $ref: String!) {
+  repository(owner: $owner, name: $name) {
+    id
+    defaultBranchRef { name target { oid } }
+    ref(qualifiedName: $ref) { name target { oid ... on Commit { message } } }
+  }
+}
+"""
+READ_WITH_BRANCH = """
+query BatonRead($owner: String!, $name: String!, $number: Int!, $ref: String!) {
+  repository(owner: $owner, name: $name) {
+    issueOrPullRequest(number: $number) { ... on Issue { number title } }
+    ref(qualifiedName: $ref) { name target { oid ... on Commit { message } } }
+  }
+}
+"""
+CREATE_REF = """
+mutation BatonCreateBranch($repositoryId: ID!, $name: String!, $oid: GitObjectID!) {
+  createRef(input: {repositoryId: $repositoryId, name: $name, oid: $oid}) {
+    ref { name target { oid } }
+  }
+}
+"""
+COMMIT = """
+mutation BatonCommit($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) { commit { oid url } }
+}
+"""
+UPDATE_PULL_REQUEST = """
+mutation BatonWrite($id: ID!, $body: String!, $title: String!) {
+  pullRequest: updatePullRequest(input: {pullRequestId: $id, body: $body, title: $title}) {
+    pullRequest { number }
+  }
+  ready: markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } }
+}
+"""
+BRANCH = "baton/issue-1"
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def commit_input(
+    expected: str,
+    additions: dict[str, str] | None = None,
+    deletions: tuple[str, ...] = (),
+    *,
+    branch: Json | None = None,
+) -> Json:
+    return {
+        "input": {
+            "branch": branch or {"repositoryNameWithOwner": "octo/demo", "branchName": BRANCH},
+            "expectedHeadOid": expected,
+            "message": {"headline": "Add the export", "body": "Baton-Changeset: sha256:0"},
+            "fileChanges": {
+                "additions": [
+                    {"path": p, "contents": b64(t)} for p, t in (additions or {}).items()
+                ],
+                "deletions": [{"path": p} for p in deletions],
+            },
+        }
+    }
+
+
+def errors_of(answer: Json) -> list[tuple[str, str]]:
+    return [(error.get("type", ""), error["message"]) for error in answer.get("errors", [])]
+
+
+def test_every_work_product_document_validates_and_a_wrong_one_is_refused() -> None:
+    for document in (BRANCH_QUERY, READ_WITH_BRANCH, CREATE_REF, COMMIT, UPDATE_PULL_REQUEST):
+        assert github_graphql.validation_errors(document) == [], document
+    commit = 'branch: {branchName: "b"}, expectedHeadOid: "0", message: {headline: "h"}'
+    wrong = [
+        (  # GitHub's argument is `qualifiedName`
+            'query { repository(owner: "o", name: "n") { ref(name: "x") { name } } }',
+            "Unknown argument 'name' on field 'Repository.ref'.",
+        ),
+        (  # a FileAddition has `contents`, not `content`
+            f"mutation {{ createCommitOnBranch(input: {{{commit},"
+            ' fileChanges: {additions: [{path: "a", content: "eA=="}]}}) { commit { oid } } }',
+            "Expected value of type 'FileAddition' not to include unknown field 'content'",
+        ),
+        (  # expectedHeadOid is required: there is no commit without a compare-and-swap
+            'mutation { createCommitOnBranch(input: {branch: {branchName: "b"},'
+            ' message: {headline: "h"}}) { commit { oid } } }',
+            "Expected value of type 'CreateCommitOnBranchInput' to include required field"
+            " 'expectedHeadOid'",
+        ),
+        (  # a Ref's target is a GitObject: `message` is a Commit's
+            'query { repository(owner: "o", name: "n") {'
+            ' ref(qualifiedName: "x") { target { message } } } }',
+            "Cannot query field 'message' on type 'GitObject'."
+            " Did you mean to use an inline fragment on 'Commit'?",
+        ),
+        (  # a draft is made ready by its own mutation, not by an update
+            'mutation { updatePullRequest(input: {pullRequestId: "x", draft: false})'
+            " { clientMutationId } }",
+            "Expected value of type 'UpdatePullRequestInput' not to include unknown field 'draft'",
+        ),
+    ]
+    for document, message in wrong:
+        refused = github_graphql.validation_errors(document)
+        assert any(error.startswith(message) for error in refused), (document, refused)
+
+
+def test_the_default_branch_and_a_branch_are_read_with_the_repository_id(
+    fake: FakeGitHub, gh: github.Github
+) -> None:
+    fake.push(BRANCH, {"a.txt": "a"}, "Add a\n\nwith a body")
+    where = {"owner": "octo", "name": "demo", "ref": f"refs/heads/{BRANCH}"}
+
+    repository = through_pygithub(gh, BRANCH_QUERY, where)["data"]["repository"]
+
+    assert repository["id"] == fake.repo_json()["node_id"]
+    assert repository["defaultBranchRef"] == {
+        "name": "main",
+        "target": {"oid": fake.branch_head("main")},
+    }
+    assert repository["ref"] == {
+        "name": BRANCH,
+        "target": {"oid": fake.branch_head(BRANCH), "message": "Add a\n\nwith a body"},
+    }
+    short = run(fake, BRANCH_QUERY, where | {"ref": BRANCH})  # the short name works too
+    assert short["data"]["repository"]["ref"]["name"] == BRANCH
+    missing = run(fake, BRANCH_QUERY, where | {"ref": "refs/heads/nope"})
+    assert missing == {"data": {"repository": missing["data"]["repository"] | {"ref": None}}}
+
+
+def test_the_branch_can_be_read_with_the_issue_in_one_document(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Export as CSV")
+    fake.push(BRANCH, {"a.txt": "a"})
+    where = {"owner": "octo", "name": "demo", "number": number, "ref": BRANCH}
+
+    answer = run(fake, READ_WITH_BRANCH, where)
+
+    assert answer["data"]["repository"]["issueOrPullRequest"]["title"] == "Export as CSV"
+    assert answer["data"]["repository"]["ref"]["target"]["oid"] == fake.branch_head(BRANCH)
+    assert len(fake.calls("POST", "/graphql")) == 1
+
+
+def test_create_ref_makes_a_branch_once(fake: FakeGitHub) -> None:
+    main = fake.branch_head("main")
+    made = {
+        "repositoryId": fake.repo_json()["node_id"],
+        "name": f"refs/heads/{BRANCH}",
+        "oid": main,
+    }
+
+    answer = run(fake, CREATE_REF, made)
+    assert answer == {"data": {"createRef": {"ref": {"name": BRANCH, "target": {"oid": main}}}}}
+    assert fake.branch_head(BRANCH) == main
+
+    again = run(fake, CREATE_REF, made)
+    assert again["data"] == {"createRef": None}
+    assert errors_of(again) == [
+        ("UNPROCESSABLE", f'A ref named "refs/heads/{BRANCH}" already exists in the repository.')
+    ]
+    bad_name = run(fake, CREATE_REF, made | {"name": "refs/heads/a..b"})
+    assert "is not a valid branch name" in errors_of(bad_name)[0][1]
+    no_object = run(fake, CREATE_REF, made | {"name": "refs/heads/x", "oid": "0" * 40})
+    assert errors_of(no_object)[0][0] == "UNPROCESSABLE"
+    assert fake.branch_head("x") is None
+
+
+def test_a_commit_on_branch_writes_files_and_returns_its_oid(fake: FakeGitHub) -> None:
+    main = fake.push(BRANCH, {"old.txt": "old"})
+
+    answer = run(fake, COMMIT, commit_input(main, {"src/a.py": "print(1)\n"}, ("old.txt",)))
+
+    oid = answer["data"]["createCommitOnBranch"]["commit"]["oid"]
+    assert answer["data"]["createCommitOnBranch"]["commit"]["url"] == (
+        f"https://github.com/octo/demo/commit/{oid}"
+    )
+    assert fake.branch_head(BRANCH) == oid
+    assert fake.file_at(BRANCH, "src/a.py") == "print(1)\n"
+    assert fake.file_at(BRANCH, "old.txt") is None
+    assert fake.commit_message(oid) == "Add the export\n\nBaton-Changeset: sha256:0"
+
+
+def test_a_commit_on_a_moved_head_is_stale_data_and_writes_nothing(fake: FakeGitHub) -> None:
+    base = fake.push(BRANCH, {"a.txt": "a"})
+    pushed = fake.push(BRANCH, {"a.txt": "human"}, "A human's fix")
+
+    answer = run(fake, COMMIT, commit_input(base, {"a.txt": "baton"}))
+
+    assert answer["data"] == {"createCommitOnBranch": None}
+    assert errors_of(answer) == [
+        ("STALE_DATA", f'Expected branch to point to "{base}" but it did not. Pull and try again.')
+    ]
+    assert answer["errors"][0]["path"] == ["createCommitOnBranch"]
+    assert fake.branch_head(BRANCH) == pushed
+    assert fake.file_at(BRANCH, "a.txt") == "human"
+
+
+def test_a_commit_touching_a_workflow_is_refused_without_the_workflows_permission(
+    fake: FakeGitHub,
+) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+
+    answer = run(
+        fake, COMMIT, commit_input(head, {"b.txt": "b", ".github/workflows/ci.yml": "on: push"})
+    )
+
+    assert errors_of(answer) == [
+        (
+            "FORBIDDEN",
+            "refusing to allow a GitHub App to create or update workflow "
+            "`.github/workflows/ci.yml` without `workflows` permission",
+        )
+    ]
+    assert fake.branch_head(BRANCH) == head and fake.file_at(BRANCH, "b.txt") is None
+
+
+@pytest.mark.parametrize(
+    "variables, kind, words",
+    [
+        pytest.param(
+            lambda head: commit_input(head, deletions=("gone.txt",)),
+            "UNPROCESSABLE",
+            "requested for deletion which does not exist",
+            id="deleting a path that is not there",
+        ),
+        pytest.param(
+            lambda head: commit_input(
+                head, branch={"repositoryNameWithOwner": "octo/other", "branchName": BRANCH}
+            ),
+            "NOT_FOUND",
+            "Could not resolve to a Repository with the name 'octo/other'.",
+            id="another repository",
+        ),
+        pytest.param(
+            lambda head: commit_input(
+                head, branch={"repositoryNameWithOwner": "octo/demo", "branchName": "nope"}
+            ),
+            "NOT_FOUND",
+            "nope",
+            id="a branch that is not there",
+        ),
+        pytest.param(
+            lambda head: {
+                "input": commit_input(head)["input"]
+                | {"fileChanges": {"additions": [{"path": "a", "contents": "%%"}]}}
+            },
+            "UNPROCESSABLE",
+            "not base64",
+            id="contents that are not base64",
+        ),
+    ],
+)
+def test_a_commit_github_refuses_is_refused_whole(
+    fake: FakeGitHub, variables: Callable[[str], Json], kind: str, words: str
+) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+
+    answer = run(fake, COMMIT, variables(head))
+
+    assert answer["data"] == {"createCommitOnBranch": None}
+    assert errors_of(answer)[0][0] == kind and words in errors_of(answer)[0][1]
+    assert fake.branch_head(BRANCH) == head
+
+
+def test_a_commit_may_name_its_branch_by_the_refs_node_id(fake: FakeGitHub) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+    rest = requests.get(
+        f"{fake.url}/repos/octo/demo/git/ref/heads/{BRANCH}",
+        headers={"Authorization": f"Bearer {fake.token}"},
+        timeout=5,
+    ).json()
+
+    answer = run(fake, COMMIT, commit_input(head, {"b.txt": "b"}, branch={"id": rest["node_id"]}))
+
+    assert "errors" not in answer  # the REST ref's node id is the one GraphQL knows
+    assert fake.file_at(BRANCH, "b.txt") == "b"
+
+
+def test_a_pull_request_is_updated_and_marked_ready_and_rest_sees_it(
+    fake: FakeGitHub, gh: github.Github
+) -> None:
+    fake.push(BRANCH, {"a.txt": "a"})
+    number = (
+        gh.get_repo("octo/demo")
+        .create_pull(base="main", head=BRANCH, title="CSV", body="v1", draft=True)
+        .number
+    )
+    node_id = gh.get_repo("octo/demo").get_pull(number).node_id
+
+    answer = through_pygithub(
+        gh, UPDATE_PULL_REQUEST, {"id": node_id, "body": "v2", "title": "CSV!"}
+    )
+
+    assert answer["data"] == {
+        "pullRequest": {"pullRequest": {"number": number}},
+        "ready": {"pullRequest": {"isDraft": False}},
+    }
+    pull = gh.get_repo("octo/demo").get_pull(number)
+    assert (pull.body, pull.title, pull.draft) == ("v2", "CSV!", False)
+    assert run(fake, UPDATE_PULL_REQUEST, {"id": node_id, "body": "v3", "title": "CSV!"})["data"][
+        "ready"
+    ] == {"pullRequest": {"isDraft": False}}  # ready already: no error
+
+    unknown = run(fake, UPDATE_PULL_REQUEST, {"id": "PR_fake1", "body": "x", "title": "x"})
+    assert [kind for kind, _ in errors_of(unknown)] == ["NOT_FOUND", "NOT_FOUND"]
+    too_long = run(fake, UPDATE_PULL_REQUEST, {"id": node_id, "body": "x" * 65_537, "title": "t"})
+    assert errors_of(too_long)[0] == (
+        "UNPROCESSABLE",
+        "Body is too long (maximum is 65536 characters)",
+    )
+
+
+def test_a_pull_request_reads_as_one_by_number_and_by_node_id(fake: FakeGitHub) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+    number = fake.open_pull_request(BRANCH, "CSV", draft=True)
+    node_id = f"PR_fake{fake.pull_request(number)['id']}"
+    fields = (
+        "... on PullRequest"
+        " { id number isDraft headRefName headRefOid baseRefName merged state url }"
+    )
+    query = (
+        f'query {{ repository(owner: "octo", name: "demo") {{'
+        f" issueOrPullRequest(number: {number}) {{ {fields} }} }}"
+        f' node(id: "{node_id}") {{ {fields} }} }}'
+    )
+
+    answer = run(fake, query)
+
+    expected = {
+        "id": node_id,
+        "number": number,
+        "isDraft": True,
+        "headRefName": BRANCH,
+        "headRefOid": head,
+        "baseRefName": "main",
+        "merged": False,
+        "state": "OPEN",
+        "url": f"https://github.com/octo/demo/pull/{number}",
+    }
+    assert answer["data"]["repository"]["issueOrPullRequest"] == expected
+    assert answer["data"]["node"] == expected
+    fake.merge(number)
+    merged = run(fake, query)["data"]["node"]
+    assert (merged["state"], merged["merged"]) == ("MERGED", True)
+
+
+def test_the_new_fields_fail_as_a_test_tells_them_to(fake: FakeGitHub) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+    fake.fail_graphql_field("createCommitOnBranch", "INTERNAL", message="boom")
+    fake.fail_graphql_field("ref", "NOT_FOUND", operation="BatonBranch")
+
+    failed = run(fake, COMMIT, commit_input(head, {"b.txt": "b"}))
+    assert errors_of(failed) == [("INTERNAL", "boom")]
+    assert fake.branch_head(BRANCH) == head
+    # `ref` is no root field: faults name root fields, so the query runs
+    read = run(fake, BRANCH_QUERY, {"owner": "octo", "name": "demo", "ref": BRANCH})
+    assert "errors" not in read
+    fake.clear_faults()
+    fake.fail("POST", "/graphql", 502, operation="BatonCommit")
+    assert post(fake, {"query": COMMIT, "variables": commit_input(head)}).status_code == 502
+    assert "errors" not in run(fake, COMMIT, commit_input(head, {"b.txt": "b"}))

@@ -37,7 +37,19 @@ from baton.workflow.config import Config, Settings, settings_from
 ISSUE = 1
 PEOPLE = {"maria": "maintain", "tess": "triage", "wendy": "write", "alice": "read", "bob": "read"}
 STEP = timedelta(minutes=5)
-WRITES = ("create_comment", "edit_comment", "delete_comment", "set_labels", "react", "dispatch")
+WRITES = (
+    "create_comment",
+    "edit_comment",
+    "delete_comment",
+    "set_labels",
+    "react",
+    "dispatch",
+    "create_ref",
+    "commit",
+    "create_pull_request",
+    "update_pull_request",
+    "mark_ready_for_review",
+)
 
 _run_ids = itertools.count(1)
 

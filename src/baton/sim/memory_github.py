@@ -1,8 +1,15 @@
-"""GitHub in memory: issues, labels, comments with authors, reactions, permissions, dispatches.
+"""GitHub in memory: issues, labels, comments with authors, reactions, permissions, dispatches,
+and the repository's branches, commits, pull requests, reviews and check runs.
 
 It powers `baton demo` and `baton simulate` and is the one shared fake of the test suite. Every
 change is logged in a compact readable form (`#1 +label status:received`), every call is
 counted per operation, and `fail_next` makes a named operation raise, for fault tests.
+
+The repository is a `github_rules.Git`: `main` starts at a commit of a README, commits carry
+their whole tree and the ids git would give them, and a commit whose expected head is stale is
+refused as `createCommitOnBranch` refuses it. Pull requests take their numbers from the issues'
+sequence, as on GitHub. What humans and CI do to them (`human_push`, `human_review`,
+`human_merge`, `human_close_pr`, `add_check_run`) are helpers for tests and scenarios.
 
 What GitHub itself does it takes from `github_rules`, as the HTTP fake of the tests does: body
 and label limits, label names that ignore case, roles by login, ids past 2**31. It renders its
@@ -12,18 +19,31 @@ payload from it exactly as from the HTTP fake.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from baton.core.decision import PullRequestPlan
+from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
-from baton.errors import TrackerError
+from baton.errors import PullRequestRefused, StaleHead, TrackerError
 from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.permission import role_of
-from baton.github.tracker import DispatchTarget, LabelSpec, Snapshot, Writes, Written
+from baton.github.tracker import (
+    BranchHead,
+    CommitRequest,
+    DispatchTarget,
+    LabelSpec,
+    OpenedPullRequest,
+    Snapshot,
+    Writes,
+    Written,
+)
 from baton.sim import github_rules as rules
 from baton.sim import payloads
 from baton.sim.payloads import DispatchRequest
@@ -76,8 +96,54 @@ class _Comment:
     editor: str | None = None
 
 
+@dataclass
+class PullRequest:
+    """A pull request; its title, body and open/closed state are its issue's (same number)."""
+
+    number: int
+    id: int
+    head: str  # the branch it merges
+    base: str
+    author: str
+    draft: bool
+    merged: bool = False
+    head_sha: str = ""  # the head when it was closed or merged; while open, the branch's
+    merge_commit: str | None = None
+
+    @property
+    def node_id(self) -> str:
+        return f"PR_fake{self.id}"
+
+
+@dataclass(frozen=True)
+class Review:
+    id: int
+    pull_request: int
+    author: str
+    verdict: str  # approved, changes_requested, commented
+    body: str
+    commit: str  # the head it was given on
+    notes: tuple[ReviewNote, ...]
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    id: int
+    head_sha: str
+    name: str
+    status: str  # queued, in_progress, completed
+    conclusion: str | None
+    title: str
+    summary: str
+    text: str
+
+
+VERDICTS = ("approved", "changes_requested", "commented")
+
+
 class MemoryGitHub:
-    """One repository's issues, held in memory; implements `baton.github.tracker.Tracker`."""
+    """One repository's issues and work, held in memory; implements
+    `baton.github.tracker.Tracker`."""
 
     def __init__(
         self,
@@ -109,6 +175,17 @@ class MemoryGitHub:
         self._batched = False
         # How a failed write inside a document behaves (see `run_batch`); tests set it.
         self.fields_fail_alone = False
+        # The repository and its work product.
+        self.git = rules.Git(repo, when=self.now)
+        self.pull_requests: dict[int, PullRequest] = {}
+        self.reviews: dict[int, Review] = {}
+        self.check_runs: list[CheckRun] = []
+        # "Allow GitHub Actions to create and approve pull requests" (off by default on GitHub;
+        # on here, so a test turns it off to see the refusal).
+        self.actions_may_open_pull_requests = True
+        self.workflows_permission = False  # GITHUB_TOKEN never has it
+        self._pull_request_update: PullRequestPlan | None = None  # the write's, run in its batch
+        self._pull_request_outcome: str | None = None  # "" done, else why it failed
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -189,6 +266,152 @@ class MemoryGitHub:
         """Make the next `times` calls of `operation` (a method name) raise."""
         failure = error or TrackerError(f"injected failure in {operation}")
         self._failures.setdefault(operation, []).extend([failure] * times)
+
+    # --- the repository, as humans and CI change it ----------------------------------------
+    def human_push(
+        self,
+        branch: str,
+        files: Mapping[str, str | None],
+        message: str = "A change pushed by hand",
+        by: str = "maria",
+    ) -> str:
+        """`by` pushes one commit to `branch` (a new branch starts at the default branch):
+        each path's new text, or None to delete it. Returns the new head; a Baton commit that
+        still expects the old one is refused as stale."""
+        data = {path: None if text is None else text.encode() for path, text in files.items()}
+        commit = self.git.push(branch, data, message, by, self.now)
+        self.log.append(f"push {commit.oid[:7]} to {branch} by {by}: {commit.headline}")
+        return commit.oid
+
+    def human_open_pull_request(
+        self, branch: str, title: str, *, by: str = "bob", body: str = "", draft: bool = False
+    ) -> int:
+        """`by` opens a pull request from `branch` to the default branch (a stranger's, say)."""
+        return self._open(branch, title, body, author=by, draft=draft).number
+
+    def human_review(
+        self,
+        pull_request: int,
+        by: str,
+        verdict: str,
+        body: str = "",
+        notes: Iterable[tuple[str, int | None, str]] = (),
+    ) -> int:
+        """`by` submits a review (approved, changes_requested or commented) on the pull
+        request's current head, with inline notes (path, line, body). Returns its id."""
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {VERDICTS}")
+        found = self._pull(pull_request)
+        inline = tuple(ReviewNote(path=p, line=line, body=text) for p, line, text in notes)
+        review = Review(
+            self._ids.next(), found.number, by, verdict, body, self._head_of(found), inline
+        )
+        self.reviews[review.id] = review
+        self._touch(found.number)
+        self.log.append(f"#{found.number} review {review.id} {verdict} by {by}")
+        return review.id
+
+    def human_merge(self, pull_request: int, by: str = "maria") -> str:
+        """`by` merges the open pull request with a merge commit; returns the commit."""
+        found = self._pull(pull_request)
+        if self.issues[found.number].state != "open":
+            raise ValueError(f"pull request #{found.number} is not open")
+        found.head_sha = self._head_of(found)
+        message = f"Merge pull request #{found.number} from {found.head}"
+        found.merge_commit = self.git.merge(found.head, found.base, message, by, self.now).oid
+        found.merged = True
+        self._set_state(found.number, "closed", by)
+        self.log.append(f"#{found.number} merged by {by}")
+        return found.merge_commit
+
+    def human_close_pr(self, pull_request: int, by: str = "maria") -> None:
+        """`by` closes the pull request without merging it."""
+        found = self._pull(pull_request)
+        found.head_sha = self._head_of(found)
+        self._set_state(found.number, "closed", by)
+
+    def add_check_run(
+        self,
+        head_sha: str,
+        name: str,
+        conclusion: str | None,
+        summary: str = "",
+        *,
+        title: str = "",
+        text: str = "",
+    ) -> int:
+        """CI reports a check run on a commit: a conclusion (success, failure, timed_out...)
+        or None while it runs. A later run of the same name supersedes it."""
+        status = "in_progress" if conclusion is None else "completed"
+        run = CheckRun(self._ids.next(), head_sha, name, status, conclusion, title, summary, text)
+        self.check_runs.append(run)
+        self.log.append(f"check {name} {conclusion or status} on {head_sha[:7]}")
+        return run.id
+
+    def file_at(self, branch: str, path: str) -> str | None:
+        """The text of `path` at the head of `branch` (or at a commit id); None if absent."""
+        commit = self.git.resolve(branch)
+        if commit is None:
+            raise KeyError(branch)
+        data = commit.tree.get(path)
+        return data.decode() if data is not None else None
+
+    def pull_request_of(self, branch: str) -> int | None:
+        """The open pull request from `branch`, if any."""
+        found = self._open_pull(branch)
+        return found.number if found is not None else None
+
+    def _pull(self, number: int) -> PullRequest:
+        try:
+            return self.pull_requests[number]
+        except KeyError:
+            raise TrackerError(f"pull request #{number} does not exist (404)", status=404) from None
+
+    def _open_pull(self, branch: str) -> PullRequest | None:
+        return next(
+            (
+                pr
+                for pr in self.pull_requests.values()
+                if pr.head == branch and self.issues[pr.number].state == "open"
+            ),
+            None,
+        )
+
+    def _head_of(self, pull: PullRequest) -> str:
+        if self.issues[pull.number].state == "open":
+            return self.git.head(pull.head) or pull.head_sha
+        return pull.head_sha
+
+    def _open(self, branch: str, title: str, body: str, *, author: str, draft: bool) -> PullRequest:
+        """A pull request as GitHub opens one, or GitHub's refusal (422)."""
+        base = self.git.default_branch
+        if self._open_pull(branch) is not None:
+            owner = self.repo.split("/", 1)[0]
+            message = rules.pull_request_exists_message(owner, branch)
+            raise PullRequestRefused(message, status=422)
+        if self.git.head(branch) is None:
+            raise PullRequestRefused(f"head {branch!r} is not a branch (422)", status=422)
+        if not self.git.ahead(base, branch):
+            raise PullRequestRefused(rules.no_commits_message(base, branch), status=422)
+        refusal = rules.body_refusal("PullRequest", body)
+        if refusal is not None:
+            raise PullRequestRefused(f"the pull request's {refusal} (422)", status=422)
+        number = rules.next_number(self.issues)
+        self.issues[number] = _Issue(
+            number,
+            title,
+            body,
+            author,
+            id=self._ids.next(),
+            is_pull_request=True,
+            updated_at=self.now,
+            created_at=self.now,
+        )
+        pull = PullRequest(number, self._ids.next(), branch, base, author, draft)
+        self.pull_requests[number] = pull
+        kind = "draft pull request" if draft else "pull request"
+        self.log.append(f"#{number} {kind} opened from {branch} by {author}: {title}")
+        return pull
 
     def labels_of(self, number: int) -> list[str]:
         return list(self._issue(number).labels)
@@ -308,18 +531,69 @@ class MemoryGitHub:
         return batched
 
     # --- the Tracker protocol -----------------------------------------------------------
-    def read(self, number: int, *, with_issue: bool) -> Snapshot:
-        """Like GitHub's GraphQL query: one round trip. Its parts still pass `on_call` and
-        `fail_next` by their own names, so tests can fault or interleave at each."""
+    def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
+        """Like GitHub's GraphQL query: one round trip, the branch's head included. Its parts
+        still pass `on_call` and `fail_next` by their own names (`issue`, `comments`,
+        `branch`), so tests can fault or interleave at each."""
         batched = self._one_trip()
         try:
             issue = self.issue(number) if with_issue else None
-            return Snapshot(issue=issue, comments=self.comments(number))
+            comments = self.comments(number)
+            head = self.branch(branch) if branch is not None else None
+            return Snapshot(issue=issue, comments=comments, branch=head)
         finally:
             self._batched = batched
 
     def write(self, writes: Writes) -> Written:
-        return write_batched(self, writes)
+        """The batch, with the pull request's update at the end of its document (after the
+        record); with nothing else to write, the update is a round trip of its own. A failed
+        update is reported, never raised."""
+        plan = writes.pull_request
+        self._pull_request_update, self._pull_request_outcome = plan, None
+        try:
+            done = write_batched(self, writes)
+        finally:
+            self._pull_request_update = None
+        if plan is not None:
+            outcome = self._pull_request_outcome
+            if outcome is None:  # no document ran (nothing else to write)
+                batched = self._one_trip()
+                try:
+                    outcome = self._update_pull_request(plan)
+                finally:
+                    self._batched = batched
+            done.pull_request_updated = outcome == ""
+            done.pull_request_problem = outcome or None
+        return done
+
+    def _update_pull_request(self, plan: PullRequestPlan) -> str:
+        """`updatePullRequest` (and `markPullRequestReadyForReview` when `ready`): "" when
+        done, else why not."""
+        try:
+            self._call("update_pull_request")
+            found = next(
+                (p for p in self.pull_requests.values() if p.node_id == plan.node_id), None
+            ) or (self._open_pull(plan.branch) if not plan.node_id else None)
+            if found is None:
+                what = plan.node_id or f"from {plan.branch}"
+                raise TrackerError(f"no pull request {what} (NOT_FOUND)", status=404)
+            refusal = rules.body_refusal("PullRequest", plan.body)
+            if refusal is not None:
+                raise TrackerError(f"the pull request's {refusal} (422)", status=422)
+            issue = self.issues[found.number]
+            if (issue.title, issue.body) != (plan.title, plan.body):
+                issue.title, issue.body = plan.title, plan.body
+                self._touch(found.number)
+                self.log.append(f"#{found.number} pull request body updated")
+            if plan.ready:
+                self._call("mark_ready_for_review")
+                if found.draft:
+                    found.draft = False
+                    self._touch(found.number)
+                    self.log.append(f"#{found.number} ready for review")
+        except TrackerError as exc:
+            return str(exc)
+        return ""
 
     def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, FieldResult]:
         """Like a GraphQL mutation document: one round trip whose fields run in order, each
@@ -338,6 +612,9 @@ class MemoryGitHub:
                         raise
                     kind = "NOT_FOUND" if exc.status == 404 else "FAILED"
                     answers[op.alias] = FieldResult(error=kind, message=str(exc))
+            plan, self._pull_request_update = self._pull_request_update, None
+            if plan is not None:  # the document's last fields, after the record's
+                self._pull_request_outcome = self._update_pull_request(plan)
             return answers
         finally:
             self._batched = batched
@@ -487,12 +764,114 @@ class MemoryGitHub:
                 state="open",
                 labels=tuple(self.issues[n].labels),
                 author=self.issues[n].author,
+                is_pull_request=self.issues[n].is_pull_request,
                 updated_at=self.issues[n].updated_at,
             )
             for n in chunk
         ]
         more = start + PAGE_SIZE < len(numbers)
         return infos, (page + 1 if more else None)
+
+    # --- the work product: branches, commits, pull requests ---------------------------------
+    def branch(self, name: str) -> BranchHead | None:
+        """Like GraphQL `repository.ref`: the head and its message, or None (no error)."""
+        self._call("branch")
+        oid = self.git.head(name)
+        if oid is None:
+            return None
+        return BranchHead(name=name, oid=oid, message=self.git.commits[oid].message)
+
+    def create_branch(self, name: str) -> BranchHead:
+        """Two round trips as over GraphQL: the default branch's head and whether `name`
+        exists (`create_branch` in `calls`), then `createRef` (`create_ref`); one when the
+        branch is there already."""
+        self._call("create_branch")
+        head = self.git.head(name)
+        found = self.git.commits[head] if head is not None else None
+        if found is None:
+            self._call("create_ref")  # the second round trip: a test may race it here
+            start = self.git.refs[self.git.default_branch]
+            try:
+                self.git.create_branch(name, start)
+            except rules.GitRefusal as refused:
+                raise TrackerError(refused.message, status=422) from None
+            found = self.git.commits[start]
+            self.log.append(f"branch {name} created at {start[:7]}")
+        return BranchHead(name=name, oid=found.oid, message=found.message)
+
+    def commit(self, request: CommitRequest) -> str:
+        """`createCommitOnBranch`: one round trip, all or nothing, as the bot."""
+        self._call("commit")
+        additions: dict[str, bytes] = {}
+        for path, contents in request.additions:
+            try:
+                additions[path] = base64.b64decode(contents, validate=True)
+            except (binascii.Error, ValueError):
+                raise TrackerError(
+                    f"the contents of {path} are not base64 (UNPROCESSABLE)", status=422
+                ) from None
+        message = request.headline + (f"\n\n{request.body}" if request.body else "")
+        try:
+            made = self.git.commit(
+                request.branch,
+                expected_head=request.expected_head,
+                additions=additions,
+                deletions=request.deletions,
+                message=message,
+                author=self.bot_login,
+                email=f"{rules.GITHUB_ACTIONS_BOT_ID}+{self.bot_login}@users.noreply.github.com",
+                when=self.now,
+                workflows=self.workflows_permission,
+            )
+        except rules.GitRefusal as refused:
+            if refused.kind == "stale":
+                raise StaleHead(refused.message, head=refused.head) from None
+            status = {"no_branch": 404, "workflow": 403}.get(refused.kind, 422)
+            raise TrackerError(refused.message, status=status) from None
+        files = len(additions) + len(request.deletions)
+        self.log.append(
+            f"commit {made.oid[:7]} on {request.branch} ({files} files): {made.headline}"
+        )
+        return made.oid
+
+    def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
+        """The open pull request from the branch (one round trip, `open_pull_request` in
+        `calls`), else a new draft (a second, `create_pull_request`):
+        as GitHub answers `POST /pulls`, refused with its message when Actions may not open
+        pull requests, when the branch has no commits the base lacks, or when a body is too
+        long."""
+        self._call("open_pull_request")
+        found = self._open_pull(plan.branch)
+        if found is None:
+            self._call("create_pull_request")  # `POST /pulls`, after the lookup
+            if not self.actions_may_open_pull_requests:
+                raise PullRequestRefused(rules.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS, status=403)
+            found = self._open(
+                plan.branch, plan.title, plan.body, author=self.bot_login, draft=True
+            )
+        return OpenedPullRequest(number=found.number, node_id=found.node_id)
+
+    def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
+        self._call("review_notes")
+        review = self.reviews.get(review_id)
+        if review is None or review.pull_request != pull_request:
+            raise TrackerError(
+                f"review {review_id} on #{pull_request} does not exist (404)", status=404
+            )
+        return list(review.notes)
+
+    def failing_checks(self, head: str) -> list[CheckNote]:
+        """The latest run of each check on `head` (GitHub's `filter=latest`) that failed."""
+        self._call("failing_checks")
+        latest: dict[str, CheckRun] = {}
+        for run in self.check_runs:
+            if run.head_sha == head:
+                latest[run.name] = run
+        return [
+            CheckNote(name=run.name, summary=rules.check_summary(run.title, run.summary))
+            for run in latest.values()
+            if run.conclusion in rules.FAILED_CONCLUSIONS
+        ]
 
     # --- GitHub's JSON, for `payloads` (the `payloads.Source` protocol) --------------------
     def user_json(self, login: str, user_type: str = "User") -> dict[str, Any]:

@@ -1,0 +1,222 @@
+"""The two fake GitHubs tell the same story of a branch and its pull request: the same refusals
+in GitHub's words, the same pull request numbers, and, on the same clock, the same commit ids.
+
+The in-memory GitHub is driven through the Tracker protocol, the HTTP fake through the GraphQL
+and REST calls the client makes; both keep their repository in `github_rules.Git`, so this is a
+check that neither fake bends a shared rule on its way to it.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import pytest
+import requests
+
+from baton.core.decision import PullRequestPlan
+from baton.errors import TrackerError
+from baton.github.tracker import CommitRequest
+from baton.sim.memory_github import MemoryGitHub
+from fakes.http_github import FakeGitHub
+
+BRANCH = "baton/issue-1"
+CLOCK = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)  # the HTTP fake's
+
+
+class Refused(Exception):
+    """GitHub said no; the message is GitHub's."""
+
+
+class Story(Protocol):
+    """What the story does to a fake, in the words of either."""
+
+    def open_issue(self, title: str) -> int: ...
+    def head(self, branch: str) -> str | None: ...
+    def create_branch(self, branch: str) -> str: ...
+    def commit(self, branch: str, expected: str, files: dict[str, str]) -> str: ...
+    def push(self, branch: str, files: dict[str, str]) -> str: ...
+    def open_pull_request(self, branch: str) -> int: ...
+    def forbid_pull_requests(self) -> None: ...
+
+
+class InMemory:
+    def __init__(self) -> None:
+        self.gh = MemoryGitHub("octo/demo", now=CLOCK)
+
+    def open_issue(self, title: str) -> int:
+        return self.gh.open_issue(title)
+
+    def head(self, branch: str) -> str | None:
+        found = self.gh.branch(branch)
+        return found.oid if found else None
+
+    def create_branch(self, branch: str) -> str:
+        try:
+            return self.gh.create_branch(branch).oid
+        except TrackerError as exc:
+            raise Refused(str(exc)) from None
+
+    def commit(self, branch: str, expected: str, files: dict[str, str]) -> str:
+        additions = tuple((p, base64.b64encode(t.encode()).decode()) for p, t in files.items())
+        try:
+            return self.gh.commit(CommitRequest(branch, expected, "Change", "", additions))
+        except TrackerError as exc:
+            raise Refused(str(exc)) from None
+
+    def push(self, branch: str, files: dict[str, str]) -> str:
+        return self.gh.human_push(branch, dict(files), "By hand", by="maria")
+
+    def open_pull_request(self, branch: str) -> int:
+        try:
+            return self.gh.open_pull_request(
+                PullRequestPlan(branch=branch, title="t", body="")
+            ).number
+        except TrackerError as exc:
+            raise Refused(str(exc)) from None
+
+    def forbid_pull_requests(self) -> None:
+        self.gh.actions_may_open_pull_requests = False
+
+
+class OverHttp:
+    def __init__(self, fake: FakeGitHub) -> None:
+        self.fake = fake
+        self.headers = {"Authorization": f"Bearer {fake.token}"}
+
+    def _graphql(self, query: str, variables: dict[str, Any], field: str) -> Any:
+        answer = requests.post(
+            f"{self.fake.url}/graphql",
+            json={"query": query, "variables": variables},
+            headers=self.headers,
+            timeout=5,
+        ).json()
+        if answer.get("errors"):
+            raise Refused(answer["errors"][0]["message"])
+        return answer["data"][field]
+
+    def open_issue(self, title: str) -> int:
+        return self.fake.add_issue(title)
+
+    def head(self, branch: str) -> str | None:
+        query = """query($ref: String!) { repository(owner: "octo", name: "demo") {
+            ref(qualifiedName: $ref) { target { oid } } } }"""
+        found = self._graphql(query, {"ref": branch}, "repository")["ref"]
+        return found["target"]["oid"] if found else None
+
+    def create_branch(self, branch: str) -> str:
+        query = """query { repository(owner: "octo", name: "demo") {
+            id defaultBranchRef { target { oid } } } }"""
+        repository = self._graphql(query, {}, "repository")
+        oid = str(repository["defaultBranchRef"]["target"]["oid"])
+        mutation = """mutation($id: ID!, $name: String!, $oid: GitObjectID!) {
+            createRef(input: {repositoryId: $id, name: $name, oid: $oid}) { ref { name } } }"""
+        self._graphql(
+            mutation,
+            {"id": repository["id"], "name": f"refs/heads/{branch}", "oid": oid},
+            "createRef",
+        )
+        return oid
+
+    def commit(self, branch: str, expected: str, files: dict[str, str]) -> str:
+        mutation = """mutation($input: CreateCommitOnBranchInput!) {
+            createCommitOnBranch(input: $input) { commit { oid } } }"""
+        additions = [
+            {"path": p, "contents": base64.b64encode(t.encode()).decode()} for p, t in files.items()
+        ]
+        made = {
+            "branch": {"repositoryNameWithOwner": "octo/demo", "branchName": branch},
+            "expectedHeadOid": expected,
+            "message": {"headline": "Change", "body": ""},
+            "fileChanges": {"additions": additions},
+        }
+        return str(
+            self._graphql(mutation, {"input": made}, "createCommitOnBranch")["commit"]["oid"]
+        )
+
+    def push(self, branch: str, files: dict[str, str]) -> str:
+        return self.fake.push(branch, dict(files), "By hand", by="maria")
+
+    def open_pull_request(self, branch: str) -> int:
+        wanted: dict[str, Any] = {
+            "title": "t",
+            "head": f"octo:{branch}",
+            "base": "main",
+            "body": "",
+            "draft": True,
+        }
+        response = requests.post(
+            f"{self.fake.url}/repos/octo/demo/pulls", json=wanted, headers=self.headers, timeout=5
+        )
+        answer = response.json()
+        if response.status_code != 201:
+            raise Refused(answer.get("errors", [answer])[0]["message"])
+        return int(answer["number"])
+
+    def forbid_pull_requests(self) -> None:
+        self.fake.actions_may_open_pull_requests = False
+
+
+@pytest.fixture(params=["in memory", "over HTTP"])
+def story(request: pytest.FixtureRequest) -> Iterator[Story]:
+    if request.param == "in memory":
+        yield InMemory()
+        return
+    with FakeGitHub() as fake:
+        yield OverHttp(fake)
+
+
+def refusal(act: Any, *args: Any) -> str:
+    with pytest.raises(Refused) as refused:
+        act(*args)
+    return str(refused.value)
+
+
+def transcript(story: Story) -> list[object]:
+    """The story: an issue, its branch, commits, a human's push, a pull request, a refusal."""
+    said: list[object] = [story.open_issue("Export as CSV")]
+    main = story.head("main")
+    start = story.create_branch(BRANCH)
+    said += [main, start == main, story.head(BRANCH) == main]
+    said.append(refusal(story.create_branch, "a..b"))
+    said.append(refusal(story.open_pull_request, BRANCH))
+    first = story.commit(BRANCH, start, {"src/export.py": "print('csv')\n"})
+    said.append(first)
+    pushed = story.push(BRANCH, {"notes.txt": "mine"})
+    said.append(pushed)
+    said.append(refusal(story.commit, BRANCH, first, {"src/export.py": "stale"}))
+    said.append(refusal(story.commit, BRANCH, pushed, {".github/workflows/ci.yml": "on: push"}))
+    said.append(story.open_pull_request(BRANCH))
+    story.push("other", {"b.txt": "b"})
+    story.forbid_pull_requests()
+    said.append(refusal(story.open_pull_request, "other"))
+    return said
+
+
+def test_each_fake_refuses_in_githubs_words(story: Story) -> None:
+    said = transcript(story)
+
+    assert said[0] == 1
+    assert said[2:4] == [True, True]  # the branch starts at the default branch's head
+    assert said[4] == "'a..b' is not a valid branch name: it has `..`"
+    assert said[5] == "No commits between main and baton/issue-1"
+    first = said[6]
+    assert said[8] == f'Expected branch to point to "{first}" but it did not. Pull and try again.'
+    assert said[9] == (
+        "refusing to allow a GitHub App to create or update workflow `.github/workflows/ci.yml`"
+        " without `workflows` permission"
+    )
+    assert said[10] == 2  # the pull request takes the next issue number
+    assert said[11] == "GitHub Actions is not permitted to create or approve pull requests."
+
+
+def test_on_the_same_clock_both_fakes_make_the_same_commits() -> None:
+    with FakeGitHub() as fake:
+        over_http = transcript(OverHttp(fake))
+    in_memory = transcript(InMemory())
+
+    assert in_memory == over_http
+    oids = [x for x in in_memory if isinstance(x, str) and len(x) == 40]
+    assert len(set(oids)) == 3  # main, Baton's commit, the human's push
