@@ -2263,6 +2263,21 @@ class FakeGitHub:
         pull = self._pull_or_404(int(req.params["number"]))
         return _Response(200, self._render_pull(req.base, pull))
 
+    def _update_pull(self, req: _Request) -> _Response:
+        """`PATCH /pulls/{n}`: title, body, state, base (Baton sends only the body)."""
+        pull = self._pull_or_404(int(req.params["number"]))
+        body = self._object_body(req)
+        issue = self._issues[pull["number"]]
+        if "body" in body:
+            issue["body"] = self._body_text("PullRequest", body.get("body"), required=False)
+        if "title" in body:
+            title = body.get("title")
+            if not isinstance(title, str) or not title.strip():
+                raise _invalid("PullRequest", "title", "missing_field")
+            issue["title"] = title
+        issue["updated_at"] = self._stamp()
+        return _Response(200, self._render_pull(req.base, pull))
+
     def _list_review_comments(self, req: _Request) -> _Response:
         number = self._pull_or_404(int(req.params["number"]))["number"]
         review = self._reviews.get(int(req.params["review_id"]))
@@ -2365,6 +2380,7 @@ ROUTES: tuple[Route, ...] = tuple(
         ("GET", _REPO + "/pulls", FakeGitHub._list_pulls),
         ("POST", _REPO + "/pulls", FakeGitHub._create_pull),
         ("GET", _PULL, FakeGitHub._get_pull),
+        ("PATCH", _PULL, FakeGitHub._update_pull),
         (
             "GET",
             _PULL + "/reviews/{review_id:int}/comments",

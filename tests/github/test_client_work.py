@@ -289,3 +289,21 @@ def test_only_failing_checks_are_kept_with_their_output(
         ("slow", ""),
     ]
     assert mocked.calls[0].request.params == {"filter": "latest", "per_page": "100"}
+
+
+def test_every_document_the_client_sends_validates_against_github_s_schema() -> None:
+    from baton.github import graphql as gql
+    from fakes import github_graphql
+
+    mutation = gql.Mutation()
+    mutation.update_pull_request("body", "PR_1", "text")
+    mutation.mark_ready("ready", "PR_1")
+    for document in (
+        gql.read_document(2, branch=True),
+        gql.read_document(0, branch=True),
+        gql.BRANCH,
+        gql.CREATE_REF,
+        gql.CREATE_COMMIT,
+        mutation.document(),
+    ):
+        assert github_graphql.validation_errors(document) == [], document

@@ -363,7 +363,7 @@ def test_a_failed_pull_request_update_is_reported_not_raised(
 ) -> None:
     change(gh, {"a.txt": "a"})
     opened = gh.open_pull_request(plan())
-    gh.fail_next(operation)
+    gh.fail_next(operation, times=2)  # the document's field, then the write's one redo
 
     written = gh.write(
         Writes(

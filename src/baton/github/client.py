@@ -50,7 +50,9 @@ DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by add
 # A spent hourly budget is not waited out (up to an hour of a runner): the run fails, saying so,
 # and the sweep or the next event picks the issue up.
 MAX_RATE_LIMIT_WAIT = 120.0
-FAILING_CONCLUSIONS = frozenset({"failure", "timed_out", "action_required", "startup_failure"})
+# A check's conclusions that mean the change failed it (`action_required` is a run awaiting a
+# maintainer's approval, `cancelled` a run stopped: neither is the change's fault).
+FAILING_CONCLUSIONS = frozenset({"failure", "timed_out", "startup_failure"})
 CHECK_TEXT = 800  # characters of a failing check's output handed on
 
 

@@ -184,8 +184,6 @@ class MemoryGitHub:
         # on here, so a test turns it off to see the refusal).
         self.actions_may_open_pull_requests = True
         self.workflows_permission = False  # GITHUB_TOKEN never has it
-        self._pull_request_update: PullRequestPlan | None = None  # the write's, run in its batch
-        self._pull_request_outcome: str | None = None  # "" done, else why it failed
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -545,55 +543,47 @@ class MemoryGitHub:
             self._batched = batched
 
     def write(self, writes: Writes) -> Written:
-        """The batch, with the pull request's update at the end of its document (after the
-        record); with nothing else to write, the update is a round trip of its own. A failed
-        update is reported, never raised."""
-        plan = writes.pull_request
-        self._pull_request_update, self._pull_request_outcome = plan, None
-        try:
-            done = write_batched(self, writes)
-        finally:
-            self._pull_request_update = None
-        if plan is not None:
-            outcome = self._pull_request_outcome
-            if outcome is None:  # no document ran (nothing else to write)
-                batched = self._one_trip()
-                try:
-                    outcome = self._update_pull_request(plan)
-                finally:
-                    self._batched = batched
-            done.pull_request_updated = outcome == ""
-            done.pull_request_problem = outcome or None
-        return done
+        return write_batched(self, writes)
 
-    def _update_pull_request(self, plan: PullRequestPlan) -> str:
-        """`updatePullRequest` (and `markPullRequestReadyForReview` when `ready`): "" when
-        done, else why not."""
+    def _pull_request_by_node(self, node_id: str, branch: str) -> PullRequest:
+        found = next((p for p in self.pull_requests.values() if p.node_id == node_id), None)
+        if found is None and not node_id:
+            found = self._open_pull(branch)
+        if found is None:
+            raise TrackerError(f"no pull request {node_id or branch} (NOT_FOUND)", status=404)
+        return found
+
+    def _set_pull_request_body(self, node_id: str, branch: str, body: str) -> None:
+        """`updatePullRequest`: the body Baton keeps up to date."""
+        self._call("update_pull_request")
+        found = self._pull_request_by_node(node_id, branch)
+        refusal = rules.body_refusal("PullRequest", body)
+        if refusal is not None:
+            raise TrackerError(f"the pull request's {refusal} (422)", status=422)
+        issue = self.issues[found.number]
+        if issue.body != body:
+            issue.body = body
+            self._touch(found.number)
+            self.log.append(f"#{found.number} pull request body updated")
+
+    def _mark_ready(self, node_id: str, branch: str) -> None:
+        """`markPullRequestReadyForReview`."""
+        self._call("mark_ready_for_review")
+        found = self._pull_request_by_node(node_id, branch)
+        if found.draft:
+            found.draft = False
+            self._touch(found.number)
+            self.log.append(f"#{found.number} ready for review")
+
+    def update_pull_request(self, plan: PullRequestPlan) -> None:
+        """The step-by-step fall-back of the document's pull-request fields."""
+        batched = self._one_trip()
         try:
-            self._call("update_pull_request")
-            found = next(
-                (p for p in self.pull_requests.values() if p.node_id == plan.node_id), None
-            ) or (self._open_pull(plan.branch) if not plan.node_id else None)
-            if found is None:
-                what = plan.node_id or f"from {plan.branch}"
-                raise TrackerError(f"no pull request {what} (NOT_FOUND)", status=404)
-            refusal = rules.body_refusal("PullRequest", plan.body)
-            if refusal is not None:
-                raise TrackerError(f"the pull request's {refusal} (422)", status=422)
-            issue = self.issues[found.number]
-            if (issue.title, issue.body) != (plan.title, plan.body):
-                issue.title, issue.body = plan.title, plan.body
-                self._touch(found.number)
-                self.log.append(f"#{found.number} pull request body updated")
+            self._set_pull_request_body(plan.node_id, plan.branch, plan.body)
             if plan.ready:
-                self._call("mark_ready_for_review")
-                if found.draft:
-                    found.draft = False
-                    self._touch(found.number)
-                    self.log.append(f"#{found.number} ready for review")
-        except TrackerError as exc:
-            return str(exc)
-        return ""
+                self._mark_ready(plan.node_id, plan.branch)
+        finally:
+            self._batched = batched
 
     def run_batch(self, ops: list[Op], specs: dict[str, LabelSpec]) -> dict[str, FieldResult]:
         """Like a GraphQL mutation document: one round trip whose fields run in order, each
@@ -608,13 +598,13 @@ class MemoryGitHub:
                 try:
                     answers[op.alias] = self._run_op(op, specs)
                 except TrackerError as exc:
-                    if exc.status != 404 and not self.fields_fail_alone:
+                    # The pull request's fields come after the record's: GitHub reports their
+                    # failure in the answer, and the write redoes them (or says why not).
+                    alone = self.fields_fail_alone or op.kind in ("pr_body", "pr_ready")
+                    if exc.status != 404 and not alone:
                         raise
                     kind = "NOT_FOUND" if exc.status == 404 else "FAILED"
                     answers[op.alias] = FieldResult(error=kind, message=str(exc))
-            plan, self._pull_request_update = self._pull_request_update, None
-            if plan is not None:  # the document's last fields, after the record's
-                self._pull_request_outcome = self._update_pull_request(plan)
             return answers
         finally:
             self._batched = batched
@@ -634,6 +624,10 @@ class MemoryGitHub:
             self.react(op.comment_id, op.content)
         elif op.kind == "delete" and op.comment_id is not None:
             self.delete_comment(op.comment_id)
+        elif op.kind == "pr_body":
+            self._set_pull_request_body(op.node_id, "", op.body)
+        elif op.kind == "pr_ready":
+            self._mark_ready(op.node_id, "")
         return FieldResult()
 
     def issue(self, number: int) -> IssueInfo:
