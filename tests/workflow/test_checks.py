@@ -500,7 +500,9 @@ def test_a_state_only_a_pull_request_route_reaches_is_not_warned_about() -> None
 
 def test_a_route_reaches_a_state_only_when_some_state_changes_code() -> None:
     limbo = "  done:\n    kind: terminal\n  limbo:\n    kind: terminal\n"
-    text = broken(("  done:\n    kind: terminal\n", limbo), ("  merged: done\n", "  merged: limbo\n"))
+    text = broken(
+        ("  done:\n    kind: terminal\n", limbo), ("  merged: done\n", "  merged: limbo\n")
+    )
     workflow, _ = _parse(text)
     assert not [w for w in check(workflow).warnings if "'limbo'" in w.message]
     no_code = text.replace("    changes_code: true\n", "")
