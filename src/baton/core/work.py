@@ -56,6 +56,9 @@ class Work(BaseModel):
     stale_runs: int = 0
     # Failing checks that arrived while an agent was working, handed to the next agent.
     failing_checks: list[str] = Field(default_factory=list)
+    # The newest review of the pull request that counted: GitHub's review ids only grow, so a
+    # review delivered again long after (out of the record's memory of events) counts once.
+    last_review: int = 0
 
     @property
     def open_pull_request(self) -> bool:
