@@ -311,7 +311,11 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
         or wf.is_terminal(ctx.state)
         or (_waits_for_a_human(ctx))
     ):
-        kept = list(dict.fromkeys([*work.failing_checks, *failures]))[-KEEP_FEEDBACK:]
+        known = {*work.failing_checks, *ctx.record.feedback}
+        news = [failure for failure in failures if failure not in known]
+        if not news:  # delivered again, or a second suite saying the same
+            return Draft(Outcome.ignored, f"checks failed on {head}: the failures are known")
+        kept = [*work.failing_checks, *news][-KEEP_FEEDBACK:]
         record = _with_work(seen(ctx), work.model_copy(update={"failing_checks": kept}))
         if working:
             why = f"the {wf.agent_of(ctx.state)} is working; the failures go to the next agent"
