@@ -15,11 +15,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core import markdown
+from baton.core.triage import issue_of_branch
 
 KEEP_COMMITS = 20
 TRAILER = "Baton-Changeset"
 _TRAILER_LINE = re.compile(rf"^{TRAILER}: (sha256:[0-9a-f]{{64}})$", re.MULTILINE)
 DEFAULT_BRANCH_PREFIX = "baton/issue-"
+
+__all__ = ["issue_of_branch"]  # its home is `core.triage` (stdlib only, for the fast path)
 
 
 class CommitMark(BaseModel):
@@ -81,15 +84,6 @@ class Work(BaseModel):
 
 def branch_name(prefix: str, issue: int) -> str:
     return f"{prefix}{issue}"
-
-
-def issue_of_branch(prefix: str, branch: str) -> int | None:
-    """The issue a branch belongs to by its name, or None. Only a hint: the record decides
-    whether a pull request is the issue's."""
-    if not branch.startswith(prefix):
-        return None
-    rest = branch[len(prefix) :]
-    return int(rest) if rest.isdigit() and len(rest) < 10 and not rest.startswith("0") else None
 
 
 def digest_in(message: str) -> str | None:
