@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,16 +19,21 @@ from baton import webhooks
 from baton.core import events
 from baton.core.events import (
     AgentReported,
+    CheckNote,
+    ChecksCompleted,
     Commented,
     Dispatched,
     Ignored,
     IssueChanged,
     Labeled,
+    PullRequestClosed,
+    Reviewed,
     Sweep,
 )
+from baton.core.issue_facts import Actor
 from baton.errors import InvalidEvent
 from baton.sim import payloads
-from baton.workflow.config import Policy
+from baton.workflow.config import Policy, WorkSettings
 from baton.workflow.model import AgentStatus
 from fakes.http_github import FakeGitHub
 
@@ -529,7 +535,7 @@ def test_a_scheduled_run_is_a_sweep_at_the_given_time() -> None:
     "name",
     [
         pytest.param("push", id="a push is not handled"),
-        pytest.param("pull_request", id="a pull request event is not handled"),
+        pytest.param("pull_request_target", id="a pull_request_target event is not handled"),
         pytest.param("star", id="a star is not handled"),
         pytest.param("issues_labeled", id="a near-miss event name is not handled"),
         pytest.param("", id="an empty event name is not handled"),
@@ -755,3 +761,278 @@ def test_removing_a_status_label_during_a_relabel_is_ignored() -> None:
 
     assert isinstance(event, Ignored)
     assert "relabel in progress" in event.reason
+
+
+# --- the issue's branch and pull request ----------------------------------------------------------
+BRANCH = "baton/issue-42"
+SHA = "c" * 40
+
+
+def work_event(name: str, payload: dict[str, Any], policy: Policy = DEFAULTS):
+    return webhooks.parse(name, payload, policy, now=NOW, run_id="77")
+
+
+def review(state: str = "changes_requested", **fields: Any) -> tuple[str, dict[str, Any]]:
+    fake, _ = world()
+    options: dict[str, Any] = {
+        "number": 7,
+        "branch": BRANCH,
+        "head_sha": SHA,
+        "review_id": 3101,
+        "state": state,
+        "reviewer": "maria",
+        "body": "Quote the fields.",
+    }
+    options.update(fields)
+    return "pull_request_review", payloads.pull_request_review(fake, **options)
+
+
+def closed_pr(merged: bool = True, **fields: Any) -> tuple[str, dict[str, Any]]:
+    fake, _ = world()
+    options: dict[str, Any] = {
+        "number": 7,
+        "branch": BRANCH,
+        "head_sha": SHA,
+        "merged": merged,
+        "sender": "maria",
+    }
+    options.update(fields)
+    return "pull_request", payloads.pull_request_closed(fake, **options)
+
+
+def suite(conclusion: str = "failure", **fields: Any) -> tuple[str, dict[str, Any]]:
+    fake, _ = world()
+    options: dict[str, Any] = {
+        "branch": BRANCH,
+        "head_sha": SHA,
+        "conclusion": conclusion,
+        "suite_id": 555,
+        "pull_requests": [7],
+    }
+    options.update(fields)
+    return "check_suite", payloads.check_suite_completed(fake, **options)
+
+
+def workflow_run(conclusion: str = "failure", **fields: Any) -> tuple[str, dict[str, Any]]:
+    fake, _ = world()
+    options: dict[str, Any] = {
+        "branch": BRANCH,
+        "head_sha": SHA,
+        "conclusion": conclusion,
+        "run_id": 9001,
+        "name": "CI",
+        "pull_requests": [7],
+    }
+    options.update(fields)
+    return "workflow_run", payloads.workflow_run_completed(fake, **options)
+
+
+def test_a_review_on_batons_branch_is_a_review_of_the_issue_the_branch_names() -> None:
+    event = work_event(*review())
+
+    assert event == Reviewed(
+        id="review:3101",
+        issue=events.bare_issue(42),
+        actor=Actor(login="maria", association="COLLABORATOR"),
+        at=NOW,
+        run_id="77",
+        pull_request=7,
+        review_id=3101,
+        verdict="changes_requested",
+        body="Quote the fields.",
+        commit=SHA,
+    )
+
+
+def test_an_approving_review_is_approved() -> None:
+    event = work_event(*review("approved", body=""))
+
+    assert isinstance(event, Reviewed)
+    assert (event.verdict, event.body) == ("approved", "")
+
+
+def test_a_merge_is_closed_merged_by_the_merger() -> None:
+    event = work_event(*closed_pr(merged=True, sender="tess", merged_by="maria"))
+
+    assert event == PullRequestClosed(
+        id="pr-closed:7:true",
+        issue=events.bare_issue(42),
+        actor=Actor(login="maria"),
+        at=NOW,
+        run_id="77",
+        pull_request=7,
+        merged=True,
+    )
+
+
+def test_a_close_without_merging_is_closed_by_the_sender() -> None:
+    event = work_event(*closed_pr(merged=False, sender="tess"))
+
+    assert event == PullRequestClosed(
+        id="pr-closed:7:false",
+        issue=events.bare_issue(42),
+        actor=Actor(login="tess"),
+        at=NOW,
+        run_id="77",
+        pull_request=7,
+        merged=False,
+    )
+
+
+def test_a_merge_by_a_bot_still_counts_it_is_a_fact() -> None:
+    event = work_event(*closed_pr(sender="mergify[bot]"))
+
+    assert isinstance(event, PullRequestClosed)
+    assert event.actor == Actor(login="mergify[bot]", is_bot=True)
+
+
+def test_a_completed_check_suite_is_checks_on_the_branch_head() -> None:
+    event = work_event(*suite())
+
+    assert event == ChecksCompleted(
+        id=f"checks:{SHA}:555",
+        issue=events.bare_issue(42),
+        actor=Actor(login="github-actions[bot]", is_bot=True),
+        at=NOW,
+        run_id="77",
+        branch=BRANCH,
+        head=SHA,
+        conclusion="failure",
+        pull_request=7,
+        failing=[CheckNote(name="GitHub Actions", summary="failure")],
+        source="check_suite",
+    )
+
+
+def test_a_completed_workflow_run_is_checks_named_after_the_workflow() -> None:
+    event = work_event(*workflow_run("timed_out"))
+
+    assert event == ChecksCompleted(
+        id=f"checks:{SHA}:9001",
+        issue=events.bare_issue(42),
+        actor=Actor(login="github-actions[bot]", is_bot=True),
+        at=NOW,
+        run_id="77",
+        branch=BRANCH,
+        head=SHA,
+        conclusion="timed_out",
+        pull_request=7,
+        failing=[CheckNote(name="CI", summary="timed_out")],
+        source="workflow_run",
+    )
+
+
+def test_passing_checks_carry_no_failures_and_no_pull_request_when_none_is_listed() -> None:
+    event = work_event(*suite("success", pull_requests=[]))
+
+    assert isinstance(event, ChecksCompleted)
+    assert (event.failing, event.pull_request) == ([], None)
+
+
+def test_the_branch_prefix_comes_from_the_config() -> None:
+    policy = replace(DEFAULTS, work=WorkSettings(branch_prefix="agents/"))
+
+    event = work_event(*review(branch="agents/9"), policy=policy)
+    ignored = work_event(*review(), policy=policy)
+
+    assert isinstance(event, Reviewed) and event.issue.number == 9
+    assert ignored == Ignored(reason=f"branch {BRANCH!r} is not one of Baton's")
+
+
+IGNORED_WORK = [
+    pytest.param(
+        review(branch="feature/csv"),
+        Ignored(reason="branch 'feature/csv' is not one of Baton's"),
+        id="a review on someone else's branch",
+    ),
+    pytest.param(
+        review(fork="mallory"),
+        Ignored(reason="pull request #7 comes from a fork (mallory/demo)", issue=42),
+        id="a review of a fork's pull request from a branch named like Baton's",
+    ),
+    pytest.param(
+        review(action="dismissed"),
+        Ignored(reason="pull_request_review.dismissed is not an event Baton acts on", issue=42),
+        id="a dismissed review",
+    ),
+    pytest.param(
+        review("commented"),
+        Ignored(
+            reason="a commented review moves nothing: only an approval or requested changes do",
+            issue=42,
+        ),
+        id="a review that only comments",
+    ),
+    pytest.param(
+        review("approved", reviewer="renovate[bot]"),
+        Ignored(reason="review by bot renovate[bot]", issue=42),
+        id="a bot's approval",
+    ),
+    pytest.param(
+        closed_pr(branch="baton/issue-007"),
+        Ignored(reason="branch 'baton/issue-007' is not one of Baton's"),
+        id="a branch whose number is not one Baton writes",
+    ),
+    pytest.param(
+        closed_pr(fork="mallory"),
+        Ignored(reason="pull request #7 comes from a fork (mallory/demo)", issue=42),
+        id="a fork's pull request closed",
+    ),
+    pytest.param(
+        suite(from_fork=True),
+        Ignored(reason="check_suite with no head branch (a fork's or a tag's): not Baton's"),
+        id="a fork's check suite",
+    ),
+    pytest.param(
+        suite(branch="main"),
+        Ignored(reason="branch 'main' is not one of Baton's"),
+        id="checks on the default branch",
+    ),
+    pytest.param(
+        workflow_run(fork="mallory"),
+        Ignored(reason="a workflow run from a fork (mallory/demo)", issue=42),
+        id="a fork's workflow run on a branch named like Baton's",
+    ),
+]
+
+
+@pytest.mark.parametrize(("built", "expected"), IGNORED_WORK)
+def test_branch_and_pull_request_events_baton_does_not_act_on_are_ignored(
+    built: tuple[str, dict[str, Any]], expected: Ignored
+) -> None:
+    assert work_event(*built) == expected
+
+
+def test_other_actions_of_the_branch_events_are_ignored() -> None:
+    name, payload = closed_pr()
+    payload["action"] = "opened"
+    name_run, run = workflow_run()
+    run["action"] = "requested"
+
+    assert work_event(name, payload) == Ignored(
+        reason="pull_request.opened is not an event Baton acts on", issue=42
+    )
+    assert work_event(name_run, run) == Ignored(
+        reason="workflow_run.requested is not an event Baton acts on", issue=42
+    )
+
+
+@pytest.mark.parametrize(
+    "built",
+    [review(), closed_pr(), closed_pr(merged=False), suite(), workflow_run()],
+    ids=["review", "merge", "close", "check suite", "workflow run"],
+)
+def test_a_redelivered_branch_event_gets_the_same_id(built: tuple[str, dict[str, Any]]) -> None:
+    first = webhooks.parse(*built, DEFAULTS, now=NOW, run_id="1")
+    again = webhooks.parse(*built, DEFAULTS, now=LATER, run_id="2")
+
+    assert not isinstance(first, Ignored | Sweep) and not isinstance(again, Ignored | Sweep)
+    assert first.id == again.id
+
+
+def test_a_review_without_an_id_is_malformed() -> None:
+    name, payload = review()
+    del payload["review"]["id"]
+
+    with pytest.raises(InvalidEvent, match="without a review id"):
+        work_event(name, payload)

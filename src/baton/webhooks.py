@@ -1,8 +1,14 @@
 """GitHub webhook payloads turned into the few typed events Baton acts on.
 
 `parse` makes no API call: anything Baton does not handle, and anything sent by a bot (Baton
-included), becomes `Ignored(reason)` here, so ignoring an event costs nothing. The one
-exception to "bots are ignored" is the `workflow_dispatch` Baton sends itself to chain runs.
+included), becomes `Ignored(reason)` here, so ignoring an event costs nothing. The exceptions
+to "bots are ignored" are the `workflow_dispatch` Baton sends itself to chain runs, and the
+facts of the issue's pull request (a merge, a close, CI's checks), whoever caused them.
+
+The events of a branch or pull request name no issue: the issue is the one the head branch
+belongs to by name (`baton/issue-<N>`), and the record then decides whether the pull request
+is the issue's own. What is certainly not Baton's (another branch, a fork, another action) is
+ignored by `core.triage.work_event_reason`, the rule the fast path uses too.
 """
 
 from __future__ import annotations
@@ -14,17 +20,22 @@ from pydantic import ValidationError
 
 from baton.core.events import (
     AgentReported,
+    CheckNote,
+    ChecksCompleted,
     Commented,
     Dispatched,
     Event,
     Ignored,
     IssueChanged,
     Labeled,
+    PullRequestClosed,
+    Reviewed,
     Sweep,
     bare_issue,
 )
 from baton.core.issue_facts import Actor, IssueInfo
 from baton.core.labels import is_bot, is_ours, is_trigger, status_labels
+from baton.core.triage import WORK_EVENTS, View, issue_of_branch, work_event_reason
 from baton.errors import InvalidAgentResult, InvalidEvent
 from baton.workflow.config import Policy
 
@@ -212,6 +223,136 @@ def _parse_dispatch(
     )
 
 
+# --- the issue's branch and pull request -------------------------------------------------------
+def _pull_request(payload: dict[str, Any]) -> tuple[int, str]:
+    """The pull request's number and head branch (the reason check let only well-formed ones
+    through to here, but a number may still be missing)."""
+    pull = _object(payload, "pull_request", "pull_request")
+    if not _id(pull.get("number")):
+        raise InvalidEvent("the payload's pull_request has no number")
+    head = _object(pull, "head", "pull_request.head")
+    return pull["number"], _text(head, "ref", "pull_request.head.ref")
+
+
+def _branch_issue(branch: str, policy: Policy) -> int:
+    number = issue_of_branch(policy.work.branch_prefix, branch)
+    if number is None:  # work_event_reason ignores these first
+        raise InvalidEvent(f"branch {branch!r} is not one of Baton's")
+    return number
+
+
+def _parse_review(payload: dict[str, Any], policy: Policy, now: datetime) -> Event:
+    number, branch = _pull_request(payload)
+    review = _object(payload, "review", "review")
+    if not _id(review.get("id")):
+        raise InvalidEvent("a pull_request_review payload without a review id")
+    verdict = _text(review, "state", "review.state").lower()
+    user = _object(review, "user", "review.user")
+    return Reviewed(
+        id=f"review:{review['id']}",
+        issue=bare_issue(_branch_issue(branch, policy)),
+        actor=_actor(user, policy, "review.user", review.get("author_association")),
+        at=now,
+        pull_request=number,
+        review_id=review["id"],
+        verdict=verdict,
+        body=_text(review, "body", "review.body"),
+        commit=_text(review, "commit_id", "review.commit_id"),
+    )
+
+
+def _parse_closed(payload: dict[str, Any], policy: Policy, now: datetime) -> Event:
+    number, branch = _pull_request(payload)
+    pull = _object(payload, "pull_request", "pull_request")
+    merged = pull.get("merged") is True
+    merger = _object(pull, "merged_by", "pull_request.merged_by")
+    who = merger if merged and merger else _object(payload, "sender", "sender")
+    return PullRequestClosed(
+        id=f"pr-closed:{number}:{'true' if merged else 'false'}",
+        issue=bare_issue(_branch_issue(branch, policy)),
+        actor=_actor(who, policy, "pull_request.merged_by" if merged else "sender"),
+        at=now,
+        pull_request=number,
+        merged=merged,
+    )
+
+
+def _matching_pull_request(run: dict[str, Any], branch: str, where: str) -> int | None:
+    """The number of the run's pull request from the branch itself, if it lists one."""
+    pulls = run.get("pull_requests")
+    if pulls is None:
+        return None
+    if not isinstance(pulls, list):
+        raise InvalidEvent(f"the payload's {where}.pull_requests is not a list")
+    for pull in pulls:
+        head = pull.get("head") if isinstance(pull, dict) else None
+        if isinstance(head, dict) and head.get("ref") == branch and _id(pull.get("number")):
+            number: int = pull["number"]
+            return number
+    return None
+
+
+FAILING = frozenset({"failure", "timed_out", "action_required", "startup_failure"})
+
+
+def _parse_checks(name: str, payload: dict[str, Any], policy: Policy, now: datetime) -> Event:
+    run = _object(payload, name, name)
+    if not _id(run.get("id")):
+        raise InvalidEvent(f"a {name} payload without an id")
+    branch = _text(run, "head_branch", f"{name}.head_branch")
+    head = _text(run, "head_sha", f"{name}.head_sha")
+    if not head:
+        raise InvalidEvent(f"a {name} payload without a head_sha")
+    conclusion = _text(run, "conclusion", f"{name}.conclusion")
+    if name == "workflow_run":
+        title = _text(run, "name", "workflow_run.name") or "workflow"
+    else:
+        app = _object(run, "app", "check_suite.app")
+        title = _text(app, "name", "check_suite.app.name") or "check suite"
+    # The run's detail (which check, what it said) is the run's to read; the payload names
+    # only the suite or workflow, which is what failed when nothing more is known.
+    failing = [CheckNote(name=title, summary=conclusion)] if conclusion in FAILING else []
+    return ChecksCompleted(
+        id=f"checks:{head}:{run['id']}",
+        issue=bare_issue(_branch_issue(branch, policy)),
+        actor=_actor(_object(payload, "sender", "sender"), policy, "sender"),
+        at=now,
+        branch=branch,
+        head=head,
+        conclusion=conclusion,
+        pull_request=_matching_pull_request(run, branch, name),
+        failing=failing,
+        source=name,
+    )
+
+
+def _parse_work(
+    name: str, payload: dict[str, Any], policy: Policy, now: datetime
+) -> Event | Ignored:
+    view = View(bot_login=policy.bot_login, branch_prefix=policy.work.branch_prefix)
+    reason = work_event_reason(name, payload, view)
+    if reason is not None:
+        branch = _work_branch(name, payload)
+        number = issue_of_branch(policy.work.branch_prefix, branch) if branch else None
+        return Ignored(reason=reason, issue=number)
+    if name == "pull_request_review":
+        return _parse_review(payload, policy, now)
+    if name == "pull_request":
+        return _parse_closed(payload, policy, now)
+    return _parse_checks(name, payload, policy, now)
+
+
+def _work_branch(name: str, payload: dict[str, Any]) -> str | None:
+    if name in {"pull_request_review", "pull_request"}:
+        pull = payload.get("pull_request")
+        head = pull.get("head") if isinstance(pull, dict) else None
+        ref = head.get("ref") if isinstance(head, dict) else None
+    else:
+        run = payload.get(name)
+        ref = run.get("head_branch") if isinstance(run, dict) else None
+    return ref if isinstance(ref, str) else None
+
+
 def _json(value: Any) -> str:
     import json
 
@@ -230,6 +371,8 @@ def parse(
             parsed = _parse_comment(payload, policy, now)
         elif name in {"workflow_dispatch", "repository_dispatch"}:
             parsed = _parse_dispatch(name, payload, policy, now, run_id)
+        elif name in WORK_EVENTS:
+            parsed = _parse_work(name, payload, policy, now)
         elif name == "schedule":
             return Sweep(at=now)
         else:

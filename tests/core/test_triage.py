@@ -63,8 +63,44 @@ def labeled(label: str, labels: list[str], *, sender: str = "maria") -> dict[str
     }
 
 
+REPO = {"full_name": "octo/demo"}
+
+
+def review(
+    branch: str, state: str = "changes_requested", repo: str = "octo/demo"
+) -> dict[str, Any]:
+    return {
+        "action": "submitted",
+        "review": {"id": 1, "state": state, "user": {"login": "maria", "type": "User"}},
+        "pull_request": {"number": 7, "head": {"ref": branch, "repo": {"full_name": repo}}},
+        "repository": REPO,
+    }
+
+
+def run(branch: str | None, action: str = "completed") -> dict[str, Any]:
+    return {
+        "action": action,
+        "workflow_run": {"id": 9, "head_branch": branch, "head_repository": REPO},
+        "repository": REPO,
+    }
+
+
 IGNORED = [
     pytest.param("push", {"ref": "main"}, id="an event Baton does not handle"),
+    pytest.param(
+        "pull_request_review", review("feature/x"), id="a review on a branch that is not Baton's"
+    ),
+    pytest.param(
+        "pull_request_review",
+        review("baton/issue-3", repo="mallory/demo"),
+        id="a review of a fork's pull request",
+    ),
+    pytest.param(
+        "pull_request_review", review("baton/issue-3", "commented"), id="a review that comments"
+    ),
+    pytest.param("workflow_run", run("main"), id="CI on the default branch"),
+    pytest.param("workflow_run", run(None), id="CI with no branch"),
+    pytest.param("workflow_run", run("baton/issue-3", "requested"), id="CI that only started"),
     pytest.param("issues", labeled("bug", []), id="a label that is not Baton's"),
     pytest.param(
         "issues",
@@ -120,6 +156,13 @@ MATTERS = [
     ),
     pytest.param("workflow_dispatch", {"inputs": {"issue": "3"}}, id="a dispatch for an issue"),
     pytest.param("schedule", {}, id="the sweep"),
+    pytest.param("pull_request_review", review("baton/issue-3"), id="a review on Baton's branch"),
+    pytest.param("workflow_run", run("baton/issue-3"), id="CI finished on Baton's branch"),
+    pytest.param(
+        "pull_request_review",
+        {"action": "submitted", "pull_request": "odd"},
+        id="a malformed review (the full path says what is wrong)",
+    ),
 ]
 
 

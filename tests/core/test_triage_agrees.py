@@ -17,6 +17,7 @@ from baton.action.fast_path import raw_view
 from baton.core.events import Ignored, Sweep
 from baton.core.triage import quick_reason, view_of
 from baton.run import _decide_once, handle
+from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings, load_config
 from baton.workflow.model import preset_names
@@ -53,6 +54,8 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
         config["allow_edited_approvals"] = True
     if draw(st.booleans()):
         config["approval_words"] = ["lgtm", "shipit"]
+    if draw(st.booleans()):
+        config["work"] = {"branch_prefix": "agents/"}
     entry: dict[str, Any] = {}
     if draw(st.booleans()):
         entry["on_open"] = True
@@ -173,3 +176,88 @@ def test_what_the_fast_path_ignores_the_full_path_leaves_alone(
     decision = result.decision
     assert decision.outcome.value == "ignored", (reason, decision.outcome, decision.reason)
     assert decision.record is None and decision.message is None and decision.agent is None
+
+
+@st.composite
+def work_payloads(draw: st.DrawFn, gh: MemoryGitHub, prefix: str) -> tuple[str, dict[str, Any]]:
+    """A branch or pull-request event: Baton's branch or not, a fork or not, any action."""
+    branch = draw(
+        st.sampled_from([f"{prefix}1", f"{prefix}01", "baton/issue-1", "agents/1", "main"]),
+        label="branch",
+    )
+    fork = draw(st.sampled_from([None, None, "mallory"]), label="fork")
+    sha = "c" * 40
+    name = draw(
+        st.sampled_from(["pull_request_review", "pull_request", "check_suite", "workflow_run"])
+    )
+    who = draw(st.sampled_from(["maria", "bob", "renovate[bot]"]), label="who")
+    if name == "pull_request_review":
+        payload = payloads.pull_request_review(
+            gh,
+            number=7,
+            branch=branch,
+            head_sha=sha,
+            review_id=31,
+            state=draw(
+                st.sampled_from(["approved", "changes_requested", "commented", "dismissed"])
+            ),
+            reviewer=who,
+            action=draw(st.sampled_from(["submitted", "submitted", "edited", "dismissed"])),
+            fork=fork,
+        )
+    elif name == "pull_request":
+        payload = payloads.pull_request_closed(
+            gh,
+            number=7,
+            branch=branch,
+            head_sha=sha,
+            merged=draw(st.booleans()),
+            sender=who,
+            fork=fork,
+        )
+        payload["action"] = draw(st.sampled_from(["closed", "closed", "opened", "synchronize"]))
+    elif name == "check_suite":
+        payload = payloads.check_suite_completed(
+            gh,
+            branch=branch,
+            head_sha=sha,
+            suite_id=5,
+            pull_requests=[7],
+            conclusion=draw(st.sampled_from(["success", "failure", "cancelled"])),
+            from_fork=fork is not None,
+        )
+        payload["action"] = draw(st.sampled_from(["completed", "completed", "requested"]))
+    else:
+        payload = payloads.workflow_run_completed(
+            gh,
+            branch=branch,
+            head_sha=sha,
+            run_id=9,
+            pull_requests=[7],
+            fork=fork,
+            conclusion=draw(st.sampled_from(["success", "failure", "startup_failure"])),
+        )
+        payload["action"] = draw(st.sampled_from(["completed", "completed", "in_progress"]))
+    return name, payload
+
+
+@SETTINGS
+@given(config=configs(), data=st.data())
+def test_the_fast_path_and_the_parser_agree_on_branch_and_pull_request_events(
+    tmp_path_factory: Any, config: dict[str, Any], data: st.DataObject
+) -> None:
+    """Whatever the fast path ignores of a branch's events the parser ignores too, and the
+    other way round: both ask `work_event_reason`, so neither reads an issue it need not."""
+    typed, raw = _settings(tmp_path_factory.mktemp("cfg"), config)
+    gh = MemoryGitHub()
+    name, payload = data.draw(work_payloads(gh, typed.policy.work.branch_prefix))
+
+    reason = quick_reason(name, payload, raw)
+    parsed = webhooks.parse(name, payload, typed.policy, now=gh.now, run_id="9")
+
+    if reason is None:
+        event("both let it through")
+        assert not isinstance(parsed, Ignored | Sweep)
+    else:
+        event("both ignore it")
+        assert parsed == Ignored(reason=reason, issue=parsed.issue)

@@ -29,6 +29,7 @@ states:
   start:
     kind: work
     agent: dev
+    changes_code: true
   review:
     kind: work
     agent: reviewer
@@ -59,6 +60,10 @@ escalation:
   state: gave_up
   replan: start
 reopen: start
+pull_request:
+  ready: gate
+  changes_requested: start
+  merged: done
 """
 
 
@@ -352,6 +357,30 @@ CASES = [
         "  state: review",
     ),
     (
+        "a pull-request route to an unknown state is refused, with the closest name",
+        [("  merged: done\n", "  merged: dome\n")],
+        "check_pull_request",
+        Severity.error,
+        ["pull_request.merged", "'dome'", "did you mean 'done'?"],
+        "merged: dome",
+    ),
+    (
+        "a waiting state that changes code is refused",
+        [("    reply: start\n", "    reply: start\n    changes_code: true\n")],
+        "check_pull_request",
+        Severity.error,
+        ["waiting state 'gate' cannot change code"],
+        "    changes_code: true\n    approval",
+    ),
+    (
+        "routes with no state that changes code are only a warning",
+        [("    agent: dev\n    changes_code: true\n", "    agent: dev\n")],
+        "check_pull_request",
+        Severity.warning,
+        ["no state has `changes_code: true`", "never apply"],
+        "pull_request:",
+    ),
+    (
         "a state no edge reaches is only a warning",
         [("  done:\n", "  limbo:\n    kind: terminal\n  done:\n")],
         "check_reachable",
@@ -451,15 +480,34 @@ def test_a_duplicated_state_is_refused_with_its_name_and_line(
 
 
 # --- the seed's relabel-only states ---------------------------------------------------------
-def test_issue_lifecycle_warns_about_exactly_the_three_relabel_only_states() -> None:
+def test_issue_lifecycle_warns_about_exactly_the_two_relabel_only_states() -> None:
     report = check(load_preset("issue-lifecycle"))
     assert report.errors == []
-    relabel_only = ["planning_approach", "validating_solution", "addressing_feedback"]
-    assert len(report.warnings) == 3
+    relabel_only = ["planning_approach", "validating_solution"]
+    assert len(report.warnings) == 2
     for state in relabel_only:
         mentioning = [w for w in report.warnings if f"'{state}'" in w.message]
         assert len(mentioning) == 1, state
         assert "relabel" in mentioning[0].message
+
+
+def test_a_state_only_a_pull_request_route_reaches_is_not_warned_about() -> None:
+    """addressing_feedback has no incoming edge in seed 000's table; a reviewer's requested
+    changes reach it, so it is no longer relabel-only."""
+    warned = " ".join(w.message for w in check(load_preset("issue-lifecycle")).warnings)
+    assert "'addressing_feedback'" not in warned
+
+
+def test_a_route_reaches_a_state_only_when_some_state_changes_code() -> None:
+    limbo = "  done:\n    kind: terminal\n  limbo:\n    kind: terminal\n"
+    text = broken(
+        ("  done:\n    kind: terminal\n", limbo), ("  merged: done\n", "  merged: limbo\n")
+    )
+    workflow, _ = _parse(text)
+    assert not [w for w in check(workflow).warnings if "'limbo'" in w.message]
+    no_code = text.replace("    changes_code: true\n", "")
+    workflow, _ = _parse(no_code)
+    assert [w for w in check(workflow).warnings if "'limbo'" in w.message]
 
 
 @pytest.mark.parametrize("name", ["approval-gate", "task-review"])
@@ -522,12 +570,12 @@ def test_validate_a_config_with_only_warnings_passes(runner: CliRunner) -> None:
     assert "0 error(s), 1 warning(s)" in result.output
 
 
-def test_validate_the_default_preset_passes_with_its_three_warnings(runner: CliRunner) -> None:
+def test_validate_the_default_preset_passes_with_its_two_warnings(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["validate", "--workflow", "issue-lifecycle"])
     assert result.exit_code == 0, result.output
-    for state in ["planning_approach", "validating_solution", "addressing_feedback"]:
+    for state in ["planning_approach", "validating_solution"]:
         assert re.search(rf"preset issue-lifecycle:\d+: warning: state '{state}'", result.output)
-    assert "0 error(s), 3 warning(s)" in result.output
+    assert "0 error(s), 2 warning(s)" in result.output
 
 
 def test_validate_a_workflow_file_with_a_duplicate_state_fails(runner: CliRunner) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from baton.action import inputs
-from baton.core.triage import DEFAULT_BOT, View, quick_reason
+from baton.core.triage import DEFAULT_BOT, DEFAULT_BRANCH_PREFIX, View, quick_reason
 
 
 def _yaml(path: Path) -> Any:
@@ -75,6 +75,12 @@ def raw_view(env: Mapping[str, str]) -> View | None:
         kinds[label] = str(spec.get("kind"))
         agents[label] = str(spec.get("agent") or "agent")
     trigger = entry.get("trigger_label", "baton")
+    work = config.get("work") or {}
+    branch_prefix = (
+        work.get("branch_prefix", DEFAULT_BRANCH_PREFIX) if isinstance(work, dict) else None
+    )
+    if not isinstance(branch_prefix, str):
+        return None
     return View(
         bot_login=given.text("bot_login", DEFAULT_BOT),
         label_prefix=prefix,
@@ -83,6 +89,7 @@ def raw_view(env: Mapping[str, str]) -> View | None:
         enter_on_open=bool(entry.get("on_open", False)),
         allow_edited_approvals=bool(config.get("allow_edited_approvals", False)),
         approval_words=tuple(str(w).strip().lower() for w in words),
+        branch_prefix=branch_prefix,
         kinds=kinds,
         agents=agents,
     )

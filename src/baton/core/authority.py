@@ -1,12 +1,13 @@
 """Who may do what: the one home of the membership, answering and reopening rules.
 
-The engine asks these to decide; `run.py` asks `answers_whoever` and `reopens_whoever` to know
-whether a decision can turn on the actor's permission, and so whether it is worth an API call to
-look it up.
+The engine asks these to decide; `run.py` asks `answers_whoever`, `reopens_whoever` and
+`needs_identity` to know whether a decision can turn on the actor's permission, and so whether it
+is worth an API call to look it up.
 """
 
 from __future__ import annotations
 
+from baton.core.events import Event, Reviewed
 from baton.core.issue_facts import Actor
 from baton.workflow.config import Permission, Policy, Who
 
@@ -51,4 +52,16 @@ def may_reopen(actor: Actor, issue_author: str, policy: Policy) -> bool:
         return False
     return reopens_whoever(actor.login, issue_author, policy) or is_member(
         actor, policy.maintainers
+    )
+
+
+def needs_identity(event: Event) -> bool:
+    """Whether a pull-request event's decision turns on who its actor is: a review that approves
+    or requests changes, by a human whose permission is not known yet. Merges, closes and checks
+    never do (GitHub already let only a writer merge), nor does a plain review comment."""
+    return (
+        isinstance(event, Reviewed)
+        and event.verdict != "commented"
+        and not event.actor.is_bot
+        and event.actor.permission is None
     )

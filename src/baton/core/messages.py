@@ -184,3 +184,99 @@ def join(*parts: str | None) -> str | None:
 
 def _line(text: str, limit: int) -> str:
     return markdown.clip(markdown.escape(text), limit)
+
+
+# --- the work product: the branch, its commits and the pull request ----------------------------
+def changes_refused(agent: str, branch: str, problems: Sequence[str]) -> str:
+    """An agent's changeset failed Baton's checks: nothing reached the branch."""
+    lines = [
+        f"### 🛑 The {markdown.code(agent)}'s changes were refused",
+        "",
+        f"Nothing was written to {markdown.code(branch)}. Why:",
+        "",
+    ]
+    lines += [f"- {_line(problem, NOTE)}" for problem in problems[:SHOWN]] or ["- no reason given"]
+    if len(problems) > SHOWN:
+        lines.append(f"- …and {len(problems) - SHOWN} more")
+    lines += ["", "The attempt counts as failed; the agent is told why when it runs again."]
+    return _sign(lines)
+
+
+PULL_REQUEST_SETTING = (
+    "**Allow GitHub Actions to create and approve pull requests** (the repository's Settings → "
+    "Actions → General → Workflow permissions; in an organisation, its own Settings → Actions → "
+    "General first)"
+)
+
+
+def pull_request_refused(branch: str, problem: str) -> str:
+    """GitHub would not open the draft pull request: what to change, and that work goes on."""
+    return _sign(
+        [
+            "### ⚠️ The pull request could not be opened",
+            "",
+            f"GitHub refused to open a draft pull request from {markdown.code(branch)}: "
+            f"{_line(problem, REASON)}",
+            "",
+            f"To fix it, turn on {PULL_REQUEST_SETTING}, or give Baton a token that may open "
+            "pull requests (the action's `github-token` input, e.g. a GitHub App token).",
+            "",
+            "The commits are on the branch and the work goes on; the pull request is tried "
+            "again at the next commit.",
+        ]
+    )
+
+
+def changes_requested(
+    reviewer: str, pull_request: int, target: str | None, agent: str | None
+) -> str:
+    """A reviewer's requested changes sent the work back (or were kept for the next agent)."""
+    if target is None:
+        where = "The review is kept for the next agent."
+    else:
+        who = f"; the {markdown.code(agent)} works on it" if agent else ""
+        where = f"The issue moved to {markdown.code(target)}{who}."
+    return _sign(
+        [
+            f"{markdown.code(reviewer)} requested changes on the pull request "
+            f"(#{pull_request}). {where}"
+        ]
+    )
+
+
+def merged(merger: str, pull_request: int, target: str | None) -> str:
+    where = f" The issue is now {markdown.code(target)}." if target else ""
+    return _sign(
+        [f"### 🎉 Pull request #{pull_request} was merged by {markdown.code(merger)}.{where}"]
+    )
+
+
+def pull_request_closed(closer: str, pull_request: int, state: str, moved: bool) -> str:
+    """Closed without merging: a maintainer decides what happens to the work."""
+    where = (
+        f"The issue moved to {markdown.code(state)}"
+        if moved
+        else f"The issue stays in {markdown.code(state)}"
+    )
+    return _sign(
+        [
+            f"### ✋ Pull request #{pull_request} was closed without merging by "
+            f"{markdown.code(closer)}",
+            "",
+            f"{where}, and no agent runs until a maintainer decides: relabel the issue to the "
+            "state to resume from (the branch is kept, and a new pull request opens at the next "
+            "commit), or close the issue.",
+        ]
+    )
+
+
+def checks_failed(head: str, failures: Sequence[str], target: str) -> str:
+    lines = [
+        f"### ❌ Checks failed on {markdown.code(head[:7])}",
+        "",
+    ]
+    lines += [f"- {_line(failure, NOTE)}" for failure in failures[:SHOWN]]
+    if len(failures) > SHOWN:
+        lines.append(f"- …and {len(failures) - SHOWN} more")
+    lines += ["", f"The issue moved to {markdown.code(target)}, with the failures as feedback."]
+    return _sign(lines)

@@ -23,11 +23,21 @@ if TYPE_CHECKING:
     from baton.workflow.config import Policy
     from baton.workflow.model import Workflow
 
+# The events of the issue's branch and pull request, and the one action of each Baton reads.
+WORK_EVENTS = {
+    "pull_request_review": "submitted",
+    "pull_request": "closed",
+    "check_suite": "completed",
+    "workflow_run": "completed",
+}
 HANDLED_EVENTS = frozenset(
     {"issues", "issue_comment", "workflow_dispatch", "repository_dispatch", "schedule"}
+    | WORK_EVENTS.keys()
 )
 DEFAULT_BOT = "github-actions[bot]"
 DEFAULT_CONFIG = ".github/baton.yml"
+DEFAULT_BRANCH_PREFIX = "baton/issue-"
+WEIGHTY_REVIEWS = frozenset({"approved", "changes_requested"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,7 @@ class View:
     enter_on_open: bool = False
     allow_edited_approvals: bool = False
     approval_words: tuple[str, ...] = ("approved",)
+    branch_prefix: str = DEFAULT_BRANCH_PREFIX
     kinds: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> state kind
     agents: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> agent
 
@@ -59,6 +70,7 @@ def view_of(workflow: Workflow, policy: Policy) -> View:
         enter_on_open=policy.enter_on_open,
         allow_edited_approvals=policy.allow_edited_approvals,
         approval_words=policy.approval_words,
+        branch_prefix=policy.work.branch_prefix,
         kinds={labels[s]: spec.kind.value for s, spec in workflow.states.items()},
         agents={labels[s]: spec.agent or "agent" for s, spec in workflow.states.items()},
     )
@@ -101,6 +113,76 @@ def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -
     return None
 
 
+# --- the issue's branch and pull request ----------------------------------------------------
+def issue_of_branch(prefix: str, branch: str) -> int | None:
+    """The issue a branch belongs to by its name, or None. Only a hint: the record decides
+    whether a pull request is the issue's."""
+    if not branch.startswith(prefix):
+        return None
+    rest = branch[len(prefix) :]
+    ok = rest.isascii() and rest.isdigit() and len(rest) < 10 and not rest.startswith("0")
+    return int(rest) if ok else None
+
+
+def _full_name(repository: Any) -> str | None:
+    name = repository.get("full_name") if isinstance(repository, Mapping) else None
+    return name if isinstance(name, str) else None
+
+
+def work_event_reason(name: str, payload: Mapping[str, Any], view: View) -> str | None:
+    """A reason to ignore an event of a branch or pull request from its payload alone: another
+    action, a branch that is not Baton's, a fork, a review that carries no weight by its kind
+    or author. None when it may matter, or when the payload is malformed (the full path then
+    refuses it with a clear error). `webhooks.parse` asks this first, so both paths agree."""
+    action = payload.get("action")
+    if action != WORK_EVENTS[name]:
+        return f"{name}.{action or '?'} is not an event Baton acts on"
+    repository = _full_name(payload.get("repository"))
+    if name in {"pull_request_review", "pull_request"}:
+        pull = payload.get("pull_request")
+        head = pull.get("head") if isinstance(pull, Mapping) else None
+        ref = head.get("ref") if isinstance(head, Mapping) else None
+        if not isinstance(pull, Mapping) or not isinstance(head, Mapping):
+            return None
+        if not isinstance(ref, str):
+            return None
+        if issue_of_branch(view.branch_prefix, ref) is None:
+            return f"branch {ref!r} is not one of Baton's"
+        source = _full_name(head.get("repo"))
+        if source != repository:
+            return f"pull request #{pull.get('number')} comes from a fork ({source or 'deleted'})"
+        if name == "pull_request_review":
+            review = payload.get("review")
+            if not isinstance(review, Mapping):
+                return None
+            verdict = str(review.get("state") or "").lower()
+            if verdict not in WEIGHTY_REVIEWS:
+                return (
+                    f"a {verdict or '?'} review moves nothing: only an approval or requested "
+                    "changes do"
+                )
+            user = review.get("user")
+            if isinstance(user, Mapping) and is_bot(user, view.bot_login):
+                return f"review by bot {user.get('login')}"
+        return None
+    key = "check_suite" if name == "check_suite" else "workflow_run"
+    run = payload.get(key)
+    if not isinstance(run, Mapping):
+        return None
+    branch = run.get("head_branch")
+    if branch is None:
+        return f"{name} with no head branch (a fork's or a tag's): not Baton's"
+    if not isinstance(branch, str):
+        return None
+    if issue_of_branch(view.branch_prefix, branch) is None:
+        return f"branch {branch!r} is not one of Baton's"
+    if name == "workflow_run":
+        source = _full_name(run.get("head_repository"))
+        if source != repository:
+            return f"a workflow run from a fork ({source or 'deleted'})"
+    return None
+
+
 # --- a whole payload -----------------------------------------------------------------------
 def _labels(issue: Mapping[str, Any]) -> list[str] | None:
     """The label names, or None when the payload's labels are not a list (the full path then
@@ -122,6 +204,8 @@ def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | Non
         return f"event {name!r} is not one Baton handles"
     if name == "schedule" or name == "repository_dispatch":
         return None
+    if name in WORK_EVENTS:
+        return work_event_reason(name, payload, view)
     if name == "workflow_dispatch":
         inputs = payload.get("inputs")
         issue = inputs.get("issue") if isinstance(inputs, Mapping) else None

@@ -14,10 +14,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from baton.core import markdown
+from baton.core.triage import issue_of_branch
+
 KEEP_COMMITS = 20
 TRAILER = "Baton-Changeset"
 _TRAILER_LINE = re.compile(rf"^{TRAILER}: (sha256:[0-9a-f]{{64}})$", re.MULTILINE)
 DEFAULT_BRANCH_PREFIX = "baton/issue-"
+
+__all__ = ["issue_of_branch"]  # its home is `core.triage` (stdlib only, for the fast path)
 
 
 class CommitMark(BaseModel):
@@ -32,6 +37,7 @@ class CommitMark(BaseModel):
     attempt: int
     files: int
     at: datetime
+    summary: str = ""  # the first line of the agent's summary, as it reported it (untrusted)
 
 
 class Work(BaseModel):
@@ -48,26 +54,36 @@ class Work(BaseModel):
     ready: bool = False  # marked ready for review
     problem: str | None = None  # why the pull request could not be opened, until it is
     closed: Literal["merged", "closed"] | None = None
+    # Reports in a row whose changeset was stale (the branch moved under the agent): each one
+    # runs the agent again on the new head, and too many in a row hand the issue to a human.
+    stale_runs: int = 0
+    # Failing checks that arrived while an agent was working, handed to the next agent.
+    failing_checks: list[str] = Field(default_factory=list)
+    # The newest review of the pull request that counted: GitHub's review ids only grow, so a
+    # review delivered again long after (out of the record's memory of events) counts once.
+    last_review: int = 0
+
+    @property
+    def open_pull_request(self) -> bool:
+        """The issue has a pull request that is still open (Baton's last word on it)."""
+        return self.pull_request is not None and self.closed is None
 
     def committed(self, digest: str) -> CommitMark | None:
         return next((c for c in self.commits if c.digest == digest), None)
 
     def with_commit(self, mark: CommitMark) -> Work:
+        """The work with one more commit; a digest it already holds is not added twice (a
+        re-run of the report finds its commit already on the branch)."""
+        if self.committed(mark.digest) is not None:
+            return self
         commits = [*self.commits, mark][-KEEP_COMMITS:]
-        return self.model_copy(update={"commits": commits, "head": mark.oid, "created": True})
+        return self.model_copy(
+            update={"commits": commits, "head": mark.oid, "created": True, "stale_runs": 0}
+        )
 
 
 def branch_name(prefix: str, issue: int) -> str:
     return f"{prefix}{issue}"
-
-
-def issue_of_branch(prefix: str, branch: str) -> int | None:
-    """The issue a branch belongs to by its name, or None. Only a hint: the record decides
-    whether a pull request is the issue's."""
-    if not branch.startswith(prefix):
-        return None
-    rest = branch[len(prefix) :]
-    return int(rest) if rest.isdigit() and len(rest) < 10 and not rest.startswith("0") else None
 
 
 def digest_in(message: str) -> str | None:
@@ -104,10 +120,48 @@ def commit_message(
     return headline, "\n".join(body_lines)
 
 
+def first_line(text: str, limit: int) -> str:
+    """The first non-blank line of `text`, clipped to `limit` characters."""
+    return _one_line(text, limit)
+
+
 def pull_request_title(issue: int, title: str) -> str:
     text = " ".join(title.split()) or f"Issue #{issue}"
     text = text if len(text) <= 200 else text[:199].rstrip() + "…"
     return f"{text} (#{issue})"
+
+
+PR_SUMMARY = 120  # characters of a commit's summary line shown in the pull request's body
+PR_FOOTER = (
+    "<sub>Baton maintains this description from the issue's record; an edit here is replaced "
+    "at the next commit. Steer the work on the issue.</sub>"
+)
+
+
+def pull_request_body(issue: int, work: Work) -> str:
+    """The draft pull request's description: what it closes, where the work is steered, one
+    line per commit. Agents' summaries are untrusted, so each is escaped onto one line: it can
+    mention nobody, reference nothing and pass for none of Baton's own lines."""
+    lines = [
+        f"Closes #{issue}",
+        "",
+        f"Baton's agents work on issue #{issue} here: each commit is one agent's changeset, "
+        "checked and committed by Baton. The issue shows where the work stands and how to "
+        "steer it.",
+        "",
+        "### The work so far",
+        "",
+    ]
+    for mark in work.commits:
+        summary = markdown.clip(markdown.escape(mark.summary), PR_SUMMARY) or "no summary"
+        lines.append(
+            f"- {markdown.code(mark.agent)} in {markdown.code(mark.state)}: {summary} "
+            f"({markdown.code(mark.oid[:7])})"
+        )
+    if not work.commits:
+        lines.append("- nothing yet")
+    lines += ["", PR_FOOTER]
+    return "\n".join(lines)
 
 
 # --- what a run learnt about the work before deciding ---------------------------------------

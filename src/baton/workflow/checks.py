@@ -307,11 +307,48 @@ def check_escalation(wf: Workflow, prefix: str) -> Iterator[Problem]:
         )
 
 
+def check_pull_request(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    """Routes name states; only a work state's agent changes code; routes need a branch."""
+    for route, target in wf.pull_request.targets().items():
+        if target not in wf.states:
+            yield _error(
+                f"pull_request.{route} names unknown state {target!r}"
+                + did_you_mean(target, wf.states),
+                "pull_request",
+                route,
+            )
+    for state, spec in wf.states.items():
+        if spec.changes_code and spec.kind is not StateKind.work:
+            yield _error(
+                f"{spec.kind.value} state {state!r} cannot change code: only a work state's "
+                "agent does",
+                "states",
+                state,
+                "changes_code",
+            )
+    coded = [s for s, spec in wf.states.items() if spec.changes_code]
+    if wf.pull_request.targets() and not coded:
+        yield _warning(
+            "pull_request routes are set, but no state has `changes_code: true`: no issue gets "
+            "a branch or a pull request, so they never apply",
+            "pull_request",
+        )
+
+
+def _route_targets(wf: Workflow) -> set[str]:
+    """States a pull request's review, checks, merge or close can move an issue to: reachable
+    from anywhere once a state that changes code opened the pull request."""
+    if not any(spec.changes_code for spec in wf.states.values()):
+        return set()
+    routes = wf.pull_request.model_copy(update={"ready": None}).targets()
+    return {target for target in routes.values() if target in wf.states}
+
+
 def check_reachable(wf: Workflow, prefix: str) -> Iterator[Problem]:
     if wf.initial not in wf.states:
         return
-    seen = {wf.initial}
-    frontier = [wf.initial]
+    seen = {wf.initial, *_route_targets(wf)}
+    frontier = list(seen)
     while frontier:
         for target in wf.targets(frontier.pop()):
             if target in wf.states and target not in seen:
@@ -320,8 +357,8 @@ def check_reachable(wf: Workflow, prefix: str) -> Iterator[Problem]:
     for state in wf.states:
         if state not in seen:
             yield _warning(
-                f"state {state!r} has no path from {wf.initial!r}: only a maintainer's relabel "
-                "reaches it",
+                f"state {state!r} has no path from {wf.initial!r} and no pull-request route "
+                "reaches it: only a maintainer's relabel does",
                 "states",
                 state,
             )
@@ -339,6 +376,7 @@ CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
     check_terminal,
     check_ways_out,
     check_escalation,
+    check_pull_request,
     check_reachable,
 )
 

@@ -2,9 +2,14 @@
 
 The JSON form is `{"initial", "states": {name: {"agent", "kind"}}, "transitions": {name: [...]}}`
 with the table's edges only; moves the engine makes outside the table (escalation, the
-escalation commands, reopening) sit under `escapes`, and the human gates under `humans`. It is
-a drawing for tools, not a definition: `model.to_yaml` (`baton graph --format workflow`) prints
-the definition that `baton validate` accepts back.
+escalation commands, reopening) sit under `escapes`, the human gates under `humans`, and where
+the issue's pull request sends it under `routes` (a route applies from any state, so it is no
+edge of one). It is a drawing for tools, not a definition: `model.to_yaml` (`baton graph
+--format workflow`) prints the definition that `baton validate` accepts back.
+
+Mermaid's state diagrams have no dashed arrow, and a route starts from wherever the issue is,
+so the diagram shows each route as a note on the state it leads to ("PR: merged"), and marks
+the states whose agent changes code.
 """
 
 from __future__ import annotations
@@ -48,7 +53,30 @@ def to_json(workflow: Workflow) -> dict[str, Any]:
         "transitions": {state: workflow.targets(state) for state in workflow.states},
         "escapes": workflow.escapes(),
         "humans": humans,
+        "routes": workflow.pull_request.targets(),
+        "changes_code": [state for state, spec in workflow.states.items() if spec.changes_code],
     }
+
+
+ROUTE_NOTES = {
+    "ready": "PR: ready for review",
+    "changes_requested": "PR: changes requested",
+    "checks_failed": "PR: checks failed",
+    "merged": "PR: merged",
+    "closed": "PR: closed",
+}
+
+
+def _route_notes(workflow: Workflow) -> list[str]:
+    """One note per state a pull-request route leads to, naming every route that does."""
+    by_target: dict[str, list[str]] = {}
+    for route, target in workflow.pull_request.targets().items():
+        if target in workflow.states:
+            by_target.setdefault(target, []).append(ROUTE_NOTES[route].removeprefix("PR: "))
+    return [
+        f"    note right of {target}: PR: {', '.join(routes)}"
+        for target, routes in by_target.items()
+    ]
 
 
 def to_mermaid(workflow: Workflow, *, current: str | None = None) -> str:
@@ -56,13 +84,15 @@ def to_mermaid(workflow: Workflow, *, current: str | None = None) -> str:
     lines = ["stateDiagram-v2", f"    [*] --> {workflow.initial}"]
     for state, spec in workflow.states.items():
         who = spec.agent or ("human" if spec.kind is StateKind.waiting else spec.kind.value)
-        lines.append(f"    {state}: {state} ({who})")
+        code = ", commits" if spec.changes_code else ""
+        lines.append(f"    {state}: {state} ({who}{code})")
     for source in workflow.states:
         for target in workflow.targets(source):
             lines.append(f"    {source} --> {target}")
     for state, spec in workflow.states.items():
         if spec.kind is StateKind.terminal:
             lines.append(f"    {state} --> [*]")
+    lines += _route_notes(workflow)
     if current:
         lines.append("    classDef current fill:#fbca04,stroke:#333,stroke-width:3px")
         lines.append(f"    class {current} current")

@@ -23,9 +23,22 @@ from baton.core import events
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Decision
 from baton.core.engine import decide
-from baton.core.events import Commented, Dispatched, Event, IssueChanged, Labeled, Tick
+from baton.core.events import (
+    CheckNote,
+    ChecksCompleted,
+    Commented,
+    Dispatched,
+    Event,
+    IssueChanged,
+    Labeled,
+    PullRequestClosed,
+    Reviewed,
+    ReviewNote,
+    Tick,
+)
 from baton.core.issue_facts import Actor, IssueInfo
 from baton.core.record import Dispatch, HistoryEntry, Record
+from baton.core.work import ChangesetFacts, CommitMark, PullRequestFacts, Work
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow, load_preset
 
@@ -48,6 +61,54 @@ PEOPLE = {
 
 _ids = itertools.count(1)
 
+BRANCH = "baton/issue-1"
+PR = 7
+PR_NODE = "PR_kwDOfake7"
+BASE = "a" * 40  # the branch head the agent started from
+HEAD = "c" * 40  # Baton's last commit on the branch
+DIGEST = "sha256:" + "d" * 64
+
+
+def mark(
+    oid: str = HEAD, *, digest: str = DIGEST, summary: str = "Add the CSV export"
+) -> CommitMark:
+    """A commit Baton made from the developer's changeset in implementing."""
+    return CommitMark(
+        digest=digest,
+        oid=oid,
+        agent="developer",
+        state="implementing",
+        attempt=1,
+        files=2,
+        at=ENTERED,
+        summary=summary,
+    )
+
+
+def work(*, pull_request: int | None = PR, **changes: Any) -> Work:
+    """The issue's work: its branch, one commit, and (by default) its open draft pull request."""
+    base = Work(
+        branch=BRANCH,
+        created=True,
+        head=HEAD,
+        commits=[mark()],
+        pull_request=pull_request,
+        pull_request_id=PR_NODE if pull_request else "",
+    )
+    return base.model_copy(update=changes)
+
+
+def changeset(status: str, **fields: Any) -> ChangesetFacts:
+    """The changeset beside a report as the run found it: two files on top of BASE."""
+    defaults: dict[str, Any] = {"digest": DIGEST, "base": BASE, "files": 2, "bytes": 120}
+    if status == "committed":
+        defaults["oid"] = "e" * 40
+    return ChangesetFacts(status=status, **{**defaults, **fields})
+
+
+def opened(number: int | None = PR, problem: str | None = None) -> PullRequestFacts:
+    return PullRequestFacts(number=number, node_id=PR_NODE if number else "", problem=problem)
+
 
 @dataclass(frozen=True)
 class Build:
@@ -55,6 +116,12 @@ class Build:
 
     workflow: Workflow
     policy: Policy = field(default_factory=Policy)
+
+    # The work product's builders, for the tests that cannot import this module.
+    mark = staticmethod(mark)
+    work = staticmethod(work)
+    changeset = staticmethod(changeset)
+    opened = staticmethod(opened)
 
     def with_policy(self, **changes: Any) -> Build:
         return replace(self, policy=replace(self.policy, **changes))
@@ -172,6 +239,81 @@ class Build:
     def tick(self, state: str, *, after: timedelta) -> Tick:
         """The sweep, `after` the state was entered."""
         return events.tick(ISSUE, ENTERED + after).model_copy(update={"issue": self.issue(state)})
+
+    def reviewed(
+        self,
+        verdict: str,
+        by: str,
+        state: str,
+        *,
+        body: str = "",
+        notes: tuple[ReviewNote, ...] = (),
+        pull_request: int = PR,
+        review_id: int = 500,
+        closed: bool = False,
+    ) -> Reviewed:
+        """`by` submits a review on pull request `pull_request` (the issue's own by default)."""
+        info = self.issue(state)
+        if closed:
+            info = info.model_copy(update={"state": "closed"})
+        return Reviewed(
+            id=f"review:{review_id}",
+            issue=info,
+            actor=PEOPLE[by],
+            at=NOW,
+            pull_request=pull_request,
+            review_id=review_id,
+            verdict=verdict,
+            body=body,
+            commit=HEAD,
+            notes=list(notes),
+            run_id=RUN,
+        )
+
+    def pr_closed(
+        self, by: str, state: str, *, merged: bool, pull_request: int = PR, closed: bool = False
+    ) -> PullRequestClosed:
+        """`by` merges (or closes unmerged) pull request `pull_request`."""
+        info = self.issue(state)
+        if closed:
+            info = info.model_copy(update={"state": "closed"})
+        return PullRequestClosed(
+            id=f"pr-closed:{pull_request}:{'true' if merged else 'false'}",
+            issue=info,
+            actor=PEOPLE[by],
+            at=NOW,
+            pull_request=pull_request,
+            merged=merged,
+            run_id=RUN,
+        )
+
+    def checks(
+        self,
+        state: str,
+        conclusion: str,
+        *,
+        head: str = HEAD,
+        failing: tuple[CheckNote, ...] = (),
+        branch: str = BRANCH,
+        pull_request: int | None = PR,
+        closed: bool = False,
+    ) -> ChecksCompleted:
+        """CI finished on `head` of `branch` with `conclusion`."""
+        info = self.issue(state)
+        if closed:
+            info = info.model_copy(update={"state": "closed"})
+        return ChecksCompleted(
+            id=f"checks:{head}:{next(_ids)}",
+            issue=info,
+            actor=Actor(login="github-actions[bot]", is_bot=True),
+            at=NOW,
+            branch=branch,
+            head=head,
+            conclusion=conclusion,
+            pull_request=pull_request,
+            failing=list(failing),
+            run_id=RUN,
+        )
 
     def decide(self, record: Record | None, event: Event) -> Decision:
         return decide(record, event, self.workflow, self.policy)

@@ -14,8 +14,13 @@ carries out. Each group of rules has a module, in the order a reader meets them:
   (which escalate to a human), the retry ladder and escalation;
 * `lifecycle`: reopened and closed issues, dispatched runs, and time: waiting states that
   outlive their timeout move on, silent agents are dispatched again;
+* `pull_requests`: the issue's own pull request steering it along the workflow's routes:
+  approvers' reviews, the merge or close, failing checks on the branch head;
+* `work_product`: the branch made on entering a state that changes code, the pull request
+  marked ready and its description kept current, and the move into the ready state refused
+  when GitHub would not open it;
 * `finish`: labels that disagree with the record are repaired, and the repair is reported;
-  every rule's draft becomes a `Decision` there;
+  every rule's draft becomes a `Decision` there, its work product projected like its labels;
 * `route`: `decide` itself, which sends each event to the rule for its kind.
 """
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from baton.core import messages
-from baton.core.decision import Outcome, Reaction
+from baton.core.decision import CommitPlan, Outcome, PullRequestPlan, Reaction
 from baton.core.events import AgentReported, Commented, Event, Labeled
 from baton.core.pm_rules import success_target
 from baton.core.record import KEEP_FEEDBACK, Dispatch, HistoryEntry, Record, clip
@@ -62,6 +62,9 @@ class Draft:
     agent: str | None = None
     forced: bool = False
     remove: tuple[str, ...] = ()  # labels the decision itself removes (a refused relabel)
+    # Work GitHub does first, whose answer the run hands to `decide` again (`Decision.work_first`)
+    commit: CommitPlan | None = None
+    open_pull_request: PullRequestPlan | None = None
 
 
 # --- moves ----------------------------------------------------------------------------------------

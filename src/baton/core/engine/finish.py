@@ -6,6 +6,7 @@ from typing import Any
 
 from baton.core import messages
 from baton.core.decision import Decision, Outcome
+from baton.core.engine import work_product
 from baton.core.engine.context import Ctx, Draft, Scene, rerun_agent, seen
 from baton.core.events import Labeled
 from baton.core.labels import is_ours, status_labels
@@ -76,6 +77,16 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         rerun = record is None or record.state == ctx.state
         agent = draft.agent or (rerun_agent(ctx) if rerun else None)
     message = messages.join(draft.message, messages.notes(repairs)) if repairs else draft.message
+    create_branch = None
+    update_pull_request = None
+    if record is not None:
+        # The work product follows the record whatever the rule: the branch, the ready mark,
+        # the pull request's description.
+        record, create_branch = work_product.with_branch(scene, record)
+        record = work_product.with_ready(scene, record)
+        if draft.commit is None and draft.open_pull_request is None:
+            before = ctx.record.work if ctx else None
+            update_pull_request = work_product.update(scene, before, record)
     if record is not None:
         revision = (ctx.record.revision if ctx else 0) + 1
         outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
@@ -105,6 +116,10 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         repairs=tuple(repairs),
         event=event.kind,
         event_id=event.id,
+        create_branch=create_branch,
+        commit=draft.commit,
+        open_pull_request=draft.open_pull_request,
+        update_pull_request=update_pull_request,
     )
 
 

@@ -98,10 +98,16 @@ def _predates(ctx: Ctx, event: Commented) -> bool:
 
 def _human_input(ctx: Ctx, event: Commented) -> HumanInput:
     """The reply as the next agent reads it: an excerpt, and where the whole comment is."""
+    return human_input(ctx, event.actor.login, event.body, event.comment_id)
+
+
+def human_input(ctx: Ctx, login: str, text: str, comment_id: int | None) -> HumanInput:
+    """A human's words as the next agent reads them (a reply, a review): an excerpt, and the
+    comment holding the whole text when there is one."""
     return HumanInput(
-        author=event.actor.login,
-        excerpt=clip(event.body, EXCERPT),
-        comment_id=event.comment_id,
+        author=login,
+        excerpt=clip(text, EXCERPT),
+        comment_id=comment_id,
         state=ctx.state,
         at=ctx.now,
     )
@@ -115,34 +121,58 @@ def _keep_input(ctx: Ctx, event: Commented) -> Record:
 
 def _human_move(ctx: Ctx, event: Commented, target: str, *, approved: bool) -> Draft:
     """A reply or an approval moves the issue along its waiting state's edge."""
+    return human_move(
+        ctx,
+        event.actor.login,
+        target,
+        approved=approved,
+        said=_human_input(ctx, event),
+        comment_id=event.comment_id,
+    )
+
+
+def human_move(
+    ctx: Ctx,
+    login: str,
+    target: str,
+    *,
+    approved: bool,
+    said: HumanInput,
+    comment_id: int | None,
+    what: str | None = None,
+    trigger: str | None = None,
+) -> Draft:
+    """A human's reply or approval (in a comment, or a pull request's review) moves the issue
+    along its waiting state's edge; an approval is bound to the state and iteration it was
+    given in, so it counts only on the way out of this gate."""
     record = ctx.record
     approval = (
         Approval(
-            by=event.actor.login,
+            by=login,
             state=ctx.state,
             iteration=record.iteration,
-            comment_id=event.comment_id,
+            comment_id=comment_id,
             at=ctx.now,
         )
         if approved
         else None
     )
-    what = "approved" if approved else "replied"
+    what = what or ("approved" if approved else "replied")
     moved = move(
         ctx,
         target,
-        reason=f"{event.actor.login} {what}",
-        actor=event.actor.login,
-        trigger="approval" if approved else "reply",
-        pending_input=[*record.pending_input, _human_input(ctx, event)][-KEEP_FEEDBACK:],
+        reason=f"{login} {what}",
+        actor=login,
+        trigger=trigger or ("approval" if approved else "reply"),
+        pending_input=[*record.pending_input, said][-KEEP_FEEDBACK:],
         open_questions=[],
         approval=approval,
     )
     return Draft(
         Outcome.transition,
-        f"{ctx.state} → {target}: {event.actor.login} {what}",
+        f"{ctx.state} → {target}: {login} {what}",
         record=moved,
-        reaction=Reaction(comment_id=event.comment_id),
+        reaction=Reaction(comment_id=comment_id) if comment_id else None,
         agent=agent_due(ctx, moved),
     )
 

@@ -1,4 +1,10 @@
-"""Agent reports: a proposal the table allows, else the PM rules, else the retry ladder."""
+"""Agent reports: a proposal the table allows, else the PM rules, else the retry ladder.
+
+A report may carry the agent's changeset, as the report job found it (`ChangesetFacts`): a
+refused one is a failed attempt, a stale one (the branch moved under the agent) runs the agent
+again on the new head, a valid one is committed first (the run commits, then decides again with
+the commit's id), and the first commit opens the draft pull request the same way.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,13 @@ from dataclasses import replace
 
 from baton.core import messages
 from baton.core.agent_result import AgentResult
-from baton.core.decision import Outcome
+from baton.core.decision import CommitPlan, Outcome
 from baton.core.engine.context import (
     BATON,
     Ctx,
     Draft,
     agent_due,
+    dispatch,
     escalate,
     escalation_message,
     limit_breach,
@@ -19,10 +26,15 @@ from baton.core.engine.context import (
     retry,
     seen,
 )
+from baton.core.engine.work_product import opening, work_of
 from baton.core.events import AgentReported
 from baton.core.pm_rules import facts_for, pick
 from baton.core.record import KEEP_FEEDBACK, LastReport, clip
+from baton.core.work import ChangesetFacts, CommitMark, commit_message, first_line
 from baton.workflow.model import ESCALATE, RETRY, StateKind
+
+MAX_STALE_RUNS = 3  # stale re-runs in a row before a human is asked
+STALE_NOTE = "Your changes were not committed: "
 
 
 def on_report(ctx: Ctx, event: AgentReported) -> Draft:
@@ -40,6 +52,10 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         # Remembered, so the same report delivered again later can never apply to a new state.
         return Draft(Outcome.refused, f"stale report: {stale}", record=seen(ctx))
     agent = spec.agent or "agent"
+    changes = event.changeset
+    ctx = _with_changeset(ctx, event, agent)
+    if changes is not None and changes.status == "stale":
+        return _stale(ctx, changes, agent)
     if event.result is None:
         why = event.error or "the agent returned no result"
         return retry(ctx, f"the {agent}'s result was invalid", [why], actor=agent)
@@ -53,8 +69,21 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         summary=clip(result.summary, 1500),
         at=ctx.now,
     )
-    ctx = replace(ctx, record=record.model_copy(update={"last_report": report}))
+    ctx = replace(ctx, record=ctx.record.model_copy(update={"last_report": report}))
+    if changes is not None and changes.status == "refused":
+        return _refused(ctx, changes, agent)
+    if changes is not None and changes.status == "ok":
+        if wf.changes_code(ctx.state):
+            return _commit_first(ctx, changes, result, agent)
+        draft = _on_result(ctx, result, agent, feedback)
+        why = f"the changeset was not committed: {ctx.state} does not change code"
+        return replace(draft, reason=f"{draft.reason}; {why}")
+    return _pull_request(ctx, event, _on_result(ctx, result, agent, feedback))
 
+
+def _on_result(ctx: Ctx, result: AgentResult, agent: str, feedback: list[str]) -> Draft:
+    """Where the result leads: its proposal if the table allows it, else the PM rules."""
+    wf = ctx.workflow
     if result.next_state is not None:
         proposed = result.next_state
         if wf.allows(ctx.state, proposed):
@@ -94,6 +123,11 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
     feedback = [clip(f, 500) for f in result.issues_found][:KEEP_FEEDBACK]
     if relay and not feedback:
         feedback = list(record.feedback)
+    work = record.work
+    if work is not None and work.failing_checks:
+        # Checks that failed while this agent worked go to the next one.
+        feedback = [*feedback, *work.failing_checks][:KEEP_FEEDBACK]
+        work = work.model_copy(update={"failing_checks": []})
     moved = move(
         ctx,
         target,
@@ -104,6 +138,7 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
         open_questions=[clip(q, 500) for q in questions][:KEEP_FEEDBACK],
         pending_input=list(record.pending_input) if relay else [],
         approval=None,  # an approval never carries over past the agent that acted on it
+        work=work,
     )
     message = None
     if target == wf.escalation.state:
@@ -125,3 +160,147 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
         message=message,
         agent=agent_due(ctx, moved),
     )
+
+
+# --- the changeset ------------------------------------------------------------------------
+def _with_changeset(ctx: Ctx, event: AgentReported, agent: str) -> Ctx:
+    """The record knowing the commit the report's changeset became (once, however often the
+    report is decided), and counting stale runs only while they come in a row."""
+    changes = event.changeset
+    record = ctx.record
+    if changes is None or changes.status == "stale":
+        return ctx
+    work = record.work
+    if changes.status == "committed" and changes.oid and changes.digest:
+        summary = event.result.summary if event.result else ""
+        mark = CommitMark(
+            digest=changes.digest,
+            oid=changes.oid,
+            agent=agent,
+            state=ctx.state,
+            attempt=record.attempt,
+            files=changes.files,
+            at=ctx.now,
+            summary=first_line(summary, 200),
+        )
+        work = work_of(record, ctx.policy).with_commit(mark)
+    if work is not None and work.stale_runs:
+        work = work.model_copy(update={"stale_runs": 0})
+    if work is record.work:
+        return ctx
+    return replace(ctx, record=record.model_copy(update={"work": work}))
+
+
+def _stale(ctx: Ctx, changes: ChangesetFacts, agent: str) -> Draft:
+    """The branch moved while the agent worked: nothing was written, and the agent runs again
+    on the new head with the same attempt (the move was no fault of its own). Stale runs in a
+    row are counted, so a branch that keeps moving reaches a human instead of looping."""
+    record = ctx.record
+    work = work_of(record, ctx.policy)
+    base, head = changes.base[:7] or "?", changes.head[:7] or "?"
+    why = f"{work.branch} moved from {base} to {head} while the {agent} worked"
+    if work.stale_runs >= MAX_STALE_RUNS:
+        return escalate(
+            ctx,
+            f"{why}, {work.stale_runs + 1} times in a row; its changes were never committed",
+            actor=BATON,
+        )
+    note = (
+        f"{STALE_NOTE}{work.branch} moved from {base} to {head} while you worked. Do the work "
+        "again on the new head; this run does not count as a failed attempt."
+    )
+    kept = [f for f in record.feedback if not f.startswith(STALE_NOTE)]
+    state_agent = ctx.workflow.agent_of(ctx.state)
+    updated = seen(ctx).model_copy(
+        update={
+            "work": work.model_copy(update={"stale_runs": work.stale_runs + 1}),
+            "feedback": [note, *kept][:KEEP_FEEDBACK],
+            "dispatch": dispatch(ctx, state_agent, ctx.state, record.attempt),
+        }
+    )
+    return Draft(
+        Outcome.retry,
+        f"stale changeset: {why}; the {agent} runs again on {head} "
+        f"(attempt {record.attempt}, not counted)",
+        record=updated,
+        agent=agent_due(ctx, updated),
+    )
+
+
+def _refused(ctx: Ctx, changes: ChangesetFacts, agent: str) -> Draft:
+    """A changeset that failed Baton's checks: nothing is written, the attempt failed, and the
+    agent is told why when it runs again."""
+    problems = list(changes.problems) or ["the changeset was refused"]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    why = f"the {agent}'s changes were refused: {problems[0]}{more}"
+    feedback = [f"Your changes were refused and nothing was committed: {p}" for p in problems]
+    draft = retry(ctx, why, feedback, actor=agent)
+    branch = work_of(ctx.record, ctx.policy).branch
+    refusal = messages.changes_refused(agent, branch, problems)
+    return replace(draft, message=messages.join(refusal, draft.message))
+
+
+def _commit_first(ctx: Ctx, changes: ChangesetFacts, result: AgentResult, agent: str) -> Draft:
+    """A valid changeset on the branch head is committed before the report is decided: the run
+    commits it and decides again with the commit (`committed`), which nothing here writes."""
+    record = ctx.record
+    branch = work_of(record, ctx.policy).branch
+    headline, body = commit_message(
+        issue=record.issue,
+        agent=agent,
+        state=ctx.state,
+        attempt=record.attempt,
+        summary=result.summary,
+        digest=changes.digest,
+    )
+    plan = CommitPlan(
+        branch=branch,
+        digest=changes.digest,
+        expected_head=changes.base,
+        headline=headline,
+        body=body,
+    )
+    return Draft(
+        Outcome.noted,
+        f"the {agent}'s changes ({changes.files} files) are committed to {branch} first; "
+        "the report is decided then",
+        commit=plan,
+    )
+
+
+def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
+    """The pull request after a report: the one this run opened (or why it could not) is
+    recorded; with commits and none open, one is opened at a commit or on entering the ready
+    state (the run opens it, then decides again)."""
+    record = draft.record
+    if record is None or record.work is None:
+        return draft
+    work = record.work
+    opened = event.pull_request
+    if opened is not None:
+        if opened.number is not None:
+            same = work.pull_request == opened.number
+            work = work.model_copy(
+                update={
+                    "pull_request": opened.number,
+                    "pull_request_id": opened.node_id,
+                    "problem": None,
+                    "closed": None,
+                    "ready": work.ready and same,
+                }
+            )
+            return replace(draft, record=record.model_copy(update={"work": work}))
+        problem = clip(opened.problem or "GitHub gave no reason", 500)
+        message = draft.message
+        if problem != work.problem:  # said once, not at every commit while it lasts
+            message = messages.join(message, messages.pull_request_refused(work.branch, problem))
+        work = work.model_copy(update={"problem": problem})
+        return replace(draft, record=record.model_copy(update={"work": work}), message=message)
+    if work.open_pull_request or not work.commits or not ctx.policy.work.pull_request:
+        return draft
+    committed = event.changeset is not None and event.changeset.status == "committed"
+    ready = ctx.workflow.pull_request.ready
+    entering_ready = record.state == ready and ctx.state != ready
+    if not (committed or entering_ready):
+        return draft
+    return replace(draft, open_pull_request=opening(ctx, work))

@@ -13,6 +13,7 @@ from baton.core.engine.lifecycle import on_dispatch, on_issue, on_tick
 from baton.core.engine.pull_requests import on_checks, on_closed, on_review
 from baton.core.engine.relabels import on_label
 from baton.core.engine.reports import on_report
+from baton.core.engine.work_product import settle
 from baton.core.events import (
     AgentReported,
     ChecksCompleted,
@@ -40,7 +41,7 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
     ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
         return finish(ctx, _already_applied(ctx))
-    return finish(ctx, _rule(ctx))
+    return finish(ctx, settle(ctx, _rule(ctx)))
 
 
 def _rule(ctx: Ctx) -> Draft:

@@ -1,0 +1,507 @@
+"""The work product, decided directly: the branch made on entering a state that changes code,
+agents' changesets (committed first, refused, stale), the draft pull request opened at the
+first commit, its description kept current and marked ready, and the one move refused for
+want of it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from baton.core.agent_result import AgentResult
+from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
+from baton.core.engine.reports import MAX_STALE_RUNS
+from baton.core.work import CommitMark, Work, pull_request_body
+from baton.workflow.config import WorkSettings
+from baton.workflow.model import AgentStatus
+
+BRANCH = "baton/issue-1"
+BASE = "a" * 40
+HEAD = "c" * 40
+NEW = "e" * 40  # the oid of the commit a run just made
+DIGEST = "sha256:" + "d" * 64
+OTHER = "sha256:" + "f" * 64
+ESCALATED = "requires_human_intervention"
+
+
+def result(status: str = "success", confidence: float = 0.85, **fields: Any) -> AgentResult:
+    fields.setdefault("summary", "Add the CSV export\nwith a header row")
+    return AgentResult(status=AgentStatus(status), confidence=confidence, **fields)
+
+
+def fresh(build, **changes: Any) -> Work:
+    """The branch Baton made, still at the default branch's head: no commit, no PR."""
+    return build.work(pull_request=None, commits=[], head="", **changes)
+
+
+def report(build, state: str, outcome: AgentResult | None = None, **event: Any):
+    return build.reported(state, outcome or result(), **event)
+
+
+# --- the branch ---------------------------------------------------------------------------
+def test_a_maintainer_entering_a_state_that_changes_code_makes_the_branch(lifecycle):
+    decision = lifecycle.decide(None, lifecycle.labeled("status:implementing", "maria", None))
+
+    assert decision.create_branch == BRANCH
+    assert decision.record.work == Work(branch=BRANCH, created=True)
+
+
+def test_a_report_moving_into_a_state_that_changes_code_makes_the_branch(lifecycle):
+    record = lifecycle.record("analyzing_requirements")
+
+    decision = lifecycle.decide(record, report(lifecycle, "analyzing_requirements"))
+
+    assert (decision.state, decision.create_branch) == ("creating_tests", BRANCH)
+    assert decision.record.work == Work(branch=BRANCH, created=True)
+
+
+def test_a_relabel_into_a_state_that_changes_code_makes_the_branch(lifecycle):
+    record = lifecycle.record("waiting_for_human_input")
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:fixing-issues", "maria", "waiting_for_human_input")
+    )
+
+    assert (decision.state, decision.create_branch) == ("fixing_issues", BRANCH)
+
+
+def test_a_retry_in_a_state_that_changes_code_makes_the_branch_an_older_record_lacks(lifecycle):
+    record = lifecycle.record("implementing")  # written before issues had branches
+
+    decision = lifecycle.decide(record, report(lifecycle, "implementing", result("failure")))
+
+    assert (decision.outcome, decision.create_branch) == (Outcome.retry, BRANCH)
+
+
+def test_the_branch_is_made_once(lifecycle):
+    record = lifecycle.record("creating_tests", work=fresh(lifecycle))
+
+    decision = lifecycle.decide(record, report(lifecycle, "creating_tests"))
+
+    assert decision.state == "implementing"
+    assert decision.create_branch is None
+    assert decision.record.work == fresh(lifecycle)
+
+
+def test_a_state_that_changes_no_code_makes_no_branch(lifecycle):
+    record = lifecycle.record("received")
+
+    decision = lifecycle.decide(record, report(lifecycle, "received"))
+
+    assert (decision.state, decision.create_branch) == ("analyzing_requirements", None)
+    assert decision.record.work is None
+
+
+def test_the_branch_prefix_comes_from_the_config(lifecycle):
+    build = lifecycle.with_policy(work=WorkSettings(branch_prefix="agents/"))
+
+    decision = build.decide(None, build.labeled("status:implementing", "maria", None))
+
+    assert decision.create_branch == "agents/1"
+
+
+def test_a_known_branch_not_yet_created_keeps_its_fields(lifecycle):
+    known = Work(branch="baton/issue-1", problem="kept")
+    record = lifecycle.record("analyzing_requirements", work=known)
+
+    decision = lifecycle.decide(record, report(lifecycle, "analyzing_requirements"))
+
+    assert decision.record.work == known.model_copy(update={"created": True})
+
+
+# --- a valid changeset is committed first -------------------------------------------------
+def test_a_valid_changeset_is_committed_before_the_report_is_decided(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("ok"))
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.work_first
+    assert decision.commit == CommitPlan(
+        branch=BRANCH,
+        digest=DIGEST,
+        expected_head=BASE,
+        headline="developer: Add the CSV export (#1)",
+        body=f"Agent developer in implementing, attempt 1.\n\nRefs: #1\nBaton-Changeset: {DIGEST}",
+    )
+    assert decision.record is None and decision.message is None and decision.agent is None
+    assert decision.state == "implementing"
+
+
+def test_a_changeset_from_a_state_that_changes_no_code_is_not_committed(lifecycle):
+    record = lifecycle.record("running_tests")
+    event = report(lifecycle, "running_tests", changeset=lifecycle.changeset("ok"))
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.commit is None and not decision.work_first
+    assert decision.state == "implementing"
+    assert decision.reason.endswith(
+        "; the changeset was not committed: running_tests does not change code"
+    )
+
+
+def test_the_commit_is_recorded_and_the_first_one_opens_the_draft_pull_request(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("committed"))
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "creating_pr")
+    work = decision.record.work
+    assert work.head == NEW
+    assert work.commits == [
+        CommitMark(
+            digest=DIGEST,
+            oid=NEW,
+            agent="developer",
+            state="implementing",
+            attempt=1,
+            files=2,
+            at=event.at,
+            summary="Add the CSV export",
+        )
+    ]
+    assert decision.open_pull_request == PullRequestPlan(
+        branch=BRANCH, title="Export as CSV (#1)", body=pull_request_body(1, work)
+    )
+    assert decision.work_first
+
+
+def test_a_commit_already_recorded_is_not_recorded_twice(lifecycle):
+    work = lifecycle.work(commits=[lifecycle.mark(NEW)], head=NEW)
+    record = lifecycle.record("fixing_issues", work=work)
+    event = report(lifecycle, "fixing_issues", changeset=lifecycle.changeset("committed"))
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.record.work.commits == work.commits
+
+
+def test_no_pull_request_is_opened_when_the_config_says_so(lifecycle):
+    build = lifecycle.with_policy(work=WorkSettings(pull_request=False))
+    record = build.record("implementing", work=fresh(build))
+    event = report(
+        build, "implementing", result(confidence=0.5), changeset=build.changeset("committed")
+    )
+
+    decision = build.decide(record, event)
+
+    assert decision.state == "fixing_issues"
+    assert decision.open_pull_request is None and not decision.work_first
+
+
+def test_the_opened_pull_request_is_recorded_and_its_ready_state_marks_it_ready(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    event = report(
+        lifecycle,
+        "implementing",
+        changeset=lifecycle.changeset("committed"),
+        pull_request=lifecycle.opened(),
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "creating_pr" and not decision.work_first
+    work = decision.record.work
+    assert (work.pull_request, work.pull_request_id, work.ready) == (7, "PR_kwDOfake7", True)
+    assert decision.update_pull_request == PullRequestPlan(
+        branch=BRANCH,
+        title="Export as CSV (#1)",
+        body=pull_request_body(1, work),
+        node_id="PR_kwDOfake7",
+        ready=True,
+    )
+
+
+def test_a_new_commit_refreshes_the_open_pull_requests_description(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work())
+    outcome = result(confidence=0.5, summary="Fix the header @octocat #2")
+    event = report(
+        lifecycle,
+        "fixing_issues",
+        outcome,
+        changeset=lifecycle.changeset("committed", digest=OTHER),
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "running_tests"
+    assert decision.open_pull_request is None
+    plan = decision.update_pull_request
+    assert plan is not None and (plan.node_id, plan.ready) == ("PR_kwDOfake7", False)
+    assert plan.body.splitlines()[6:8] == [
+        "- `developer` in `implementing`: Add the CSV export (`ccccccc`)",
+        "- `developer` in `fixing_issues`: Fix the header @\u200boctocat #\u200b2 (`eeeeeee`)",
+    ]
+
+
+def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    problem = "Resource not accessible by integration (403)"
+    event = report(
+        lifecycle,
+        "implementing",
+        result(confidence=0.5),
+        changeset=lifecycle.changeset("committed"),
+        pull_request=lifecycle.opened(None, problem),
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "fixing_issues")
+    assert decision.record.work.problem == problem
+    assert decision.record.work.pull_request is None
+    assert decision.message == (
+        "### ⚠️ The pull request could not be opened\n"
+        "\n"
+        "GitHub refused to open a draft pull request from `baton/issue-1`: Resource not "
+        "accessible by integration (403)\n"
+        "\n"
+        "To fix it, turn on **Allow GitHub Actions to create and approve pull requests** (the "
+        "repository's Settings → Actions → General → Workflow permissions; in an organisation, "
+        "its own Settings → Actions → General first), or give Baton a token that may open pull "
+        "requests (the action's `github-token` input, e.g. a GitHub App token).\n"
+        "\n"
+        "The commits are on the branch and the work goes on; the pull request is tried again at "
+        "the next commit.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+    again = record.model_copy(update={"work": decision.record.work, "state": "fixing_issues"})
+    repeat = lifecycle.decide(
+        again,
+        report(
+            lifecycle,
+            "fixing_issues",
+            result(confidence=0.5),
+            changeset=lifecycle.changeset("committed", digest=OTHER),
+            pull_request=lifecycle.opened(None, problem),
+        ),
+    )
+    assert repeat.message is None, "the same problem is not said at every commit"
+
+
+def test_entering_the_ready_state_when_github_refused_the_pull_request_asks_a_human(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    event = report(
+        lifecycle,
+        "implementing",
+        changeset=lifecycle.changeset("committed"),
+        pull_request=lifecycle.opened(None, "Resource not accessible by integration (403)"),
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, ESCALATED)
+    assert decision.record.escalated_from == "implementing"
+    assert decision.record.work.problem == "Resource not accessible by integration (403)"
+    assert decision.record.work.commits, "the commit stays recorded"
+    assert decision.reason == (
+        "escalated: creating_pr needs the issue's pull request, and none is open (Resource not "
+        'accessible by integration (403)): turn on "Allow GitHub Actions to create and approve '
+        'pull requests" (Settings → Actions → General) or give Baton a token that may open pull '
+        "requests, then /retry"
+    )
+    assert "- `/retry <guidance>` — run `implementing` again" in decision.message
+
+
+def test_a_report_entering_the_ready_state_with_commits_tries_the_pull_request_again(lifecycle):
+    work = lifecycle.work(pull_request=None, problem="403")
+    record = lifecycle.record("fixing_issues", work=work)
+    event = report(lifecycle, "fixing_issues", result(confidence=0.95))
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "creating_pr"
+    assert decision.open_pull_request is not None and decision.work_first
+
+
+def test_a_relabel_into_the_ready_state_without_a_pull_request_asks_a_human(lifecycle):
+    record = lifecycle.record(
+        "fixing_issues", work=lifecycle.work(pull_request=None, problem="403")
+    )
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert decision.state == ESCALATED
+    assert "none is open (403)" in decision.reason
+
+
+def test_a_relabel_into_the_ready_state_marks_the_pull_request_ready(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work())
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert decision.state == "creating_pr"
+    assert decision.record.work.ready
+    assert decision.update_pull_request.ready
+    assert decision.update_pull_request.node_id == "PR_kwDOfake7"
+
+
+def test_without_commits_the_ready_state_needs_no_pull_request(lifecycle):
+    record = lifecycle.record("fixing_issues", work=fresh(lifecycle))
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert decision.state == "creating_pr" and decision.update_pull_request is None
+
+
+# --- refused and stale changesets ---------------------------------------------------------
+def test_a_refused_changeset_is_a_failed_attempt_and_says_nothing_was_written(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    problems = [".github/workflows/ci.yml: agents may not change workflows", "4 MB over the limit"]
+    event = report(
+        lifecycle, "implementing", changeset=lifecycle.changeset("refused", problems=problems)
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.retry, "implementing")
+    assert decision.commit is None
+    assert decision.record.attempt == 2
+    assert decision.record.work == fresh(lifecycle)
+    assert decision.record.feedback == [
+        "Your changes were refused and nothing was committed: .github/workflows/ci.yml: agents "
+        "may not change workflows",
+        "Your changes were refused and nothing was committed: 4 MB over the limit",
+    ]
+    assert decision.reason.startswith(
+        "the developer's changes were refused: .github/workflows/ci.yml: agents may not change "
+        "workflows (and 1 more); attempt 2 of 3"
+    )
+    assert decision.message == (
+        "### 🛑 The `developer`'s changes were refused\n"
+        "\n"
+        "Nothing was written to `baton/issue-1`. Why:\n"
+        "\n"
+        "- .github/workflows/ci.yml: agents may not change workflows\n"
+        "- 4 MB over the limit\n"
+        "\n"
+        "The attempt counts as failed; the agent is told why when it runs again.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_a_refused_changeset_on_the_last_attempt_escalates_and_says_both(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle), attempt=3)
+    event = report(
+        lifecycle, "implementing", changeset=lifecycle.changeset("refused", problems=["a symlink"])
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == ESCALATED
+    assert decision.message.index("changes were refused") < decision.message.index(
+        "A human decision is needed"
+    )
+
+
+def test_a_stale_changeset_runs_the_agent_again_on_the_new_head_without_counting(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle), feedback=["use commas"])
+    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("stale", head="b" * 40))
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state, decision.agent) == (
+        Outcome.retry,
+        "implementing",
+        "developer",
+    )
+    assert decision.commit is None and decision.message is None
+    assert decision.record.attempt == 1 and decision.record.dispatch.attempt == 1
+    assert decision.record.work.stale_runs == 1
+    assert decision.record.feedback == [
+        "Your changes were not committed: baton/issue-1 moved from aaaaaaa to bbbbbbb while you "
+        "worked. Do the work again on the new head; this run does not count as a failed attempt.",
+        "use commas",
+    ]
+    assert decision.reason == (
+        "stale changeset: baton/issue-1 moved from aaaaaaa to bbbbbbb while the developer "
+        "worked; the developer runs again on bbbbbbb (attempt 1, not counted)"
+    )
+
+
+def test_stale_runs_in_a_row_reach_a_human(lifecycle):
+    work = fresh(lifecycle, stale_runs=MAX_STALE_RUNS)
+    record = lifecycle.record("implementing", work=work)
+    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("stale", head="b" * 40))
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == ESCALATED
+    assert "4 times in a row" in decision.reason
+
+
+def test_a_report_that_is_not_stale_ends_the_run_of_stale_ones(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle, stale_runs=2))
+    event = report(
+        lifecycle, "implementing", result(confidence=0.5), changeset=lifecycle.changeset("empty")
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "fixing_issues"
+    assert decision.record.work.stale_runs == 0
+
+
+def test_checks_that_failed_while_the_agent_worked_go_to_the_next_agent(lifecycle):
+    work = lifecycle.work(failing_checks=["check tests failed: 2 failed"])
+    record = lifecycle.record("fixing_issues", work=work)
+    outcome = result(confidence=0.5, issues_found=["the footer is missing"])
+
+    decision = lifecycle.decide(record, report(lifecycle, "fixing_issues", outcome))
+
+    assert decision.state == "running_tests"
+    assert decision.record.feedback == ["the footer is missing", "check tests failed: 2 failed"]
+    assert decision.record.work.failing_checks == []
+
+
+# --- the pull request's description -------------------------------------------------------
+def test_the_pull_request_body_closes_the_issue_and_lists_the_work_escaped(lifecycle):
+    marks = [
+        lifecycle.mark("1" * 40, summary="Add the CSV export"),
+        lifecycle.mark(
+            "2" * 40,
+            digest=OTHER,
+            summary="<!-- baton:record --> [x](http://evil) @team fixes #9 ## heading",
+        ),
+    ]
+    body = pull_request_body(12, lifecycle.work(commits=marks))
+
+    assert body == (
+        "Closes #12\n"
+        "\n"
+        "Baton's agents work on issue #12 here: each commit is one agent's changeset, checked "
+        "and committed by Baton. The issue shows where the work stands and how to steer it.\n"
+        "\n"
+        "### The work so far\n"
+        "\n"
+        "- `developer` in `implementing`: Add the CSV export (`1111111`)\n"
+        "- `developer` in `implementing`: &lt;!-- baton:record --&gt; \\[x\\](http://evil) "
+        "@\u200bteam fixes #\u200b9 ## heading (`2222222`)\n"
+        "\n"
+        "<sub>Baton maintains this description from the issue's record; an edit here is "
+        "replaced at the next commit. Steer the work on the issue.</sub>"
+    )
+
+
+def test_the_pull_request_body_of_no_commit_says_so(lifecycle):
+    assert "- nothing yet" in pull_request_body(1, Work(branch=BRANCH))
+
+
+def test_timing_of_a_commit_mark_is_the_report_time(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("committed"))
+    event = event.model_copy(update={"at": event.at + timedelta(minutes=3)})
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.record.work.commits[0].at == event.at
