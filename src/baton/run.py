@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.authority import answers_whoever, reopens_whoever
+from baton.core.authority import answers_whoever, needs_identity, reopens_whoever
 from baton.core.catchup import as_event, missed_comment
 from baton.core.changeset import Changeset
 from baton.core.comment_commands import parse_command
@@ -56,9 +56,8 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
         return False
     if isinstance(event, Labeled):
         return event.added
-    if isinstance(event, Reviewed):
-        # A review steers the issue only from someone allowed to approve.
-        return event.verdict != "commented"
+    if needs_identity(event):  # a review steers the issue only from an approver
+        return True
     if isinstance(event, IssueChanged):
         # Only a reopen turns on who did it, and not when the config lets this human anyway.
         policy = settings.policy
@@ -273,6 +272,11 @@ def _do_work(
             deletions=tuple(f.path for f in changeset.files if f.contents is None),
         )
         try:
+            if not event.changeset.head:  # no branch yet: it starts where the agent started
+                made = tracker.create_branch(plan.branch)
+                notes.append(f"branch {made.name} created at {made.oid[:7]}")
+                if made.oid != plan.expected_head:
+                    raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
             oid = tracker.commit(request)
         except StaleHead as exc:
             head = exc.head

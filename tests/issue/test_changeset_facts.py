@@ -112,3 +112,8 @@ def test_a_missing_branch_refuses_the_changeset() -> None:
     facts = judge(_changeset("a"), SETTINGS, None, _record(work))
     assert facts.status == "refused"
     assert facts.problems == ["baton/issue-7 does not exist (deleted?): nothing to commit onto"]
+
+
+def test_no_branch_yet_for_an_issue_from_before_branches_commits_after_creating_it() -> None:
+    facts = judge(_changeset("a"), SETTINGS, None, _record())
+    assert facts.status == "ok" and facts.head == ""
