@@ -112,7 +112,7 @@ def start(workdir: Path, *, environ: Mapping[str, str] | None = None) -> Checkou
     except CaptureFailed as exc:
         raise CaptureFailed(
             f"{workdir} is not a git checkout with a commit, so what the agent changes cannot be "
-            "captured: check the repository out (actions/checkout) before `baton agent`"
+            f"captured: check the repository out (actions/checkout) before `baton agent` ({exc})"
         ) from exc
     return Checkout(top=Path(os.fsdecode(top.rstrip(b"\n"))), base=base.decode("ascii").strip())
 
