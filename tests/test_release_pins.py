@@ -22,7 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
 PROJECT_WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 EXAMPLE_WORKFLOWS = sorted((ROOT / "examples" / "workflows").glob("*.yml"))
-SNIPPET_DOCS = [ROOT / "README.md", *sorted((ROOT / "examples").rglob("*.md"))]
+SNIPPET_DOCS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "examples").rglob("*.md")),
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 LOCK = ROOT / "requirements.txt"
 DEPENDABOT = ROOT / ".github" / "dependabot.yml"
 VENV_BIN = Path(sys.executable).parent
@@ -39,9 +43,13 @@ _USES = re.compile(
 )
 _PINNED = re.compile(r"(?P<action>[\w.-]+/[\w.-]+(?:/[\w./-]+)?)@(?P<sha>[0-9a-f]{40})")
 _VERSION_COMMENT = re.compile(r"v\d+\.\d+\.\d+")
-# The example's own Baton step is a placeholder the user replaces with the release they pin
-# (the file's step 1 says how); zizmor is told so on the line.
-_PLACEHOLDER = f"OWNER/baton@v{VERSION}"
+# The examples' own Baton reference is a placeholder the user replaces with the release they
+# pin (the file's step 1 says how); zizmor is told so on the line. The reusable workflow runs
+# the action of its own commit (a checkout of job.workflow_sha, `./.baton/action`).
+_PLACEHOLDERS = {
+    f"OWNER/baton@v{VERSION}",
+    f"OWNER/baton/.github/workflows/baton-issues.yml@v{VERSION}",
+}
 
 
 def _yaml_blocks(markdown: str) -> str:
@@ -74,7 +82,7 @@ def test_every_action_is_pinned_to_a_full_commit_sha_with_its_version_beside_it(
     for ref, comment in _uses(path):
         if ref.startswith("./"):
             continue  # this repository's own action, at the commit under test
-        if path in EXAMPLE_WORKFLOWS and ref == _PLACEHOLDER:
+        if path in EXAMPLE_WORKFLOWS and ref in _PLACEHOLDERS:
             assert "zizmor: ignore[unpinned-uses]" in comment
             continue
         if not (_PINNED.fullmatch(ref) and _VERSION_COMMENT.match(comment)):
@@ -85,6 +93,14 @@ def test_every_action_is_pinned_to_a_full_commit_sha_with_its_version_beside_it(
 def test_the_checks_see_the_snippets_they_are_meant_to() -> None:
     assert _pins([ROOT / "README.md"]), "the README's YAML snippets were not found"
     assert _pins(EXAMPLE_WORKFLOWS)
+    assert ROOT / ".github" / "workflows" / "baton-issues.yml" in PROJECT_WORKFLOWS
+    assert {p.name for p in EXAMPLE_WORKFLOWS} >= {"baton.yml", "baton-expanded.yml"}
+    assert any(path.name == "tokens.md" for path in SNIPPET_DOCS)
+
+
+def test_the_app_token_is_pinned_where_the_reusable_workflow_and_the_docs_use_it() -> None:
+    pins = _pins([*PROJECT_WORKFLOWS, *SNIPPET_DOCS])
+    assert len(pins["actions/create-github-app-token"]) == 1
 
 
 def test_the_example_and_the_docs_pin_each_action_where_the_projects_workflows_do() -> None:
@@ -204,11 +220,25 @@ SELF_TEST = ROOT / ".github" / "workflows" / "self-test.yml"
             "excessive-permissions",
             id="a workflow left with the default token permissions is caught",
         ),
+        *(
+            pytest.param(
+                path,
+                # Every one: zizmor reports the triggers together, so one reason hides both.
+                lambda t: _replace(t, " # zizmor: ignore[dangerous-triggers]", "").replace(
+                    " # zizmor: ignore[dangerous-triggers]", ""
+                ),
+                "dangerous-triggers",
+                id=f"issue_comment and workflow_run without the reasons of {path.name} are caught",
+            )
+            for path in EXAMPLE_WORKFLOWS
+        ),
         pytest.param(
-            EXAMPLE_WORKFLOWS[0],
-            lambda t: _replace(t, " # zizmor: ignore[dangerous-triggers]", ""),
-            "dangerous-triggers",
-            id="issue_comment without the example's reasons is caught",
+            ROOT / ".github" / "workflows" / "baton-issues.yml",
+            lambda t: _replace(
+                t, 'run: bash -euo pipefail -c "$AGENT_SETUP"', "run: ${{ inputs.agent-setup }}"
+            ),
+            "template-injection",
+            id="the agent's setup expanded into its shell script is caught",
         ),
         pytest.param(
             DEPENDABOT,

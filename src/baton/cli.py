@@ -283,7 +283,18 @@ def context(issue: int, fmt: str, output: str | None) -> None:
 
 
 @cli.command()
-@issue_option
+@click.option(
+    "--issue",
+    type=int,
+    envvar="INPUT_ISSUE",
+    help="The issue number; its briefing is fetched with the token (not needed with --prompt).",
+)
+@click.option(
+    "--prompt",
+    "prompt_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A briefing already fetched (`baton context --output`): no GitHub call, no token.",
+)
 @click.option(
     "--command",
     "command",
@@ -297,15 +308,34 @@ def context(issue: int, fmt: str, output: str | None) -> None:
     help="Where to write the result for `baton report`.",
 )
 @click.option(
+    "--changeset",
+    "changeset_path",
+    type=click.Path(dir_okay=False),
+    help="Where to write what the agent changed; default: baton-changeset.json beside --output.",
+)
+@click.option(
     "--timeout",
     type=click.FloatRange(min=1),
     help="Seconds the agent may run; default: the `agent-timeout` input "
     f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
 )
-def agent(issue: int, command: str | None, output: str, timeout: float | None) -> None:
-    """Run a command-line coding agent on ISSUE and write its result file."""
+def agent(
+    issue: int | None,
+    prompt_path: str | None,
+    command: str | None,
+    output: str,
+    changeset_path: str | None,
+    timeout: float | None,
+) -> None:
+    """Run a command-line coding agent in this checkout; write its result and its changeset.
+
+    The agent runs without any GitHub token in its environment. What it changed relative to
+    the commit it started from (committed or not, .gitignore'd files left out) is written as a
+    changeset beside the result, for the report job to check and commit."""
     from baton.action.commands import context_command, finish
-    from baton.agents.runner import CommandAgent
+    from baton.agents.capture import describe
+    from baton.agents.runner import CommandAgent, run_agent
+    from baton.errors import CaptureFailed
 
     env = _env()
     # A blank --command is "not given": the example passes an unset repository variable as "".
@@ -321,18 +351,45 @@ def agent(issue: int, command: str | None, output: str, timeout: float | None) -
             )
         )
         sys.exit(1)
+    if prompt_path is None and issue is None:
+        _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
     if timeout is None:
         timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
     runner = CommandAgent(command, timeout=timeout)
     if not runner.is_available():
         _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
-    outcome, prompt = context_command(env, issue=issue, fmt="markdown")
-    if outcome.exit_code:
-        sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
-    result = runner.dispatch(prompt)
-    Path(output).write_text(result.model_dump_json(indent=2), encoding="utf-8")
+    try:
+        limits = _settings(env.config if env.config_given else None, None).config.work
+    except BatonError as exc:
+        _fail(str(exc))
+    if prompt_path is not None:
+        try:
+            prompt = Path(prompt_path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            _fail(f"cannot read the briefing {prompt_path}: {exc}")
+    else:
+        assert issue is not None
+        outcome, prompt = context_command(env, issue=issue, fmt="markdown")
+        if outcome.exit_code:
+            sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
+    try:
+        done = run_agent(runner, prompt, limits=limits)
+    except CaptureFailed as exc:
+        _fail(str(exc))  # before the agent ran: nothing written, no attempt spent
+    result_file = Path(output)
+    changeset_file = (
+        Path(changeset_path) if changeset_path else result_file.with_name("baton-changeset.json")
+    )
+    # The changeset first: a result is never found without the changeset it belongs to.
+    try:
+        for path, model in ((changeset_file, done.changeset), (result_file, done.result)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(model.model_dump_json(indent=2), encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {exc.filename}: {exc.strerror}")
     click.echo(
-        f"agent result: {result.status.value}, confidence {result.confidence:.2f} -> {output}"
+        f"agent result: {done.result.status.value}, confidence {done.result.confidence:.2f} "
+        f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}"
     )
 
 

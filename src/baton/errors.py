@@ -27,6 +27,11 @@ class InvalidChangeset(BatonError):
     """An agent's changeset file is malformed (what it may carry is `core.changeset.problems`)."""
 
 
+class CaptureFailed(BatonError):
+    """What an agent changed could not be read from its checkout (not a git checkout, no such
+    commit, git failed): a setup error of the agent's job, not a failed attempt."""
+
+
 class InvalidEvent(BatonError):
     """An event payload is unreadable or lacks what its event kind requires."""
 

@@ -1,12 +1,17 @@
 """`baton agent` as the Action's `command: agent` runs it: the agent's command line comes from
 `--command`, else the `agent-command` input (or BATON_AGENT_COMMAND); with neither, the job stops
-once with a clear error before any API call and leaves no result to count as an attempt."""
+once with a clear error before any API call and leaves no result to count as an attempt. The
+agent runs in a git checkout with no GitHub credential in its environment, and what it changed
+there is written as a changeset beside the result, whatever became of the agent."""
 
 from __future__ import annotations
 
+import base64
 import json
 import shlex
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,9 +35,35 @@ def fake() -> Iterator[FakeGitHub]:
         yield server
 
 
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def checkout(workdir: Path) -> str:
+    """Make the step's directory a checkout with one commit, as actions/checkout leaves it; the
+    files the test harness and the agent scripts write there are ignored. Returns HEAD."""
+    git(workdir, "init", "-q", "-b", "main")
+    (workdir / ".gitignore").write_text(
+        "/event.json\n/output\n/summary\n/baton-*.json\n/*.py\n/*.out\n", encoding="utf-8"
+    )
+    (workdir / "README.md").write_text("# Demo\n", encoding="utf-8")
+    git(workdir, "add", "-A")
+    git(workdir, "commit", "-q", "-m", "start")
+    return git(workdir, "rev-parse", "HEAD")
+
+
 @pytest.fixture
 def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
-    """Issue #1 entered, so the pm is due and `baton agent` has something to brief."""
+    """Issue #1 entered, so the pm is due and `baton agent` has something to brief; the step
+    runs in a checkout."""
+    checkout(tmp_path)
     runner = ActionRunner(fake, tmp_path)
     fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
     fake.label_by(ISSUE, "baton", "maria")
@@ -41,11 +72,14 @@ def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
     return runner
 
 
-def agent_script(workdir: Path, who: str, *, sleep: float = 0) -> str:
-    """A command line that runs a tiny agent printing its result JSON."""
+def agent_script(workdir: Path, who: str, *, sleep: float = 0, before: str = "") -> str:
+    """A command line that runs a tiny agent: `before` (Python), a nap, then its result JSON."""
     script = workdir / f"{who}.py"
     result = json.dumps({**SUCCESS, "summary": f"done by {who}"})
-    script.write_text(f"import time\ntime.sleep({sleep})\nprint({result!r})\n", encoding="utf-8")
+    script.write_text(
+        f"import os, sys, time, json, pathlib\n{before}\ntime.sleep({sleep})\nprint({result!r})\n",
+        encoding="utf-8",
+    )
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
 
 
@@ -53,10 +87,21 @@ def agent(action: ActionRunner, *args: str, **env: str) -> Step:
     return action.invoke(["agent", "--issue", str(ISSUE), *args], "workflow_dispatch", {}, **env)
 
 
-def result_of(action: ActionRunner) -> dict[str, Any]:
-    data = json.loads((action.workdir / "baton-result.json").read_text(encoding="utf-8"))
+def result_of(action: ActionRunner, name: str = "baton-result.json") -> dict[str, Any]:
+    data = json.loads((action.workdir / name).read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
+
+
+def changeset_of(action: ActionRunner, name: str = "baton-changeset.json") -> dict[str, Any]:
+    return result_of(action, name)
+
+
+def written(changeset: dict[str, Any]) -> dict[str, str | None]:
+    return {
+        f["path"]: None if f["contents"] is None else base64.b64decode(f["contents"]).decode()
+        for f in changeset["files"]
+    }
 
 
 @pytest.mark.parametrize(
@@ -119,3 +164,190 @@ def test_action_yml_declares_the_agent_command_input() -> None:
     spec = action["inputs"]["agent-command"]
     assert spec.get("required", False) is False and "default" not in spec
     assert "BATON_AGENT_COMMAND" in spec["description"]
+
+
+# --------------------------------------------------------------------------- no token
+
+
+CREDENTIALS = {
+    "GITHUB_TOKEN": "ghs_default",
+    "GH_TOKEN": "ghs_cli",
+    "GH_ENTERPRISE_TOKEN": "ghs_enterprise",
+    "MY_GITHUB_TOKEN": "ghp_personal",
+    "GITHUB_PAT": "ghp_pat",
+    "INPUT_GITHUB_TOKEN": "ghs_input",
+    "INPUT_RECORD-SECRET": "record-secret",
+    "ACTIONS_RUNTIME_TOKEN": "runtime",
+    "ACTIONS_RUNTIME_URL": "https://runtime.invalid/",
+    "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "oidc",
+    "ACTIONS_ID_TOKEN_REQUEST_URL": "https://oidc.invalid/",
+    "ACTIONS_CACHE_URL": "https://cache.invalid/",
+}
+KEPT = {
+    "ANTHROPIC_API_KEY": "sk-ant-kept",
+    "OPENAI_API_KEY": "sk-kept",
+    "GITHUB_REPOSITORY": "octo/demo",
+    "GITHUB_PATH": "/tmp/path-file",
+}
+DUMP_ENV = "pathlib.Path(os.environ['ENV_DUMP']).write_text(json.dumps(dict(os.environ)))"
+
+
+def test_the_agent_runs_with_no_github_credential_in_its_environment(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    dump = tmp_path_factory.mktemp("env") / "env.json"
+    command = agent_script(action.workdir, "env", before=DUMP_ENV)
+    step = agent(action, "--command", command, ENV_DUMP=str(dump), **CREDENTIALS, **KEPT)
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    seen = json.loads(dump.read_text(encoding="utf-8"))
+    leaked = {k for k in seen if k in CREDENTIALS or k.upper() == "INPUT_GITHUB-TOKEN"}
+    assert leaked == set(), "no GitHub credential reaches the agent"
+    assert action.fake.token not in json.dumps(seen)
+    assert {k: seen.get(k) for k in KEPT} == KEPT, "the agent's own keys and the runner's stay"
+    assert seen["BATON_PROMPT_FILE"] and seen["BATON_RESULT_FILE"]
+
+
+def test_a_briefing_fetched_earlier_runs_the_agent_with_no_token_and_no_call(
+    action: ActionRunner,
+) -> None:
+    fetched = action.invoke(
+        ["context", "--issue", str(ISSUE), "--output", "prompt.out"], "workflow_dispatch", {}
+    )
+    assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+    briefing = (action.workdir / "prompt.out").read_text(encoding="utf-8")
+    copy = "pathlib.Path('stdin.out').write_text(sys.stdin.read())"
+    command = agent_script(action.workdir, "prompted", before=copy)
+
+    step = action.invoke(
+        ["agent", "--prompt", "prompt.out", "--command", command],
+        "workflow_dispatch",
+        {},
+        **{"INPUT_GITHUB-TOKEN": "", "INPUT_ISSUE": ""},
+    )
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert step.calls == [], "the briefing was fetched by the step before"
+    assert (action.workdir / "stdin.out").read_text(encoding="utf-8") == briefing
+    assert result_of(action)["summary"] == "done by prompted"
+
+
+def test_neither_an_issue_nor_a_prompt_is_a_setup_error(action: ActionRunner) -> None:
+    command = agent_script(action.workdir, "idle")
+    step = action.invoke(["agent", "--command", command], "workflow_dispatch", {}, INPUT_ISSUE="")
+
+    assert step.returncode == 1
+    assert "--issue N" in step.stderr and "--prompt FILE" in step.stderr
+    assert not (action.workdir / "baton-result.json").exists()
+
+
+# --------------------------------------------------------------------------- the changeset
+
+WORK = (
+    "pathlib.Path('src').mkdir()\n"
+    "pathlib.Path('src/app.py').write_text('print(1)\\n')\n"
+    "pathlib.Path('README.md').unlink()\n"
+)
+
+
+def test_what_the_agent_changed_is_written_beside_the_result(action: ActionRunner) -> None:
+    base = git(action.workdir, "rev-parse", "HEAD")
+    step = agent(action, "--command", agent_script(action.workdir, "worker", before=WORK))
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    changeset = changeset_of(action)
+    assert changeset["base"] == base and changeset["refused"] is None
+    assert written(changeset) == {"README.md": None, "src/app.py": "print(1)\n"}
+    assert "changeset: 1 file(s) written, 1 deleted, 9 bytes" in step.stdout
+    assert "-> baton-changeset.json" in step.stdout
+
+
+def test_the_changeset_binds_to_the_commit_before_the_agent_committed(
+    action: ActionRunner,
+) -> None:
+    base = git(action.workdir, "rev-parse", "HEAD")
+    commits = (
+        WORK + "import subprocess\n"
+        "subprocess.run(['git', '-c', 'user.name=a', '-c', 'user.email=a@b', 'add', '-A'])\n"
+        "subprocess.run(['git', '-c', 'user.name=a', '-c', 'user.email=a@b', "
+        "'commit', '-qm', 'mine'])\n"
+    )
+    step = agent(action, "--command", agent_script(action.workdir, "committer", before=commits))
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert git(action.workdir, "rev-parse", "HEAD") != base
+    assert changeset_of(action)["base"] == base
+    assert written(changeset_of(action)) == {"README.md": None, "src/app.py": "print(1)\n"}
+
+
+def test_a_failing_agents_work_is_still_captured(action: ActionRunner) -> None:
+    crash = WORK + "sys.exit(3)"
+    step = agent(action, "--command", agent_script(action.workdir, "crash", before=crash))
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert result_of(action)["status"] == "failure"
+    assert written(changeset_of(action)) == {"README.md": None, "src/app.py": "print(1)\n"}
+
+
+def test_a_timed_out_agents_partial_work_is_captured_and_its_children_stopped(
+    action: ActionRunner,
+) -> None:
+    # The agent leaves a child that would keep writing after the timeout.
+    child = (
+        WORK + "import subprocess\n"
+        "subprocess.Popen([sys.executable, '-c', "
+        '\'import time, pathlib; time.sleep(3); pathlib.Path("late.txt").write_text("late")\'])\n'
+    )
+    slow = agent_script(action.workdir, "slow", sleep=30, before=child)
+    step = agent(action, BATON_AGENT_COMMAND=slow, BATON_AGENT_TIMEOUT="1")
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert "did not finish within 1 seconds" in result_of(action)["summary"]
+    assert written(changeset_of(action)) == {"README.md": None, "src/app.py": "print(1)\n"}
+    time.sleep(3.5)
+    assert not (action.workdir / "late.txt").exists(), "the agent's session was stopped"
+
+
+def test_the_changeset_goes_where_the_option_says(action: ActionRunner) -> None:
+    step = agent(
+        action,
+        "--command",
+        agent_script(action.workdir, "placed", before=WORK),
+        "--output",
+        "out/result.json",
+        "--changeset",
+        "elsewhere.out",
+    )
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert result_of(action, "out/result.json")["summary"] == "done by placed"
+    assert written(changeset_of(action, "elsewhere.out"))["src/app.py"] == "print(1)\n"
+
+
+def test_the_changeset_defaults_to_beside_the_result(action: ActionRunner) -> None:
+    (action.workdir / "out").mkdir()
+    step = agent(
+        action, "--command", agent_script(action.workdir, "beside"), "--output", "out/r.json"
+    )
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert changeset_of(action, "out/baton-changeset.json")["files"] == []
+
+
+def test_outside_a_checkout_the_agent_does_not_run_and_no_result_is_written(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    runner = ActionRunner(fake, tmp_path)
+    fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
+    fake.label_by(ISSUE, "baton", "maria")
+    runner.run("issues", P.labeled(fake, ISSUE, "baton"))
+    ran = tmp_path / "ran.out"
+    command = agent_script(tmp_path, "never", before=f"pathlib.Path({str(ran)!r}).touch()")
+
+    step = agent(runner, "--command", command)
+
+    assert step.returncode == 1
+    assert "is not a git checkout" in step.stderr and len(step.stderr.strip().splitlines()) == 1
+    assert not ran.exists()
+    assert not (tmp_path / "baton-result.json").exists()
+    assert not (tmp_path / "baton-changeset.json").exists()

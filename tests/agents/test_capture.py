@@ -1,0 +1,320 @@
+"""Capturing what an agent changed: everything the working tree differs in from the commit the
+agent started from, committed or not, ignored files left out, modes kept, contents read as git
+stores them (a symbolic link is never followed), limits applied before contents are read. Each
+test works on a real temporary git repository."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from baton.agents.capture import Checkout, capture, describe, start
+from baton.core.changeset import EXECUTABLE, GITLINK, REGULAR, SYMLINK, Changeset, problems
+from baton.errors import CaptureFailed
+from baton.workflow.config import WorkSettings
+
+LIMITS = WorkSettings()
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A checkout with a README, a script, a doomed file and a .gitignore, all committed."""
+    root = tmp_path / "checkout"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "README.md").write_text("# Demo\n", encoding="utf-8")
+    (root / "run.sh").write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
+    (root / "run.sh").chmod(0o755)
+    (root / "old.txt").write_text("to be deleted\n", encoding="utf-8")
+    (root / ".gitignore").write_text("build/\n*.log\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    return root
+
+
+def captured(repo: Path, limits: WorkSettings = LIMITS) -> tuple[Checkout, Changeset]:
+    checkout = start(repo)
+    return checkout, capture(checkout, limits)
+
+
+def files(changeset: Changeset) -> dict[str, tuple[str, bytes | None]]:
+    return {
+        f.path: (f.mode, None if f.contents is None else base64.b64decode(f.contents))
+        for f in changeset.files
+    }
+
+
+def test_an_untouched_checkout_captures_an_empty_changeset_bound_to_head(repo: Path) -> None:
+    checkout, changeset = captured(repo)
+
+    assert checkout.base == git(repo, "rev-parse", "HEAD")
+    assert changeset.base == checkout.base
+    assert changeset.empty
+    assert problems(changeset, LIMITS) == []
+
+
+def test_added_changed_and_deleted_files_are_found_in_path_order(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "README.md").write_text("# Demo\n\nMore.\n", encoding="utf-8")
+    (repo / "src").mkdir()
+    (repo / "src" / "new.py").write_text("print('new')\n", encoding="utf-8")
+    (repo / "old.txt").unlink()
+
+    changeset = capture(checkout, LIMITS)
+
+    assert files(changeset) == {
+        "README.md": (REGULAR, b"# Demo\n\nMore.\n"),
+        "old.txt": (REGULAR, None),
+        "src/new.py": (REGULAR, b"print('new')\n"),
+    }
+    assert [f.path for f in changeset.files] == sorted(f.path for f in changeset.files)
+    assert describe(changeset).startswith("changeset: 2 file(s) written, 1 deleted, 27 bytes")
+
+
+def test_ignored_files_are_left_out(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "build").mkdir()
+    (repo / "build" / "out.bin").write_bytes(b"\0" * 100)
+    (repo / "debug.log").write_text("noise\n", encoding="utf-8")
+    (repo / "kept.txt").write_text("kept\n", encoding="utf-8")
+
+    assert list(files(capture(checkout, LIMITS))) == ["kept.txt"]
+
+
+def test_the_checkouts_own_index_is_left_alone(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "staged.txt").write_text("staged\n", encoding="utf-8")
+    git(repo, "add", "staged.txt")
+    (repo / "unstaged.txt").write_text("not staged\n", encoding="utf-8")
+    before = git(repo, "status", "--porcelain")
+
+    assert set(files(capture(checkout, LIMITS))) == {"staged.txt", "unstaged.txt"}
+    assert git(repo, "status", "--porcelain") == before
+
+
+def test_binary_contents_travel_byte_for_byte(repo: Path) -> None:
+    checkout = start(repo)
+    blob = bytes(range(256)) * 4 + b"\r\n\0\xff"
+    (repo / "image.bin").write_bytes(blob)
+
+    assert files(capture(checkout, LIMITS))["image.bin"] == (REGULAR, blob)
+
+
+def test_the_executable_bit_is_kept_both_ways(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "run.sh").chmod(0o644)
+    (repo / "tool.py").write_text("#!/usr/bin/env python3\n", encoding="utf-8")
+    (repo / "tool.py").chmod(0o755)
+
+    found = files(capture(checkout, LIMITS))
+    assert found["run.sh"][0] == REGULAR
+    assert found["tool.py"][0] == EXECUTABLE
+
+
+def test_a_symbolic_link_travels_as_a_link_and_is_never_followed(repo: Path) -> None:
+    checkout = start(repo)
+    secret = repo.parent / "secret.txt"
+    secret.write_text("the runner's secret\n", encoding="utf-8")
+    (repo / "leak").symlink_to(secret)
+
+    changeset = capture(checkout, LIMITS)
+
+    assert files(changeset) == {"leak": (SYMLINK, os.fsencode(secret))}
+    assert "leak is a symbolic link" in problems(changeset, LIMITS)
+
+
+def test_a_nested_repository_travels_as_a_submodule_and_is_refused(repo: Path) -> None:
+    checkout = start(repo)
+    nested = repo / "vendor"
+    nested.mkdir()
+    git(nested, "init", "-q")
+    (nested / "lib.txt").write_text("lib\n", encoding="utf-8")
+    git(nested, "add", "-A")
+    git(nested, "commit", "-q", "-m", "nested")
+
+    changeset = capture(checkout, LIMITS)
+
+    ((mode, contents),) = files(changeset).values()
+    assert mode == GITLINK
+    assert contents == git(nested, "rev-parse", "HEAD").encode("ascii")
+    assert "vendor is a submodule" in problems(changeset, LIMITS)
+
+
+def test_work_the_agent_committed_counts_against_the_commit_it_started_from(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "committed.txt").write_text("committed\n", encoding="utf-8")
+    (repo / "old.txt").unlink()
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the agent's own commit")
+    (repo / "loose.txt").write_text("not committed\n", encoding="utf-8")
+
+    changeset = capture(checkout, LIMITS)
+
+    assert changeset.base == checkout.base != git(repo, "rev-parse", "HEAD")
+    assert set(files(changeset)) == {"committed.txt", "loose.txt", "old.txt"}
+    assert files(changeset)["old.txt"] == (REGULAR, None)
+
+
+def test_a_change_the_agent_undid_is_no_change(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "README.md").write_text("changed\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "change")
+    (repo / "README.md").write_text("# Demo\n", encoding="utf-8")
+
+    assert capture(checkout, LIMITS).empty
+
+
+def test_hostile_path_names_travel_verbatim_for_the_report_job_to_judge(repo: Path) -> None:
+    checkout = start(repo)
+    names = ["new\nline.txt", 'quote"and space .txt', "ünïcødé.md", "-rf", "tab\there"]
+    for name in names:
+        (repo / name).write_text(name, encoding="utf-8")
+
+    found = files(capture(checkout, LIMITS))
+
+    assert set(found) == set(names)
+    assert all(found[name] == (REGULAR, name.encode()) for name in names)
+
+
+def test_a_path_that_is_not_utf8_is_refused_at_capture(repo: Path) -> None:
+    checkout = start(repo)
+    with open(os.path.join(os.fsencode(repo), b"latin-\xe9.txt"), "wb") as latin:
+        latin.write(b"x")
+
+    changeset = capture(checkout, LIMITS)
+
+    assert changeset.files == []
+    assert changeset.refused and "is not UTF-8" in changeset.refused
+
+
+def _deep(root: Path, depth: int, leaf: str = "leaf.txt") -> None:
+    """Directories of 250-character names, `depth` deep, reached one by one (a whole path
+    over the system's 4 KB limit cannot be opened in one call)."""
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d" * 250, dir_fd=fd)
+            child = os.open("d" * 250, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        handle = os.open(leaf, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(handle, b"deep\n")
+        os.close(handle)
+    finally:
+        os.close(fd)
+
+
+def test_a_path_of_3_kb_is_carried_and_refused_by_the_report_job(repo: Path) -> None:
+    checkout = start(repo)
+    _deep(repo, 12)
+
+    changeset = capture(checkout, LIMITS)
+
+    ((path, (_, contents)),) = files(changeset).items()
+    assert len(path) == 12 * 251 + len("leaf.txt") and contents == b"deep\n"
+    assert any("characters (at most 1024)" in p for p in problems(changeset, LIMITS))
+
+
+def test_a_64_kb_path_the_system_cannot_reach_neither_crashes_nor_hangs_the_capture(
+    repo: Path,
+) -> None:
+    checkout = start(repo)
+    _deep(repo, 256)  # 64,256 characters of directories
+    (repo / "kept.txt").write_text("kept\n", encoding="utf-8")
+
+    changeset = capture(checkout, LIMITS)
+
+    # git cannot open what lies past the 4 KB limit, so it can never be committed either.
+    assert [p for p in files(changeset) if not p.startswith("d" * 250)] == ["kept.txt"]
+    assert all(len(p) < 4096 for p in files(changeset))
+
+
+def test_new_files_over_the_byte_limit_are_refused_before_git_reads_them(repo: Path) -> None:
+    checkout = start(repo)
+    with (repo / "huge.bin").open("wb") as sparse:  # 3 GB on disk in name only
+        sparse.truncate(3 * 1024**3)
+
+    changeset = capture(checkout, WorkSettings(max_bytes=1000))
+
+    assert changeset.files == []
+    assert changeset.refused and "more than 1,000 bytes" in changeset.refused
+    assert "huge.bin" in changeset.refused
+    assert problems(changeset, LIMITS) == [changeset.refused]
+
+
+def test_changed_files_over_the_byte_limit_are_refused_without_their_contents(
+    repo: Path,
+) -> None:
+    checkout = start(repo)
+    (repo / "README.md").write_bytes(b"x" * 600)
+    (repo / "run.sh").write_bytes(b"y" * 600)
+
+    changeset = capture(checkout, WorkSettings(max_bytes=1000))
+
+    assert changeset.files == []
+    assert changeset.refused == (
+        "the agent's changes hold 1,200 bytes (at most 1,000); the largest: "
+        "run.sh (600 bytes), README.md (600 bytes)"
+    )
+
+
+def test_too_many_files_are_refused_without_reading_them(repo: Path) -> None:
+    checkout = start(repo)
+    for index in range(5):
+        (repo / f"f{index}.txt").write_text(str(index), encoding="utf-8")
+
+    changeset = capture(checkout, WorkSettings(max_files=4))
+
+    assert changeset.files == []
+    assert changeset.refused == "the agent created 5 new files (at most 4)"
+
+
+def test_a_directory_that_is_no_checkout_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CaptureFailed) as caught:
+        start(tmp_path)
+
+    message = str(caught.value)
+    assert "is not a git checkout" in message and "actions/checkout" in message
+    assert "\n" not in message
+
+
+def test_a_checkout_without_a_commit_is_the_same_clear_error(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+
+    with pytest.raises(CaptureFailed, match="is not a git checkout with a commit"):
+        start(tmp_path)
+
+
+def test_a_subdirectory_captures_the_whole_checkout(repo: Path) -> None:
+    (repo / "sub").mkdir()
+    checkout = start(repo / "sub")
+    (repo / "top.txt").write_text("top\n", encoding="utf-8")
+
+    assert checkout.top == repo
+    assert list(files(capture(checkout, LIMITS))) == ["top.txt"]
+
+
+def test_a_monitor_hook_the_agent_planted_in_git_config_is_not_run(repo: Path) -> None:
+    # An fsmonitor hook would run a program of the agent's choosing inside Baton's process.
+    checkout = start(repo)
+    marker = repo.parent / "ran"
+    git(repo, "config", "core.fsmonitor", f"touch {marker}")
+    (repo / "new.txt").write_text("new\n", encoding="utf-8")
+
+    assert list(files(capture(checkout, LIMITS))) == ["new.txt"]
+    assert not marker.exists()
