@@ -284,4 +284,6 @@ def test_ignored_outputs_follow_the_contract() -> None:
         "agent": "",
         "transitioned": "false",
         "decision": '{"outcome":"ignored","issue":null,"reason":"why"}',
+        "branch": "",
+        "pull-request": "",
     }

@@ -55,13 +55,23 @@ CONTRACT_INPUTS = {
     "command": "run",
     "issue": None,
     "result": None,
+    "changeset": None,
     "state": None,
     "agent-command": None,
     "dry-run": "false",
     "bot-login": "github-actions[bot]",
     "record-secret": None,
 }
-CONTRACT_OUTPUTS = {"issue", "state", "previous-state", "agent", "transitioned", "decision"}
+CONTRACT_OUTPUTS = {
+    "issue",
+    "state",
+    "previous-state",
+    "agent",
+    "transitioned",
+    "decision",
+    "branch",
+    "pull-request",
+}
 COMMANDS = ("run", "report", "context", "agent", "sweep")
 WRITE_SCOPES = {"write"}
 

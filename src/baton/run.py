@@ -370,14 +370,20 @@ def handle(
                 snapshot=result.snapshot,
                 changeset=changeset,
             )
-        result.notes[:0] = notes
         if result.decision.work_first:
             raise TrackerError(
                 f"issue #{event.issue.number}: the decision still asked for GitHub work after "
                 f"{MAX_WORK_STEPS} steps; nothing more was written"
             )
+        if result.decision.create_branch is not None:
+            # Before the record that names it, and before the re-check of the record, so the
+            # window between that check and the write stays free of calls. A run that dies
+            # after this leaves a branch the next run finds (creating it returns it).
+            head = tracker.create_branch(result.decision.create_branch)
+            notes.append(f"branch {head.name} at {head.oid[:7]}")
         if _changed_since_read(result, tracker):
             continue
+        result.notes[:0] = notes
         if attempt:
             result.notes.append(f"another run changed the record first; decided again ({attempt}x)")
         result.applied = apply(

@@ -214,6 +214,8 @@ def test_outputs_cannot_be_injected_through_user_text(
         "agent",
         "transitioned",
         "decision",
+        "branch",
+        "pull-request",
     }
     assert not any(
         line.startswith("::") and "set-output" in line for line in step.stdout.splitlines()

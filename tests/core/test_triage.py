@@ -276,5 +276,14 @@ def test_the_fast_path_writes_the_same_outputs_as_the_contract(tmp_path: Path) -
     )
     assert done.returncode == 0
     names = [line.split("<<")[0] for line in output.read_text().splitlines() if "<<" in line]
-    assert names == ["issue", "state", "previous-state", "agent", "transitioned", "decision"]
+    assert names == [
+        "issue",
+        "state",
+        "previous-state",
+        "agent",
+        "transitioned",
+        "decision",
+        "branch",
+        "pull-request",
+    ]
     assert isinstance(VIEW, View)

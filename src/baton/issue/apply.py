@@ -62,16 +62,8 @@ def apply(
     writes = plan(
         decision, loaded, issue, workflow, policy, secret=secret, written_at=clock_of(tracker)
     )
-    steps = []
-    if decision.create_branch is not None:
-        # Before the record that names it: a run that dies after this leaves a branch the
-        # next run finds (creating it again returns it), never a record naming no branch.
-        head = tracker.create_branch(decision.create_branch)
-        steps.append(f"branch {head.name} at {head.oid[:7]}")
     written = tracker.write(writes)
-    done = _account(decision, loaded, issue, writes, written)
-    done.steps[:0] = steps
-    return done
+    return _account(decision, loaded, issue, writes, written)
 
 
 def clock_of(tracker: Tracker) -> datetime:

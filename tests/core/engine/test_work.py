@@ -5,15 +5,16 @@ want of it."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
 from baton.core.engine.reports import MAX_STALE_RUNS
+from baton.core.record import Record
 from baton.core.work import CommitMark, Work, pull_request_body
-from baton.workflow.config import WorkSettings
-from baton.workflow.model import AgentStatus
+from baton.workflow.config import Policy, WorkSettings
+from baton.workflow.model import AgentStatus, load_preset
 
 BRANCH = "baton/issue-1"
 BASE = "a" * 40
@@ -505,3 +506,34 @@ def test_timing_of_a_commit_mark_is_the_report_time(lifecycle):
     decision = lifecycle.decide(record, event)
 
     assert decision.record.work.commits[0].at == event.at
+
+
+def test_a_commit_made_before_the_issue_moved_away_is_remembered_with_the_stale_report() -> None:
+    """The run committed, then found a maintainer had moved the issue: the report is stale,
+    but the commit is on the branch and the record keeps it (a re-run finds it there)."""
+    from baton.core.engine import decide as _decide
+    from baton.core.events import report as _report
+    from baton.core.work import ChangesetFacts as _Facts
+
+    record = Record(
+        workflow="issue-lifecycle",
+        issue=7,
+        state="fixing_issues",
+        entered_at=datetime(2026, 1, 5, 9, 0, tzinfo=UTC),
+        work=Work(branch="baton/issue-7", created=True),
+    )
+    event = _report(
+        7,
+        agent="developer",
+        result=AgentResult(status=AgentStatus.success, confidence=0.95, summary="done"),
+        error=None,
+        now=datetime(2026, 1, 5, 9, 30, tzinfo=UTC),
+        run_id="run-9",
+        state="implementing",
+    ).model_copy(
+        update={"changeset": _Facts(status="committed", digest="sha256:" + "1" * 64, oid="f" * 40)}
+    )
+    decision = _decide(record, event, load_preset("issue-lifecycle"), Policy())
+    assert decision.outcome.value == "refused" and decision.commit is None
+    assert decision.record is not None and decision.record.work is not None
+    assert [m.oid for m in decision.record.work.commits] == ["f" * 40]

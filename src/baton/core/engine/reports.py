@@ -50,6 +50,11 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         stale = f"the report is from {event.agent}, but {ctx.state} belongs to {spec.agent}"
     if stale:
         # Remembered, so the same report delivered again later can never apply to a new state.
+        # A commit this run already made (the issue moved meanwhile) is remembered too: it is
+        # on the branch, and the record must know it, or a re-run would look for it again.
+        committed = event.changeset is not None and event.changeset.status == "committed"
+        if committed:
+            ctx = _with_changeset(ctx, event, event.agent or spec.agent or "agent")
         return Draft(Outcome.refused, f"stale report: {stale}", record=seen(ctx))
     agent = spec.agent or "agent"
     changes = event.changeset
