@@ -378,7 +378,7 @@ def agent(
         _fail(str(exc))  # before the agent ran: nothing written, no attempt spent
     result_file = Path(output)
     changeset_file = (
-        Path(changeset_path) if changeset_path else result_file.with_name("baton-changeset.json")
+        Path(changeset_path) if changeset_path else result_file.with_name(CHANGESET_FILE)
     )
     # The changeset first: a result is never found without the changeset it belongs to.
     try:

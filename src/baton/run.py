@@ -43,6 +43,7 @@ class RunResult:
     dispatched: bool = False
     notes: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
+    judged: Event | None = None  # the event with what the run learnt (its changeset judged)
 
     @property
     def record(self) -> Record | None:
@@ -200,7 +201,7 @@ def _decide_once(
         revision = loaded.record.revision + 1
         rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
         decision = decision.model_copy(update={"record": rewritten})
-    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot)
+    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot, judged=original)
     if caught_up is not None:
         result.notes.append(
             f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
@@ -359,7 +360,7 @@ def handle(
         for _ in range(MAX_WORK_STEPS):
             if not result.decision.work_first:
                 break
-            event = _do_work(result.decision, event, changeset, tracker, notes)
+            event = _do_work(result.decision, result.judged or event, changeset, tracker, notes)
             result, issue = _decide_once(
                 event,
                 tracker,

@@ -1,0 +1,295 @@
+"""The work travels, end to end over real HTTP: the real CLI (`baton run`, `baton agent`,
+`baton report`) as the reusable workflow runs it, against the fake GitHub on 127.0.0.1.
+
+The agent jobs are real: a git checkout of the issue's branch (with the ids GitHub holds), an
+agent command that edits files in it with no GitHub token in its environment, `baton agent`
+capturing what it changed, and `baton report` validating and committing it. Then the pull
+request steers the issue: a review asking for a change reaches the developer's briefing, and the
+merge completes the issue.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from action_harness import BATON, ActionRunner, Step
+from baton.core.work import digest_in
+from baton.sim import payloads
+from fakes.http_github import FakeGitHub
+from support.git_checkout import checkout
+from support.http import record_of
+
+BRANCH = "baton/issue-1"
+TESTS = "tests/test_export_csv.py"
+CODE = "src/report/export.py"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        server.set_permission("maria", "maintain")
+        server.set_permission("alice", "read")
+        server.set_permission("mallory", "read")
+        yield server
+
+
+@pytest.fixture
+def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
+    return ActionRunner(fake, tmp_path)
+
+
+def ok(step: Step) -> Step:
+    assert step.returncode == 0, step.stdout + step.stderr
+    return step
+
+
+def chain(action: ActionRunner, fake: FakeGitHub) -> Step:
+    """The run Baton's own dispatch starts; it names the agent due and the branch."""
+    name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
+    return ok(action.run(name, payload))
+
+
+def report(action: ActionRunner, fake: FakeGitHub, **result: object) -> Step:
+    """A report without a changeset (an agent that changes no code), then the chained run."""
+    step = ok(action.report(1, {"status": "success", "confidence": 0.9, **result}))
+    if step.outputs["agent"]:
+        chain(action, fake)
+    return step
+
+
+AGENT = """
+import json, os, pathlib, sys
+assert not [k for k in os.environ if "TOKEN" in k.upper()], "a token reached the agent"
+spec = json.loads(pathlib.Path(os.environ["AGENT_SPEC"]).read_text())
+for path, text in spec["files"].items():
+    target = pathlib.Path(path)
+    if text is None:
+        target.unlink()
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+pathlib.Path(os.environ["BATON_RESULT_FILE"]).write_text(json.dumps(spec["result"]))
+"""
+
+
+class AgentJob:
+    """The reusable workflow's agent job: checkout of the branch, `baton context` with a read
+    token, then `baton agent --prompt` with no token at all."""
+
+    def __init__(self, action: ActionRunner, fake: FakeGitHub, root: Path) -> None:
+        self.action, self.fake, self.root = action, fake, root
+        self.runs = 0
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "agent.py").write_text(AGENT, encoding="utf-8")
+
+    def run(self, branch: str, files: dict[str, str | None], **result: object) -> Path:
+        """Run the agent on a fresh checkout of `branch`; the folder holding its result and
+        changeset is returned (what the job uploads as its artifact)."""
+        self.runs += 1
+        job = self.root / f"job{self.runs}"
+        work = checkout(self.fake._git, branch, job / "checkout")
+        out = job / "out"
+        context = ok(
+            self.action.invoke(
+                ["context", "--issue", "1", "--output", str(job / "prompt.md")],
+                "workflow_dispatch",
+                {},
+            )
+        )
+        assert context.calls, "the briefing is read with the token, before the agent"
+        spec = {"files": files, "result": {"status": "success", "confidence": 0.9, **result}}
+        (job / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
+        env["AGENT_SPEC"] = str(job / "spec.json")
+        done = subprocess.run(
+            [
+                *BATON,
+                "agent",
+                "--prompt",
+                str(job / "prompt.md"),
+                "--command",
+                f"{sys.executable} {self.root / 'agent.py'}",
+                "--output",
+                str(out / "baton-result.json"),
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        return out
+
+    def report(self, out: Path, **extra: str) -> Step:
+        return self.action.invoke(
+            ["report", "--issue", "1", "--result", str(out / "baton-result.json")],
+            "workflow_dispatch",
+            {},
+            **extra,
+        )
+
+
+def commits_by_baton(fake: FakeGitHub) -> list[str]:
+    """The digests of Baton's commits on the branch, newest first, following first parents."""
+    found = []
+    oid = fake.branch_head(BRANCH)
+    while oid is not None:
+        digest = digest_in(fake.commit_message(oid))
+        if digest:
+            found.append(digest)
+        parents = fake._git.commits[oid].parents
+        oid = parents[0] if parents else None
+    return found
+
+
+def test_an_issue_ends_as_a_merged_pull_request_built_by_read_only_agents(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
+    fake.label_by(number, "baton", "maria")
+    ok(action.run("issues", payloads.labeled(fake, number, "baton")))
+    report(action, fake, summary="Clear feature request.")  # pm -> analyzing_requirements
+    analysed = report(action, fake, summary="Clear.", confidence=0.95)  # -> creating_tests
+    assert analysed.outputs["state"] == "creating_tests"
+    assert analysed.outputs["branch"] == BRANCH, "the branch exists before the tester's job"
+    assert fake.branch_head(BRANCH) == fake.branch_head("main")
+
+    # The tester writes a test file: committed, and the draft pull request opens with it.
+    out = jobs.run(BRANCH, {TESTS: "def test_csv():\n    assert False\n"}, summary="Tests.")
+    tested = ok(jobs.report(out))
+    assert tested.outputs["state"] == "implementing"
+    assert fake.file_at(BRANCH, TESTS) == "def test_csv():\n    assert False\n"
+    pr = int(tested.outputs["pull-request"])
+    assert ("POST", "/repos/octo/demo/pulls") in tested.calls, "opened at the first commit"
+    assert fake.pull_request(pr)["draft"] is True
+    head = fake.branch_head(BRANCH)
+    assert head is not None
+    message = fake.commit_message(head)
+    assert message.startswith("tester: Tests. (#1)")
+    assert "Agent tester in creating_tests, attempt 1." in message
+    chain(action, fake)
+
+    # A changeset touching the workflows is refused whole: nothing reaches the branch.
+    out = jobs.run(
+        BRANCH,
+        {".github/workflows/ci.yml": "on: push\n", CODE: "EVIL = 1\n"},
+        summary="Implemented, and sped up CI.",
+        confidence=0.95,
+    )
+    refused = ok(jobs.report(out))
+    assert refused.decision["outcome"] == "retry"
+    assert fake.branch_head(BRANCH) == head
+    assert fake.file_at(BRANCH, CODE) is None
+    said = fake.comments(number)[-1]["body"]
+    assert "- .github/workflows/ci.yml is a forbidden path (.github/workflows/\\*\\*)" in said
+    chain(action, fake)
+
+    # A human pushes while the developer works: its changeset is stale, nothing is overwritten,
+    # and the developer runs again on the new head, the attempt not counted.
+    out = jobs.run(BRANCH, {CODE: "def to_csv():\n    return ''\n"}, summary="Implemented.")
+    pushed = fake.push(BRANCH, {"NOTES.md": "by hand\n"}, message="A note", by="maria")
+    stale = ok(jobs.report(out))
+    assert stale.outputs["agent"] == "developer"
+    assert fake.branch_head(BRANCH) == pushed
+    assert record_of(fake, number).attempt == 2, "the refusal counted, the stale run did not"
+    chain(action, fake)
+
+    out = jobs.run(
+        BRANCH,
+        {CODE: "def to_csv():\n    return 'a,b'\n"},
+        summary="Implemented to_csv.",
+        confidence=0.95,
+        next_state="creating_pr",
+    )
+    developed = ok(jobs.report(out))
+    assert developed.outputs["state"] == "creating_pr"
+    # A report with a changeset: 5 calls (and a status label's creation on its first use).
+    assert [c for c in developed.calls if c[1] != "/repos/octo/demo/labels"] == [
+        ("POST", "/graphql BatonRead"),  # the issue, its comments and the branch head
+        ("POST", "/graphql BatonCommit"),  # the commit, compare-and-swap on the head
+        ("POST", "/graphql BatonRecordCheck"),  # no other run wrote the record meanwhile
+        ("POST", "/graphql BatonWrite"),  # record, labels, message, the pull request's body
+        ("POST", "/repos/octo/demo/actions/workflows/baton.yml/dispatches"),
+    ]
+    assert fake.file_at(BRANCH, "NOTES.md") == "by hand\n", "the human's push is kept"
+    assert fake.file_at(BRANCH, CODE) == "def to_csv():\n    return 'a,b'\n"
+    assert fake.pull_request(pr)["draft"] is False, "ready for review at creating_pr"
+
+    # A re-run of the same report job commits nothing twice and moves nothing twice.
+    before = commits_by_baton(fake)
+    again = ok(jobs.report(out, GITHUB_RUN_ID=str(action.run_id)))
+    assert commits_by_baton(fake) == before and len(before) == 2
+    assert again.outputs["transitioned"] == "false"
+    chain(action, fake)
+    waiting = report(action, fake, summary="PR ready for review.")
+    assert waiting.outputs["state"] == "waiting_for_human_input"
+
+    # A review asking for a change reaches the developer's briefing.
+    head = fake.branch_head(BRANCH)
+    assert head is not None
+    review = fake.review(
+        pr, "maria", "changes_requested", "Quote the fields.", notes=[(CODE, 2, "use csv")]
+    )
+    asked = ok(
+        action.run(
+            "pull_request_review",
+            payloads.pull_request_review(
+                fake,
+                number=pr,
+                branch=BRANCH,
+                head_sha=head,
+                review_id=review,
+                state="changes_requested",
+                reviewer="maria",
+                body="Quote the fields.",
+            ),
+        )
+    )
+    assert asked.outputs["state"] == "addressing_feedback"
+    assert asked.outputs["agent"] == "developer"
+    briefing = ok(action.invoke(["context", "--issue", "1"], "workflow_dispatch", {}))
+    assert "Quote the fields." in briefing.stdout and "use csv" in briefing.stdout
+
+    out = jobs.run(
+        BRANCH,
+        {CODE: "import csv\n\ndef to_csv():\n    return 'a,b'\n"},
+        summary="Fields quoted with the csv module.",
+        confidence=0.95,
+    )
+    fixed = ok(jobs.report(out))
+    assert fixed.outputs["state"] == "creating_pr"
+    chain(action, fake)
+    report(action, fake, summary="Updated the PR.")
+
+    # The merge completes the issue.
+    merged_at = fake.merge(pr, by="maria")
+    done = ok(
+        action.run(
+            "pull_request",
+            payloads.pull_request_closed(
+                fake,
+                number=pr,
+                branch=BRANCH,
+                head_sha=fake.branch_head(BRANCH) or "",
+                merged=True,
+                sender="maria",
+            ),
+        )
+    )
+    assert merged_at
+    assert done.outputs["state"] == "completed"
+    record = record_of(fake, number)
+    assert record.work is not None and record.work.closed == "merged"
+    assert len(record.work.commits) == 3
+    assert fake.file_at("main", CODE) == "import csv\n\ndef to_csv():\n    return 'a,b'\n"
+    assert fake.file_at("main", TESTS) is not None
