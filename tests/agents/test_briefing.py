@@ -5,6 +5,7 @@ exactly its data."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -357,3 +358,31 @@ def test_a_reply_is_read_from_its_comment_as_edited_or_from_the_record_if_delete
         ("alice", reply_id, "Semicolons, after all.")
     ]
     assert [(r.author, r.comment_id, r.text) for r in deleted] == [("alice", reply_id, "Commas.")]
+
+
+def test_an_agent_that_changes_code_is_told_where_its_changes_go(
+    gh: MemoryGitHub, settings: Settings, context: Any
+) -> None:
+    from support.memory import enter_at
+
+    enter_at(gh, settings, "implementing")
+    _, text = context()
+    section = text.split("## Your changes\n\n", 1)[1].split("\n\n", 1)[0]
+    assert section == (
+        "Your working tree is a checkout of the issue's branch `baton/issue-1`, holding the "
+        "earlier agents' work. Change the files there; Baton commits what you changed when you "
+        "finish. Do not commit, push or open a pull request yourself: you have no token, and a "
+        "change outside the working tree is lost. Changes to these paths are refused whole: "
+        "`.github/workflows/**`, `.github/baton.yml`, `.github/baton.yaml`."
+    )
+    _, raw = context("json")
+    data = json.loads(raw)
+    assert data["branch"] == "baton/issue-1" and data["pull_request"] is None
+
+
+def test_an_agent_that_changes_no_code_is_told_no_branch(
+    gh: MemoryGitHub, settings: Settings, context: Any
+) -> None:
+    hostile_issue(gh, settings)
+    _, text = context()
+    assert "## Your changes" not in text
