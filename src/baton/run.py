@@ -243,9 +243,9 @@ def _with_pull_request_details(event: Event, record: Record | None, tracker: Tra
     if isinstance(event, ChecksCompleted):
         if event.head != work.head or event.conclusion in ("success", "neutral", "skipped"):
             return event
-        if event.failing:
-            return event
-        return event.model_copy(update={"failing": tracker.failing_checks(event.head)})
+        # The payload names only the suite's app or workflow: the check runs say what failed.
+        failing = tracker.failing_checks(event.head)
+        return event.model_copy(update={"failing": failing}) if failing else event
     return event
 
 

@@ -293,3 +293,128 @@ def test_an_issue_ends_as_a_merged_pull_request_built_by_read_only_agents(
     assert len(record.work.commits) == 3
     assert fake.file_at("main", CODE) == "import csv\n\ndef to_csv():\n    return 'a,b'\n"
     assert fake.file_at("main", TESTS) is not None
+
+
+def enter_implementing(action: ActionRunner, fake: FakeGitHub) -> int:
+    """A maintainer puts a new issue straight into `implementing`: the branch is made."""
+    number = fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
+    fake.label_by(number, "status:implementing", "maria")
+    entered = ok(action.run("issues", payloads.labeled(fake, number, "status:implementing")))
+    assert entered.outputs["branch"] == BRANCH and entered.outputs["agent"] == "developer"
+    return number
+
+
+def test_failing_checks_send_the_work_back_with_their_names_and_output(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(
+        BRANCH,
+        {CODE: "def to_csv(): ...\n"},
+        summary="Done.",
+        confidence=0.95,
+        next_state="creating_pr",
+    )
+    ok(jobs.report(out))
+    chain(action, fake)
+    report(action, fake, summary="PR ready.")
+    head = fake.branch_head(BRANCH)
+    assert head is not None and record_of(fake, number).state == "waiting_for_human_input"
+
+    fake.add_check_run(head, "tests", "failure", "2 failed", text="test_a\ntest_b")
+    fake.add_check_run(head, "lint", "success", "clean")
+    failed = ok(
+        action.run(
+            "check_suite",
+            payloads.check_suite_completed(
+                fake, branch=BRANCH, head_sha=head, conclusion="failure", suite_id=5
+            ),
+        )
+    )
+    assert failed.outputs["state"] == "fixing_issues"
+    assert (
+        "GET",
+        f"/repos/octo/demo/commits/{head}/check-runs",
+    ) in failed.calls, "the failing checks' output is read only for Baton's own head"
+    feedback = record_of(fake, number).feedback
+    assert any("tests" in f and "2 failed" in f for f in feedback), feedback
+    assert not any("lint" in f for f in feedback)
+
+    # Checks on a head Baton did not write (older, or a human's) move nothing.
+    pushed = fake.push(BRANCH, {"NOTES.md": "x\n"}, message="note", by="maria")
+    other = ok(
+        action.run(
+            "check_suite",
+            payloads.check_suite_completed(
+                fake, branch=BRANCH, head_sha=pushed, conclusion="failure", suite_id=6
+            ),
+        )
+    )
+    assert other.outputs["transitioned"] == "false"
+
+
+def test_a_pull_request_closed_unmerged_hands_the_issue_to_a_maintainer(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.5)
+    reported = ok(jobs.report(out))
+    pr = int(reported.outputs["pull-request"])
+    fake.close_pull_request(pr, by="maria")
+    closed = ok(
+        action.run(
+            "pull_request",
+            payloads.pull_request_closed(
+                fake,
+                number=pr,
+                branch=BRANCH,
+                head_sha=fake.branch_head(BRANCH) or "",
+                merged=False,
+                sender="maria",
+            ),
+        )
+    )
+    assert closed.outputs["state"] == "waiting_for_human_input"
+    assert closed.outputs["agent"] == ""
+    assert f"#{pr}" in fake.comments(number)[-1]["body"]
+
+
+def test_a_repository_that_forbids_actions_pull_requests_says_so_and_waits_at_the_pr(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    fake.actions_may_open_pull_requests = False
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.5)
+    reported = ok(jobs.report(out))
+    assert fake.file_at(BRANCH, CODE) == "x = 1\n", "the work is committed all the same"
+    assert reported.outputs["pull-request"] == ""
+    said = "\n".join(c["body"] for c in fake.comments(number))
+    assert "Allow GitHub Actions to create and approve pull requests" in said
+    assert "GitHub Actions is not permitted to create or approve pull requests." in (
+        reported.summary
+    )
+    record = record_of(fake, number)
+    assert record.work is not None and record.work.problem
+
+    # The work reaches the pull-request state: no pull request can be opened, so the issue
+    # waits for a maintainer, who fixes the setting and retries.
+    chain(action, fake)
+    out = jobs.run(
+        BRANCH, {CODE: "x = 2\n"}, summary="Fixed.", confidence=0.95, next_state="creating_pr"
+    )
+    held = ok(jobs.report(out))
+    assert held.outputs["agent"] == "", held.stdout
+    assert record_of(fake, number).state == "requires_human_intervention"
+    fake.actions_may_open_pull_requests = True
+    comment = fake.add_comment(number, "/retry", user="maria")
+    retried = ok(action.run("issue_comment", payloads.comment_created(fake, comment["id"])))
+    assert retried.outputs["state"] == "fixing_issues", "the step that was stopped runs again"
+    assert retried.outputs["agent"] == "developer"
+    out = jobs.run(BRANCH, {}, summary="Nothing left.", confidence=0.95, next_state="creating_pr")
+    ready = ok(jobs.report(out))
+    assert ready.outputs["state"] == "creating_pr", ready.stdout
+    pr = int(ready.outputs["pull-request"])
+    assert fake.pull_request(pr)["draft"] is False, "opened, and ready at the PR state"
