@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import click
 from baton import __version__
 from baton.action.env import ActionEnv
 from baton.action.outputs import annotation
-from baton.core.changeset import CHANGESET_FILE
+from baton.core.changeset import CHANGESET_FILE, SETUP_ERROR_FILE
 from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.config import (
@@ -338,35 +339,41 @@ def agent(
     from baton.errors import CaptureFailed
 
     env = _env()
+    result_file = Path(output)
+
+    def setup_error(message: str) -> NoReturn:
+        """A setup error, not a failed attempt: no result is written, and the marker beside it
+        tells the report job to fail once with this message instead of spending an attempt."""
+        with contextlib.suppress(OSError):
+            result_file.parent.mkdir(parents=True, exist_ok=True)
+            result_file.with_name(SETUP_ERROR_FILE).write_text(message + "\n", encoding="utf-8")
+        click.echo(annotation("error", message))
+        sys.exit(1)
+
     # A blank --command is "not given": the example passes an unset repository variable as "".
     command = command if command and command.strip() else env.agent_command
     if not command:
-        # A setup error, not a failed attempt: stop before any API call and write no result.
-        click.echo(
-            annotation(
-                "error",
-                "no agent command: set the action's `agent-command` input (or the "
-                "BATON_AGENT_COMMAND variable), or pass --command, to the coding agent's "
-                "command line",
-            )
+        setup_error(
+            "no agent command: set the action's `agent-command` input (or the "
+            "BATON_AGENT_COMMAND variable), or pass --command, to the coding agent's "
+            "command line"
         )
-        sys.exit(1)
     if prompt_path is None and issue is None:
         _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
     if timeout is None:
         timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
     runner = CommandAgent(command, timeout=timeout)
     if not runner.is_available():
-        _fail(f"the agent command {command.split()[0]!r} was not found on PATH")
+        setup_error(f"the agent command {command.split()[0]!r} was not found on PATH")
     try:
         limits = _settings(env.config if env.config_given else None, None).config.work
     except BatonError as exc:
-        _fail(str(exc))
+        setup_error(str(exc))
     if prompt_path is not None:
         try:
             prompt = Path(prompt_path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            _fail(f"cannot read the briefing {prompt_path}: {exc}")
+            setup_error(f"cannot read the briefing {prompt_path}: {exc}")
     else:
         assert issue is not None
         outcome, prompt = context_command(env, issue=issue, fmt="markdown")
@@ -375,8 +382,7 @@ def agent(
     try:
         done = run_agent(runner, prompt, limits=limits)
     except CaptureFailed as exc:
-        _fail(str(exc))  # before the agent ran: nothing written, no attempt spent
-    result_file = Path(output)
+        setup_error(str(exc))  # before the agent ran: no result, no attempt spent
     changeset_file = (
         Path(changeset_path) if changeset_path else result_file.with_name(CHANGESET_FILE)
     )

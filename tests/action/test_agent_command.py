@@ -147,6 +147,8 @@ def test_without_any_agent_command_the_job_stops_once_before_any_call(
     errors = [line for line in step.stdout.splitlines() if line.startswith("::error")]
     assert len(errors) == 1 and "agent-command" in errors[0], step.stdout + step.stderr
     assert not (action.workdir / "baton-result.json").exists(), "no result: no attempt is spent"
+    marker = (action.workdir / "baton-setup-error.txt").read_text(encoding="utf-8")
+    assert marker.startswith("no agent command: set the action's `agent-command` input")
 
 
 def test_the_agent_timeout_input_stops_a_slow_agent(action: ActionRunner) -> None:
@@ -347,7 +349,10 @@ def test_outside_a_checkout_the_agent_does_not_run_and_no_result_is_written(
     step = agent(runner, "--command", command)
 
     assert step.returncode == 1
-    assert "is not a git checkout" in step.stderr and len(step.stderr.strip().splitlines()) == 1
+    errors = [line for line in step.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "is not a git checkout" in errors[0], step.stdout
     assert not ran.exists()
+    marker = (tmp_path / "baton-setup-error.txt").read_text(encoding="utf-8")
+    assert "is not a git checkout" in marker, "the report job fails once with it"
     assert not (tmp_path / "baton-result.json").exists()
     assert not (tmp_path / "baton-changeset.json").exists()

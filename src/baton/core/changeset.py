@@ -23,6 +23,9 @@ from baton.workflow.config import WorkSettings
 
 CHANGESET_VERSION = 1
 CHANGESET_FILE = "baton-changeset.json"  # beside the result file, unless told otherwise
+# Beside the result instead of it when the agent's job could not run the agent at all (no
+# command, not a checkout): the report job fails once with it and spends no attempt.
+SETUP_ERROR_FILE = "baton-setup-error.txt"
 OID = re.compile(r"^[0-9a-f]{40}$")
 MAX_PATH = 1024  # characters of a path (git allows more; nobody needs it)
 MAX_SEGMENT = 255
