@@ -683,9 +683,24 @@ def test_the_agent_job_uploads_the_result_and_the_changeset_overwriting_a_failed
     assert upload["with"]["overwrite"] is True
     assert upload["with"]["name"] == "baton-result"
     paths = upload["with"]["path"].splitlines()
-    assert [p.rsplit("/", 1)[-1] for p in paths] == ["baton-result.json", "baton-changeset.json"]
+    assert [p.rsplit("/", 1)[-1] for p in paths] == [
+        "baton-result.json",
+        "baton-changeset.json",
+        "baton-setup-error.txt",
+    ]
     assert len({p.rsplit("/", 1)[0] for p in paths}) == 1, "one directory: the artifact's root"
     assert upload["if"] == "${{ !cancelled() }}"
+
+
+def test_a_setup_error_stops_the_report_job_before_any_result_is_made_up(
+    jobs: dict[str, dict[str, Any]],
+) -> None:
+    steps = jobs["report"]["steps"]
+    names = [step.get("name") for step in steps]
+    stop = names.index("Stop on a setup error")
+    assert stop < names.index("Stand in for a missing result")
+    assert steps[stop]["if"] == "hashFiles('baton-result/baton-setup-error.txt') != ''"
+    assert steps[stop]["run"].rstrip().endswith("exit 1")
 
 
 def test_the_agent_writes_outside_the_checkout(jobs: dict[str, dict[str, Any]]) -> None:
