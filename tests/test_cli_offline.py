@@ -24,12 +24,17 @@ DEMO_PATH = [
     ("running_tests", "fixing_issues"),
     ("fixing_issues", "creating_pr"),
     ("creating_pr", "waiting_for_human_input"),
-    ("waiting_for_human_input", "human_input_received"),
-    ("human_input_received", "completed"),
+    ("waiting_for_human_input", "addressing_feedback"),  # maria's review: a route, forced
+    ("addressing_feedback", "creating_pr"),
+    ("creating_pr", "waiting_for_human_input"),
+    ("waiting_for_human_input", "human_input_received"),  # maria's approving review
+    ("human_input_received", "completed"),  # the merge: a route, forced
 ]
+# The moves the pull request forced along its routes (numbered as in the path).
+DEMO_FORCED = {11: "changes_requested", 15: "merged"}
 
 TRANSITION_LINE = re.compile(r"^\s+transition: (\S+(?: \S+ \S+)?) → (\w+)$", re.MULTILINE)
-PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+)$")
+PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+)( forced)?$")
 
 
 def _invoke(args: list[str]) -> Result:
@@ -50,6 +55,10 @@ def _numbered_steps(block: list[str]) -> list[tuple[str, str, int]]:
         if match:
             steps.append((match[1], match[2], int(match[3])))
     return steps
+
+
+def _forced_steps(block: list[str]) -> set[int]:
+    return {int(m[3]) for m in map(PATH_STEP.match, block) if m and m[4]}
 
 
 @pytest.fixture
@@ -82,14 +91,26 @@ def test_the_demo_exits_zero(demo: Result) -> None:
         "requirements_clarified → creating_tests",
         "creating_tests → implementing: the tests are ready",
         "implementing → running_tests",
+        "GitHub: branch baton/issue-1 created at",
+        "tester reports success, confidence 0.90, changed 1 file(s)",
+        "+ tests/test_export_csv.py",
+        "GitHub: pull request #2 opened as a draft from baton/issue-1",
+        "+ src/report/export.py",
         "tester reports failure, confidence 0.90, 1 issue(s) found",
         "running_tests → fixing_issues: the tests failed",
+        "~ src/report/export.py",
         "fixing_issues → creating_pr",
+        "GitHub: pull request #2 marked ready for review",
         "creating_pr → waiting_for_human_input",
-        "refused mallory: only approvers can approve here",
-        "waiting_for_human_input → human_input_received: maria approved",
-        "human_input_received → completed",
-        "Final state: completed after 12 transitions",
+        "maria reviews pull request #2: requests changes, 1 inline note(s)",
+        "waiting_for_human_input → addressing_feedback: maria requested changes on pull request #2",
+        "src/report/export.py:6: End each row with a plain newline",
+        "addressing_feedback → creating_pr: the feedback is addressed",
+        "mallory's review carries no weight: only approvers' reviews steer the issue",
+        "waiting_for_human_input → human_input_received: maria approved pull request #2",
+        "human_input_received → completed: pull request #2 merged by maria",
+        "Final state: completed after 15 transitions",
+        "4 commit(s) by Baton; pull request #2 merged into main as ",
     ],
     ids=[
         "the issue enters at received",
@@ -102,14 +123,26 @@ def test_the_demo_exits_zero(demo: Result) -> None:
         "the clarified requirements go to the tester",
         "the tests go to the developer",
         "the implementation is tested",
+        "entering creating_tests makes the issue's branch",
+        "the tester's report carries its files",
+        "the tester's file is committed",
+        "the first commit opens a draft pull request",
+        "the developer's file is committed",
         "a test run fails with an issue found",
         "the failure goes to a fix",
+        "the fix changes the developer's file",
         "the fix goes to a PR",
+        "entering creating_pr marks the pull request ready",
         "the PR waits for a human",
-        "a passer-by's approval is refused",
-        "a maintainer's approval is accepted",
-        "the issue is completed",
+        "a maintainer requests changes with an inline note",
+        "the review sends the issue back to the developer",
+        "the developer's briefing carries the inline note",
+        "the addressed feedback goes back to the PR",
+        "a passer-by's approving review carries no weight",
+        "a maintainer's approving review is the approval",
+        "the merge completes the issue",
         "the summary names the final state",
+        "the summary names the work on GitHub",
     ],
 )
 def test_the_demo_shows_each_step_of_the_lifecycle(demo: Result, shown: str) -> None:
@@ -121,11 +154,41 @@ def test_the_demo_shows_the_transitions_in_lifecycle_order(demo: Result) -> None
     assert moves == [("(not in workflow)", "received"), *DEMO_PATH]
 
 
-def test_the_refused_approval_comes_before_the_accepted_one(demo: Result) -> None:
+def test_the_passer_bys_approval_comes_before_the_accepted_one(demo: Result) -> None:
     output = demo.output
-    refused = output.index("refused mallory")
-    accepted = output.index("maria approved")
-    assert output.index("creating_pr → waiting_for_human_input") < refused < accepted
+    refused = output.index("mallory's review carries no weight")
+    accepted = output.index("maria approved pull request #2")
+    merged = output.index("merged by maria")
+    assert output.rindex("creating_pr → waiting_for_human_input") < refused < accepted < merged
+
+
+def test_the_demo_names_the_branch_each_commit_the_pull_request_and_the_merge() -> None:
+    from baton.sim.scenario import Player, demo_scenario
+    from baton.workflow.config import load_config
+
+    player = Player(demo_scenario(), load_config(None), lambda _: None)
+    player.play()
+    git = player.gh.git
+    head = git.head("baton/issue-1")
+    assert head is not None
+    mine = [git.commits[o] for o in git.ancestors(head)]
+    commits = sorted((c for c in mine if c.author == player.gh.bot_login), key=lambda c: c.when)
+    merge = git.commits[git.head("main") or ""]
+
+    output = _invoke(["demo"]).output
+
+    assert len(commits) == 4
+    for commit in commits:
+        assert f"GitHub: baton/issue-1 → {commit.oid[:7]} by {commit.author}: " in output
+    assert [c.headline.split(":")[0] for c in commits] == [
+        "tester",
+        "developer",
+        "developer",
+        "developer",
+    ]
+    assert merge.parents[1] == head
+    assert f"GitHub: pull request #2 merged into main as {merge.oid[:7]}" in output
+    assert f"The work: baton/issue-1 at {head[:7]}, 4 commit(s) by Baton; " in output
 
 
 def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
@@ -135,13 +198,19 @@ def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
     assert block[1].strip() == "[*] --> received"
     assert block[-1].strip() == "completed --> [*]"
     steps = _numbered_steps(block)
-    assert [n for _, _, n in steps] == list(range(1, 13))
+    assert [n for _, _, n in steps] == list(range(1, len(DEMO_PATH) + 1))
     assert [(a, b) for a, b, _ in steps] == DEMO_PATH
+    assert _forced_steps(block) == set(DEMO_FORCED)
 
 
-def test_every_step_of_the_demo_path_is_an_edge_of_the_workflow() -> None:
+def test_every_step_of_the_demo_path_is_an_edge_or_a_pull_request_route() -> None:
     workflow = load_preset("issue-lifecycle")
-    assert all(workflow.allows(a, b) for a, b in DEMO_PATH)
+    routes = workflow.pull_request
+    for number, (a, b) in enumerate(DEMO_PATH, 1):
+        if number in DEMO_FORCED:
+            assert getattr(routes, DEMO_FORCED[number]) == b
+        else:
+            assert workflow.allows(a, b), (a, b)
 
 
 def test_the_quiet_demo_prints_the_same_path_without_the_steps(demo: Result) -> None:
