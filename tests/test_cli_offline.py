@@ -355,6 +355,130 @@ def test_simulate_refuses_a_scenario_file_that_does_not_exist(in_empty_dir: Path
     assert "missing.yml" in result.output
 
 
+# --- baton simulate: the work on the branch and its pull request -----------------------------
+WORK_SCENARIO = """\
+name: the work travels
+people: {maria: maintain, bob: read}
+steps:
+  - label: status:implementing
+    by: maria
+  - report:
+      agent: developer
+      confidence: 0.85
+      summary: Add the export.
+      changes: {src/export.py: "def to_csv(rows): ...\\n"}
+  - expect: {state: creating_pr, commits: 1, pull_request: open}
+  - expect: {branch_files: {src/export.py: "def to_csv(rows): ...\\n", README.md: "# demo\\n"}}
+"""
+
+
+def test_simulate_checks_the_files_on_the_branch_and_the_pull_request(in_empty_dir: Path) -> None:
+    Path("scenario.yml").write_text(WORK_SCENARIO, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 0, result.output
+    assert result.output.count("✓ as expected") == 2
+    assert "GitHub: branch baton/issue-1 created at" in result.output
+    assert "developer: Add the export. (#1)" in result.output
+    assert "     + src/export.py" in result.output
+    assert "pull request #2 opened as a draft from baton/issue-1 and marked ready" in result.output
+    assert "The work: baton/issue-1 at " in result.output
+    assert "1 commit(s) by Baton; pull request #2 open." in result.output
+
+
+@pytest.mark.parametrize(
+    ("expect", "complaint"),
+    [
+        (
+            '{branch_files: {src/export.py: "pass\\n"}}',
+            "src/export.py on baton/issue-1 is 'def to_csv(rows): ...\\n', expected 'pass\\n'",
+        ),
+        ("{branch_files: {src/export.py: null}}", "expected absent"),
+        ('{branch_files: {docs/gone.md: "x"}}', "docs/gone.md on baton/issue-1 is absent"),
+        ("{pull_request: merged}", "the pull request is open, expected merged"),
+        ("{pull_request: draft}", "the pull request is open, expected draft"),
+        ("{commits: 2}", "Baton made 1 commit(s) on the branch, expected 2"),
+    ],
+    ids=[
+        "a file with other text fails",
+        "a file expected absent fails",
+        "a file expected present fails",
+        "an open pull request is not merged",
+        "a ready pull request is no draft",
+        "the wrong number of commits fails",
+    ],
+)
+def test_a_wrong_expectation_about_the_work_fails(
+    in_empty_dir: Path, expect: str, complaint: str
+) -> None:
+    text = WORK_SCENARIO.rsplit("  - expect:", 1)[0] + f"  - expect: {expect}\n"
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 1, result.output
+    failures = [line for line in result.output.splitlines() if line.strip().startswith("✗")]
+    assert len(failures) == 1 and complaint in failures[0], failures
+
+
+def test_without_a_branch_every_file_is_absent_and_there_is_no_pull_request(
+    in_empty_dir: Path,
+) -> None:
+    text = (
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - label: baton\n"
+        "    by: maria\n"
+        "  - expect: {branch_files: {README.md: null}, pull_request: none, commits: 0}\n"
+    )
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 0, result.output
+    assert "The work:" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        ("{review: {by: maria}}", ["steps.1.review.verdict", "Field required"]),
+        ("{review: {verdict: lgtm}}", ["steps.1.review.verdict", "'approved'"]),
+        ("{checks: {conclusion: red}}", ["steps.1.checks.conclusion"]),
+        ("{push: {files: {}}}", ["steps.1.push.files"]),
+        ("{report: {base: stale}}", ["`base: stale` needs `changes`"]),
+        ("{merge: {by: maria}, by: bob}", ["`by` is given twice (bob and maria)"]),
+        (
+            "{report: {changes: {src/gone.py: null}}}",
+            ["step 2: the agent cannot delete src/gone.py"],
+        ),
+    ],
+    ids=[
+        "a review without a verdict",
+        "a verdict GitHub has not",
+        "a conclusion GitHub has not",
+        "a push of no files",
+        "a stale base without changes",
+        "two different people doing one step",
+        "deleting a file the branch does not have",
+    ],
+)
+def test_a_work_step_that_cannot_be_is_one_clear_line(
+    in_empty_dir: Path, step: str, words: list[str]
+) -> None:
+    text = f"people: {{maria: maintain}}\nsteps:\n  - {{label: baton, by: maria}}\n  - {step}\n"
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, result.output
+    for word in words:
+        assert word in errors[0]
+
+
 # --- baton graph ---------------------------------------------------------------------------
 @pytest.mark.parametrize("name", preset_names())
 def test_the_mermaid_graph_has_every_edge_and_no_other(name: str) -> None:
