@@ -24,12 +24,17 @@ DEMO_PATH = [
     ("running_tests", "fixing_issues"),
     ("fixing_issues", "creating_pr"),
     ("creating_pr", "waiting_for_human_input"),
-    ("waiting_for_human_input", "human_input_received"),
-    ("human_input_received", "completed"),
+    ("waiting_for_human_input", "addressing_feedback"),  # maria's review: a route, forced
+    ("addressing_feedback", "creating_pr"),
+    ("creating_pr", "waiting_for_human_input"),
+    ("waiting_for_human_input", "human_input_received"),  # maria's approving review
+    ("human_input_received", "completed"),  # the merge: a route, forced
 ]
+# The moves the pull request forced along its routes (numbered as in the path).
+DEMO_FORCED = {11: "changes_requested", 15: "merged"}
 
 TRANSITION_LINE = re.compile(r"^\s+transition: (\S+(?: \S+ \S+)?) → (\w+)$", re.MULTILINE)
-PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+)$")
+PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+)( forced)?$")
 
 
 def _invoke(args: list[str]) -> Result:
@@ -50,6 +55,10 @@ def _numbered_steps(block: list[str]) -> list[tuple[str, str, int]]:
         if match:
             steps.append((match[1], match[2], int(match[3])))
     return steps
+
+
+def _forced_steps(block: list[str]) -> set[int]:
+    return {int(m[3]) for m in map(PATH_STEP.match, block) if m and m[4]}
 
 
 @pytest.fixture
@@ -82,14 +91,26 @@ def test_the_demo_exits_zero(demo: Result) -> None:
         "requirements_clarified → creating_tests",
         "creating_tests → implementing: the tests are ready",
         "implementing → running_tests",
+        "GitHub: branch baton/issue-1 created at",
+        "tester reports success, confidence 0.90, changed 1 file(s)",
+        "+ tests/test_export_csv.py",
+        "GitHub: pull request #2 opened as a draft from baton/issue-1",
+        "+ src/report/export.py",
         "tester reports failure, confidence 0.90, 1 issue(s) found",
         "running_tests → fixing_issues: the tests failed",
+        "~ src/report/export.py",
         "fixing_issues → creating_pr",
+        "GitHub: pull request #2 marked ready for review",
         "creating_pr → waiting_for_human_input",
-        "refused mallory: only approvers can approve here",
-        "waiting_for_human_input → human_input_received: maria approved",
-        "human_input_received → completed",
-        "Final state: completed after 12 transitions",
+        "maria reviews pull request #2: requests changes, 1 inline note(s)",
+        "waiting_for_human_input → addressing_feedback: maria requested changes on pull request #2",
+        "src/report/export.py:6: End each row with a plain newline",
+        "addressing_feedback → creating_pr: the feedback is addressed",
+        "mallory's review carries no weight: only approvers' reviews steer the issue",
+        "waiting_for_human_input → human_input_received: maria approved pull request #2",
+        "human_input_received → completed: pull request #2 merged by maria",
+        "Final state: completed after 15 transitions",
+        "4 commit(s) by Baton; pull request #2 merged into main as ",
     ],
     ids=[
         "the issue enters at received",
@@ -102,14 +123,26 @@ def test_the_demo_exits_zero(demo: Result) -> None:
         "the clarified requirements go to the tester",
         "the tests go to the developer",
         "the implementation is tested",
+        "entering creating_tests makes the issue's branch",
+        "the tester's report carries its files",
+        "the tester's file is committed",
+        "the first commit opens a draft pull request",
+        "the developer's file is committed",
         "a test run fails with an issue found",
         "the failure goes to a fix",
+        "the fix changes the developer's file",
         "the fix goes to a PR",
+        "entering creating_pr marks the pull request ready",
         "the PR waits for a human",
-        "a passer-by's approval is refused",
-        "a maintainer's approval is accepted",
-        "the issue is completed",
+        "a maintainer requests changes with an inline note",
+        "the review sends the issue back to the developer",
+        "the developer's briefing carries the inline note",
+        "the addressed feedback goes back to the PR",
+        "a passer-by's approving review carries no weight",
+        "a maintainer's approving review is the approval",
+        "the merge completes the issue",
         "the summary names the final state",
+        "the summary names the work on GitHub",
     ],
 )
 def test_the_demo_shows_each_step_of_the_lifecycle(demo: Result, shown: str) -> None:
@@ -121,11 +154,41 @@ def test_the_demo_shows_the_transitions_in_lifecycle_order(demo: Result) -> None
     assert moves == [("(not in workflow)", "received"), *DEMO_PATH]
 
 
-def test_the_refused_approval_comes_before_the_accepted_one(demo: Result) -> None:
+def test_the_passer_bys_approval_comes_before_the_accepted_one(demo: Result) -> None:
     output = demo.output
-    refused = output.index("refused mallory")
-    accepted = output.index("maria approved")
-    assert output.index("creating_pr → waiting_for_human_input") < refused < accepted
+    refused = output.index("mallory's review carries no weight")
+    accepted = output.index("maria approved pull request #2")
+    merged = output.index("merged by maria")
+    assert output.rindex("creating_pr → waiting_for_human_input") < refused < accepted < merged
+
+
+def test_the_demo_names_the_branch_each_commit_the_pull_request_and_the_merge() -> None:
+    from baton.sim.scenario import Player, demo_scenario
+    from baton.workflow.config import load_config
+
+    player = Player(demo_scenario(), load_config(None), lambda _: None)
+    player.play()
+    git = player.gh.git
+    head = git.head("baton/issue-1")
+    assert head is not None
+    mine = [git.commits[o] for o in git.ancestors(head)]
+    commits = sorted((c for c in mine if c.author == player.gh.bot_login), key=lambda c: c.when)
+    merge = git.commits[git.head("main") or ""]
+
+    output = _invoke(["demo"]).output
+
+    assert len(commits) == 4
+    for commit in commits:
+        assert f"GitHub: baton/issue-1 → {commit.oid[:7]} by {commit.author}: " in output
+    assert [c.headline.split(":")[0] for c in commits] == [
+        "tester",
+        "developer",
+        "developer",
+        "developer",
+    ]
+    assert merge.parents[1] == head
+    assert f"GitHub: pull request #2 merged into main as {merge.oid[:7]}" in output
+    assert f"The work: baton/issue-1 at {head[:7]}, 4 commit(s) by Baton; " in output
 
 
 def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
@@ -135,13 +198,19 @@ def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
     assert block[1].strip() == "[*] --> received"
     assert block[-1].strip() == "completed --> [*]"
     steps = _numbered_steps(block)
-    assert [n for _, _, n in steps] == list(range(1, 13))
+    assert [n for _, _, n in steps] == list(range(1, len(DEMO_PATH) + 1))
     assert [(a, b) for a, b, _ in steps] == DEMO_PATH
+    assert _forced_steps(block) == set(DEMO_FORCED)
 
 
-def test_every_step_of_the_demo_path_is_an_edge_of_the_workflow() -> None:
+def test_every_step_of_the_demo_path_is_an_edge_or_a_pull_request_route() -> None:
     workflow = load_preset("issue-lifecycle")
-    assert all(workflow.allows(a, b) for a, b in DEMO_PATH)
+    routes = workflow.pull_request
+    for number, (a, b) in enumerate(DEMO_PATH, 1):
+        if number in DEMO_FORCED:
+            assert getattr(routes, DEMO_FORCED[number]) == b
+        else:
+            assert workflow.allows(a, b), (a, b)
 
 
 def test_the_quiet_demo_prints_the_same_path_without_the_steps(demo: Result) -> None:
@@ -284,6 +353,130 @@ def test_simulate_refuses_a_scenario_file_that_does_not_exist(in_empty_dir: Path
     result = _invoke(["simulate", "missing.yml"])
     assert result.exit_code == 2
     assert "missing.yml" in result.output
+
+
+# --- baton simulate: the work on the branch and its pull request -----------------------------
+WORK_SCENARIO = """\
+name: the work travels
+people: {maria: maintain, bob: read}
+steps:
+  - label: status:implementing
+    by: maria
+  - report:
+      agent: developer
+      confidence: 0.85
+      summary: Add the export.
+      changes: {src/export.py: "def to_csv(rows): ...\\n"}
+  - expect: {state: creating_pr, commits: 1, pull_request: open}
+  - expect: {branch_files: {src/export.py: "def to_csv(rows): ...\\n", README.md: "# demo\\n"}}
+"""
+
+
+def test_simulate_checks_the_files_on_the_branch_and_the_pull_request(in_empty_dir: Path) -> None:
+    Path("scenario.yml").write_text(WORK_SCENARIO, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 0, result.output
+    assert result.output.count("✓ as expected") == 2
+    assert "GitHub: branch baton/issue-1 created at" in result.output
+    assert "developer: Add the export. (#1)" in result.output
+    assert "     + src/export.py" in result.output
+    assert "pull request #2 opened as a draft from baton/issue-1 and marked ready" in result.output
+    assert "The work: baton/issue-1 at " in result.output
+    assert "1 commit(s) by Baton; pull request #2 open." in result.output
+
+
+@pytest.mark.parametrize(
+    ("expect", "complaint"),
+    [
+        (
+            '{branch_files: {src/export.py: "pass\\n"}}',
+            "src/export.py on baton/issue-1 is 'def to_csv(rows): ...\\n', expected 'pass\\n'",
+        ),
+        ("{branch_files: {src/export.py: null}}", "expected absent"),
+        ('{branch_files: {docs/gone.md: "x"}}', "docs/gone.md on baton/issue-1 is absent"),
+        ("{pull_request: merged}", "the pull request is open, expected merged"),
+        ("{pull_request: draft}", "the pull request is open, expected draft"),
+        ("{commits: 2}", "Baton made 1 commit(s) on the branch, expected 2"),
+    ],
+    ids=[
+        "a file with other text fails",
+        "a file expected absent fails",
+        "a file expected present fails",
+        "an open pull request is not merged",
+        "a ready pull request is no draft",
+        "the wrong number of commits fails",
+    ],
+)
+def test_a_wrong_expectation_about_the_work_fails(
+    in_empty_dir: Path, expect: str, complaint: str
+) -> None:
+    text = WORK_SCENARIO.rsplit("  - expect:", 1)[0] + f"  - expect: {expect}\n"
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 1, result.output
+    failures = [line for line in result.output.splitlines() if line.strip().startswith("✗")]
+    assert len(failures) == 1 and complaint in failures[0], failures
+
+
+def test_without_a_branch_every_file_is_absent_and_there_is_no_pull_request(
+    in_empty_dir: Path,
+) -> None:
+    text = (
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - label: baton\n"
+        "    by: maria\n"
+        "  - expect: {branch_files: {README.md: null}, pull_request: none, commits: 0}\n"
+    )
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 0, result.output
+    assert "The work:" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        ("{review: {by: maria}}", ["steps.1.review.verdict", "Field required"]),
+        ("{review: {verdict: lgtm}}", ["steps.1.review.verdict", "'approved'"]),
+        ("{checks: {conclusion: red}}", ["steps.1.checks.conclusion"]),
+        ("{push: {files: {}}}", ["steps.1.push.files"]),
+        ("{report: {base: stale}}", ["`base: stale` needs `changes`"]),
+        ("{merge: {by: maria}, by: bob}", ["`by` is given twice (bob and maria)"]),
+        (
+            "{report: {changes: {src/gone.py: null}}}",
+            ["step 2: the agent cannot delete src/gone.py"],
+        ),
+    ],
+    ids=[
+        "a review without a verdict",
+        "a verdict GitHub has not",
+        "a conclusion GitHub has not",
+        "a push of no files",
+        "a stale base without changes",
+        "two different people doing one step",
+        "deleting a file the branch does not have",
+    ],
+)
+def test_a_work_step_that_cannot_be_is_one_clear_line(
+    in_empty_dir: Path, step: str, words: list[str]
+) -> None:
+    text = f"people: {{maria: maintain}}\nsteps:\n  - {{label: baton, by: maria}}\n  - {step}\n"
+    Path("scenario.yml").write_text(text, encoding="utf-8")
+
+    result = _invoke(["simulate", "scenario.yml"])
+
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, result.output
+    for word in words:
+        assert word in errors[0]
 
 
 # --- baton graph ---------------------------------------------------------------------------

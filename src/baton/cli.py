@@ -59,7 +59,8 @@ def cli() -> None:
 @cli.command()
 @click.option("--quiet", is_flag=True, help="Print only the final path.")
 def demo(quiet: bool) -> None:
-    """Walk one issue through the default workflow with scripted agents and humans."""
+    """Walk one issue through the default workflow with scripted agents and humans: the
+    agents' files committed to the issue's branch, its pull request reviewed and merged."""
     from baton.sim.scenario import Player, demo_scenario
 
     settings = _settings(None, "issue-lifecycle")
@@ -78,6 +79,9 @@ def demo(quiet: bool) -> None:
         click.echo(
             f"Final state: {record.state} after {record.iteration} transitions ({player.tally()})."
         )
+    work = player.work()
+    if work:
+        click.echo(f"The work: {work}.")
     click.echo("\nThe path the issue took:\n\n```mermaid")
     click.echo(player.path())
     click.echo("```")
@@ -106,6 +110,9 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None) -> No
     except BatonError as exc:
         _fail(one_line(str(exc)))
     click.echo(f"\n{player.tally()}.")
+    work = player.work()
+    if work:
+        click.echo(f"The work: {work}.")
     click.echo("\nPath:\n\n```mermaid")
     click.echo(player.path())
     click.echo("```")

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.sim.scenario import Player, demo_scenario, load_scenario
+from baton.sim.scenario import Player, demo_scenario, load_scenario, parse_scenario
 from baton.workflow.config import load_config
 
 FIGURE = re.compile(r"(\d+) GitHub")
@@ -43,3 +43,45 @@ def test_simulate_prints_the_round_trips_its_github_counted():
 
     assert printed_figure(result.output) == player.gh.requests
     assert f"{len(player.gh.dispatches)} workflow runs dispatched" in result.output
+
+
+def requests_of(text: str) -> int:
+    player = Player(parse_scenario(text, "inline"), load_config(None), lambda _: None)
+    assert player.play() == 0, player.failures
+    return player.gh.requests
+
+
+IMPLEMENTING = "people: {maria: maintain}\nsteps:\n  - label: status:implementing\n    by: maria\n"
+
+
+def report(changes: str = "") -> str:
+    return (
+        "  - report:\n"
+        "      agent: developer\n"
+        "      confidence: 0.95\n"
+        "      summary: Add the export.\n" + (f"      changes: {changes}\n" if changes else "")
+    )
+
+
+def test_a_commit_costs_one_round_trip_and_the_first_one_two_more_for_the_pull_request():
+    plain = requests_of(IMPLEMENTING + report())
+    first = requests_of(IMPLEMENTING + report('{a.py: "1\\n"}'))
+    failed = "  - report: {agent: tester, status: failure}\n"  # to fixing_issues, which commits
+    later = IMPLEMENTING + report('{a.py: "1\\n"}') + failed
+    second = requests_of(later + report('{a.py: "2\\n"}'))
+    without = requests_of(later + report())
+
+    # The branch head rides in the read; the commit is one mutation; the pull request is
+    # looked up, then created (`POST /pulls`); its body and ready state go in the record's
+    # document, so a later commit costs the commit alone.
+    assert first - plain == 1 + 2
+    assert second - without == 1
+
+
+def test_a_requested_change_costs_one_round_trip_more_than_an_approval_its_inline_notes():
+    prefix = IMPLEMENTING + report('{a.py: "1\\n"}').replace("0.95", "0.85")
+    prefix += "  - report: {agent: pm}\n"  # creating_pr to waiting_for_human_input
+    approved = requests_of(prefix + "  - review: {verdict: approved, by: maria}\n")
+    changes = requests_of(prefix + "  - review: {verdict: changes_requested, by: maria}\n")
+
+    assert changes - approved == 1  # the review's inline comments: not in the payload

@@ -17,12 +17,17 @@ from click.testing import CliRunner
 from baton.cli import cli
 from baton.sim.scenario import (
     ACTIONS,
+    Checks,
     Expect,
     IssueSpec,
+    Note,
     Player,
+    Push,
     Report,
+    Review,
     Scenario,
     Step,
+    Who,
     parse_scenario,
 )
 from baton.workflow.config import load_config
@@ -134,9 +139,8 @@ def test_an_open_step_by_someone_sends_the_opened_event_as_them():
 
 # --- docs/scenarios.md ----------------------------------------------------------------------
 def test_the_scenario_doc_names_every_step_kind_and_every_key():
-    keys = {
-        name for model in (Scenario, IssueSpec, Step, Report, Expect) for name in model.model_fields
-    }
+    models = (Scenario, IssueSpec, Step, Report, Push, Review, Note, Who, Checks, Expect)
+    keys = {name for model in models for name in model.model_fields}
     named = set(re.findall(r"`([a-z_]+)(?::[^`]*)?`", DOC.read_text(encoding="utf-8")))
 
     missing = sorted((set(ACTIONS) | keys) - named)
@@ -144,10 +148,61 @@ def test_the_scenario_doc_names_every_step_kind_and_every_key():
     assert not missing, f"docs/scenarios.md does not mention {missing}"
 
 
-def test_the_scenario_doc_example_plays_with_every_expectation_met():
-    (example,) = re.findall(r"```yaml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    scenario = parse_scenario(example, "docs/scenarios.md")
-    player = Player(scenario, load_config(None), lambda _: None)
+def test_the_scenario_doc_examples_play_with_every_expectation_met():
+    examples = re.findall(r"```yaml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    shown: set[str] = set()
+    for number, example in enumerate(examples, 1):
+        scenario = parse_scenario(example, f"docs/scenarios.md example {number}")
+        player = Player(scenario, load_config(None), lambda _: None)
 
+        assert player.play() == 0, (number, player.failures)
+        shown |= {step.action for step in scenario.steps}
+
+    assert shown == set(ACTIONS), "the examples show every kind of step between them"
+
+
+# --- the work, through the same code as a real run --------------------------------------------
+def test_a_reports_changes_reach_the_branch_as_the_commit_of_the_bot():
+    gh = play(
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - label: status:implementing\n"
+        "    by: maria\n"
+        "  - report:\n"
+        "      agent: developer\n"
+        "      confidence: 0.95\n"
+        "      summary: Add the export\n"
+        '      changes: {src/export.py: "def to_csv(): ...\\n", README.md: null}\n'
+    )
+
+    head = gh.git.commits[gh.git.head("baton/issue-1") or ""]
+    assert head.author == gh.bot_login
+    assert head.headline == "developer: Add the export (#1)"
+    assert dict(head.tree) == {"src/export.py": b"def to_csv(): ...\n"}
+    assert gh.calls["commit"] == 1
+
+
+def test_a_failing_checks_name_and_summary_reach_the_developers_briefing():
+    player = Player(
+        parse_scenario(
+            "people: {maria: maintain}\n"
+            "steps:\n"
+            "  - label: status:implementing\n"
+            "    by: maria\n"
+            "  - report:\n"
+            "      agent: developer\n"
+            "      confidence: 0.85\n"
+            '      changes: {src/export.py: "pass\\n"}\n'
+            "  - report: {agent: pm}\n"
+            '  - checks: {name: ci, conclusion: failure, summary: "test_csv: 1 failed"}\n'
+            "  - expect: {state: fixing_issues, agent: developer}\n",
+            "inline",
+        ),
+        load_config(None),
+        lambda _: None,
+    )
     assert player.play() == 0, player.failures
-    assert {step.action for step in scenario.steps} == set(ACTIONS), "the example shows every kind"
+    record = player.record()
+    assert record is not None
+
+    assert any("ci" in item and "test_csv: 1 failed" in item for item in record.feedback)
