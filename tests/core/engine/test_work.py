@@ -211,6 +211,7 @@ def test_the_opened_pull_request_is_recorded_and_its_ready_state_marks_it_ready(
         title="Export as CSV (#1)",
         body=pull_request_body(1, work),
         node_id="PR_kwDOfake7",
+        number=7,
         ready=True,
     )
 
@@ -537,3 +538,17 @@ def test_a_commit_made_before_the_issue_moved_away_is_remembered_with_the_stale_
     assert decision.outcome.value == "refused" and decision.commit is None
     assert decision.record is not None and decision.record.work is not None
     assert [m.oid for m in decision.record.work.commits] == ["f" * 40]
+
+
+def test_a_pull_request_already_ready_is_not_marked_ready_again(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work(ready=True))
+    event = report(
+        lifecycle,
+        "fixing_issues",
+        result(confidence=0.5),
+        changeset=lifecycle.changeset("committed", digest=OTHER),
+    )
+
+    plan = lifecycle.decide(record, event).update_pull_request
+
+    assert plan is not None and plan.ready is False and plan.number == 7

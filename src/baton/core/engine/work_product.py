@@ -74,8 +74,10 @@ def update(scene: Scene, before: Work | None, record: Record) -> PullRequestPlan
         and before.ready == work.ready
     ):
         return None
+    # Marked ready once, when it becomes so: later updates send only the description.
+    newly_ready = work.ready and not (before is not None and before.ready)
     return opening(scene, work).model_copy(
-        update={"node_id": work.pull_request_id, "ready": work.ready}
+        update={"node_id": work.pull_request_id, "number": work.pull_request, "ready": newly_ready}
     )
 
 
