@@ -108,6 +108,14 @@ def escalate(reason: str) -> str:
             id="an approval request",
         ),
         pytest.param(
+            lambda: messages.approval_request("s", "", POLICY, False, pull_request=12),
+            "### 🙋 Waiting for a human (`s`)\n\n"
+            "To approve, start a comment with **approved** (e.g. `approved — looks good`), or "
+            "approve pull request #12 in a review (a review requesting changes sends it back to "
+            "the developer); approvals count from anyone with write permission." + SIGNED,
+            id="an approval request names the pull request's review",
+        ),
+        pytest.param(
             lambda: messages.refusal("bob", "nothing to approve\n# Approved"),
             "`bob`: nothing to approve # Approved" + SIGNED,
             id="a refusal is one line",

@@ -91,13 +91,26 @@ def questions(state: str, agent: str | None, summary: str, asked: Sequence[str])
     return _sign(lines)
 
 
-def approval_request(state: str, summary: str, policy: Policy, replies_allowed: bool) -> str:
+def approval_request(
+    state: str,
+    summary: str,
+    policy: Policy,
+    replies_allowed: bool,
+    *,
+    pull_request: int | None = None,
+) -> str:
     word = policy.approval_words[0]
     lines = [f"### 🙋 Waiting for a human ({markdown.code(state)})", ""]
     if summary:
         lines += [markdown.quote(summary, SUMMARY), ""]
+    review = (
+        f", or approve pull request #{pull_request} in a review (a review requesting changes "
+        "sends it back to the developer)"
+        if pull_request is not None
+        else ""
+    )
     lines += [
-        f"To approve, start a comment with **{word}** (e.g. `{word} — looks good`); "
+        f"To approve, start a comment with **{word}** (e.g. `{word} — looks good`){review}; "
         f"approvals count from {_who(policy.approvers)}.",
     ]
     if replies_allowed:

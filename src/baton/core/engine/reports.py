@@ -153,8 +153,13 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
         if spec.reply and not spec.approval:
             message = messages.questions(target, agent, result.summary, questions)
         else:
+            work = moved.work
             message = messages.approval_request(
-                target, result.summary, ctx.policy, replies_allowed=spec.reply is not None
+                target,
+                result.summary,
+                ctx.policy,
+                replies_allowed=spec.reply is not None,
+                pull_request=work.pull_request if work and work.open_pull_request else None,
             )
     elif spec.kind is StateKind.terminal:
         message = messages.finished(target, result.summary)
