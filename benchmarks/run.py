@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -241,6 +242,27 @@ class WorkBench:
             self.ok(self.action.run(name, payload))
         return step
 
+    def racing_report(self, number: int, changeset: Changeset, **result: Any) -> Step:
+        """A report whose commit reaches GitHub just after a human's push: the fake holds the
+        BatonCommit request back until the push has landed."""
+        fault = self.fake.fail("POST", "/graphql", None, delay=2.0, operation="BatonCommit")
+        branch = f"baton/issue-{number}"
+
+        def push() -> None:
+            while fault.hits == 0 and not stop.is_set():
+                stop.wait(0.01)
+            self.fake.push(branch, {f"RACE{number}.md": "by hand\n"}, by="maria")
+
+        stop = threading.Event()
+        pusher = threading.Thread(target=push)
+        pusher.start()
+        try:
+            return self.report(number, changeset, **result)
+        finally:
+            stop.set()
+            pusher.join()
+            self.fake.clear_faults()
+
     def event(self, name: str, payload: dict[str, Any]) -> Step:
         self.fake.advance(60)
         return self.ok(self.action.run(name, payload))
@@ -346,6 +368,12 @@ def work_calls(workdir: Path) -> list[Row]:
             bench.report(number, stale, summary="Implemented.", confidence=0.95),
         )
         assert fake.file_at(BRANCH, "src/export.py") is None, "a stale changeset writes nothing"
+        racing = bench.changeset(BRANCH, {"src/export.py": b"def to_csv():\n    return ''\n"})
+        add(
+            "agent report whose commit loses the race (a push between the read and the commit)",
+            bench.racing_report(number, racing, summary="Implemented.", confidence=0.95),
+        )
+        assert fake.file_at(BRANCH, "src/export.py") is None, "the compare-and-swap held"
         later = bench.changeset(BRANCH, {"src/export.py": b"def to_csv():\n    return 'a'\n"})
         add(
             "agent report with a changeset: a later commit (→ creating_pr, marks the PR ready)",

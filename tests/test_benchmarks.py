@@ -147,6 +147,15 @@ def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
             WRITE,
             DISPATCH,
         ],
+        # GitHub refuses the commit (its compare-and-swap); the new head is read for the record.
+        "agent report whose commit loses the race (a push between the read and the commit)": [
+            READ,
+            COMMIT,
+            ("POST", "/graphql BatonBranch"),
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
         "agent report with a changeset: a later commit (→ creating_pr, marks the PR ready)": [
             READ,
             COMMIT,
