@@ -9,13 +9,15 @@ the fake GitHub of the tests over real HTTP, prints a table and writes benchmark
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -25,9 +27,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from action_harness import ActionRunner, Step  # noqa: E402
+from action_harness import BATON, ActionRunner, Step, _where, parse_outputs  # noqa: E402
 from baton import webhooks  # noqa: E402
 from baton.core import events  # noqa: E402
+from baton.core.changeset import Changeset, FileChange  # noqa: E402
 from baton.issue import record_comment  # noqa: E402
 from baton.issue.apply import label_specs  # noqa: E402
 from baton.run import handle  # noqa: E402
@@ -39,6 +42,7 @@ from fakes.http_github import FakeGitHub  # noqa: E402
 SETTINGS = load_config(None)
 TARGET_IGNORED_RATIO = 10.0
 TARGET_TRANSITION_CALLS = 4
+TARGET_CHANGESET_CALLS = 5  # issue 10: an agent report carrying a changeset
 TARGET_RECORD_BYTES = 16_000
 HOURLY_BUDGET = 1_000
 
@@ -65,8 +69,12 @@ def _walk_to(action: ActionRunner, number: int, results: list[dict[str, Any]]) -
         assert step.returncode == 0, step.stdout + step.stderr
 
 
+def _listed(calls: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{m} {p.split('/repos/octo/demo', 1)[-1] or p}" for m, p in calls)
+
+
 def _calls(step: Step) -> str:
-    return ", ".join(f"{m} {p.split('/repos/octo/demo', 1)[-1] or p}" for m, p in step.calls)
+    return _listed(step.calls)
 
 
 def api_calls(workdir: Path) -> list[Row]:
@@ -168,19 +176,484 @@ def sweep_calls(workdir: Path, total: int, in_workflow: int, due: int) -> Row:
         )
 
 
+# --- the work: commits, the pull request and its events ---------------------------------------
+BRANCH = "baton/issue-1"
+
+
+class WorkBench:
+    """One repository (status labels in place) where agents' reports carry changesets, written
+    as `baton agent` writes them, and the issue's pull request sends its events."""
+
+    def __init__(self, fake: FakeGitHub, workdir: Path) -> None:
+        self.fake, self.workdir = fake, workdir
+        self.action = ActionRunner(fake, workdir)
+        for spec in label_specs(SETTINGS.workflow, SETTINGS.policy).values():
+            fake.add_label(spec.name, spec.color, spec.description)
+        fake.set_permission("maria", "maintain")
+        fake.set_permission("mallory", "read")
+        self.suites = 0
+
+    @staticmethod
+    def ok(step: Step) -> Step:
+        assert step.returncode == 0, step.stdout + step.stderr
+        return step
+
+    def changeset(self, branch: str, files: dict[str, bytes], base: str | None = None) -> Changeset:
+        head = base or self.fake.branch_head(branch)
+        assert head is not None, f"no branch {branch}"
+        changes = [
+            FileChange(path=path, contents=base64.b64encode(data).decode("ascii"))
+            for path, data in files.items()
+        ]
+        return Changeset(base=head, files=changes)
+
+    def report_args(
+        self, number: int, result: dict[str, Any], changeset: Changeset | None
+    ) -> list[str]:
+        """`baton report`'s arguments, the result and changeset files written as `baton agent`
+        writes them (`model_dump_json(indent=2)`); no changeset: the file is absent."""
+        path = self.workdir / "baton-result.json"
+        path.write_text(
+            json.dumps({"status": "success", "confidence": 0.9, **result}), encoding="utf-8"
+        )
+        changes = self.workdir / "baton-changeset.json"
+        changes.unlink(missing_ok=True)
+        if changeset is not None:
+            changes.write_text(changeset.model_dump_json(indent=2), encoding="utf-8")
+        return [
+            "report",
+            "--issue",
+            str(number),
+            "--result",
+            str(path),
+            "--changeset",
+            str(changes),
+        ]
+
+    def report(
+        self, number: int, changeset: Changeset | None = None, *, chain: bool = True, **result: Any
+    ) -> Step:
+        """An agent's report; then, as the dispatch it made would, the chained run."""
+        self.fake.advance(60)
+        args = self.report_args(number, result, changeset)
+        step = self.ok(self.action.invoke(args, "workflow_dispatch", {}))
+        if chain and step.outputs.get("agent"):
+            name, payload = payloads.from_dispatch(self.fake, self.fake.dispatches[-1])
+            self.ok(self.action.run(name, payload))
+        return step
+
+    def racing_report(self, number: int, changeset: Changeset, **result: Any) -> Step:
+        """A report whose commit reaches GitHub just after a human's push: the fake holds the
+        BatonCommit request back until the push has landed."""
+        fault = self.fake.fail("POST", "/graphql", None, delay=2.0, operation="BatonCommit")
+        branch = f"baton/issue-{number}"
+
+        def push() -> None:
+            while fault.hits == 0 and not stop.is_set():
+                stop.wait(0.01)
+            self.fake.push(branch, {f"RACE{number}.md": "by hand\n"}, by="maria")
+
+        stop = threading.Event()
+        pusher = threading.Thread(target=push)
+        pusher.start()
+        try:
+            return self.report(number, changeset, **result)
+        finally:
+            stop.set()
+            pusher.join()
+            self.fake.clear_faults()
+
+    def event(self, name: str, payload: dict[str, Any]) -> Step:
+        self.fake.advance(60)
+        return self.ok(self.action.run(name, payload))
+
+    def enter(self, title: str) -> int:
+        number = self.fake.add_issue(title, "body", user="alice")
+        self.fake.label_by(number, "baton", "maria")
+        self.event("issues", payloads.labeled(self.fake, number, "baton"))
+        return number
+
+    def relabel(self, number: int, state: str) -> Step:
+        label = "status:" + state.replace("_", "-")
+        self.fake.advance(60)
+        self.fake.label_by(number, label, "maria")
+        return self.event("issues", payloads.labeled(self.fake, number, label))
+
+    def review(
+        self, pr: int, branch: str, who: str, verdict: str, body: str = "", notes: Any = ()
+    ) -> Step:
+        head = self.fake.branch_head(branch) or ""
+        review = self.fake.review(pr, who, verdict, body, notes=notes)
+        payload = payloads.pull_request_review(
+            self.fake,
+            number=pr,
+            branch=branch,
+            head_sha=head,
+            review_id=review,
+            state=verdict,
+            reviewer=who,
+            body=body,
+        )
+        return self.event("pull_request_review", payload)
+
+    def checks(self, pr: int, branch: str, conclusion: str, *, via: str = "check_suite") -> Step:
+        head = self.fake.branch_head(branch) or ""
+        self.suites += 1
+        name = f"check {self.suites}"
+        self.fake.add_check_run(head, name, conclusion, f"{name} said {conclusion}")
+        if via == "check_suite":
+            payload = payloads.check_suite_completed(
+                self.fake,
+                branch=branch,
+                head_sha=head,
+                conclusion=conclusion,
+                suite_id=self.suites,
+                pull_requests=[pr],
+            )
+        else:
+            payload = payloads.workflow_run_completed(
+                self.fake,
+                branch=branch,
+                head_sha=head,
+                conclusion=conclusion,
+                run_id=self.suites,
+                name=f"CI {self.suites}",
+                pull_requests=[pr],
+            )
+        return self.event(via, payload)
+
+
+def work_calls(workdir: Path) -> list[Row]:
+    """API calls of the work: the branch, commits, refusals, the pull request's events."""
+    rows: list[Row] = []
+
+    def add(kind: str, step: Step, state: str | None = None) -> None:
+        """A row; `state`: where the issue must be after the step (the row's claim)."""
+        if state is not None:
+            assert step.outputs.get("state") == state, (kind, step.outputs, step.stdout)
+        elif not kind.startswith("ignored"):
+            assert step.decision.get("outcome") in {"ignored", "noted", "retry"}, (kind, step)
+        rows.append(Row(kind, len(step.calls), _calls(step) or "—"))
+
+    with FakeGitHub() as fake:
+        bench = WorkBench(fake, workdir)
+        number = bench.enter("Export CSV")
+        bench.report(number, summary="Clear feature request.")  # pm -> analyzing_requirements
+        add(
+            "agent report entering the first code state (creates the branch)",
+            bench.report(number, summary="Clear.", confidence=0.95),
+            "creating_tests",
+        )
+        first = bench.changeset(BRANCH, {"tests/test_csv.py": b"def test_csv():\n    pass\n"})
+        tested = bench.report(number, first, summary="Tests.")  # -> implementing
+        add(
+            "agent report with a changeset: the first commit (opens the pull request)",
+            tested,
+            "implementing",
+        )
+        pr = int(tested.outputs["pull-request"])
+        forbidden = bench.changeset(
+            BRANCH, {".github/workflows/ci.yml": b"on: push\n", "src/export.py": b"EVIL = 1\n"}
+        )
+        head = fake.branch_head(BRANCH)
+        add(
+            "agent report whose changeset is refused (a forbidden path)",
+            bench.report(number, forbidden, summary="Sped up CI.", confidence=0.95),
+        )
+        assert fake.branch_head(BRANCH) == head, "a refused changeset writes nothing"
+        stale = bench.changeset(BRANCH, {"src/export.py": b"def to_csv():\n    return ''\n"})
+        fake.push(BRANCH, {"NOTES.md": "by hand\n"}, message="A note", by="maria")
+        add(
+            "agent report with a stale changeset (a human pushed meanwhile)",
+            bench.report(number, stale, summary="Implemented.", confidence=0.95),
+        )
+        assert fake.file_at(BRANCH, "src/export.py") is None, "a stale changeset writes nothing"
+        racing = bench.changeset(BRANCH, {"src/export.py": b"def to_csv():\n    return ''\n"})
+        add(
+            "agent report whose commit loses the race (a push between the read and the commit)",
+            bench.racing_report(number, racing, summary="Implemented.", confidence=0.95),
+        )
+        assert fake.file_at(BRANCH, "src/export.py") is None, "the compare-and-swap held"
+        later = bench.changeset(BRANCH, {"src/export.py": b"def to_csv():\n    return 'a'\n"})
+        add(
+            "agent report with a changeset: a later commit (→ creating_pr, marks the PR ready)",
+            bench.report(
+                number, later, summary="Implemented.", confidence=0.95, next_state="creating_pr"
+            ),
+            "creating_pr",
+        )
+        assert fake.pull_request(pr)["draft"] is False
+        waiting = bench.report(number, summary="PR ready for review.")
+        assert waiting.outputs["state"] == "waiting_for_human_input"
+
+        # The pull request's events, the issue waiting at the gate.
+        add(
+            "ignored: a plain review comment (from the payload)",
+            bench.review(pr, BRANCH, "maria", "commented", "Hm."),
+        )
+        add(
+            "PR: a stranger's approving review (no weight)",
+            bench.review(pr, BRANCH, "mallory", "approved", "LGTM"),
+        )
+        add(
+            "PR: a stranger's review requesting changes (no weight)",
+            bench.review(
+                pr, BRANCH, "mallory", "changes_requested", "No.", [("src/export.py", 1, "x")]
+            ),
+        )
+        add("PR: passing checks (check_suite)", bench.checks(pr, BRANCH, "success"))
+        add(
+            "PR: failing checks via check_suite (→ fixing_issues)",
+            bench.checks(pr, BRANCH, "failure"),
+            "fixing_issues",
+        )
+        bench.relabel(number, "waiting_for_human_input")
+        add(
+            "PR: failing checks via workflow_run (→ fixing_issues)",
+            bench.checks(pr, BRANCH, "failure", via="workflow_run"),
+            "fixing_issues",
+        )
+        bench.relabel(number, "waiting_for_human_input")
+        add(
+            "PR: an approver's review requesting changes (→ addressing_feedback)",
+            bench.review(
+                pr,
+                BRANCH,
+                "maria",
+                "changes_requested",
+                "Quote the fields.",
+                [("src/export.py", 2, "use csv")],
+            ),
+            "addressing_feedback",
+        )
+        bench.relabel(number, "waiting_for_human_input")
+        add(
+            "PR: an approver's approving review at the gate (→ human_input_received)",
+            bench.review(pr, BRANCH, "maria", "approved", "Ship it."),
+            "human_input_received",
+        )
+        fake.merge(pr, by="maria")
+        add(
+            "PR: merged (→ completed)",
+            bench.event(
+                "pull_request",
+                payloads.pull_request_closed(
+                    fake,
+                    number=pr,
+                    branch=BRANCH,
+                    head_sha=fake.branch_head(BRANCH) or "",
+                    merged=True,
+                    sender="maria",
+                ),
+            ),
+            "completed",
+        )
+
+        # A second issue's pull request, closed without merging.
+        other = bench.enter("Export TSV")
+        add(
+            "forced relabel into a code state (creates the branch)",
+            bench.relabel(other, "creating_tests"),
+            "creating_tests",
+        )
+        branch = f"baton/issue-{other}"
+        tests = bench.changeset(branch, {"tests/test_tsv.py": b"def test_tsv():\n    pass\n"})
+        opened = bench.report(other, tests, summary="Tests.")
+        second = int(opened.outputs["pull-request"])
+        fake.close_pull_request(second, by="maria")
+        add(
+            "PR: closed without merging (→ waiting_for_human_input)",
+            bench.event(
+                "pull_request",
+                payloads.pull_request_closed(
+                    fake,
+                    number=second,
+                    branch=branch,
+                    head_sha=fake.branch_head(branch) or "",
+                    merged=False,
+                    sender="maria",
+                ),
+            ),
+            "waiting_for_human_input",
+        )
+
+        # Events of a branch that is not Baton's: decided from the payload alone.
+        head = fake.push("feature/x", {"x.txt": "x\n"}, by="bob")
+        add(
+            "ignored: a pull request merged from a non-Baton branch",
+            bench.event(
+                "pull_request",
+                payloads.pull_request_closed(
+                    fake, number=99, branch="feature/x", head_sha=head, merged=True, sender="maria"
+                ),
+            ),
+        )
+        add(
+            "ignored: a review on a non-Baton branch",
+            bench.event(
+                "pull_request_review",
+                payloads.pull_request_review(
+                    fake,
+                    number=99,
+                    branch="feature/x",
+                    head_sha=head,
+                    review_id=1,
+                    state="changes_requested",
+                    reviewer="maria",
+                ),
+            ),
+        )
+        add(
+            "ignored: failing checks on a non-Baton branch",
+            bench.event(
+                "check_suite",
+                payloads.check_suite_completed(
+                    fake, branch="feature/x", head_sha=head, conclusion="failure", suite_id=99
+                ),
+            ),
+        )
+    return rows
+
+
+@dataclass
+class Limits:
+    """A changeset at the default limits, committed by `baton report` against the fake."""
+
+    max_files: int
+    max_bytes: int
+    changeset_file: int  # bytes on disk, as `baton agent` writes it
+    request: int  # bytes of the BatonCommit request body, as PyGithub sends it
+    seconds: float  # wall time of the `baton report` process
+    rss: int  # its peak RSS (KB)
+    cpu: float  # its CPU time
+    calls: str
+    over_calls: str  # one byte over the limit: refused
+
+
+def _files_at(total: int, count: int, seed: int) -> dict[str, bytes]:
+    """`count` files of random bytes (incompressible, as any base64 is) holding `total`."""
+    rng = random.Random(seed)
+    size, extra = divmod(total, count)
+    return {
+        f"data/part{index:03d}.bin": rng.randbytes(size + (1 if index < extra else 0))
+        for index in range(count)
+    }
+
+
+def changeset_limits(workdir: Path) -> Limits:
+    limits = SETTINGS.policy.work
+    with FakeGitHub() as fake:
+        bench = WorkBench(fake, workdir)
+        number = bench.enter("Large change")
+        bench.relabel(number, "implementing")
+        branch = f"baton/issue-{number}"
+        over = bench.changeset(branch, _files_at(limits.max_bytes + 1, limits.max_files, 1))
+        refused = bench.report(number, over, summary="One byte too many.", confidence=0.95)
+        assert refused.decision["outcome"] == "retry", refused.decision
+        assert fake.branch_head(branch) == over.base, "refused: nothing written"
+        files = _files_at(limits.max_bytes, limits.max_files, 2)
+        assert sum(map(len, files.values())) == limits.max_bytes
+        at_limit = bench.changeset(branch, files)
+        args = bench.report_args(number, {"summary": "All of it.", "confidence": 0.95}, at_limit)
+        size = (workdir / "baton-changeset.json").stat().st_size
+        event = workdir / "event.json"
+        event.write_text("{}", encoding="utf-8")
+        (workdir / "output").write_text("", encoding="utf-8")
+        fake.advance(60)
+        fake.reset_requests()
+        env = bench.action.env("workflow_dispatch", event)
+        seconds, rss, cpu = _measure([*BATON, *args], env, workdir)
+        outputs = parse_outputs((workdir / "output").read_text(encoding="utf-8"))
+        assert outputs["state"] == "running_tests", outputs
+        calls = [(c.method, _where(c)) for c in fake.requests]
+        (commit,) = fake.calls("POST", "/graphql", operation="BatonCommit")
+        committed = fake._git.resolve(branch)
+        assert committed is not None and committed.oid != at_limit.base
+        assert all(committed.tree[path] == data for path, data in files.items())
+        return Limits(
+            max_files=limits.max_files,
+            max_bytes=limits.max_bytes,
+            changeset_file=size,
+            request=len(json.dumps(commit.body).encode("utf-8")),
+            seconds=seconds,
+            rss=rss,
+            cpu=cpu,
+            calls=_listed(calls),
+            over_calls=_calls(refused),
+        )
+
+
+def report_timings(workdir: Path, repeat: int) -> list[tuple[str, float, float, int, float]]:
+    """A transitioning `baton report` (implementing → running_tests, then the dispatch) with a
+    small changeset and without one, alternately, the issue relabelled back in between."""
+    with FakeGitHub() as fake:
+        bench = WorkBench(fake, workdir)
+        number = bench.enter("Timed")
+        bench.relabel(number, "implementing")
+        branch = f"baton/issue-{number}"
+        samples: dict[str, list[tuple[float, int, float]]] = {"with": [], "without": []}
+        for index in range(repeat):
+            for kind in ("with", "without"):
+                changeset = None
+                if kind == "with":
+                    text = f"def to_csv():\n    return {index!r}\n" * 40
+                    changeset = bench.changeset(
+                        branch,
+                        {"src/export.py": text.encode(), f"tests/test_{index}.py": b"pass\n"},
+                    )
+                result = {"summary": "Done.", "next_state": "running_tests"}
+                args = bench.report_args(number, result, changeset)
+                path = workdir / "event.json"
+                path.write_text("{}", encoding="utf-8")
+                fake.advance(60)
+                env = bench.action.env("workflow_dispatch", path)
+                samples[kind].append(_measure([*BATON, *args], env, workdir))
+                assert fake.labels_of(number) == ["status:running-tests"], fake.labels_of(number)
+                bench.relabel(number, "implementing")
+        rows = []
+        for kind, found in samples.items():
+            rows.append(
+                (
+                    f"baton report, transition {kind} a changeset",
+                    statistics.median(s[0] for s in found),
+                    max(s[1] for s in found),
+                    statistics.median(s[2] for s in found),
+                )
+            )
+        return rows
+
+
 # --- time and memory of one process ------------------------------------------------------------
+# Linux keeps a process's peak RSS across fork and exec: a child started by this (large) process
+# would report this process's RSS as its own peak. A small helper starts the measured process
+# and reads its rusage, so the peak is the process's own (with the helper's ~10 MB as a floor).
+_HELPER = """
+import json, os, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+elapsed = time.perf_counter() - start
+code = os.waitstatus_to_exitcode(status)
+print(json.dumps([elapsed, code, usage.ru_maxrss, usage.ru_utime + usage.ru_stime]))
+"""
+
+
 def _measure(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int, float]:
-    """Wall time, peak RSS and CPU time of one process. Against the fake GitHub the wall time
-    includes the fake's own work on each request (graphql-core parses and validates every
+    """Wall time, peak RSS (KB) and CPU time of one process. Against the fake GitHub the wall
+    time includes the fake's own work on each request (graphql-core parses and validates every
     document); the CPU time is Baton's alone."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise RuntimeError(f"{command} exited {process.returncode}")
-    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    done = subprocess.run(
+        [sys.executable, "-c", _HELPER, *command],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    elapsed, code, rss, cpu = json.loads(done.stdout)
+    if code != 0:
+        raise RuntimeError(f"{command} exited {code}: {done.stderr[-2000:]}")
+    return elapsed, rss, cpu
 
 
 def timings(workdir: Path, repeat: int) -> list[tuple[str, float, float, int, float]]:
@@ -252,6 +725,8 @@ def render(
     sweep: Row,
     times: list[tuple[str, float, float, int, float]],
     sizes: list[tuple[int, int]],
+    work: list[Row] | None = None,
+    limits: Limits | None = None,
 ) -> str:
     lines = [
         "# Baton benchmarks",
@@ -263,9 +738,46 @@ def render(
     lines += ["## GitHub API calls per event", "", "| event | calls | the calls |", "|---|---|---|"]
     for row in [*rows, sweep]:
         lines.append(f"| {row.kind} | {row.calls} | {row.detail} |")
+    if work is not None:
+        lines += [
+            "",
+            "## The work: the branch, commits, the pull request's events",
+            "",
+            "Agents' reports carry changesets (written as `baton agent` writes them); the issue's",
+            "pull request sends reviews, its merge or close, and CI's checks "
+            "(`tests/action/test_work_http.py` runs the same with real git checkouts).",
+            "",
+            "| event | calls | the calls |",
+            "|---|---|---|",
+        ]
+        lines += [f"| {row.kind} | {row.calls} | {row.detail} |" for row in work]
+    if limits is not None:
+        grown = limits.request / limits.max_bytes
+        lines += [
+            "",
+            "## What a changeset may carry",
+            "",
+            f"Default limits (`work.max_files`, `work.max_bytes`): {limits.max_files:,} files, "
+            f"{limits.max_bytes:,} bytes of contents (decoded). At the limit — "
+            f"{limits.max_files:,} files of random bytes holding {limits.max_bytes:,} bytes, "
+            "committed by `baton report` as the first commit of a branch:",
+            "",
+            "| measure | value |",
+            "|---|---|",
+            f"| the changeset file on disk (`baton agent`'s JSON, base64 contents) "
+            f"| {limits.changeset_file:,} bytes |",
+            f"| the `BatonCommit` request body (one GraphQL mutation, as PyGithub sends it) "
+            f"| {limits.request:,} bytes ({grown:.2f}× the contents) |",
+            f"| wall time of that `baton report` (the fake's work included) "
+            f"| {limits.seconds * 1000:.0f} ms |",
+            f"| its CPU time / peak RSS "
+            f"| {limits.cpu * 1000:.0f} ms / {limits.rss / 1024:.0f} MB |",
+            f"| its calls | {limits.calls} |",
+            f"| one byte over the limit: refused, nothing written | {limits.over_calls} |",
+        ]
     lines += [
         "",
-        "## One `baton run` process",
+        "## One `baton` process",
         "",
         "| run | median wall time | × `python -c pass` | peak RSS | CPU time of the process |",
         "|---|---|---|---|---|",
@@ -280,6 +792,12 @@ def render(
         "A transition's wall time includes the fake GitHub's own work on its requests (it parses",
         "and validates every GraphQL document with graphql-core); its CPU time is Baton's alone.",
     ]
+    if any(name.startswith("baton report") for name, *_ in times):
+        lines += [
+            "The `baton report` rows: a developer's report moving implementing → running_tests and",
+            "dispatching the next run, with a two-file changeset (read, commit, check, write,",
+            "dispatch) and without one (read, check, write, dispatch), alternately.",
+        ]
     lines += ["", "## Record comment size", "", "| transitions | bytes |", "|---|---|"]
     lines += [f"| {count} | {size:,} |" for count, size in sizes]
     ignored_ok = all(r.calls == 0 for r in rows if r.kind.startswith("ignored"))
@@ -298,6 +816,16 @@ def render(
         f"{worst.calls} ({worst.kind}) — "
         f"{'met' if worst.calls <= TARGET_TRANSITION_CALLS else 'NOT met'} "
         "(benchmarks/README.md says where each call goes)",
+    ]
+    if work is not None:
+        carrying = [r for r in work if r.kind.startswith("agent report") and "changeset" in r.kind]
+        most = max(carrying, key=lambda r: r.calls)
+        lines.append(
+            f"- an agent report carrying a changeset in at most {TARGET_CHANGESET_CALLS} API "
+            f"calls: at most {most.calls} ({most.kind}) — "
+            f"{'met' if most.calls <= TARGET_CHANGESET_CALLS else 'NOT met'}"
+        )
+    lines += [
         f"- the record under {TARGET_RECORD_BYTES:,} bytes after 1,000 transitions: "
         f"{largest:,} — {'met' if largest < TARGET_RECORD_BYTES else 'NOT met'}",
         f"- a sweep over 1,000 open issues within the hourly budget: {sweep.calls} calls "
@@ -316,8 +844,13 @@ def main() -> None:
         rows = api_calls(workdir)
         sweep = sweep_calls(workdir, total=1000, in_workflow=50, due=5)
         times = timings(workdir, repeat=3 if args.quick else 11)
+        work = work_calls(workdir)
+        limits = changeset_limits(workdir)
+        bare = times[0][1]
+        for name, seconds, rss, cpu in report_timings(workdir, repeat=3 if args.quick else 7):
+            times.append((name, seconds, seconds / bare, rss, cpu))
     sizes = record_sizes([10, 100, 1000])
-    text = render(rows, sweep, times, sizes)
+    text = render(rows, sweep, times, sizes, work, limits)
     Path(args.output).write_text(text, encoding="utf-8")
     print(text)
 

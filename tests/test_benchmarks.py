@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -40,6 +41,11 @@ def test_the_report_names_every_target() -> None:
             ("baton run, ignored event", 0.08, 4.0, 40_000, 0.07),
         ],
         [(1000, 8_500)],
+        [
+            bench.Row("agent report with a changeset: the first commit", 6, "…"),
+            bench.Row("agent report whose changeset is refused", 4, "…"),
+            bench.Row("PR: merged", 3, "…"),
+        ],
     )
     targets = text.split("## Targets", 1)[1].strip().splitlines()
     assert targets == [
@@ -48,6 +54,8 @@ def test_the_report_names_every_target() -> None:
         "- a transition in at most 4 API calls: at most 7 "
         "(agent report with a transition (and dispatch)) — NOT met "
         "(benchmarks/README.md says where each call goes)",
+        "- an agent report carrying a changeset in at most 5 API calls: at most 6 "
+        "(agent report with a changeset: the first commit) — NOT met",
         "- the record under 16,000 bytes after 1,000 transitions: 8,500 — met",
         "- a sweep over 1,000 open issues within the hourly budget: 35 calls — met",
     ]
@@ -74,3 +82,134 @@ def test_a_sweep_over_a_thousand_issues_leaves_the_hour_almost_whole(tmp_path: P
     bench = load_script()
     row = bench.sweep_calls(tmp_path, total=1000, in_workflow=50, due=5)
     assert row.calls <= 25  # 10 listing pages, a read per due issue, its writes
+
+
+READ = ("POST", "/graphql BatonRead")
+CHECK = ("POST", "/graphql BatonRecordCheck")
+WRITE = ("POST", "/graphql BatonWrite")
+COMMIT = ("POST", "/graphql BatonCommit")
+BRANCH = [("POST", "/graphql BatonBranch"), ("POST", "/graphql BatonCreateBranch")]
+DISPATCH = ("POST", "/actions/workflows/baton.yml/dispatches")
+PULLS = ("POST", "/pulls")
+
+
+def _permission(login: str) -> tuple[str, str]:
+    return ("GET", f"/collaborators/{login}/permission")
+
+
+NOTES = ("GET", "/pulls/{pr}/reviews/{id}/comments")
+
+
+def _calls(detail: str) -> list[tuple[str, str]]:
+    """A row's calls as (method, path); a review's id, which the fake numbers, as {id}."""
+    if detail == "—":
+        return []
+    calls = []
+    for call in detail.split(", "):
+        method, path = call.split(" ", 1)
+        calls.append(
+            (method, re.sub(r"/pulls/\d+/reviews/\d+/", "/pulls/{pr}/reviews/{id}/", path))
+        )
+    return calls
+
+
+def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
+    """Each call of the work, asserted over real HTTP: a call added to a commit, a refusal or a
+    pull-request event fails here (benchmarks/README.md says where each goes)."""
+    bench = load_script()
+    rows = {row.kind: _calls(row.detail) for row in bench.work_calls(tmp_path)}
+    assert rows == {
+        "agent report entering the first code state (creates the branch)": [
+            READ,
+            *BRANCH,
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
+        "agent report with a changeset: the first commit (opens the pull request)": [
+            READ,
+            COMMIT,
+            PULLS,
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
+        "agent report whose changeset is refused (a forbidden path)": [
+            READ,
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
+        # Stale by the branch head the read brings: no commit is tried.
+        "agent report with a stale changeset (a human pushed meanwhile)": [
+            READ,
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
+        # GitHub refuses the commit (its compare-and-swap); the new head is read for the record.
+        "agent report whose commit loses the race (a push between the read and the commit)": [
+            READ,
+            COMMIT,
+            ("POST", "/graphql BatonBranch"),
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
+        "agent report with a changeset: a later commit (→ creating_pr, marks the PR ready)": [
+            READ,
+            COMMIT,
+            CHECK,
+            WRITE,
+            DISPATCH,
+        ],
+        "ignored: a plain review comment (from the payload)": [],
+        "PR: a stranger's approving review (no weight)": [READ, _permission("mallory")],
+        "PR: a stranger's review requesting changes (no weight)": [
+            READ,
+            NOTES,
+            _permission("mallory"),
+        ],
+        "PR: passing checks (check_suite)": [READ],
+        # The payload names the failing suite or workflow; the check runs are not read.
+        "PR: failing checks via check_suite (→ fixing_issues)": [READ, CHECK, WRITE],
+        "PR: failing checks via workflow_run (→ fixing_issues)": [READ, CHECK, WRITE],
+        "PR: an approver's review requesting changes (→ addressing_feedback)": [
+            READ,
+            NOTES,
+            _permission("maria"),
+            CHECK,
+            WRITE,
+        ],
+        "PR: an approver's approving review at the gate (→ human_input_received)": [
+            READ,
+            _permission("maria"),
+            CHECK,
+            WRITE,
+        ],
+        "PR: merged (→ completed)": [READ, CHECK, WRITE],
+        "forced relabel into a code state (creates the branch)": [
+            READ,
+            _permission("maria"),
+            *BRANCH,
+            CHECK,
+            WRITE,
+        ],
+        "PR: closed without merging (→ waiting_for_human_input)": [READ, CHECK, WRITE],
+        "ignored: a pull request merged from a non-Baton branch": [],
+        "ignored: a review on a non-Baton branch": [],
+        "ignored: failing checks on a non-Baton branch": [],
+    }
+
+
+def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -> None:
+    """300 files, 4,000,000 bytes: one BatonCommit of about 4/3 of that (base64); one byte more
+    is refused before any commit."""
+    bench = load_script()
+    limits = bench.changeset_limits(tmp_path)
+    assert (limits.max_files, limits.max_bytes) == (300, 4_000_000)
+    assert _calls(limits.calls) == [READ, COMMIT, PULLS, CHECK, WRITE, DISPATCH]
+    assert _calls(limits.over_calls) == [READ, CHECK, WRITE, DISPATCH]
+    base64 = 4 * -(-limits.max_bytes // 3)
+    assert base64 < limits.request < base64 + 100_000
+    assert base64 < limits.changeset_file < base64 + 100_000

@@ -217,8 +217,8 @@ def _judged(
     settings: Settings,
 ) -> AgentReported:
     """The report with its changeset judged against the branch head just read; once this run
-    has committed it, the facts say so and are kept."""
-    if event.changeset is not None and event.changeset.status == "committed":
+    has committed it, or GitHub refused its commit as stale, the facts say so and are kept."""
+    if event.changeset is not None and event.changeset.status in ("committed", "stale"):
         return event
     code = record is not None and settings.workflow.changes_code(record.state)
     facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
