@@ -98,6 +98,7 @@ def _permission(login: str) -> tuple[str, str]:
 
 
 NOTES = ("GET", "/pulls/{pr}/reviews/{id}/comments")
+RUNS = ("GET", "/commits/{sha}/check-runs")
 
 
 def _calls(detail: str) -> list[tuple[str, str]]:
@@ -107,9 +108,8 @@ def _calls(detail: str) -> list[tuple[str, str]]:
     calls = []
     for call in detail.split(", "):
         method, path = call.split(" ", 1)
-        calls.append(
-            (method, re.sub(r"/pulls/\d+/reviews/\d+/", "/pulls/{pr}/reviews/{id}/", path))
-        )
+        path = re.sub(r"/pulls/\d+/reviews/\d+/", "/pulls/{pr}/reviews/{id}/", path)
+        calls.append((method, re.sub(r"/commits/[0-9a-f]{40}/", "/commits/{sha}/", path)))
     return calls
 
 
@@ -170,10 +170,11 @@ def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
             NOTES,
             _permission("mallory"),
         ],
-        "PR: passing checks (check_suite)": [READ],
-        # The payload names the failing suite or workflow; the check runs are not read.
-        "PR: failing checks via check_suite (→ fixing_issues)": [READ, CHECK, WRITE],
-        "PR: failing checks via workflow_run (→ fixing_issues)": [READ, CHECK, WRITE],
+        "PR: passing checks (check_suite)": [],  # ignored from the payload alone
+        # The payload names only the failing suite or workflow: the head's check runs say
+        # which check failed and why, for the developer's feedback.
+        "PR: failing checks via check_suite (→ fixing_issues)": [READ, RUNS, CHECK, WRITE],
+        "PR: failing checks via workflow_run (→ fixing_issues)": [READ, RUNS, CHECK, WRITE],
         "PR: an approver's review requesting changes (→ addressing_feedback)": [
             READ,
             NOTES,

@@ -922,11 +922,23 @@ def test_a_completed_workflow_run_is_checks_named_after_the_workflow() -> None:
     )
 
 
-def test_passing_checks_carry_no_failures_and_no_pull_request_when_none_is_listed() -> None:
-    event = work_event(*suite("success", pull_requests=[]))
+@pytest.mark.parametrize(
+    "conclusion", ["success", "neutral", "skipped", "cancelled", "action_required", "stale"]
+)
+def test_checks_that_did_not_fail_are_ignored_from_the_payload_alone(conclusion: str) -> None:
+    event = work_event(*suite(conclusion, pull_requests=[]))
+
+    assert event == Ignored(
+        reason=f"check_suite concluded {conclusion} on {BRANCH}: only failing checks move an issue",
+        issue=42,
+    )
+
+
+def test_failing_checks_carry_no_pull_request_when_none_is_listed() -> None:
+    event = work_event(*suite("failure", pull_requests=[]))
 
     assert isinstance(event, ChecksCompleted)
-    assert (event.failing, event.pull_request) == ([], None)
+    assert event.pull_request is None
 
 
 def test_the_branch_prefix_comes_from_the_config() -> None:

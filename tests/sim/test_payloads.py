@@ -263,7 +263,7 @@ WORK_PAYLOADS = [
     pytest.param(
         "workflow_run",
         lambda gh: payloads.workflow_run_completed(
-            gh, branch=BRANCH, head_sha=SHA, conclusion="success", run_id=9, pull_requests=[7]
+            gh, branch=BRANCH, head_sha=SHA, conclusion="failure", run_id=9, pull_requests=[7]
         ),
         id="a workflow run",
     ),

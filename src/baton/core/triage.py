@@ -56,6 +56,11 @@ class View:
     agents: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> agent
 
 
+# The conclusions of CI on Baton's branch that send the work back (`action_required` is a run
+# awaiting a maintainer's approval, `cancelled` one stopped: neither is the change's fault).
+FAILED_CONCLUSIONS = frozenset({"failure", "timed_out", "startup_failure"})
+
+
 def view_of(workflow: Workflow, policy: Policy) -> View:
     """The view from validated settings (the typed path)."""
     labels = {
@@ -176,6 +181,10 @@ def work_event_reason(name: str, payload: Mapping[str, Any], view: View) -> str 
         return None
     if issue_of_branch(view.branch_prefix, branch) is None:
         return f"branch {branch!r} is not one of Baton's"
+    conclusion = run.get("conclusion")
+    if isinstance(conclusion, str) and conclusion.lower() not in FAILED_CONCLUSIONS:
+        # Passing, neutral, skipped, cancelled, awaiting approval: nothing for Baton to do.
+        return f"{name} concluded {conclusion} on {branch}: only failing checks move an issue"
     if name == "workflow_run":
         source = _full_name(run.get("head_repository"))
         if source != repository:

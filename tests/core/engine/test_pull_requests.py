@@ -417,7 +417,7 @@ def test_failing_checks_that_cannot_move_are_kept_for_the_next_agent(lifecycle, 
     record = with_pr(lifecycle, state)
     failing = (CheckNote(name="tests", summary="2 failed"),)
 
-    decision = lifecycle.decide(record, lifecycle.checks(state, "action_required", failing=failing))
+    decision = lifecycle.decide(record, lifecycle.checks(state, "timed_out", failing=failing))
 
     assert (decision.outcome, decision.state) == (Outcome.noted, state)
     assert decision.reason == f"checks failed on ccccccc; {why}"

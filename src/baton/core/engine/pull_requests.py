@@ -27,10 +27,11 @@ from baton.core.engine.context import (
 from baton.core.engine.humans import human_input, human_move
 from baton.core.events import ChecksCompleted, PullRequestClosed, Reviewed
 from baton.core.record import KEEP_FEEDBACK, Record, clip
+from baton.core.triage import FAILED_CONCLUSIONS
 from baton.core.work import Work
 from baton.workflow.model import StateKind
 
-FAILING = frozenset({"failure", "timed_out", "action_required", "startup_failure"})
+FAILING = FAILED_CONCLUSIONS  # one list, shared with the stdlib triage that ignores the rest
 NOTE = 300  # characters of one review note or check failure handed to an agent
 
 
