@@ -222,3 +222,18 @@ def test_64_kb_of_hostile_paths_and_patterns_are_checked_in_linear_time() -> Non
     assert matches("/".join(["a"] * 500), "/".join(["**", "a"] * 100)) is True
     many = _set(*(_add(f"f{i}", "x") for i in range(300)))
     assert problems(many, SETTINGS) == []
+
+
+def test_a_changeset_nested_past_the_parser_s_depth_is_one_clear_error() -> None:
+    with pytest.raises(InvalidChangeset) as caught:
+        parse_changeset("[" * 100_000 + "]" * 100_000)
+    assert str(caught.value) == "the changeset is nested too deeply to be read"
+
+
+def test_many_problems_are_counted_not_all_listed() -> None:
+    files = ",".join(f'{{"path": {i}}}' for i in range(9))
+    with pytest.raises(InvalidChangeset) as caught:
+        parse_changeset(f'{{"base": "{BASE}", "files": [{files}]}}')
+    message = str(caught.value)
+    assert message.startswith("the changeset does not validate: files.0.path: Input should be")
+    assert message.endswith("; and 4 more")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from baton.core import handback
 from baton.errors import InvalidAgentResult
 from baton.workflow.model import AgentStatus
 
@@ -43,37 +43,10 @@ class AgentResult(BaseModel):
         return value.strip() or None if value is not None else None
 
 
-def _describe(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors():
-        where = ".".join(str(p) for p in item["loc"]) or "result"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
-
-
 def parse_agent_result(text: str) -> AgentResult:
     """Parse and validate a result; the message says what to fix."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidAgentResult(
-            f"the agent result is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from exc
-    if not isinstance(data, dict):
-        raise InvalidAgentResult("the agent result must be a JSON object")
-    try:
-        return AgentResult.model_validate(data)
-    except ValidationError as exc:
-        raise InvalidAgentResult(f"the agent result does not validate: {_describe(exc)}") from exc
+    return handback.parse(text, AgentResult, "the agent result", InvalidAgentResult)
 
 
 def read_agent_result(path: Path) -> AgentResult:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidAgentResult(f"cannot read the agent result {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise InvalidAgentResult(
-            f"the agent result {path} is not UTF-8 (byte {exc.start})"
-        ) from exc
-    return parse_agent_result(text)
+    return parse_agent_result(handback.read(path, "the agent result", InvalidAgentResult))

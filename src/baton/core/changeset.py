@@ -16,8 +16,9 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from baton.core import handback
 from baton.errors import InvalidChangeset
 from baton.workflow.config import WorkSettings
 
@@ -167,30 +168,11 @@ def decoded_size(contents: str) -> int | None:
 
 
 def parse_changeset(text: str) -> Changeset:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidChangeset(
-            f"the changeset is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from exc
-    if not isinstance(data, dict):
-        raise InvalidChangeset("the changeset must be a JSON object")
-    try:
-        return Changeset.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "changeset"
-        raise InvalidChangeset(f"the changeset does not validate: {where}: {first['msg']}") from exc
+    return handback.parse(text, Changeset, "the changeset", InvalidChangeset)
 
 
 def read_changeset(path: Path) -> Changeset | None:
     """The changeset beside a result, or None when the agent's job wrote none."""
     if not path.exists():
         return None
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidChangeset(f"cannot read the changeset {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise InvalidChangeset(f"the changeset {path} is not UTF-8 (byte {exc.start})") from exc
-    return parse_changeset(text)
+    return parse_changeset(handback.read(path, "the changeset", InvalidChangeset))
