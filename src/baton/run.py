@@ -43,6 +43,7 @@ class RunResult:
     dispatched: bool = False
     notes: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
+    event: Event | None = None  # the event as decided: a report with its changeset judged
 
     @property
     def record(self) -> Record | None:
@@ -200,7 +201,7 @@ def _decide_once(
         revision = loaded.record.revision + 1
         rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
         decision = decision.model_copy(update={"record": rewritten})
-    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot)
+    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot, event=original)
     if caught_up is not None:
         result.notes.append(
             f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
@@ -216,8 +217,9 @@ def _judged(
     settings: Settings,
 ) -> AgentReported:
     """The report with its changeset judged against the branch head just read; once this run
-    has committed it, the facts say so and are kept."""
-    if event.changeset is not None and event.changeset.status == "committed":
+    has committed it (or found the branch moved under its commit), the facts say so and are
+    kept."""
+    if event.changeset is not None and event.changeset.status in ("committed", "stale"):
         return event
     code = record is not None and settings.workflow.changes_code(record.state)
     facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
@@ -359,7 +361,8 @@ def handle(
         for _ in range(MAX_WORK_STEPS):
             if not result.decision.work_first:
                 break
-            event = _do_work(result.decision, event, changeset, tracker, notes)
+            decided = result.event or event  # the report with its changeset judged
+            event = _do_work(result.decision, decided, changeset, tracker, notes)
             result, issue = _decide_once(
                 event,
                 tracker,
