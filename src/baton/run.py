@@ -152,6 +152,7 @@ def _decide_once(
     branch = None
     if changeset is not None and not changeset.empty:
         branch = branch_name(settings.policy.work.branch_prefix, issue.number)
+    read_now = snapshot is None
     if snapshot is None:
         snapshot = tracker.read(issue.number, with_issue=fetched, branch=branch)
     if fetched and snapshot.issue is not None:
@@ -170,7 +171,7 @@ def _decide_once(
         secret=secret,
     )
     if isinstance(event, AgentReported) and changeset is not None:
-        event = _judged(event, changeset, snapshot, loaded.record, settings)
+        event = _judged(event, changeset, snapshot, loaded.record, settings, fresh=read_now)
     event = _with_pull_request_details(event, loaded.record, tracker)
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
@@ -215,11 +216,17 @@ def _judged(
     snapshot: Snapshot,
     record: Record | None,
     settings: Settings,
+    *,
+    fresh: bool = True,
 ) -> AgentReported:
     """The report with its changeset judged against the branch head just read; once this run
-    has committed it (or found the branch moved under its commit), the facts say so and are
-    kept."""
-    if event.changeset is not None and event.changeset.status in ("committed", "stale"):
+    has committed it, the facts say so and are kept. A commit refused as stale is kept while
+    the run decides on the read it made before (`fresh` False), and judged again on a new read
+    (a racing run may have committed the very same changeset meanwhile)."""
+    facts = event.changeset
+    if facts is not None and (
+        facts.status == "committed" or (facts.status == "stale" and not fresh)
+    ):
         return event
     code = record is not None and settings.workflow.changes_code(record.state)
     facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
