@@ -210,7 +210,10 @@ STATS: Counter[str] = Counter()  # figures for the long run's report, summed ove
 
 # Gaps in src/ the machine finds get a named test at the end of this file, and, while they are
 # open, an entry here that the machine counts (`known`) instead of stopping on, so that a long
-# run keeps looking for new ones. Delete an entry when its named test passes. None is open now.
+# run keeps looking for new ones. Delete an entry when its named test passes. Open now: a Baton
+# commit whose report run failed, with a human push on top before the re-run (`note_commits`);
+# the re-run finds the branch moved and cannot see the commit under the push. Documented in
+# docs/reliability.md (the commit path's gaps), with the failed run nobody re-runs.
 
 
 def known(gap: str) -> None:
@@ -574,6 +577,8 @@ class ReliabilityMachine(RuleBasedStateMachine):
         must adopt it (it finds its digest at the branch head). `lenient`: a race in the write
         window may have overwritten the record that remembered it (counted, then excused)."""
         marks = self.marks()
+        head = self.gh.git.head(BRANCH)
+        on_head = digest_in(self.gh.git.commits[head].message) if head is not None else None
         for _, digest in self.baton_commits():
             if digest in marks:
                 self.ever_marked.add(digest)
@@ -588,6 +593,11 @@ class ReliabilityMachine(RuleBasedStateMachine):
                 continue
             if owner is not None and owner != key:
                 continue  # left by another report's failed run, not this one's to adopt
+            if owner == key and on_head != digest:
+                # A push landed on it before this run: the run found the branch moved (stale)
+                # and cannot see the commit under the push (docs/reliability.md, the gaps).
+                known("a failed run's commit under a later push, not adopted by its re-run")
+                continue
             assert lenient, f"{key} exited 0 but the record does not know commit {digest[:15]}"
             STATS["commits forgotten in the write window"] += 1
             self.ever_marked.add(digest)
@@ -1323,3 +1333,60 @@ def test_a_rerun_of_a_failed_reopen_run_starts_the_agent_it_resumes() -> None:
     again = deliver(gh, "issues", reopened, "3")
 
     assert again.decision.agent == "pm", again.decision.reason
+
+
+# --- the commit path ------------------------------------------------------------------------------
+def at_implementing_with_a_lost_commit() -> tuple[MemoryGitHub, Callable[[], RunResult], str]:
+    """Issue #1 at implementing; the developer's report run commits its changeset and dies before
+    the record (GitHub applied the commit, its answer was lost). Returns the report's re-run
+    (same event, same changeset) and the digest."""
+    gh = new_issue()
+    deliver(gh, "issues", add_label(gh, "status:implementing", "maria"), "1")
+    head = gh.git.head(BRANCH)
+    assert head is not None
+    changeset = changeset_on(head, {"src/export.py": "print('csv')\n"})
+    parsed = AgentResult(status="success", confidence=0.95, summary="CSV export.")
+    event = events.report(1, agent="developer", result=parsed, error=None, now=gh.now, run_id="r")
+
+    def run() -> RunResult:
+        return handle(event, gh, SETTINGS, chain=CHAIN, changeset=changeset)
+
+    real = gh.commit
+
+    def applied_then_lost(request: Any) -> str:
+        gh.commit = real  # type: ignore[method-assign]
+        real(request)
+        raise TrackerError("502 after GitHub applied it", status=502)
+
+    gh.commit = applied_then_lost  # type: ignore[method-assign]
+    with pytest.raises(TrackerError):
+        run()
+    assert digest_in(gh.git.commits[gh.git.refs[BRANCH]].message) == changeset.digest()
+    return gh, run, changeset.digest()
+
+
+def test_a_commit_whose_report_run_died_is_adopted_by_the_rerun_and_never_made_twice() -> None:
+    gh, rerun, digest = at_implementing_with_a_lost_commit()
+
+    rerun()
+
+    record = record_of(gh, 1)
+    assert record is not None and record.work is not None
+    assert [m.digest for m in record.work.commits] == [digest]
+    assert record.work.commits[0].oid == gh.git.refs[BRANCH]
+    assert [e.from_state for e in record.history].count("implementing") == 1, record.history
+
+
+@pytest.mark.xfail(strict=True, reason="open gap: the re-run reads only the branch head")
+def test_a_commit_whose_report_run_died_is_adopted_by_the_rerun_after_a_push_on_top() -> None:
+    """The machine's open gap: the failed run's commit is on the branch, a human pushes on top,
+    then the job is re-run. The re-run sees the branch moved (stale) and sends the agent again;
+    the commit it made stays unknown to the record (its files are on the branch)."""
+    gh, rerun, digest = at_implementing_with_a_lost_commit()
+    gh.human_push(BRANCH, {"notes.md": "by hand\n"}, "By hand", by="maria")
+
+    rerun()
+
+    record = record_of(gh, 1)
+    assert record is not None and record.work is not None
+    assert [m.digest for m in record.work.commits] == [digest]
