@@ -10,11 +10,14 @@ payloads from `baton.payloads` through `webhooks.parse` and `run.handle`, agent 
 * comments: plain replies, approvals from approvers, strangers and bots, "not approved", quoted
   approvals, escalation commands, a forged record;
 * agent reports: valid ones, ones proposing random states, stale ones bound to an old state,
-  ones from the wrong agent, unreadable ones;
+  ones from the wrong agent, unreadable ones; many carry a changeset (on the branch head, on an
+  old head, with a forbidden path, deleting a file), and maria pushes to the branch by hand;
 * re-runs of the previous run (same event, same run id) and re-delivered webhooks;
 * races: a second run started through `MemoryGitHub.on_call` at a random API call of the first;
 * faults: `fail_next` on a random write of a run (500, 502, 403 rate limit, 404, a timeout),
-  followed by recovery — a re-run of the failed run, or just the next event;
+  the commit path's included (the branch, the commit, the pull request), and a commit, branch or
+  pull request GitHub made whose answer was lost; followed by recovery — a re-run of the failed
+  run, or just the next event;
 * clock jumps and sweeps.
 
 After every step: exactly one status label, agreeing with exactly one parseable record comment
@@ -24,7 +27,11 @@ append-only (an entry once seen never changes or vanishes, so an overwritten tra
 as lost); no event's transition applied twice; no message posted twice. A run that failed on an
 injected fault may leave drift: the machine marks the issue dirty, and the next run that reads a
 current view of the issue must leave it clean. A failed run re-run at once must end exactly
-where one clean run ends (history, labels, messages, the agent started).
+where one clean run ends (history, labels, messages, the agent started). The branch: each
+`CommitMark` is a commit on it carrying its digest, no digest is committed twice, each Baton
+commit sits on the base its changeset was handed in on, no refused changeset and no lost human
+push; a Baton commit the record does not know was left by a failed run, and the next successful
+run of that report adopts it (`note_commits`; the gaps it counts are in docs/reliability.md).
 
 A race is strict up to the first run's revision check (a `comment` read just before it writes).
 After that check GitHub offers no conditional write, so a second run finishing in that window
