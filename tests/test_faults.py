@@ -32,14 +32,19 @@ from baton.errors import TrackerError
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings
 from support.memory import (
+    BRANCH,
     ISSUE,
     Job,
+    changeset_job,
+    changeset_on,
     comment_job,
     configured,
+    digests_on,
     enter,
     enter_at,
     label_of,
     labels_agree,
+    lineage,
     messages_of,
     record_comments,
     record_of,
@@ -587,3 +592,37 @@ def test_a_rerun_of_a_successful_report_job_is_bounded_by_the_stale_report_check
     analysed = ("analyzing_requirements", "creating_tests", "report", "analyst")
     assert times_applied(gh, analysed) == 1
     assert labels_agree(gh, settings)
+
+
+# --- the commit path: the branch, the commit, the pull request, then the record ------------
+CODE = {"src/export.py": "def export():\n    return 'csv'\n"}
+
+
+def _implementing(gh: MemoryGitHub, settings: Settings) -> str:
+    """Issue #1 at implementing (maria put it there; the branch was made on entry): the head
+    the developer starts from."""
+    enter_at(gh, settings, "implementing")
+    head = gh.git.head(BRANCH)
+    assert head is not None
+    return head
+
+
+def test_a_report_with_a_valid_changeset_commits_it_once_and_opens_the_draft_pull_request(
+    gh, settings
+):
+    """The whole commit path in one clean run: commit, pull request, record, labels, dispatch."""
+    base = _implementing(gh, settings)
+    job = changeset_job(gh, settings, "developer", changeset_on(base, CODE))
+
+    result = job.run()
+
+    record = record_of(gh)
+    assert record is not None and record.state == "creating_pr", result.decision.reason
+    assert record.work is not None
+    (mark,) = record.work.commits
+    assert lineage(gh)[:2] == [mark.oid, base], "one commit, on the head the agent started from"
+    assert digests_on(gh) == [mark.digest]
+    assert gh.file_at(BRANCH, "src/export.py") == CODE["src/export.py"]
+    assert record.work.pull_request == gh.pull_request_of(BRANCH)
+    assert labels_agree(gh, settings)
+    assert [d.inputs for d in gh.dispatches] == [{"issue": str(ISSUE)}]

@@ -43,7 +43,7 @@ class RunResult:
     dispatched: bool = False
     notes: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
-    judged: Event | None = None  # the event with what the run learnt (its changeset judged)
+    event: Event | None = None  # the event as decided: a report with its changeset judged
 
     @property
     def record(self) -> Record | None:
@@ -152,6 +152,7 @@ def _decide_once(
     branch = None
     if changeset is not None and not changeset.empty:
         branch = branch_name(settings.policy.work.branch_prefix, issue.number)
+    read_now = snapshot is None
     if snapshot is None:
         snapshot = tracker.read(issue.number, with_issue=fetched, branch=branch)
     if fetched and snapshot.issue is not None:
@@ -170,7 +171,7 @@ def _decide_once(
         secret=secret,
     )
     if isinstance(event, AgentReported) and changeset is not None:
-        event = _judged(event, changeset, snapshot, loaded.record, settings)
+        event = _judged(event, changeset, snapshot, loaded.record, settings, fresh=read_now)
     event = _with_pull_request_details(event, loaded.record, tracker)
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
@@ -201,7 +202,7 @@ def _decide_once(
         revision = loaded.record.revision + 1
         rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
         decision = decision.model_copy(update={"record": rewritten})
-    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot, judged=original)
+    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot, event=original)
     if caught_up is not None:
         result.notes.append(
             f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
@@ -215,10 +216,17 @@ def _judged(
     snapshot: Snapshot,
     record: Record | None,
     settings: Settings,
+    *,
+    fresh: bool = True,
 ) -> AgentReported:
     """The report with its changeset judged against the branch head just read; once this run
-    has committed it, or GitHub refused its commit as stale, the facts say so and are kept."""
-    if event.changeset is not None and event.changeset.status in ("committed", "stale"):
+    has committed it, the facts say so and are kept. A commit refused as stale is kept while
+    the run decides on the read it made before (`fresh` False), and judged again on a new read
+    (a racing run may have committed the very same changeset meanwhile)."""
+    facts = event.changeset
+    if facts is not None and (
+        facts.status == "committed" or (facts.status == "stale" and not fresh)
+    ):
         return event
     code = record is not None and settings.workflow.changes_code(record.state)
     facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
@@ -360,7 +368,8 @@ def handle(
         for _ in range(MAX_WORK_STEPS):
             if not result.decision.work_first:
                 break
-            event = _do_work(result.decision, result.judged or event, changeset, tracker, notes)
+            decided = result.event or event  # the report with its changeset judged
+            event = _do_work(result.decision, decided, changeset, tracker, notes)
             result, issue = _decide_once(
                 event,
                 tracker,

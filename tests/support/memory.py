@@ -13,6 +13,7 @@ bob (read, a passer-by). Issue #1 is open and not yet in the workflow.
 from __future__ import annotations
 
 import itertools
+from base64 import b64encode
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,10 +22,13 @@ from typing import Any
 from baton import webhooks
 from baton.core import events
 from baton.core.agent_result import AgentResult
+from baton.core.changeset import Changeset, FileChange
 from baton.core.decision import Decision
 from baton.core.events import Event, Ignored, Sweep
 from baton.core.issue_facts import Comment
 from baton.core.record import Record
+from baton.core.work import digest_in
+from baton.errors import TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue import record_comment
 from baton.issue.load import read_record
@@ -290,3 +294,70 @@ def times_applied(gh: MemoryGitHub, move: tuple[str | None, str, str, str]) -> i
     if record is None:
         return 0
     return sum(1 for e in record.history if (e.from_state, e.to_state, e.trigger, e.actor) == move)
+
+
+# --- the work travels: changesets, Baton's commits, the branch --------------------------------
+BRANCH = "baton/issue-1"
+
+
+def changeset_on(base: str, files: dict[str, str | None]) -> Changeset:
+    """What an agent that started at `base` changed: each path's new text, or None to delete it
+    (the shape `baton agent` writes beside its result)."""
+    changes = [
+        FileChange(path=path, contents=None if text is None else b64encode(text.encode()).decode())
+        for path, text in sorted(files.items())
+    ]
+    return Changeset(base=base, files=changes)
+
+
+@dataclass
+class ChangesetJob(Job):
+    """`baton report` with the agent's changeset beside its result (`--changeset`)."""
+
+    changeset: Changeset | None = None
+
+    def run(self) -> RunResult:
+        event = self.event_at(self.gh.now)
+        self.gh.now += STEP
+        result = handle(event, self.gh, self.settings, chain=self.chain, changeset=self.changeset)
+        self.results.append(result)
+        return result
+
+
+def changeset_job(
+    gh: MemoryGitHub, settings: Settings, agent: str, changeset: Changeset, **result: Any
+) -> ChangesetJob:
+    """`baton report` for `agent` with `changeset` (success, confidence 0.9 unless told)."""
+    plain = report_job(gh, settings, agent, **result)
+    return ChangesetJob(gh, settings, plain.event_at, chain=CHAIN, changeset=changeset)
+
+
+def lineage(gh: MemoryGitHub, branch: str = BRANCH) -> list[str]:
+    """The branch's commits, head first, along first parents (what `git log --first-parent`
+    shows); empty when the branch does not exist."""
+    oid = gh.git.head(branch)
+    chain: list[str] = []
+    while oid is not None:
+        chain.append(oid)
+        parents = gh.git.commits[oid].parents
+        oid = parents[0] if parents else None
+    return chain
+
+
+def digests_on(gh: MemoryGitHub, branch: str = BRANCH) -> list[str]:
+    """The changeset digest of every commit on the branch that carries one, oldest first."""
+    found = (digest_in(gh.git.commits[oid].message) for oid in reversed(lineage(gh, branch)))
+    return [d for d in found if d is not None]
+
+
+def lose_answer(gh: MemoryGitHub, operation: str, status: int = 502) -> None:
+    """GitHub applies the next call of `operation` and the answer is lost on the way back (a
+    502 from a proxy, a reset connection): the change is made, the run sees a failure."""
+    real = getattr(gh, operation)
+
+    def applied_then_lost(*args: Any, **kwargs: Any) -> Any:
+        setattr(gh, operation, real)  # once
+        real(*args, **kwargs)
+        raise TrackerError(f"{operation}: {status}, after GitHub applied it", status=status)
+
+    setattr(gh, operation, applied_then_lost)

@@ -788,9 +788,13 @@ class MemoryGitHub:
             try:
                 self.git.create_branch(name, start)
             except rules.GitRefusal as refused:
-                raise TrackerError(refused.message, status=422) from None
+                now = self.git.head(name)
+                if refused.kind != "exists" or now is None:
+                    raise TrackerError(refused.message, status=422) from None
+                start = now  # created meanwhile (a racing run): used, as the client does
+            else:
+                self.log.append(f"branch {name} created at {start[:7]}")
             found = self.git.commits[start]
-            self.log.append(f"branch {name} created at {start[:7]}")
         return BranchHead(name=name, oid=found.oid, message=found.message)
 
     def commit(self, request: CommitRequest) -> str:

@@ -52,10 +52,14 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         # Remembered, so the same report delivered again later can never apply to a new state.
         # A commit this run already made (the issue moved meanwhile) is remembered too: it is
         # on the branch, and the record must know it, or a re-run would look for it again.
+        # So is the pull request it opened for that commit, or GitHub would hold an open pull
+        # request from the issue's branch that the record does not know (and whose reviews
+        # would steer nothing).
         committed = event.changeset is not None and event.changeset.status == "committed"
         if committed:
             ctx = _with_changeset(ctx, event, event.agent or spec.agent or "agent")
-        return Draft(Outcome.refused, f"stale report: {stale}", record=seen(ctx))
+        refused = Draft(Outcome.refused, f"stale report: {stale}", record=seen(ctx))
+        return _pull_request(ctx, event, refused) if event.pull_request is not None else refused
     agent = spec.agent or "agent"
     changes = event.changeset
     ctx = _with_changeset(ctx, event, agent)
