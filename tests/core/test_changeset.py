@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import locale
+import sys
 from pathlib import Path
 
 import pytest
@@ -299,8 +301,15 @@ def test_a_changeset_that_cannot_be_read_names_the_file_and_why(tmp_path: Path) 
     assert str(caught.value) == f"cannot read the changeset {folder}: Is a directory"
 
 
-def test_a_changeset_file_is_read_as_utf_8(tmp_path: Path) -> None:
+@pytest.mark.skipif(sys.flags.utf8_mode == 1, reason="UTF-8 mode ignores the locale")
+def test_a_changeset_file_is_utf_8_whatever_the_runner_s_locale(tmp_path: Path) -> None:
+    """A self-hosted runner may run with LANG=C: the changeset is still read as UTF-8."""
     path = tmp_path / "c.json"
     path.write_bytes(_set(_add("é")).model_dump_json().encode("utf-8"))
-    loaded = read_changeset(path)
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        loaded = read_changeset(path)
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
     assert loaded is not None and [f.path for f in loaded.files] == ["é"]
