@@ -822,3 +822,39 @@ def test_failing_checks_move_an_issue_labelled_into_the_escalation_state_by_hand
     decision = tasks.decide(record, tasks.checks("failed", "failure"))
 
     assert (decision.outcome, decision.state) == (Outcome.transition, "in_progress")
+
+
+def test_an_approval_in_a_waiting_state_that_is_no_gate_is_noted(tasks):
+    record = with_pr(tasks, "blocked")
+
+    decision = tasks.decide(record, tasks.reviewed("approved", "maria", "blocked"))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, "blocked")
+    assert decision.reason == (
+        "maria approved pull request #7, but blocked is no gate: the approval is not applied"
+    )
+
+
+def test_an_approval_of_a_held_issue_is_not_applied(lifecycle):
+    record = with_pr(lifecycle, GATE, held=True)
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", "wendy", GATE))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.record.approval is None
+
+
+def test_failing_checks_looping_back_to_the_route_escalate(lifecycle):
+    """The loop check counts the route's state itself, as for requested changes."""
+    loops = lifecycle.workflow.limits.loop_window
+    record = with_pr(lifecycle, GATE)
+    history = list(record.history)
+    for i in range(loops):
+        state = "fixing_issues" if i % 2 == 0 else GATE
+        history.append(history[-1].model_copy(update={"to_state": state, "iteration": i + 2}))
+    record = record.model_copy(update={"history": history, "iteration": loops + 1})
+
+    decision = lifecycle.decide(record, lifecycle.checks(GATE, "failure"))
+
+    assert decision.state == ESCALATED
+    assert decision.reason.startswith("escalated: a loop was detected")
