@@ -7,6 +7,9 @@ pinned by its exact reason, and properties cover what no example list can.
 from __future__ import annotations
 
 import base64
+import hashlib
+import locale
+import sys
 from pathlib import Path
 
 import pytest
@@ -237,3 +240,91 @@ def test_many_problems_are_counted_not_all_listed() -> None:
     message = str(caught.value)
     assert message.startswith("the changeset does not validate: files.0.path: Input should be")
     assert message.endswith("; and 4 more")
+
+
+# --- edges the mutation run found unpinned --------------------------------------------------
+def test_the_digest_is_the_sha256_of_a_compact_ascii_json_of_base_and_sorted_files() -> None:
+    """The digest sits in commit trailers on branches: a re-run after an upgrade must compute
+    the same one, so its canonical form is pinned byte for byte (non-ASCII escaped)."""
+    changeset = _set(_add("é/b", "1"), FileChange(path="a"))
+    canonical = b'["' + BASE.encode() + b'",[["a","100644",null],["\\u00e9/b","100644","MQ=="]]]'
+    assert changeset.digest() == "sha256:" + hashlib.sha256(canonical).hexdigest()
+    assert changeset.digest() == (
+        "sha256:d95a81aca5d689a88c7b1a6c73f323b817e12bc9ec923aeb6b2732dda71cb76f"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "problem"),
+    [
+        ("a/" * 511 + "ab", None),  # 1024 characters
+        ("d/" + "n" * 255, None),
+        ("d/" + "n" * 255 + "/e", None),
+        (".gitx/y", None),
+        ("a/.git. ./b", '"a/.git. ./b" is inside .git'),
+    ],
+)
+def test_a_path_at_the_limits_is_fine_and_only_git_itself_is_refused(
+    path: str, problem: str | None
+) -> None:
+    assert path_problem(path) == problem
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern", "expected"),
+    [
+        pytest.param("secrets/key", "/secrets/**", True, id="a leading slash is ignored"),
+        pytest.param("secrets/key", "secrets/key/", True, id="a trailing slash is ignored"),
+        pytest.param("secrets/key", " secrets/key", False, id="a blank is part of the name"),
+        pytest.param("Xfile", "Xfile", True, id="a name starting with X"),
+        pytest.param("b", "b/**/b", False, id="names before ** are not matched again"),
+        pytest.param("b/b", "b/**/b", True, id="** matching no name"),
+        pytest.param("a", "a/**/**", True, id="two ** in a row matching nothing"),
+    ],
+)
+def test_forbidden_glob_edges(path: str, pattern: str, expected: bool) -> None:
+    assert matches(path, pattern) is expected
+
+
+def test_an_unknown_mode_is_named_in_its_first_ten_characters() -> None:
+    changeset = _set(_add("odd", mode="1006440000000"))
+    assert problems(changeset, SETTINGS) == ["odd has file mode '1006440000'"]
+
+
+def test_contents_of_exactly_the_byte_limit_are_fine() -> None:
+    settings = WorkSettings(max_bytes=12)
+    assert problems(_set(_add("a", "123456"), _add("b", "789012")), settings) == []
+    assert problems(_set(_add("a", "123456"), _add("b", "7890123")), settings) == [
+        "13 bytes of file contents (at most 12)"
+    ]
+
+
+def test_a_field_deep_in_the_changeset_is_named_by_its_dotted_path() -> None:
+    text = f'{{"base": "{BASE}", "files": [{{"path": "a"}}, {{"path": 5}}]}}'
+    with pytest.raises(InvalidChangeset) as caught:
+        parse_changeset(text)
+    assert str(caught.value) == (
+        "the changeset does not validate: files.1.path: Input should be a valid string"
+    )
+
+
+def test_a_changeset_that_cannot_be_read_names_the_file_and_why(tmp_path: Path) -> None:
+    folder = tmp_path / "baton-changeset.json"
+    folder.mkdir()  # a directory where the file should be
+    with pytest.raises(InvalidChangeset) as caught:
+        read_changeset(folder)
+    assert str(caught.value) == f"cannot read the changeset {folder}: Is a directory"
+
+
+@pytest.mark.skipif(sys.flags.utf8_mode == 1, reason="UTF-8 mode ignores the locale")
+def test_a_changeset_file_is_utf_8_whatever_the_runner_s_locale(tmp_path: Path) -> None:
+    """A self-hosted runner may run with LANG=C: the changeset is still read as UTF-8."""
+    path = tmp_path / "c.json"
+    path.write_bytes(_set(_add("é")).model_dump_json().encode("utf-8"))
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        loaded = read_changeset(path)
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert loaded is not None and [f.path for f in loaded.files] == ["é"]

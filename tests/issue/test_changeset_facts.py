@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from baton.core.changeset import Changeset, FileChange
 from baton.core.record import Record
-from baton.core.work import CommitMark, Work
+from baton.core.work import ChangesetFacts, CommitMark, Work
 from baton.github.tracker import BranchHead
 from baton.issue.changeset_facts import judge
 from baton.workflow.config import WorkSettings
@@ -117,3 +117,83 @@ def test_a_missing_branch_refuses_the_changeset() -> None:
 def test_no_branch_yet_for_an_issue_from_before_branches_commits_after_creating_it() -> None:
     facts = judge(_changeset("a"), SETTINGS, None, _record())
     assert facts.status == "ok" and facts.head == ""
+
+
+# --- every field of the facts, per status ---------------------------------------------------
+def test_the_facts_of_each_status_carry_every_field_decide_reads() -> None:
+    changeset = _changeset("a", "b")
+    digest = changeset.digest()
+    common = {"base": BASE, "files": 2, "bytes": 4, "paths": ["a", "b"]}
+    mark = CommitMark(
+        digest=digest,
+        oid=OTHER,
+        agent="developer",
+        state="implementing",
+        attempt=1,
+        files=2,
+        at=NOW,
+    )
+    remembered = Work(branch="baton/issue-7", created=True).with_commit(mark)
+    trailer = f"developer: done (#7)\n\nBaton-Changeset: {digest}"
+
+    assert judge(changeset, SETTINGS, _head(), _record()) == ChangesetFacts(
+        status="ok", digest=digest, head=BASE, **common
+    )
+    assert judge(changeset, SETTINGS, None, _record()) == ChangesetFacts(
+        status="ok", digest=digest, head="", **common
+    )
+    assert judge(changeset, SETTINGS, _head(OTHER), _record()) == ChangesetFacts(
+        status="stale", digest=digest, head=OTHER, **common
+    )
+    assert judge(changeset, SETTINGS, _head("c" * 40), _record(remembered)) == ChangesetFacts(
+        status="committed", digest=digest, oid=OTHER, **common
+    )
+    assert judge(changeset, SETTINGS, _head(OTHER, trailer), _record()) == ChangesetFacts(
+        status="committed", digest=digest, oid=OTHER, head=OTHER, **common
+    )
+    missing = Work(branch="baton/issue-7", created=True)
+    assert judge(changeset, SETTINGS, None, _record(missing)) == ChangesetFacts(
+        status="refused",
+        digest=digest,
+        problems=["baton/issue-7 does not exist (deleted?): nothing to commit onto"],
+        **common,
+    )
+
+
+def test_an_empty_changeset_keeps_its_base() -> None:
+    assert judge(Changeset(base=OTHER), SETTINGS, _head(), _record()) == ChangesetFacts(
+        status="empty", base=OTHER
+    )
+
+
+def test_left_out_changes_keep_the_base_and_say_so_without_a_record() -> None:
+    facts = judge(_changeset("a", "b"), SETTINGS, _head(), None, changes_code=False)
+    assert facts == ChangesetFacts(
+        status="empty",
+        base=BASE,
+        problems=["this state does not change code: the 2 changed file(s) were left out"],
+    )
+
+
+def test_without_a_record_a_changeset_is_judged_against_the_head_alone() -> None:
+    changeset = _changeset("a")
+    assert judge(changeset, SETTINGS, _head(), None).status == "ok"
+    assert judge(changeset, SETTINGS, None, None).status == "ok"
+    assert judge(changeset, SETTINGS, _head(OTHER), None).status == "stale"
+
+
+def test_a_refused_changeset_counts_only_the_bytes_that_decode_and_names_20_problems() -> None:
+    bad = FileChange(path="bad", contents="not base64!")
+    changeset = Changeset(base=BASE, files=[*_changeset("ok").files, bad])
+    assert judge(changeset, SETTINGS, _head(), _record()) == ChangesetFacts(
+        status="refused",
+        base=BASE,
+        files=2,
+        bytes=2,
+        paths=["ok", "bad"],
+        problems=["bad: the contents are not base64"],
+    )
+    many = _changeset(*(f"../f{i}" for i in range(25)))
+    facts = judge(many, SETTINGS, _head(), _record())
+    assert (facts.status, facts.files, len(facts.paths)) == ("refused", 25, 20)
+    assert facts.problems == [f'"../f{i}" is not a normalised relative path' for i in range(20)]

@@ -13,7 +13,7 @@ from baton.core.authority import needs_identity
 from baton.core.decision import Outcome
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Actor
-from baton.core.record import HumanInput
+from baton.core.record import Approval, HumanInput
 from baton.workflow.config import Who
 from baton.workflow.model import AgentStatus
 
@@ -393,6 +393,7 @@ IGNORED_CHECKS = [
 @pytest.mark.parametrize(("fields", "reason"), IGNORED_CHECKS)
 def test_checks_that_change_nothing_are_ignored_with_a_reason(lifecycle, fields, reason):
     record = with_pr(lifecycle, GATE)
+    fields = dict(fields)  # the table's dict is shared by every run of this test in a process
     conclusion = fields.pop("conclusion")
 
     decision = lifecycle.decide(record, lifecycle.checks(GATE, conclusion, **fields))
@@ -525,3 +526,335 @@ def test_a_redelivered_pull_request_event_changes_nothing(lifecycle, data):
     if again.record is not None:  # only the checks kept again: the same failures, once
         assert again.record.work.failing_checks == after.work.failing_checks
         assert again.record.history == after.history
+
+
+# --- edges the mutation run found unpinned --------------------------------------------------
+def _approved_earlier(build, state: str, **changes):
+    """The issue with its pull request, carrying an approval given in `state` earlier."""
+    record = with_pr(build, state, **changes)
+    approval = Approval(by="maria", state=state, iteration=1, at=record.entered_at)
+    return record.model_copy(update={"approval": approval, "open_questions": ["Which CSV?"]})
+
+
+def _routes(build, **routes):
+    return build.with_workflow(pull_request=build.workflow.pull_request.model_copy(update=routes))
+
+
+@pytest.mark.parametrize("closed", ["merged", "closed"])
+def test_a_review_of_a_pull_request_already_closed_is_ignored(lifecycle, closed):
+    record = lifecycle.record(GATE, work=lifecycle.work(closed=closed))
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("changes_requested", "wendy", GATE))
+
+    assert (decision.outcome, decision.reason) == (
+        Outcome.ignored,
+        f"pull request #7 is {closed}",
+    )
+
+
+def test_the_review_that_last_counted_delivered_again_is_ignored(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work(last_review=500))
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", "wendy", GATE))
+
+    assert (decision.outcome, decision.reason) == (
+        Outcome.ignored,
+        "review 500 was already handled",
+    )
+
+
+def test_with_only_named_approvers_a_stranger_is_told_who_may_steer(lifecycle):
+    build = lifecycle.with_policy(approvers=Who(teams=["acme/reviewers"]))
+
+    decision = build.decide(with_pr(build, GATE), build.reviewed("approved", "bob", GATE))
+
+    assert decision.reason == (
+        "bob's review carries no weight: only approvers' reviews steer the issue "
+        "(needs a listed user or team)"
+    )
+
+
+def test_reviews_without_a_body_are_remembered_by_what_they_did(lifecycle):
+    approved = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE)
+    )
+    changes = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("changes_requested", "wendy", GATE)
+    )
+
+    assert approved.record.pending_input[-1].excerpt == "approved the pull request"
+    assert changes.record.pending_input[-1].excerpt == "requested changes"
+
+
+def test_a_long_review_body_is_clipped_to_500_characters_of_feedback(lifecycle):
+    body = "x" * 600
+    decision = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("changes_requested", "wendy", GATE, body=body)
+    )
+
+    first = decision.record.feedback[0]
+    assert first == "wendy requested changes: " + "x" * (499 - 25) + "…"
+    assert len(first) == 500
+
+
+@pytest.mark.parametrize(
+    ("state", "reason"),
+    [
+        pytest.param(
+            "completed",
+            "wendy requested changes on pull request #7; completed is terminal (relabel the "
+            "issue to resume): the review is kept for the next agent",
+            id="a terminal state",
+        ),
+        pytest.param(
+            "addressing_feedback",
+            "wendy requested changes on pull request #7; no route moves it: the review is kept "
+            "for the next agent",
+            id="already where the route leads",
+        ),
+    ],
+)
+def test_requested_changes_that_cannot_move_say_exactly_why(lifecycle, state, reason):
+    decision = lifecycle.decide(
+        with_pr(lifecycle, state), lifecycle.reviewed("changes_requested", "wendy", state)
+    )
+
+    assert decision.reason == reason
+
+
+def test_requested_changes_looping_back_to_the_route_escalate_with_the_review(lifecycle):
+    """The loop check counts the route's state itself: the third visit in a short window."""
+    build = lifecycle
+    loops = build.workflow.limits.loop_window
+    record = with_pr(build, GATE)
+    history = list(record.history)
+    for i in range(loops):
+        state = "addressing_feedback" if i % 2 == 0 else GATE
+        history.append(history[-1].model_copy(update={"to_state": state, "iteration": i + 2}))
+    record = record.model_copy(update={"history": history, "iteration": loops + 1})
+    decision = build.decide(
+        record, build.reviewed("changes_requested", "wendy", GATE, body="Still wrong.")
+    )
+
+    assert decision.state == ESCALATED
+    assert decision.reason.startswith("escalated: a loop was detected")
+    assert decision.record.feedback == ["wendy requested changes: Still wrong."]
+    assert decision.record.history[-1].actor == "wendy"
+
+
+def test_requested_changes_clear_the_approval_and_the_open_questions(lifecycle):
+    record = _approved_earlier(lifecycle, GATE)
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("changes_requested", "wendy", GATE))
+
+    assert decision.state == "addressing_feedback"
+    assert (decision.record.approval, decision.record.open_questions) == (None, [])
+
+
+def test_a_merge_already_where_the_route_leads_is_noted_with_its_message(lifecycle):
+    record = with_pr(lifecycle, "completed")
+
+    decision = lifecycle.decide(record, lifecycle.pr_closed("maria", "completed", merged=True))
+
+    assert decision.reason == "pull request #7 merged by maria"
+    assert decision.message == (
+        "### 🎉 Pull request #7 was merged by `maria`. The issue is now `completed`.\n\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_a_merge_without_a_route_is_noted_and_recorded(lifecycle):
+    build = _routes(lifecycle, merged=None)
+
+    decision = build.decide(with_pr(build, GATE), build.pr_closed("maria", GATE, merged=True))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.record.work.closed == "merged"
+    assert decision.message == (
+        "### 🎉 Pull request #7 was merged by `maria`.\n\n<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+@pytest.mark.parametrize("merged", [True, False], ids=["merged", "closed unmerged"])
+def test_a_pull_request_route_into_an_agent_s_state_is_forced_and_starts_the_agent(
+    lifecycle, merged
+):
+    route = {"merged": "implementing"} if merged else {"closed": "implementing"}
+    build = _routes(lifecycle, **route)
+    record = _approved_earlier(build, GATE)
+
+    decision = build.decide(record, build.pr_closed("maria", GATE, merged=merged))
+
+    assert (decision.outcome, decision.state, decision.agent) == (
+        Outcome.transition,
+        "implementing",
+        "developer",
+    )
+    assert decision.forced and decision.record.approval is None
+    assert decision.record.work.closed == ("merged" if merged else "closed")
+
+
+def test_closing_unmerged_where_the_route_leads_is_noted_and_recorded(lifecycle):
+    decision = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.pr_closed("tess", GATE, merged=False)
+    )
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.reason == (
+        "pull request #7 closed without merging by tess; the issue stays in waiting_for_human_input"
+    )
+    assert decision.record.work.closed == "closed"
+    assert decision.message == (
+        "### ✋ Pull request #7 was closed without merging by `tess`\n"
+        "\n"
+        "The issue stays in `waiting_for_human_input`, and no agent runs until a maintainer "
+        "decides: relabel the issue to the state to resume from (the branch is kept, and a new "
+        "pull request opens at the next commit), or close the issue.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_closing_unmerged_on_a_closed_issue_says_nothing(lifecycle):
+    decision = lifecycle.decide(
+        with_pr(lifecycle, "creating_pr"),
+        lifecycle.pr_closed("tess", "creating_pr", merged=False, closed=True),
+    )
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, "creating_pr")
+    assert decision.message is None
+    assert decision.record.work.closed == "closed"
+
+
+def test_closing_unmerged_moves_by_force_and_clears_the_approval(lifecycle):
+    record = _approved_earlier(lifecycle, "creating_pr")
+
+    decision = lifecycle.decide(record, lifecycle.pr_closed("tess", "creating_pr", merged=False))
+
+    assert decision.forced and decision.record.approval is None
+
+
+IGNORED_CHECKS_MORE = [
+    pytest.param(
+        {"closed": "merged"}, "failure", "pull request #7 is merged", id="a merged pull request"
+    ),
+    pytest.param(
+        {"head": ""},
+        "failure",
+        "checks on ccccccc, an older head: the branch is at no commit",
+        id="a branch with no commit of Baton's",
+    ),
+    pytest.param({}, "", "checks ended with no conclusion on ccccccc", id="no conclusion"),
+]
+
+
+@pytest.mark.parametrize(("work", "conclusion", "reason"), IGNORED_CHECKS_MORE)
+def test_more_checks_that_change_nothing(lifecycle, work, conclusion, reason):
+    record = lifecycle.record(GATE, work=lifecycle.work(**work))
+
+    decision = lifecycle.decide(record, lifecycle.checks(GATE, conclusion))
+
+    assert (decision.outcome, decision.reason) == (Outcome.ignored, reason)
+
+
+def test_failing_checks_move_by_force_clearing_the_approval_and_the_failures_kept(lifecycle):
+    record = _approved_earlier(lifecycle, GATE)
+    record = record.model_copy(
+        update={"work": record.work.model_copy(update={"failing_checks": ["check old failed"]})}
+    )
+
+    decision = lifecycle.decide(record, lifecycle.checks(GATE, "failure"))
+
+    assert decision.state == "fixing_issues" and decision.forced
+    assert decision.record.approval is None
+    assert decision.record.work == lifecycle.work()
+
+
+def test_failing_checks_past_the_limits_escalate_with_the_failures(lifecycle):
+    record = with_pr(lifecycle, GATE, iteration=25, budget_from=0)
+    failing = (CheckNote(name="tests", summary="2 failed"),)
+
+    decision = lifecycle.decide(record, lifecycle.checks(GATE, "failure", failing=failing))
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, ESCALATED)
+    assert decision.reason == (
+        "escalated: the issue reached the limit of 25 transitions since a human last stepped in"
+    )
+    assert decision.record.feedback == ["check tests failed: 2 failed"]
+    entry = decision.record.history[-1]
+    assert (entry.actor, entry.trigger) == ("github-actions[bot]", "escalation")
+
+
+@pytest.mark.parametrize(
+    ("routes", "held", "why"),
+    [
+        pytest.param({}, True, "the issue waits for a human decision", id="a held issue"),
+        pytest.param({"checks_failed": None}, False, "no route moves the issue", id="no route"),
+        pytest.param({"checks_failed": GATE}, False, "no route moves the issue", id="route here"),
+    ],
+)
+def test_failing_checks_kept_for_later_say_why(lifecycle, routes, held, why):
+    build = _routes(lifecycle, **routes)
+    record = with_pr(build, GATE, held=held)
+
+    decision = build.decide(record, build.checks(GATE, "failure"))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.reason == f"checks failed on ccccccc; {why}"
+    assert decision.record.work.failing_checks == ["checks concluded failure on ccccccc"]
+
+
+def test_failing_checks_on_an_escalated_issue_wait_for_the_human(tasks):
+    """task-review escalates to `failed`, a waiting state its checks route could leave."""
+    record = with_pr(tasks, "failed", escalated_from="in_progress")
+
+    decision = tasks.decide(record, tasks.checks("failed", "failure"))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, "failed")
+    assert decision.reason == "checks failed on ccccccc; the issue waits for a human decision"
+
+
+def test_failing_checks_move_an_issue_labelled_into_the_escalation_state_by_hand(tasks):
+    """Only an escalation (the record says where from) waits for a human; a maintainer's
+    label on the escalation state leaves a waiting state the checks route may leave."""
+    record = with_pr(tasks, "failed")
+
+    decision = tasks.decide(record, tasks.checks("failed", "failure"))
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "in_progress")
+
+
+def test_an_approval_in_a_waiting_state_that_is_no_gate_is_noted(tasks):
+    record = with_pr(tasks, "blocked")
+
+    decision = tasks.decide(record, tasks.reviewed("approved", "maria", "blocked"))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, "blocked")
+    assert decision.reason == (
+        "maria approved pull request #7, but blocked is no gate: the approval is not applied"
+    )
+
+
+def test_an_approval_of_a_held_issue_is_not_applied(lifecycle):
+    record = with_pr(lifecycle, GATE, held=True)
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", "wendy", GATE))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.record.approval is None
+
+
+def test_failing_checks_looping_back_to_the_route_escalate(lifecycle):
+    """The loop check counts the route's state itself, as for requested changes."""
+    loops = lifecycle.workflow.limits.loop_window
+    record = with_pr(lifecycle, GATE)
+    history = list(record.history)
+    for i in range(loops):
+        state = "fixing_issues" if i % 2 == 0 else GATE
+        history.append(history[-1].model_copy(update={"to_state": state, "iteration": i + 2}))
+    record = record.model_copy(update={"history": history, "iteration": loops + 1})
+
+    decision = lifecycle.decide(record, lifecycle.checks(GATE, "failure"))
+
+    assert decision.state == ESCALATED
+    assert decision.reason.startswith("escalated: a loop was detected")

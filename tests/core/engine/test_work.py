@@ -11,7 +11,7 @@ from typing import Any
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
 from baton.core.engine.reports import MAX_STALE_RUNS
-from baton.core.record import Record
+from baton.core.record import LastReport, Record
 from baton.core.work import CommitMark, Work, pull_request_body
 from baton.workflow.config import Policy, WorkSettings
 from baton.workflow.model import AgentStatus, load_preset
@@ -552,3 +552,113 @@ def test_a_pull_request_already_ready_is_not_marked_ready_again(lifecycle):
     plan = lifecycle.decide(record, event).update_pull_request
 
     assert plan is not None and plan.ready is False and plan.number == 7
+
+
+# --- the pull request as a projection of the record: what changes nothing ------------------
+def test_a_move_that_changes_nothing_of_the_work_leaves_the_pull_request_alone(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work())
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:implementing", "maria", "fixing_issues")
+    )
+
+    assert decision.state == "implementing"
+    assert decision.record.work == lifecycle.work()
+    assert decision.update_pull_request is None
+
+
+def test_a_pull_request_known_without_its_node_id_is_not_updated(lifecycle):
+    """An older record knows the number but not the node id its update would need."""
+    record = lifecycle.record("fixing_issues", work=lifecycle.work(pull_request_id=""))
+    event = report(
+        lifecycle,
+        "fixing_issues",
+        result(confidence=0.5),
+        changeset=lifecycle.changeset("committed", digest=OTHER),
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "running_tests" and len(decision.record.work.commits) == 2
+    assert decision.update_pull_request is None
+
+
+def test_the_ready_state_without_a_pull_request_marks_nothing_ready(lifecycle):
+    record = lifecycle.record("fixing_issues", work=fresh(lifecycle))
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert decision.record.work == fresh(lifecycle)
+
+
+def test_the_ready_state_needs_no_pull_request_when_the_config_opens_none(lifecycle):
+    build = lifecycle.with_policy(work=WorkSettings(pull_request=False))
+    record = build.record("fixing_issues", work=build.work(pull_request=None))
+
+    decision = build.decide(record, build.labeled("status:creating-pr", "maria", "fixing_issues"))
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "creating_pr")
+
+
+def test_the_ready_state_after_the_pull_request_was_merged_needs_no_new_one(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work(closed="merged"))
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "creating_pr")
+
+
+def test_the_ready_state_after_the_pull_request_was_closed_asks_a_human_and_says_so(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work(closed="closed"))
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert decision.state == ESCALATED
+    assert decision.reason == (
+        "escalated: creating_pr needs the issue's pull request, and none is open (pull request "
+        '#7 was closed without merging): turn on "Allow GitHub Actions to create and approve '
+        'pull requests" (Settings → Actions → General) or give Baton a token that may open pull '
+        "requests, then /retry"
+    )
+
+
+def test_the_ready_state_when_github_opened_nothing_without_a_reason_says_so(lifecycle):
+    record = lifecycle.record("fixing_issues", work=lifecycle.work(pull_request=None))
+
+    decision = lifecycle.decide(
+        record, lifecycle.labeled("status:creating-pr", "maria", "fixing_issues")
+    )
+
+    assert decision.state == ESCALATED
+    assert decision.reason.startswith(
+        "escalated: creating_pr needs the issue's pull request, and none is open (GitHub did "
+        "not open it): "
+    )
+
+
+def test_an_escalation_for_want_of_the_pull_request_keeps_the_agent_s_report(lifecycle):
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    event = report(
+        lifecycle,
+        "implementing",
+        changeset=lifecycle.changeset("committed"),
+        pull_request=lifecycle.opened(None, "403"),
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == ESCALATED
+    assert decision.record.last_report == LastReport(
+        agent="developer",
+        state="implementing",
+        status="success",
+        confidence=0.85,
+        summary="Add the CSV export\nwith a header row",
+        at=event.at,
+    )
