@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -113,6 +115,8 @@ def _calls(detail: str) -> list[tuple[str, str]]:
     return calls
 
 
+@pytest.mark.slow  # 30 s of CLI runs; the default suite pins a report with a changeset's calls
+# (tests/action/test_work_http.py) and `.ci/run` keeps to its ten minutes
 def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
     """Each call of the work, asserted over real HTTP: a call added to a commit, a refusal or a
     pull-request event fails here (benchmarks/README.md says where each goes)."""
@@ -203,6 +207,7 @@ def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow  # a figure (5 MB through the real CLI), measured by benchmarks/run.py too
 def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -> None:
     """300 files, 4,000,000 bytes: one BatonCommit of about 4/3 of that (base64); one byte more
     is refused before any commit."""
