@@ -1325,11 +1325,14 @@ def _read_outputs(path: Path) -> dict[str, str]:
     return outputs
 
 
+# The replay installs the image's dependencies into a venv (about 25 s): `-m slow`, since
+# `.ci/run` builds and runs the real image against the fake GitHub anyway.
 @pytest.fixture(scope="module")
 def image(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], list[str]]:
     return _replay_dockerfile(tmp_path_factory.mktemp("dockerfile"))
 
 
+@pytest.mark.slow
 def test_the_replayed_image_prints_its_help(image: tuple[Path, list[str], list[str]]) -> None:
     bin_dir, entrypoint, _ = image
     done = subprocess.run(

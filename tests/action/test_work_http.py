@@ -354,6 +354,7 @@ def test_failing_checks_send_the_work_back_with_their_names_and_output(
     assert other.outputs["transitioned"] == "false"
 
 
+@pytest.mark.slow  # also played in memory: tests/sim/scenarios/work_closed_pull_request_*.yml
 def test_a_pull_request_closed_unmerged_hands_the_issue_to_a_maintainer(
     fake: FakeGitHub, action: ActionRunner, tmp_path: Path
 ) -> None:
