@@ -28,6 +28,7 @@ from urllib.parse import quote
 from baton.core.decision import PullRequestPlan
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
+from baton.core.triage import FAILED_CONCLUSIONS
 from baton.errors import GraphQLUnusable, PullRequestRefused, StaleHead, TrackerError
 from baton.github import graphql as gql
 from baton.github.batch_write import FieldResult, Op, write_batched
@@ -50,9 +51,6 @@ DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by add
 # A spent hourly budget is not waited out (up to an hour of a runner): the run fails, saying so,
 # and the sweep or the next event picks the issue up.
 MAX_RATE_LIMIT_WAIT = 120.0
-# A check's conclusions that mean the change failed it (`action_required` is a run awaiting a
-# maintainer's approval, `cancelled` a run stopped: neither is the change's fault).
-FAILING_CONCLUSIONS = frozenset({"failure", "timed_out", "startup_failure"})
 CHECK_TEXT = 800  # characters of a failing check's output handed on
 
 
@@ -801,7 +799,7 @@ class GitHubTracker:
         )
         failing = []
         for run in (data or {}).get("check_runs") or []:
-            if run.get("conclusion") not in FAILING_CONCLUSIONS:
+            if run.get("conclusion") not in FAILED_CONCLUSIONS:
                 continue
             output = run.get("output") or {}
             parts = [str(output.get(k) or "").strip() for k in ("title", "summary", "text")]

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from baton.core import triage
+
 # --- limits -------------------------------------------------------------------------------------
 BODY_LIMIT = 65_536  # characters in an issue or comment body
 LABEL_NAME_LIMIT = 50
@@ -487,7 +489,7 @@ class Git:
 # --- check runs ---------------------------------------------------------------------------------
 # The conclusions of a check run that mean the change failed it; `neutral`, `skipped`,
 # `cancelled` and `action_required` (a run awaiting a maintainer's approval) do not.
-FAILED_CONCLUSIONS = ("failure", "timed_out", "startup_failure")
+FAILED_CONCLUSIONS = triage.FAILED_CONCLUSIONS  # the one list Baton's triage and engine use
 SUMMARY_LINES = 10
 
 

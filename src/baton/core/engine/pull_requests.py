@@ -31,7 +31,6 @@ from baton.core.triage import FAILED_CONCLUSIONS
 from baton.core.work import Work
 from baton.workflow.model import StateKind
 
-FAILING = FAILED_CONCLUSIONS  # one list, shared with the stdlib triage that ignores the rest
 NOTE = 300  # characters of one review note or check failure handed to an agent
 
 
@@ -286,7 +285,7 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
     conclusion = event.conclusion.lower()
     if conclusion == "success":
         return Draft(Outcome.ignored, f"checks passed on {head}")
-    if conclusion not in FAILING:
+    if conclusion not in FAILED_CONCLUSIONS:
         return Draft(
             Outcome.ignored, f"checks ended {conclusion or 'with no conclusion'} on {head}"
         )
