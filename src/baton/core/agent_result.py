@@ -6,7 +6,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from typing import Literal
+
 from baton.core import handback
+from baton.core.epic.model import MAX_SPEC, Cost, TaskSpec
 from baton.errors import InvalidAgentResult
 from baton.workflow.model import AgentStatus
 
@@ -27,6 +30,13 @@ class AgentResult(BaseModel):
     issues_found: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
     questions: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
     next_state: str | None = None
+    # Epics (all optional): the discovery agent's categories covered and its specification, the
+    # planning agent's tasks, a reviewer's severity, and what the attempt cost.
+    categories: list[str] = Field(default_factory=list, max_length=10)
+    spec: str | None = Field(default=None, max_length=MAX_SPEC)
+    tasks: list[TaskSpec] | None = Field(default=None, max_length=100)
+    severity: Literal["low", "medium", "high"] | None = None
+    cost: Cost | None = None
 
     @field_validator("issues_found", "questions")
     @classmethod

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from baton.core.epic.model import MergePlan, TaskCreationPlan
 from baton.core.record import Record
 
 
@@ -78,12 +79,28 @@ class Decision(BaseModel):
     commit: CommitPlan | None = None
     open_pull_request: PullRequestPlan | None = None
     update_pull_request: PullRequestPlan | None = None
+    create_tasks: TaskCreationPlan | None = Field(
+        default=None, description="An epic's sub-issues and their dependencies, created first."
+    )
+    merge: MergePlan | None = Field(
+        default=None, description="A finished task's branch merged into its epic's, first."
+    )
+    notify: tuple[int, ...] = Field(
+        default=(),
+        description="Other issues whose run is dispatched after the write: the tasks an epic's "
+        "conductor ordered, the epic a task's change concerns.",
+    )
 
     @property
     def work_first(self) -> bool:
         """Whether GitHub must do something before this decision is final (a commit, a new
         pull request), whose answer the run hands to `decide` again."""
-        return self.commit is not None or self.open_pull_request is not None
+        return (
+            self.commit is not None
+            or self.open_pull_request is not None
+            or self.create_tasks is not None
+            or self.merge is not None
+        )
 
     @property
     def transitioned(self) -> bool:

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.agent_result import AgentResult
+from baton.core.epic.model import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
 from baton.core.issue_facts import Actor, IssueInfo
 from baton.core.work import ChangesetFacts, PullRequestFacts
 
@@ -30,6 +31,18 @@ class _Event(BaseModel):
         default=0, description="The newest human comment id on the issue when the run read it."
     )
     run_id: str = Field(default="", description="GITHUB_RUN_ID of the run handling it.")
+    # Facts the run adds for epics (never from a payload): an epic's sub-issues as its conductor
+    # read them, a task's order as its epic's record gives it.
+    tasks: list[TaskObservation] | None = None
+    order: TaskOrder | None = None
+    # The answers of GitHub work a decision asked for first (`Decision.work_first`).
+    created: TaskCreationFacts | None = None
+    merge: MergeFacts | None = None
+    opened: PullRequestFacts | None = Field(
+        default=None,
+        description="The pull request this run opened (or could not) on an event that is no "
+        "report: an epic's at completion. A report carries its own in `pull_request`.",
+    )
 
 
 class IssueChanged(_Event):

@@ -11,13 +11,16 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from baton.core.epic.model import EpicState, Spend, TaskLink
 from baton.core.work import Work
 
 # 2: `written_at`, the time Baton wrote the record (signed with it), checked against the time
 # GitHub says the comment was last set. Version 1 records (no `written_at`) still parse.
 # 3: `work`, the issue's branch, Baton's commits there and its pull request. Older records
 # (no `work`) still parse: their issue has no branch yet.
-SCHEMA_VERSION = 3
+# 4: `epic` (an epic's dialogue, plan and breaker), `task` (a sub-issue's tie to its epic) and
+# `spend` (what agents cost). Older records still parse: none of them is an epic.
+SCHEMA_VERSION = 4
 KEEP_PROCESSED = 40  # event ids remembered for de-duplication
 KEEP_FEEDBACK = 10
 EXCERPT = 600  # characters of a human reply kept in the record; the agent reads the comment itself
@@ -144,6 +147,9 @@ class Record(BaseModel):
     # after it was written was put back by someone (`issue.load`).
     written_at: datetime | None = None
     work: Work | None = None
+    epic: EpicState | None = None
+    task: TaskLink | None = None
+    spend: Spend = Field(default_factory=Spend)
 
     @property
     def previous_state(self) -> str | None:

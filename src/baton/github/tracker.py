@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from baton.core.decision import PullRequestPlan
+from baton.core.epic.model import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
 
@@ -77,6 +78,21 @@ class CommitRequest:
 class OpenedPullRequest:
     number: int
     node_id: str
+
+
+@dataclass(frozen=True)
+class SubIssue:
+    """One sub-issue of an epic as GitHub lists it: enough for the conductor, and for
+    creating a plan idempotently (`marker` is the task key in the body's Baton mark, read only
+    from issues the bot opened)."""
+
+    number: int
+    node_id: str
+    open: bool
+    labels: tuple[str, ...]
+    author: str = ""
+    marker: str | None = None
+    blocked_by: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -190,9 +206,9 @@ class Tracker(Protocol):
         """The branch's head, or None if there is no such branch."""
         ...
 
-    def create_branch(self, name: str) -> BranchHead:
-        """Create `name` at the default branch's head; a branch that already exists is
-        returned as it is (a re-run creates nothing twice)."""
+    def create_branch(self, name: str, base: str | None = None) -> BranchHead:
+        """Create `name` at the head of `base` (default: the default branch); a branch that
+        already exists is returned as it is (a re-run creates nothing twice)."""
         ...
 
     def commit(self, request: CommitRequest) -> str:
@@ -212,6 +228,29 @@ class Tracker(Protocol):
 
     def failing_checks(self, head: str) -> list[CheckNote]:
         """The check runs on commit `head` that failed, with the first lines of their output."""
+        ...
+
+    # --- epics: sub-issues, "blocked by" dependencies, task branches merged back -----------
+    def sub_issues(self, number: int) -> list[SubIssue]:
+        """The sub-issues of `number` (at most 100, GitHub's limit per parent), in GitHub's
+        order, with their labels and the issues blocking them; one GraphQL query."""
+        ...
+
+    def read_many(self, numbers: list[int]) -> dict[int, Snapshot]:
+        """Several issues' comments (no issue details) in as few calls as the transport
+        allows: one GraphQL document for a handful of small issues."""
+        ...
+
+    def create_tasks(self, plan: TaskCreationPlan) -> TaskCreationFacts:
+        """Create the plan's sub-issues of `plan.epic` that do not exist yet (found by their
+        marker) and the "blocked by" edges missing, batched in GraphQL documents. Idempotent: a
+        re-run after a crash half-way creates only what is missing. Raises `TrackerError` when
+        GitHub refuses; what was created before stays and is found again by the next run."""
+        ...
+
+    def merge(self, plan: MergePlan) -> MergeFacts:
+        """Merge `plan.head` into `plan.base` (REST merges API): merged, already up to date,
+        a conflict (nothing written) or a missing branch."""
         ...
 
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:

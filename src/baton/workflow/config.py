@@ -147,6 +147,73 @@ class WorkSettings(BaseModel):
         return value
 
 
+class EpicSettings(BaseModel):
+    """Epics (seed 002): an issue labelled `label` runs `workflow`; its tasks are sub-issues
+    labelled `task_label` running `task_workflow`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(default=True, description="Act on the epic label.")
+    label: str = Field(
+        default="baton:epic",
+        min_length=1,
+        max_length=50,
+        description="A maintainer adding it makes the issue an epic; it stays on the issue.",
+    )
+    task_label: str = Field(
+        default="baton:task", min_length=1, max_length=50, description="Marks an epic's tasks."
+    )
+    workflow: str = Field(default="feature-epic", description="The epic's preset.")
+    task_workflow: str = Field(default="epic-task", description="The tasks' preset.")
+    max_parallel: int = Field(default=3, ge=1, le=20, description="Tasks in progress at once.")
+    max_tasks: int = Field(
+        default=20, ge=1, le=100, description="Tasks one plan may hold (GitHub: 100 per parent)."
+    )
+    breaker_threshold: int = Field(
+        default=3, ge=1, le=100, description="Task failures in a row that open the breaker."
+    )
+    warn_turns: int = Field(
+        default=15, ge=1, le=200, description="Discovery answers before Baton offers to generate."
+    )
+    max_turns: int = Field(
+        default=20, ge=1, le=200, description="Discovery answers after which it generates anyway."
+    )
+    categories: tuple[str, ...] = Field(
+        default=("purpose", "users", "scope", "constraints", "edge_cases"),
+        min_length=1,
+        max_length=10,
+        description="What the discovery agent asks about, in order.",
+    )
+
+
+class Budget(BaseModel):
+    """Limits on what agents may spend; an empty field is no limit."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    agent_runs: int | None = Field(default=None, ge=1)
+    money: float | None = Field(default=None, gt=0, description="US dollars, as agents report.")
+    minutes: float | None = Field(default=None, gt=0)
+    tokens: int | None = Field(default=None, ge=1)
+
+
+class Budgets(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    issue: Budget = Field(default_factory=lambda: Budget(), description="Per issue (a task too).")
+    epic: Budget = Field(default_factory=lambda: Budget(), description="Per epic, its tasks summed.")
+
+
+class RepoBreaker(BaseModel):
+    """A repository-wide circuit breaker: after `threshold` failed agent runs within `window`,
+    no new agent starts on any issue until a maintainer resumes it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    threshold: int = Field(default=3, ge=1, le=1000)
+    window: Duration = Field(default=timedelta(hours=1))
+
+
 class Config(BaseModel):
     """The schema of `.github/baton.yml`."""
 
@@ -205,6 +272,18 @@ class Config(BaseModel):
         default_factory=lambda: WorkSettings(),
         description="The issue's branch, what agents' changesets may carry, the pull request.",
     )
+    epics: EpicSettings = Field(
+        default_factory=lambda: EpicSettings(),
+        description="Epics: a discovery dialogue, a plan of sub-issues, parallel tasks.",
+    )
+    budgets: Budgets = Field(
+        default_factory=lambda: Budgets(),
+        description="What agents may spend per issue and per epic before a human decides.",
+    )
+    breaker: RepoBreaker | None = Field(
+        default=None,
+        description="A repository-wide circuit breaker over failed agent runs (off when empty).",
+    )
 
     @field_validator("approval_words")
     @classmethod
@@ -237,6 +316,9 @@ class Policy:
     agent_timeout: timedelta | None = None
     sweep_budget: int = 100
     work: WorkSettings = field(default_factory=lambda: WorkSettings())
+    epics: EpicSettings = field(default_factory=lambda: EpicSettings())
+    budgets: Budgets = field(default_factory=lambda: Budgets())
+    breaker: RepoBreaker | None = None
 
 
 @dataclass(frozen=True)
@@ -328,6 +410,9 @@ def settings_from(
         agent_timeout=config.agent_timeout,
         sweep_budget=config.sweep_budget,
         work=config.work,
+        epics=config.epics,
+        budgets=config.budgets,
+        breaker=config.breaker,
     )
     return Settings(
         config=config, workflow=workflow, policy=policy, source=source, document=document

@@ -12,6 +12,7 @@ from typing import Any
 
 from baton.core import messages
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan, Reaction
+from baton.core.epic.model import MergePlan, TaskCreationPlan
 from baton.core.events import AgentReported, Commented, Event, Labeled
 from baton.core.pm_rules import success_target
 from baton.core.record import KEEP_FEEDBACK, Dispatch, HistoryEntry, Record, clip
@@ -65,6 +66,9 @@ class Draft:
     # Work GitHub does first, whose answer the run hands to `decide` again (`Decision.work_first`)
     commit: CommitPlan | None = None
     open_pull_request: PullRequestPlan | None = None
+    create_tasks: TaskCreationPlan | None = None
+    merge: MergePlan | None = None
+    notify: tuple[int, ...] = ()  # other issues to dispatch after the write (epics)
 
 
 # --- moves ----------------------------------------------------------------------------------------

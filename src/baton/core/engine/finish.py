@@ -84,7 +84,7 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         # the pull request's description.
         record, create_branch = work_product.with_branch(scene, record)
         record = work_product.with_ready(scene, record)
-        if draft.commit is None and draft.open_pull_request is None:
+        if not (draft.commit or draft.open_pull_request or draft.create_tasks or draft.merge):
             before = ctx.record.work if ctx else None
             update_pull_request = work_product.update(scene, before, record)
     if record is not None:
@@ -120,6 +120,9 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         commit=draft.commit,
         open_pull_request=draft.open_pull_request,
         update_pull_request=update_pull_request,
+        create_tasks=draft.create_tasks,
+        merge=draft.merge,
+        notify=draft.notify if event.issue.state != "closed" else (),
     )
 
 
