@@ -59,7 +59,7 @@ def _line_text(token: Token) -> str:
     return token.content
 
 
-def _live_lines(body: str) -> list[str]:
+def live_lines(body: str) -> list[str]:
     """The rendered lines of the author's own top-level paragraphs, in order."""
     lines: list[str] = []
     tokens = _parser().parse(body)
@@ -75,6 +75,9 @@ def _live_lines(body: str) -> list[str]:
                 current.append(_line_text(child))
         lines.append("".join(current).strip(" \t"))
     return [line for line in lines if line]
+
+
+_live_lines = live_lines  # the old private name, still used by callers
 
 
 def _approves(line: str, words: tuple[str, ...]) -> bool:
@@ -95,7 +98,7 @@ def parse_command(body: str, approval_words: tuple[str, ...]) -> CommentCommand 
     """The first command in the comment, if any."""
     if not _may_hold_a_command(body, approval_words):
         return None
-    for line in _live_lines(body):
+    for line in live_lines(body):
         slash = _SLASH.match(line)
         if slash:
             return CommentCommand(Verb(slash.group(1).lower()), slash.group(2).strip())
