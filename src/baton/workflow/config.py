@@ -201,7 +201,9 @@ class Budgets(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     issue: Budget = Field(default_factory=lambda: Budget(), description="Per issue (a task too).")
-    epic: Budget = Field(default_factory=lambda: Budget(), description="Per epic, its tasks summed.")
+    epic: Budget = Field(
+        default_factory=lambda: Budget(), description="Per epic, its tasks summed."
+    )
 
 
 class RepoBreaker(BaseModel):
