@@ -3,6 +3,7 @@ pydantic, click or PyGithub are imported, and the fast path agrees with the full
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -17,11 +18,13 @@ from hypothesis import strategies as st
 from baton import webhooks
 from baton.action.fast_path import raw_view
 from baton.core import events
+from baton.core.labels import is_ours
 from baton.core.triage import View, event_reason, quick_reason, view_of
+from baton.errors import BatonError
 from baton.workflow.config import load_config
 
 SETTINGS = load_config(None)
-VIEW = view_of(SETTINGS.workflow, SETTINGS.policy)
+VIEW = view_of(SETTINGS.workflow, SETTINGS.policy, SETTINGS.workflows)
 NOW = datetime(2026, 1, 5, tzinfo=UTC)
 
 
@@ -134,6 +137,26 @@ IGNORED = [
         "issues", {"action": "opened", "issue": issue([]), "sender": {"login": "a"}}, id="opened"
     ),
     pytest.param("workflow_dispatch", {"inputs": {}}, id="a dispatch without an issue"),
+    pytest.param(
+        "issue_comment",
+        comment("looks good", ["baton:epic", "status:planning"]),
+        id="a plain comment while an epic's planner works",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("looks good", ["Baton:Task", "status:in-progress"]),
+        id="a plain comment while a task's developer works",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("looks good", ["baton:epic", "baton:task", "status:pending-review"]),
+        id="a plain comment while a task's reviewer works (the task label wins)",
+    ),
+    pytest.param(
+        "issues",
+        {**labeled("baton:epic", []), "sender": {"login": "x[bot]", "type": "Bot"}},
+        id="the epic label added by a bot",
+    ),
 ]
 
 MATTERS = [
@@ -155,6 +178,39 @@ MATTERS = [
         id="a comment on an issue with two status labels (drift to repair)",
     ),
     pytest.param("workflow_dispatch", {"inputs": {"issue": "3"}}, id="a dispatch for an issue"),
+    pytest.param("issues", labeled("baton:epic", []), id="the epic label"),
+    pytest.param("issues", labeled("BATON:EPIC", ["bug"]), id="the epic label in another case"),
+    pytest.param("issues", labeled("baton:task", []), id="the task label"),
+    pytest.param(
+        "issues",
+        {**labeled("baton:epic", ["status:discovery"]), "action": "unlabeled"},
+        id="the epic label removed",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("Mostly admins.", ["baton:epic", "status:discovery"]),
+        id="an answer in an epic's discovery dialogue (the state converses)",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("hi", ["baton:epic", "status:implementing"]),
+        id="a comment while an epic waits on its tasks",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("/resume", ["baton:epic", "status:blocked"]),
+        id="a comment on a blocked epic",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("hi", ["baton:task", "status:failed"]),
+        id="a comment on a failed task",
+    ),
+    pytest.param(
+        "issue_comment",
+        comment("hi", ["baton:epic", "status:received"]),
+        id="an epic with a status label its workflow lacks (drift to repair)",
+    ),
     pytest.param("schedule", {}, id="the sweep"),
     pytest.param("pull_request_review", review("baton/issue-3"), id="a review on Baton's branch"),
     pytest.param("workflow_run", run("baton/issue-3"), id="CI finished on Baton's branch"),
@@ -224,7 +280,106 @@ def test_the_raw_view_read_from_files_equals_the_validated_one(
     )
     typed = load_config(config)
     raw = raw_view({"INPUT_CONFIG": str(config)})
-    assert raw == view_of(typed.workflow, typed.policy)
+    assert raw == view_of(typed.workflow, typed.policy, typed.workflows)
+
+
+@pytest.mark.parametrize(
+    "epics",
+    [
+        "",
+        "epics: {enabled: false}\n",
+        "epics: {label: saga, task_label: Chapter, max_parallel: 5}\n",
+        "workflow: feature-epic\n",
+        "workflow: epic-task\nepics: {label: big}\n",
+    ],
+    ids=["the defaults", "epics off", "other markers", "the epic preset", "the task preset"],
+)
+def test_the_raw_view_reads_the_epics_as_the_validated_settings_do(
+    tmp_path: Path, epics: str
+) -> None:
+    config = tmp_path / "baton.yml"
+    config.write_text("label_prefix: 'stage/'\n" + epics, encoding="utf-8")
+    typed = load_config(config)
+    raw = raw_view({"INPUT_CONFIG": str(config)})
+    assert raw == view_of(typed.workflow, typed.policy, typed.workflows)
+    assert raw is not None
+    assert len(raw.machines) == (0 if "false" in epics else 2)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "epics: {workflow: no-such}\n",
+        "epics: {workflow: issue-lifecycle}\n",
+        "epics: {task_workflow: feature-epic}\n",
+        "epics: {label: x, task_label: X}\n",
+        "epics: {label: baton}\n",
+        "epics: {task_label: 'status:task'}\n",
+        "epics: {enabled: maybe}\n",
+        "epics: {lable: x}\n",
+        "epics: [baton:epic]\n",
+        "epics: {label: 7}\n",
+    ],
+    ids=[
+        "an unknown preset",
+        "an epic preset that is no epic's",
+        "a task preset that is no task's",
+        "one label for both",
+        "the trigger label",
+        "a status label",
+        "a flag that is no boolean",
+        "an unknown key",
+        "no mapping",
+        "a label that is no text",
+    ],
+)
+def test_an_epics_setting_the_full_path_refuses_is_left_to_it(tmp_path: Path, text: str) -> None:
+    config = tmp_path / "baton.yml"
+    config.write_text(text, encoding="utf-8")
+    with pytest.raises(BatonError):
+        load_config(config)
+    assert raw_view({"INPUT_CONFIG": str(config)}) is None
+
+
+def test_without_the_workflows_a_marked_issue_is_never_ignored() -> None:
+    """`view_of` given no workflows knows the markers but not their machines: a plain comment
+    on an epic or a task goes on to the full run."""
+    view = view_of(SETTINGS.workflow, SETTINGS.policy)
+    for marker in ("baton:epic", "baton:task"):
+        payload = comment("looks good", [marker, "status:implementing"])
+        assert quick_reason("issue_comment", payload, view) is None
+    plain = comment("looks good", ["status:implementing"])
+    assert quick_reason("issue_comment", plain, view)
+    assert quick_reason("issues", labeled("baton:epic", []), view) is None
+
+
+def test_with_epics_off_the_markers_are_nobodys() -> None:
+    typed = load_config(None)
+    off = dataclasses.replace(
+        typed.policy, epics=typed.policy.epics.model_copy(update={"enabled": False})
+    )
+    view = view_of(typed.workflow, off, typed.workflows)
+    assert view.markers == () and view.machines == {}
+    assert quick_reason("issues", labeled("baton:epic", []), view)
+    payload = comment("looks good", ["baton:epic", "status:implementing"])
+    assert quick_reason("issue_comment", payload, view)
+
+
+@pytest.mark.parametrize(
+    ("label", "markers", "ours"),
+    [
+        ("baton:epic", (), False),
+        ("baton:epic", ("baton:task", "baton:epic"), True),
+        ("Baton:Task", ("baton:task", "baton:epic"), True),
+        ("baton:epics", ("baton:task", "baton:epic"), False),
+        ("status:x", (), True),
+        ("BATON", (), True),
+    ],
+)
+def test_the_marker_labels_are_ours_when_given(
+    label: str, markers: tuple[str, ...], ours: bool
+) -> None:
+    assert is_ours(label, "status:", "baton", markers) is ours
 
 
 def test_an_unreadable_config_leaves_the_decision_to_the_full_path(tmp_path: Path) -> None:

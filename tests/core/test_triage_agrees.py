@@ -56,6 +56,13 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
         config["approval_words"] = ["lgtm", "shipit"]
     if draw(st.booleans()):
         config["work"] = {"branch_prefix": "agents/"}
+    epics = draw(
+        st.sampled_from(
+            [None, None, {"enabled": False}, {"label": "Saga", "task_label": "chapter"}]
+        )
+    )
+    if epics is not None:
+        config["epics"] = epics
     entry: dict[str, Any] = {}
     if draw(st.booleans()):
         entry["on_open"] = True
@@ -97,15 +104,24 @@ def _issue(gh: MemoryGitHub, number: int, pull_request: bool) -> dict[str, Any]:
 def test_what_the_fast_path_ignores_the_full_path_leaves_alone(
     tmp_path_factory: Any, config: dict[str, Any], data: st.DataObject
 ) -> None:
-    typed, raw = _settings(tmp_path_factory.mktemp("cfg"), config)
-    assert raw == view_of(typed.workflow, typed.policy)
-    workflow, policy = typed.workflow, typed.policy
-    labels = [workflow.label_for(s, policy.label_prefix) for s in workflow.states]
-
+    loaded, raw = _settings(tmp_path_factory.mktemp("cfg"), config)
+    assert raw == view_of(loaded.workflow, loaded.policy, loaded.workflows)
+    policy = loaded.policy
     gh = MemoryGitHub()
     for login, role in PEOPLE.items():
         gh.set_permission(login, role)
     number = gh.open_issue("A bug", "It breaks.", author="alice")
+    # An epic or a task carries its marker label from the start; the run reads the workflow
+    # its labels choose (`Settings.for_labels`), as `run.handle` does.
+    marker = data.draw(st.sampled_from([None, None, *policy.markers]), label="marker")
+    if marker is not None:
+        gh.human_label(number, marker)
+    typed = loaded.for_labels([marker] if marker else [])
+    workflow = typed.workflow
+    labels = [workflow.label_for(s, policy.label_prefix) for s in workflow.states]
+    others = {
+        w.label_for(s, policy.label_prefix) for w in loaded.workflows.values() for s in w.states
+    }
     if data.draw(st.sampled_from([True, True, True, False]), label="in the workflow"):
         state_label = data.draw(st.sampled_from(labels), label="state")
         gh.human_label(number, state_label)
@@ -136,7 +152,18 @@ def test_what_the_fast_path_ignores_the_full_path_leaves_alone(
         payload = {"action": action, "sender": _user(who, bot)}
         if action in {"labeled", "unlabeled"}:
             label = data.draw(
-                st.sampled_from([*labels, "bug", "baton", "go", f"{policy.label_prefix}nope"]),
+                st.sampled_from(
+                    [
+                        *labels,
+                        *sorted(others),
+                        *policy.markers,
+                        "baton:epic",
+                        "bug",
+                        "baton",
+                        "go",
+                        f"{policy.label_prefix}nope",
+                    ]
+                ),
                 label="label",
             )
             gh.human_label(number, label, add=action == "labeled")

@@ -333,6 +333,14 @@ CASES = [
         "  gate:\n    kind: waiting",
     ),
     (
+        "a waiting state that converses is refused",
+        [("    reply: start\n", "    reply: start\n    converses: true\n")],
+        "check_converses",
+        Severity.error,
+        ["waiting state 'gate' cannot converse"],
+        "    converses: true",
+    ),
+    (
         "an escalation to an unknown state is refused",
         [("  replan: start", "  replan: restart")],
         "check_escalation",
@@ -510,9 +518,53 @@ def test_a_route_reaches_a_state_only_when_some_state_changes_code() -> None:
     assert [w for w in check(workflow).warnings if "'limbo'" in w.message]
 
 
-@pytest.mark.parametrize("name", ["approval-gate", "task-review"])
+@pytest.mark.parametrize("name", ["approval-gate", "task-review", "feature-epic", "epic-task"])
 def test_the_other_presets_pass_without_a_warning(name: str) -> None:
     assert check(load_preset(name)).problems == []
+
+
+# --- roles: an epic's and a task's waiting states are moved by the conductor -------------------
+CONDUCTED = broken(("    reply: start\n    approval: done\n", ""))
+
+
+@pytest.mark.parametrize("role", ["epic", "task"])
+def test_a_waiting_state_without_a_human_move_is_legal_in_an_epic_or_a_task(role: str) -> None:
+    workflow, _ = _parse(f"role: {role}\n" + CONDUCTED)
+    assert check(workflow).problems == []
+
+
+def test_a_waiting_state_without_a_human_move_is_refused_in_an_issue_workflow() -> None:
+    workflow, _ = _parse("role: issue\n" + CONDUCTED)
+    _the_problem(check(workflow).errors, Severity.error, ["'gate'", "no human event"])
+
+
+def test_a_task_may_start_waiting_for_its_conductor() -> None:
+    text = broken(("initial: start", "initial: gate"))
+    workflow, _ = _parse("role: task\n" + text)
+    assert list(workflow_checks.check_initial(workflow, "status:")) == []
+
+
+@pytest.mark.parametrize("role", ["issue", "epic"])
+def test_only_a_task_may_start_waiting(role: str) -> None:
+    workflow, _ = _parse(f"role: {role}\n" + broken(("initial: start", "initial: gate")))
+    _the_problem(check(workflow).errors, Severity.error, ["'gate'", "must be a work state"])
+
+
+def test_a_task_may_not_start_in_a_terminal_state() -> None:
+    workflow, _ = _parse("role: task\n" + broken(("initial: start", "initial: done")))
+    _the_problem(check(workflow).errors, Severity.error, ["'done'", "or, for a task, a waiting"])
+
+
+def test_an_edge_from_a_state_to_itself_is_legal_data() -> None:
+    text = broken(("  review: [gate, start]", "  review: [gate, start, review]"))
+    workflow, _ = _parse(text)
+    assert workflow.allows("review", "review")
+    assert check(workflow).problems == []
+
+
+def test_an_unknown_role_is_refused_with_the_roles_there_are() -> None:
+    with pytest.raises(InvalidWorkflow, match=r"role.*'issue', 'epic' or 'task'"):
+        _parse("role: saga\n" + VALID)
 
 
 # --- `baton validate` ----------------------------------------------------------------------

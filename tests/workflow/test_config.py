@@ -449,3 +449,135 @@ def test_a_bad_config_breaks_the_schema_as_it_breaks_loading(text: str) -> None:
     assert not _conforms(yaml.safe_load(text), schema, schema["$defs"])
     with pytest.raises(InvalidConfig):
         _parse(text)
+
+
+# --- epics: the workflows in use, and the one an issue's labels choose ------------------------
+def test_the_settings_hold_every_workflow_in_use() -> None:
+    settings = load_config(None)
+    assert settings.workflows == {
+        "issue-lifecycle": settings.workflow,
+        "feature-epic": load_preset("feature-epic"),
+        "epic-task": load_preset("epic-task"),
+    }
+    assert [w.role for w in settings.workflows.values()] == ["issue", "epic", "task"]
+
+
+def test_with_epics_off_only_the_configured_workflow_is_in_use() -> None:
+    settings = _parse("workflow: task-review\nepics: {enabled: false}\n")
+    assert settings.workflows == {"task-review": settings.workflow}
+    assert settings.policy.markers == ()
+    assert settings.for_labels(["baton:epic", "baton:task"]) is settings
+
+
+def test_the_configured_workflow_in_use_carries_the_configs_overrides() -> None:
+    settings = _parse("timeouts: {waiting_for_human_input: 3d}\n")
+    assert settings.workflows["issue-lifecycle"] is settings.workflow
+    assert settings.workflow != load_preset("issue-lifecycle")
+
+
+@pytest.mark.parametrize(
+    ("labels", "expected"),
+    [
+        pytest.param(["bug"], "issue-lifecycle", id="no marker: the configured workflow"),
+        pytest.param([], "issue-lifecycle", id="no labels: the configured workflow"),
+        pytest.param(["baton:epic"], "feature-epic", id="the epic label"),
+        pytest.param(["Baton:EPIC", "bug"], "feature-epic", id="the epic label in any case"),
+        pytest.param(["baton:task"], "epic-task", id="the task label"),
+        pytest.param(["baton:epic", "BATON:TASK"], "epic-task", id="the task label wins"),
+        pytest.param(["status:discovery"], "issue-lifecycle", id="a status label is no marker"),
+    ],
+)
+def test_an_issues_labels_choose_its_workflow(labels: list[str], expected: str) -> None:
+    settings = load_config(None)
+    chosen = settings.for_labels(labels)
+    assert chosen.workflow.name == expected
+    assert chosen.workflow == settings.workflows[expected]
+    assert (chosen.policy, chosen.config, chosen.workflows) == (
+        settings.policy,
+        settings.config,
+        settings.workflows,
+    )
+    if expected == "issue-lifecycle":
+        assert chosen is settings
+
+
+def test_the_marker_labels_are_configurable() -> None:
+    settings = _parse("epics: {label: saga, task_label: chapter}\n")
+    assert settings.policy.markers == ("chapter", "saga")
+    assert settings.for_labels(["Saga"]).workflow.name == "feature-epic"
+    assert settings.for_labels(["chapter"]).workflow.name == "epic-task"
+    assert settings.for_labels(["baton:epic"]) is settings
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        pytest.param(
+            "epics:\n  workflow: feature-epics\n",
+            ["baton.yml:2: epics.workflow", "'feature-epics'", "did you mean 'feature-epic'?"],
+            id="an unknown epic preset",
+        ),
+        pytest.param(
+            "epics:\n  task_workflow: no-such\n",
+            ["baton.yml:2: epics.task_workflow", "'no-such'", "the presets are"],
+            id="an unknown task preset",
+        ),
+        pytest.param(
+            "epics:\n  workflow: issue-lifecycle\n",
+            ["baton.yml:2: epics.workflow", "'issue-lifecycle'", "role 'epic'"],
+            id="an epic preset that is no epic's",
+        ),
+        pytest.param(
+            "epics:\n  task_workflow: task-review\n",
+            ["baton.yml:2: epics.task_workflow", "'task-review'", "role 'task'"],
+            id="a task preset that is no task's",
+        ),
+        pytest.param(
+            "epics:\n  label: work\n  task_label: Work\n",
+            ["baton.yml:3: epics.task_label", "'Work' is the epic label"],
+            id="one label for epics and tasks",
+        ),
+        pytest.param(
+            "entry: {trigger_label: go}\nepics:\n  label: GO\n",
+            ["baton.yml:3: epics.label", "'GO' is the trigger label"],
+            id="the trigger label as the epic label",
+        ),
+        pytest.param(
+            "epics:\n  task_label: baton\n",
+            ["baton.yml:2: epics.task_label", "'baton' is the trigger label"],
+            id="the default trigger label as the task label",
+        ),
+        pytest.param(
+            "epics:\n  label: 'Status:epic'\n",
+            ["baton.yml:2: epics.label", "label prefix 'status:'", "status label"],
+            id="an epic label that reads as a status label",
+        ),
+        pytest.param(
+            "label_prefix: 'baton:'\n",
+            ["baton.yml", "epics.label", "'baton:epic'", "epics.enabled: false"],
+            id="a prefix that makes the default epic label a status label",
+        ),
+    ],
+)
+def test_a_wrong_epics_setting_is_refused_in_a_line_where_it_is(
+    text: str, words: list[str]
+) -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        _parse(text)
+    message = str(caught.value)
+    for word in words:
+        assert word in message
+    assert all(line.startswith("baton.yml:") for line in message.splitlines())
+    assert len(message.splitlines()) == (2 if "label_prefix" in text else 1)
+
+
+def test_wrong_markers_are_not_refused_while_epics_are_off() -> None:
+    settings = _parse("epics: {enabled: false, label: baton, task_label: baton}\n")
+    assert settings.policy.markers == ()
+
+
+def test_a_configured_epic_workflow_is_its_own_epic_workflow() -> None:
+    """`baton graph --workflow feature-epic` configures the epic preset as the workflow."""
+    settings = _parse("workflow: feature-epic\n")
+    assert list(settings.workflows) == ["feature-epic", "epic-task"]
+    assert settings.for_labels(["baton:epic"]) is settings

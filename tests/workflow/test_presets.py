@@ -436,11 +436,17 @@ def test_the_seed_pm_rules_pick_the_next_state(
 
 
 # --- all presets --------------------------------------------------------------------------
-def test_the_three_presets_are_shipped() -> None:
-    assert preset_names() == ["approval-gate", "issue-lifecycle", "task-review"]
+def test_the_five_presets_are_shipped() -> None:
+    assert preset_names() == [
+        "approval-gate",
+        "epic-task",
+        "feature-epic",
+        "issue-lifecycle",
+        "task-review",
+    ]
 
 
-@pytest.mark.parametrize("name", ["approval-gate", "issue-lifecycle", "task-review"])
+@pytest.mark.parametrize("name", preset_names())
 def test_each_preset_loads_without_errors(name: str) -> None:
     workflow = load_preset(name)
     assert workflow.name == name
@@ -561,3 +567,162 @@ def test_task_review_starts_at_pending_and_ends_in_completed_or_skipped() -> Non
 def test_only_completed_is_gated_behind_an_approval(lifecycle: Workflow) -> None:
     gated = [s for s, spec in lifecycle.states.items() if spec.requires_approval]
     assert gated == ["completed"]
+
+
+# --- feature-epic and epic-task: seed 002's phase and task machines, edge by edge ------------
+# The Workflow Phase State Machine, copied by hand, self-loops included: (source, target, the
+# seed's label).
+SEED_002_PHASE_EDGES = [
+    ("discovery", "planning", "DISCOVERY_COMPLETE"),
+    ("discovery", "discovery", "User answers question"),
+    ("discovery", "discovery", "Validation failed"),
+    ("planning", "implementing", "PLANNING_COMPLETE"),
+    ("planning", "planning", "DAG cycle detected"),
+    ("planning", "discovery", "Major revision needed"),
+    ("implementing", "implementing", "Task completed"),
+    ("implementing", "implementing", "Task failed (low/med)"),
+    ("implementing", "blocked", "Task failed (high)"),
+    ("implementing", "completing", "All tasks done"),
+    ("blocked", "implementing", "User: retry/skip"),
+    ("blocked", "planning", "User: replan"),
+    ("completing", "done", "Merge/PR created"),
+    ("completing", "implementing", "User: continue"),
+]
+# The Task Status State Machine, and the Retry State Machine's `escalation --> success_state:
+# mark_fixed`: a human's approval at `failed` marks the task fixed.
+SEED_002_TASK_STATUS_EDGES = [
+    ("pending", "in_progress", "Selected by conductor"),
+    ("pending", "blocked", "Dependency failed"),
+    ("in_progress", "pending_review", "Implementation complete"),
+    ("in_progress", "failed", "Implementation blocked"),
+    ("pending_review", "completed", "APPROVED"),
+    ("pending_review", "retry_queued", "REJECTED (low/med)"),
+    ("pending_review", "failed", "REJECTED (high, max attempts)"),
+    ("retry_queued", "in_progress", "Slot available"),
+    ("blocked", "pending", "Blocker resolved"),
+    ("blocked", "skipped", "User skips"),
+    ("failed", "in_progress", "User: retry with guidance"),
+    ("failed", "skipped", "User: skip task"),
+    ("failed", "pending", "User: replan (new task)"),
+    ("failed", "completed", "mark_fixed (the retry machine's escalation)"),
+]
+SEED_002_MACHINES = {
+    "feature-epic": ("epic", "discovery", SEED_002_PHASE_EDGES, {"done"}),
+    "epic-task": ("task", "pending", SEED_002_TASK_STATUS_EDGES, {"completed", "skipped"}),
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "source", "target", "why"),
+    [
+        pytest.param(name, s, t, why, id=f"{name}: {s} -> {t} ({why})")
+        for name, (_, _, edges, _) in SEED_002_MACHINES.items()
+        for s, t, why in edges
+    ],
+)
+def test_the_epic_presets_carry_each_seed_edge(
+    preset: str, source: str, target: str, why: str
+) -> None:
+    assert load_preset(preset).allows(source, target), why
+
+
+@pytest.mark.parametrize("preset", sorted(SEED_002_MACHINES))
+def test_the_epic_presets_carry_no_edge_the_seed_lacks(preset: str) -> None:
+    workflow = load_preset(preset)
+    role, initial, edges, terminal = SEED_002_MACHINES[preset]
+    table = {(s, t) for s in workflow.states for t in workflow.targets(s)}
+    assert table == {(s, t) for s, t, _ in edges}
+    assert workflow.role == role
+    assert workflow.initial == initial
+    assert {s for s in workflow.states if workflow.is_terminal(s)} == terminal
+    if preset == "epic-task":  # the escalation's moves are all in the table but one
+        assert workflow.escapes() == {"retry_queued": ["failed"]}
+
+
+FEATURE_EPIC_STATES = {
+    # state: (kind, agent, converses, approval)
+    "discovery": ("work", "discovery", True, None),
+    "planning": ("work", "planner", False, None),
+    "implementing": ("waiting", None, False, None),
+    "blocked": ("waiting", None, False, None),
+    "completing": ("waiting", None, False, "done"),
+    "done": ("terminal", None, False, None),
+}
+EPIC_TASK_STATES = {
+    # state: (kind, agent, changes_code, approval)
+    "pending": ("waiting", None, False, None),
+    "in_progress": ("work", "developer", True, None),
+    "pending_review": ("work", "reviewer", False, None),
+    "retry_queued": ("work", "pm", False, None),
+    "blocked": ("waiting", None, False, None),
+    "failed": ("waiting", None, False, "completed"),
+    "completed": ("terminal", None, False, None),
+    "skipped": ("terminal", None, False, None),
+}
+
+
+def test_feature_epic_states_are_the_seed_phases() -> None:
+    workflow = load_preset("feature-epic")
+    got = {
+        s: (spec.kind.value, spec.agent, spec.converses, spec.approval)
+        for s, spec in workflow.states.items()
+    }
+    assert got == FEATURE_EPIC_STATES
+    assert all(spec.description for spec in workflow.states.values())
+    assert all(spec.expects for spec in workflow.states.values() if spec.agent)
+    assert [workflow.label_for(s, "status:") for s in workflow.states] == [
+        "status:discovery",
+        "status:planning",
+        "status:implementing",
+        "status:blocked",
+        "status:completing",
+        "status:done",
+    ]
+    assert all(not spec.reply for spec in workflow.states.values())
+    assert workflow.converses("discovery") and not workflow.converses("planning")
+
+
+def test_epic_task_states_are_the_seed_task_statuses() -> None:
+    workflow = load_preset("epic-task")
+    got = {
+        s: (spec.kind.value, spec.agent, spec.changes_code, spec.approval)
+        for s, spec in workflow.states.items()
+    }
+    assert got == EPIC_TASK_STATES
+    assert workflow.spec("retry_queued").relay
+    assert all(not spec.reply for spec in workflow.states.values())
+    assert all(not spec.converses for spec in workflow.states.values())
+
+
+def test_epic_task_escalates_to_failed_and_a_retry_requeues_it_for_the_conductor() -> None:
+    workflow = load_preset("epic-task")
+    assert workflow.escalation.model_dump() == {
+        "state": "failed",
+        "retry": "pending",
+        "skip": "skipped",
+        "replan": None,
+    }
+    # No pull request of its own: the task's branch merges into the epic's.
+    assert workflow.pull_request.targets() == {}
+
+
+def test_epic_task_reviews_like_task_review() -> None:
+    task, review = load_preset("epic-task"), load_preset("task-review")
+    for state in ("in_progress", "pending_review", "retry_queued"):
+        assert task.rules[state] == review.rules[state]
+    assert set(task.rules) == {"in_progress", "pending_review", "retry_queued"}
+    assert task.limits == review.limits
+
+
+def test_feature_epic_rules_follow_the_phase_edges() -> None:
+    workflow = load_preset("feature-epic")
+    assert set(workflow.rules) == {"discovery", "planning"}
+    assert workflow.escalation.state == "blocked"
+    assert workflow.escalation.replan == "planning"
+    # Outside the table: an agent's state escalated to `blocked`, and `/retry` there back to
+    # the discovery round that escalated (planning is in the table already).
+    assert workflow.escapes() == {
+        "discovery": ["blocked"],
+        "planning": ["blocked"],
+        "blocked": ["discovery"],
+    }

@@ -15,7 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from baton.action import inputs
-from baton.core.triage import DEFAULT_BOT, DEFAULT_BRANCH_PREFIX, View, quick_reason
+from baton.core.triage import DEFAULT_BOT, DEFAULT_BRANCH_PREFIX, Machine, View, quick_reason
+
+# `epics:` as `EpicSettings` defaults it: the marker labels and the presets they choose.
+EPIC_DEFAULTS = {
+    "enabled": True,
+    "label": "baton:epic",
+    "task_label": "baton:task",
+    "workflow": "feature-epic",
+    "task_workflow": "epic-task",
+}
+# The other `epics:` settings: the full path validates them; triage does not read them.
+EPIC_NUMBERS = frozenset(
+    {"max_parallel", "max_tasks", "breaker_threshold", "warn_turns", "max_turns", "categories"}
+)
 
 
 def _yaml(path: Path) -> Any:
@@ -34,6 +47,59 @@ def _preset(name: str) -> Any:
     if not target.is_file():
         return None
     return _yaml(Path(str(target)))
+
+
+def _machine(definition: Any, prefix: str) -> Machine | None:
+    """A workflow's status labels as written, or None if they are out of the ordinary."""
+    states = definition.get("states") if isinstance(definition, dict) else None
+    if not isinstance(states, dict):
+        return None
+    kinds: dict[str, str] = {}
+    agents: dict[str, str] = {}
+    converses: set[str] = set()
+    for state, spec in states.items():
+        if not isinstance(spec, dict):
+            return None
+        label = str(spec.get("label") or prefix + str(state).replace("_", "-")).casefold()
+        kinds[label] = str(spec.get("kind"))
+        agents[label] = str(spec.get("agent") or "agent")
+        if spec.get("converses") is True:
+            converses.add(label)
+    return Machine(kinds=kinds, agents=agents, converses=frozenset(converses))
+
+
+def _epics(
+    config: dict[str, Any], prefix: str, trigger: str | None, main: dict[str, Any]
+) -> tuple[tuple[str, ...], dict[str, Machine]] | None:
+    """The marker labels (the task's first) and the machines of the workflows they choose, as
+    `Settings.for_labels` reads `epics:`; None wherever the full path would refuse it."""
+    raw = config.get("epics") or {}
+    if not isinstance(raw, dict) or not set(raw) <= EPIC_DEFAULTS.keys() | EPIC_NUMBERS:
+        return None
+    epics = {**EPIC_DEFAULTS, **raw}
+    if not isinstance(epics["enabled"], bool):
+        return None
+    if not epics["enabled"]:
+        return (), {}
+    names = [epics[key] for key in ("label", "task_label", "workflow", "task_workflow")]
+    if not all(isinstance(name, str) and name for name in names):
+        return None
+    label, task_label = epics["label"].casefold(), epics["task_label"].casefold()
+    if label == task_label or any(m.startswith(prefix.casefold()) for m in (label, task_label)):
+        return None
+    if trigger is not None and trigger.casefold() in {label, task_label}:
+        return None
+    machines: dict[str, Machine] = {}
+    for marker, key, role in ((task_label, "task_workflow", "task"), (label, "workflow", "epic")):
+        name = epics[key]
+        preset = _preset(name)
+        if not isinstance(preset, dict) or preset.get("role", "issue") != role:
+            return None  # unknown, or a preset for another role: the full path refuses it
+        machine = _machine(main if main.get("name") == name else preset, prefix)
+        if machine is None:
+            return None
+        machines[marker] = machine
+    return (task_label, label), machines
 
 
 def raw_view(env: Mapping[str, str]) -> View | None:
@@ -62,19 +128,19 @@ def raw_view(env: Mapping[str, str]) -> View | None:
     if not isinstance(definition, dict) or not isinstance(entry, dict):
         return None
     prefix = config.get("label_prefix", "status:")
-    states = definition.get("states")
     words = config.get("approval_words", ["approved"])
-    if not (isinstance(prefix, str) and isinstance(states, dict) and isinstance(words, list)):
+    if not (isinstance(prefix, str) and isinstance(words, list)):
         return None
-    kinds: dict[str, str] = {}
-    agents: dict[str, str] = {}
-    for state, spec in states.items():
-        if not isinstance(spec, dict):
-            return None
-        label = str(spec.get("label") or prefix + str(state).replace("_", "-")).casefold()
-        kinds[label] = str(spec.get("kind"))
-        agents[label] = str(spec.get("agent") or "agent")
+    machine = _machine(definition, prefix)
     trigger = entry.get("trigger_label", "baton")
+    if machine is None or not (trigger is None or isinstance(trigger, str)):
+        return None
+    try:
+        epics = _epics(config, prefix, trigger or None, definition)
+    except Exception:
+        return None
+    if epics is None:
+        return None
     work = config.get("work") or {}
     branch_prefix = (
         work.get("branch_prefix", DEFAULT_BRANCH_PREFIX) if isinstance(work, dict) else None
@@ -90,8 +156,9 @@ def raw_view(env: Mapping[str, str]) -> View | None:
         allow_edited_approvals=bool(config.get("allow_edited_approvals", False)),
         approval_words=tuple(str(w).strip().lower() for w in words),
         branch_prefix=branch_prefix,
-        kinds=kinds,
-        agents=agents,
+        machine=machine,
+        markers=epics[0],
+        machines=epics[1],
     )
 
 

@@ -28,9 +28,17 @@ def is_trigger(label: str, trigger: str | None) -> bool:
     return trigger is not None and label.casefold() == trigger.casefold()
 
 
-def is_ours(label: str, prefix: str, trigger: str | None) -> bool:
-    """A status label or the trigger label: the labels Baton manages."""
-    return is_status(label, prefix) or is_trigger(label, trigger)
+def is_marker(label: str, markers: Iterable[str]) -> bool:
+    """One of the labels that choose an issue's workflow (the epic and the task label)."""
+    return label.casefold() in {marker.casefold() for marker in markers}
+
+
+def is_ours(label: str, prefix: str, trigger: str | None, markers: Iterable[str] = ()) -> bool:
+    """A status label, the trigger label or, given `markers` (`Policy.markers`), the epic or
+    the task label: the labels whose coming and going Baton acts on. Only status and trigger
+    labels are Baton's to remove: the markers stay on the issue, so the labels' projection
+    leaves `markers` out."""
+    return is_status(label, prefix) or is_trigger(label, trigger) or is_marker(label, markers)
 
 
 def status_labels(labels: Iterable[str], prefix: str) -> list[str]:

@@ -41,8 +41,21 @@ WEIGHTY_REVIEWS = frozenset({"approved", "changes_requested"})
 
 
 @dataclass(frozen=True)
+class Machine:
+    """One workflow's status labels as triage reads them, each casefolded."""
+
+    kinds: Mapping[str, str] = field(default_factory=dict)  # label -> state kind
+    agents: Mapping[str, str] = field(default_factory=dict)  # label -> agent
+    converses: frozenset[str] = frozenset()  # work states whose agent talks with the humans
+
+
+@dataclass(frozen=True)
 class View:
-    """The few settings triage needs; built from the typed settings or read raw from files."""
+    """The few settings triage needs; built from the typed settings or read raw from files.
+
+    `machine` is the configured workflow's; an issue carrying a marker label (the task's first,
+    then the epic's, as `Settings.for_labels` chooses) runs the workflow `machines` holds for
+    that marker, and one with a marker but no machine known is never ignored."""
 
     bot_login: str = DEFAULT_BOT
     label_prefix: str = "status:"
@@ -52,8 +65,17 @@ class View:
     allow_edited_approvals: bool = False
     approval_words: tuple[str, ...] = ("approved",)
     branch_prefix: str = DEFAULT_BRANCH_PREFIX
-    kinds: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> state kind
-    agents: Mapping[str, str] = field(default_factory=dict)  # casefolded label -> agent
+    machine: Machine = field(default_factory=Machine)
+    markers: tuple[str, ...] = ()  # casefolded: the task label, the epic label (epics on)
+    machines: Mapping[str, Machine] = field(default_factory=dict)  # marker -> its workflow's
+
+    def machine_for(self, labels: Iterable[str]) -> Machine | None:
+        """The machine of the workflow an issue with `labels` runs; None: not known here."""
+        names = {label.casefold() for label in labels}
+        for marker in self.markers:
+            if marker in names:
+                return self.machines.get(marker)
+        return self.machine
 
 
 # The conclusions of CI on Baton's branch that send the work back (`action_required` is a run
@@ -61,12 +83,30 @@ class View:
 FAILED_CONCLUSIONS = frozenset({"failure", "timed_out", "startup_failure"})
 
 
-def view_of(workflow: Workflow, policy: Policy) -> View:
-    """The view from validated settings (the typed path)."""
-    labels = {
-        state: workflow.label_for(state, policy.label_prefix).casefold()
-        for state in workflow.states
-    }
+def machine_of(workflow: Workflow, prefix: str) -> Machine:
+    labels = {state: workflow.label_for(state, prefix).casefold() for state in workflow.states}
+    return Machine(
+        kinds={labels[s]: spec.kind.value for s, spec in workflow.states.items()},
+        agents={labels[s]: spec.agent or "agent" for s, spec in workflow.states.items()},
+        converses=frozenset(labels[s] for s, spec in workflow.states.items() if spec.converses),
+    )
+
+
+def view_of(
+    workflow: Workflow, policy: Policy, workflows: Mapping[str, Workflow] | None = None
+) -> View:
+    """The view from validated settings (the typed path): pass `Settings.workflows` so that
+    an epic's and a task's comments are judged by their own workflow (without them, an issue
+    carrying a marker label is never ignored)."""
+    epics, prefix = policy.epics, policy.label_prefix
+    machines = {}
+    if epics.enabled and workflows is not None:
+        for marker, name in (
+            (epics.task_label, epics.task_workflow),
+            (epics.label, epics.workflow),
+        ):
+            if name in workflows:
+                machines[marker.casefold()] = machine_of(workflows[name], prefix)
     return View(
         bot_login=policy.bot_login,
         label_prefix=policy.label_prefix,
@@ -76,8 +116,9 @@ def view_of(workflow: Workflow, policy: Policy) -> View:
         allow_edited_approvals=policy.allow_edited_approvals,
         approval_words=policy.approval_words,
         branch_prefix=policy.work.branch_prefix,
-        kinds={labels[s]: spec.kind.value for s, spec in workflow.states.items()},
-        agents={labels[s]: spec.agent or "agent" for s, spec in workflow.states.items()},
+        machine=machine_of(workflow, prefix),
+        markers=tuple(marker.casefold() for marker in policy.markers),
+        machines=machines,
     )
 
 
@@ -103,17 +144,24 @@ def issue_reason(action: str, labels: Iterable[str], view: View) -> str | None:
 
 def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -> str | None:
     """A comment matters only on an issue in the workflow, and then only when its state can
-    take a human's words (a waiting or escalated state) or it carries a command."""
+    take a human's words (a waiting or escalated state, or a dialogue: a state that
+    `converses`) or it carries a command."""
+    labels = list(labels)
     found = status_labels(labels, view.label_prefix)
     if not found:
         return "a comment on an issue that is not in the workflow"
-    if len(found) > 1 or found[0].casefold() not in view.kinds:
+    machine = view.machine_for(labels)
+    if machine is None:
+        return None  # an epic's or a task's workflow this view does not know: read it
+    label = found[0].casefold()
+    if len(found) > 1 or label not in machine.kinds:
         return None  # drift: let the full run read the record and repair it
     if edited and not view.allow_edited_approvals:
         return "an edited comment does not count (config allow_edited_approvals)"
-    kind = view.kinds[found[0].casefold()]
-    if kind == "work" and parse_command(body, view.approval_words) is None:
-        agent = view.agents.get(found[0].casefold(), "agent")
+    kind = machine.kinds[label]
+    talks = label in machine.converses
+    if kind == "work" and not talks and parse_command(body, view.approval_words) is None:
+        agent = machine.agents.get(label, "agent")
         return f"a comment with no command while the {agent} works"
     return None
 
@@ -233,7 +281,8 @@ def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | Non
         if action in {"labeled", "unlabeled"}:
             label = payload.get("label")
             label_name = str(label.get("name", "")) if isinstance(label, Mapping) else ""
-            if label_name and not is_ours(label_name, view.label_prefix, view.trigger_label):
+            ours = is_ours(label_name, view.label_prefix, view.trigger_label, view.markers)
+            if label_name and not ours:
                 return f"label {label_name!r} is not one of Baton's"
             return None
         if action in {"opened", "reopened", "closed", "edited"}:

@@ -72,8 +72,11 @@ def check_initial(wf: Workflow, prefix: str) -> Iterator[Problem]:
     if wf.initial not in wf.states:
         hint = did_you_mean(wf.initial, wf.states)
         yield _error(f"initial state {wf.initial!r} is not a state{hint}", "initial")
+    elif wf.role == "task" and wf.states[wf.initial].kind is StateKind.waiting:
+        return  # a task waits in its first state until its epic's conductor starts it
     elif wf.states[wf.initial].kind is not StateKind.work:
-        yield _error(f"initial state {wf.initial!r} must be a work state", "initial")
+        must = "a work state" + (" (or, for a task, a waiting one)" if wf.role == "task" else "")
+        yield _error(f"initial state {wf.initial!r} must be {must}", "initial")
 
 
 def check_transition_targets(wf: Workflow, prefix: str) -> Iterator[Problem]:
@@ -255,6 +258,18 @@ def check_rules(wf: Workflow, prefix: str) -> Iterator[Problem]:
             )
 
 
+def check_converses(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    for state, spec in wf.states.items():
+        if spec.converses and spec.kind is not StateKind.work:
+            yield _error(
+                f"{spec.kind.value} state {state!r} cannot converse: only a work state's agent "
+                "holds a dialogue (a waiting state reads human replies anyway)",
+                "states",
+                state,
+                "converses",
+            )
+
+
 def check_terminal(wf: Workflow, prefix: str) -> Iterator[Problem]:
     for state, spec in wf.states.items():
         if spec.kind is StateKind.terminal and wf.targets(state):
@@ -273,6 +288,8 @@ def check_ways_out(wf: Workflow, prefix: str) -> Iterator[Problem]:
         if not wf.targets(state):
             yield _error(f"non-terminal state {state!r} has no way out", "transitions", state)
         if spec.kind is StateKind.waiting and not (spec.reply or spec.approval):
+            if wf.role != "issue":
+                continue  # an epic's conductor, or a task's epic, moves it on
             yield _error(
                 f"waiting state {state!r} has neither `reply` nor `approval`: "
                 "no human event can leave it",
@@ -373,6 +390,7 @@ CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
     check_human_moves,
     check_timeouts,
     check_rules,
+    check_converses,
     check_terminal,
     check_ways_out,
     check_escalation,

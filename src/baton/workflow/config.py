@@ -7,7 +7,8 @@ checking the workflow on the way so the engine never runs on a broken one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import IntEnum
 from pathlib import Path
@@ -201,7 +202,9 @@ class Budgets(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     issue: Budget = Field(default_factory=lambda: Budget(), description="Per issue (a task too).")
-    epic: Budget = Field(default_factory=lambda: Budget(), description="Per epic, its tasks summed.")
+    epic: Budget = Field(
+        default_factory=lambda: Budget(), description="Per epic, its tasks summed."
+    )
 
 
 class RepoBreaker(BaseModel):
@@ -222,7 +225,7 @@ class Config(BaseModel):
     workflow: str | dict[str, Any] = Field(
         default=DEFAULT_WORKFLOW,
         description="A preset name (issue-lifecycle, approval-gate, task-review) or an inline "
-        "workflow definition.",
+        "workflow definition: the workflow of issues that are no epic or task.",
     )
     approvers: Who = Field(
         default_factory=lambda: Who(permission="write"),
@@ -320,6 +323,13 @@ class Policy:
     budgets: Budgets = field(default_factory=lambda: Budgets())
     breaker: RepoBreaker | None = None
 
+    @property
+    def markers(self) -> tuple[str, ...]:
+        """The labels that choose an issue's workflow, the task's first (it wins); none when
+        epics are off. Baton's labels, but never removed by it: they stay on the issue."""
+        epics = self.epics
+        return (epics.task_label, epics.label) if epics.enabled else ()
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -328,6 +338,28 @@ class Settings:
     policy: Policy
     source: str
     document: YamlDocument | None = None
+    # Every workflow in use, by name: the configured one (as `workflow`, with the config's
+    # overrides) and, when epics are on, the epic's and the tasks' presets.
+    workflows: dict[str, Workflow] = field(default_factory=dict)
+
+    def for_labels(self, labels: Iterable[str]) -> Settings:
+        """These settings with `workflow` the one an issue with `labels` runs: the tasks' if it
+        carries the task label, else the epic's if it carries the epic label (compared
+        case-insensitively); otherwise these settings unchanged."""
+        epics = self.policy.epics
+        if not epics.enabled:
+            return self
+        names = {label.casefold() for label in labels}
+        if epics.task_label.casefold() in names:
+            chosen = epics.task_workflow
+        elif epics.label.casefold() in names:
+            chosen = epics.workflow
+        else:
+            return self
+        workflow = self.workflows.get(chosen)
+        if workflow is None or workflow == self.workflow:
+            return self
+        return replace(self, workflow=workflow)
 
 
 def _apply_overrides(
@@ -382,6 +414,75 @@ def _resolve_workflow(config: Config, document: YamlDocument | None) -> Workflow
     return workflow_from_data(config.workflow, document=document, path=("workflow",))
 
 
+def _check_markers(config: Config, document: YamlDocument | None) -> None:
+    """The epic and task labels: two labels of their own, neither the trigger nor a status."""
+    epics, problems = config.epics, []
+    trigger = config.entry.trigger_label
+    for key in ("label", "task_label"):
+        label: str = getattr(epics, key)
+        if label.casefold().startswith(config.label_prefix.casefold()):
+            problems.append(
+                located(
+                    document,
+                    ("epics", key),
+                    f"{label!r} starts with the label prefix {config.label_prefix!r}, so it "
+                    f"would read as a status label; choose another epics.{key} (or set "
+                    "epics.enabled: false)",
+                )
+            )
+        elif trigger is not None and label.casefold() == trigger.casefold():
+            problems.append(
+                located(
+                    document,
+                    ("epics", key),
+                    f"{label!r} is the trigger label (entry.trigger_label) too; "
+                    f"choose another epics.{key}",
+                )
+            )
+    if epics.label.casefold() == epics.task_label.casefold():
+        problems.append(
+            located(
+                document,
+                ("epics", "task_label"),
+                f"{epics.task_label!r} is the epic label too: tasks need a label of their own",
+            )
+        )
+    if problems:
+        raise InvalidConfig("\n".join(problems))
+
+
+def _epic_workflow(config: Config, document: YamlDocument | None, key: str, role: str) -> Workflow:
+    """The epic's or the tasks' preset, loaded and checked like the configured workflow."""
+    name: str = getattr(config.epics, key)
+    try:
+        workflow = load_preset(name)
+    except InvalidWorkflow as exc:
+        raise InvalidConfig(located(document, ("epics", key), str(exc))) from exc
+    if workflow.role != role:
+        raise InvalidConfig(
+            located(
+                document,
+                ("epics", key),
+                f"preset {name!r} is a workflow for the role {workflow.role!r}; "
+                f"epics.{key} needs one for the role {role!r}",
+            )
+        )
+    _refuse_errors(workflow, config, document, in_config=False)
+    return workflow
+
+
+def _refuse_errors(
+    workflow: Workflow, config: Config, document: YamlDocument | None, *, in_config: bool = True
+) -> None:
+    report = check(workflow, prefix=config.label_prefix)
+    if not report.ok:
+        rendered = "\n".join(
+            _in_config(p, config).render(document) if in_config else p.render()
+            for p in report.errors
+        )
+        raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
+
+
 def settings_from(
     config: Config,
     *,
@@ -390,10 +491,13 @@ def settings_from(
     bot_login: str = DEFAULT_BOT_LOGIN,
 ) -> Settings:
     workflow = _apply_overrides(_resolve_workflow(config, document), config, document)
-    report = check(workflow, prefix=config.label_prefix)
-    if not report.ok:
-        rendered = "\n".join(_in_config(p, config).render(document) for p in report.errors)
-        raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
+    _refuse_errors(workflow, config, document)
+    workflows = {workflow.name: workflow}
+    if config.epics.enabled:
+        _check_markers(config, document)
+        for key, role in (("workflow", "epic"), ("task_workflow", "task")):
+            preset = _epic_workflow(config, document, key, role)
+            workflows.setdefault(preset.name, preset)
     policy = Policy(
         approvers=config.approvers,
         maintainers=config.maintainers,
@@ -415,7 +519,12 @@ def settings_from(
         breaker=config.breaker,
     )
     return Settings(
-        config=config, workflow=workflow, policy=policy, source=source, document=document
+        config=config,
+        workflow=workflow,
+        policy=policy,
+        source=source,
+        document=document,
+        workflows=workflows,
     )
 
 

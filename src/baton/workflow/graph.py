@@ -9,7 +9,8 @@ edge of one). It is a drawing for tools, not a definition: `model.to_yaml` (`bat
 
 Mermaid's state diagrams have no dashed arrow, and a route starts from wherever the issue is,
 so the diagram shows each route as a note on the state it leads to ("PR: merged"), and marks
-the states whose agent changes code.
+the states whose agent changes code or converses with the humans. An edge from a state to
+itself (an epic's discovery round, a task's move while implementing) is drawn as a loop.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def to_json(workflow: Workflow) -> dict[str, Any]:
             humans[state] = moves
     return {
         "name": workflow.name,
+        "role": workflow.role,
         "initial": workflow.initial,
         "states": {
             state: {"agent": spec.agent, "kind": spec.kind.value}
@@ -55,6 +57,7 @@ def to_json(workflow: Workflow) -> dict[str, Any]:
         "humans": humans,
         "routes": workflow.pull_request.targets(),
         "changes_code": [state for state, spec in workflow.states.items() if spec.changes_code],
+        "converses": [state for state, spec in workflow.states.items() if spec.converses],
     }
 
 
@@ -79,13 +82,26 @@ def _route_notes(workflow: Workflow) -> list[str]:
     ]
 
 
+def _who(workflow: Workflow, state: str) -> str:
+    """Who moves the issue on from `state`: its agent (and whether it commits, or talks with
+    the humans), a human, the conductor (an epic's waiting states, a task's own without a human
+    gate), or nobody (terminal)."""
+    spec = workflow.states[state]
+    if spec.agent:
+        extras = [", commits"] if spec.changes_code else []
+        extras += [", converses"] if spec.converses else []
+        return spec.agent + "".join(extras)
+    if spec.kind is not StateKind.waiting:
+        return spec.kind.value
+    gate = spec.reply or spec.approval or state == workflow.escalation.state
+    return "human" if gate or workflow.role == "issue" else "conductor"
+
+
 def to_mermaid(workflow: Workflow, *, current: str | None = None) -> str:
     """The whole machine; the current state, if given, is highlighted."""
     lines = ["stateDiagram-v2", f"    [*] --> {workflow.initial}"]
-    for state, spec in workflow.states.items():
-        who = spec.agent or ("human" if spec.kind is StateKind.waiting else spec.kind.value)
-        code = ", commits" if spec.changes_code else ""
-        lines.append(f"    {state}: {state} ({who}{code})")
+    for state in workflow.states:
+        lines.append(f"    {state}: {state} ({_who(workflow, state)})")
     for source in workflow.states:
         for target in workflow.targets(source):
             lines.append(f"    {source} --> {target}")

@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -89,6 +89,11 @@ class StateSpec(BaseModel):
         default=False,
         description="Work states: the agent changes the repository. Entering one gives the "
         "issue its branch, and the agent's changeset is committed there.",
+    )
+    converses: bool = Field(
+        default=False,
+        description="Work states: a human's replies are read here although an agent holds the "
+        "baton (a dialogue, such as an epic's discovery).",
     )
 
 
@@ -181,11 +186,20 @@ class Limits(BaseModel):
     fresh_context_from_attempt: int = Field(default=3, ge=1)
 
 
+# What a workflow runs on: an ordinary issue, an epic, or an epic's task (a sub-issue).
+Role = Literal["issue", "epic", "task"]
+
+
 class Workflow(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
     description: str = ""
+    role: Role = Field(
+        default="issue",
+        description="issue: an ordinary issue; epic: an issue with the epic label, whose tasks "
+        "the conductor runs; task: an epic's sub-issue, started by its epic.",
+    )
     initial: str
     agents: list[str]
     states: dict[str, StateSpec]
@@ -201,6 +215,11 @@ class Workflow(BaseModel):
     def changes_code(self, state: str) -> bool:
         spec = self.states.get(state)
         return spec is not None and spec.changes_code
+
+    def converses(self, state: str) -> bool:
+        """A work state whose human replies are read (a dialogue with its agent)."""
+        spec = self.states.get(state)
+        return spec is not None and spec.converses
 
     # --- lookups the engine uses -------------------------------------------------------------
     def spec(self, state: str) -> StateSpec:
