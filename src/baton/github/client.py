@@ -97,14 +97,6 @@ def _when(value: str | None) -> datetime:
     return datetime.fromisoformat((value or "1970-01-01T00:00:00Z").replace("Z", "+00:00"))
 
 
-def _marked(epic: int, task: NewTask) -> str:
-    """The task's body with its mark, whatever the planner's text says."""
-    if marker.read(task.body) == (epic, task.key):
-        return task.body
-    mark = marker.render(epic, task.key)
-    return f"{task.body.rstrip()}\n\n{mark}" if task.body.strip() else mark
-
-
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -815,7 +807,14 @@ class GitHubTracker:
         doc = gql.Mutation(operation="BatonCreateTasks")
         for i, task in enumerate(chunk):
             ids = [labels[x] for x in dict.fromkeys(task.labels)]
-            doc.create_issue(f"t{i}", repository, task.title, _marked(epic, task), ids, parent)
+            doc.create_issue(
+                f"t{i}",
+                repository,
+                task.title,
+                gql.task_body(epic, task.key, task.body),
+                ids,
+                parent,
+            )
         answer = self._mutate(doc, what)
         errors = gql.field_errors(answer, doc.aliases)
         made: dict[str, SubIssue] = {}

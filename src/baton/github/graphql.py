@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from baton.core.epic import marker
 from baton.core.issue_facts import Comment, IssueInfo
 
 PAGE = 100
@@ -201,6 +202,14 @@ def parse_sub_issues(issue: Any) -> list[SubIssueFound]:
             )
         )
     return found
+
+
+def task_body(epic: int, key: str, body: str) -> str:
+    """A task's body with its mark (`core.epic.marker`), whatever the planner's text says."""
+    if marker.read(body) == (epic, key):
+        return body
+    mark = marker.render(epic, key)
+    return f"{body.rstrip()}\n\n{mark}" if body.strip() else mark
 
 
 def created_issue(data: dict[str, Any], alias: str) -> tuple[int, str] | None:
