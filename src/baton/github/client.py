@@ -5,6 +5,11 @@ of the status labels) and writes with one GraphQL mutation document (record, lab
 reaction, in that order, and the pull request's body); the concurrency check is one small
 query. An agent's changeset is one `createCommitOnBranch` mutation, whose `expectedHeadOid` is the
 compare-and-swap on the branch head; GitHub signs the commit, and no git credentials are needed.
+An epic's sub-issues are one query; several tasks' comments one document of aliased issues; a
+plan's tasks are created as sub-issues (`createIssue` with `parentIssueId`: created and linked
+in one step) 20 to a document, then their "blocked by" edges (`addBlockedBy`) 20 to a document,
+after one query that finds the tasks already made by the mark in their body (trusted on the
+bot's own issues only) and the edges already there. A task branch merges back over REST.
 REST serves what GraphQL cannot do or does not do better (opening the pull request, a review's
 comments, check runs): permissions, team membership, creating a status label with its
 colour the first time, the workflow dispatch, the sweep's listing. Should GraphQL answer that it

@@ -8,7 +8,10 @@ counted per operation, and `fail_next` makes a named operation raise, for fault 
 The repository is a `github_rules.Git`: `main` starts at a commit of a README, commits carry
 their whole tree and the ids git would give them, and a commit whose expected head is stale is
 refused as `createCommitOnBranch` refuses it. Pull requests take their numbers from the issues'
-sequence, as on GitHub. What humans and CI do to them (`human_push`, `human_review`,
+sequence, as on GitHub. Sub-issues and "blocked by" edges follow GitHub's rules
+(`github_rules.Relations`); a plan's tasks are created in the round trips `GitHubTracker` makes,
+and a task branch merges back as the merges API does (`github_rules.Git.merge_branches`, with
+its conflicts). What humans and CI do to them (`human_push`, `human_review`,
 `human_merge`, `human_close_pr`, `add_check_run`) are helpers for tests and scenarios.
 
 What GitHub itself does it takes from `github_rules`, as the HTTP fake of the tests does: body
