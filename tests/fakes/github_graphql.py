@@ -24,6 +24,10 @@ What GitHub does, and this does too:
 - a Bot's login without the ``[bot]`` suffix REST and webhooks give it;
 - connections paged by opaque cursors, ``first`` required and at most 100;
 - the writes are the bot's, as over REST;
+- sub-issues (``subIssues``, ``parent``, ``subIssuesSummary``, ``addSubIssue``, ``createIssue``
+  with ``parentIssueId``) and "blocked by" edges (``blockedBy``, ``blocking``, ``addBlockedBy``),
+  refused as GitHub refuses them (``github_rules.Relations``); ``repository.issue(number:)``
+  finds issues only;
 - validation as the spec has it, which is at least as strict as GitHub's.
 
 The error ``type`` of a connection's paging errors (EXCESSIVE_PAGINATION...) and some messages
@@ -332,6 +336,36 @@ def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
             lambda c: _comment_node(fake, c),
         )
 
+    def related(name: str, numbers: list[int]) -> Callable[..., Node]:
+        """A connection of issues in the order GitHub keeps them (cursors by position)."""
+
+        def connection(first: int | None = None, after: str | None = None) -> Node:
+            return _connection(
+                name,
+                list(enumerate(numbers, start=1)),
+                first,
+                after,
+                lambda item: item[0],
+                lambda item: _issue_node(fake, fake._issues[item[1]]),
+            )
+
+        return connection
+
+    def sub_issues_summary() -> Node:
+        children = [fake._issues[n] for n in fake._relations.sub_issues(issue["number"])]
+        done = sum(1 for child in children if child["state"] == "closed")
+        total = len(children)
+        return {
+            "total": total,
+            "completed": done,
+            "percentCompleted": done * 100 // total if total else 0,
+        }
+
+    def parent() -> Node | None:
+        number = fake._relations.parent(issue["number"])
+        return _issue_node(fake, fake._issues[number]) if number is not None else None
+
+    relations = fake._relations
     node: Node = {
         "__typename": "PullRequest" if issue["is_pull_request"] else "Issue",
         "id": f"I_fake{issue['id']}",
@@ -345,6 +379,11 @@ def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
         "authorAssociation": issue["author_association"],
         "labels": labels,
         "comments": comments,
+        "parent": parent,
+        "subIssues": related("subIssues", relations.sub_issues(issue["number"])),
+        "subIssuesSummary": sub_issues_summary,
+        "blockedBy": related("blockedBy", relations.blocked_by(issue["number"])),
+        "blocking": related("blocking", relations.blocking(issue["number"])),
     }
     if issue["is_pull_request"]:
         node.update(_pull_fields(fake, issue, fake._pulls.get(issue["number"])))
@@ -424,6 +463,14 @@ def _repository_node(fake: FakeGitHub) -> Node:
             )
         return _issue_node(fake, issue)
 
+    def issue(number: int) -> Node:
+        found = fake._issues.get(number)
+        if found is None or found["is_pull_request"]:
+            raise GitHubError(
+                "NOT_FOUND", f"Could not resolve to an Issue with the number of {number}."
+            )
+        return _issue_node(fake, found)
+
     def label(name: str) -> Node | None:
         found = fake._find_label(name)  # case-insensitive, like GitHub; missing: null, no error
         return _label_node(found) if found is not None else None
@@ -441,6 +488,7 @@ def _repository_node(fake: FakeGitHub) -> Node:
         "id": f"R_fake{REPOSITORY_ID}",
         "nameWithOwner": fake.repo_full_name,
         "issueOrPullRequest": issue_or_pull_request,
+        "issue": issue,
         "label": label,
         "ref": ref,
         "defaultBranchRef": default_branch_ref,
@@ -493,6 +541,17 @@ def _issue_for(fake: FakeGitHub, node_id: str) -> IssueState:
         issue = fake._issues[pull["number"]] if (pull := fake._pull_by_id(parts[1])) else None
     if issue is None:
         raise _not_a_node(node_id)
+    return issue
+
+
+def _plain_issue_for(fake: FakeGitHub, node_id: str) -> IssueState:
+    """An issue, not a pull request: what sub-issues and dependencies take."""
+    parts = _split(node_id)
+    issue = fake._issue_by_id(parts[1]) if parts is not None and parts[0] == "I" else None
+    if issue is None or issue["is_pull_request"]:
+        raise GitHubError(
+            "NOT_FOUND", f"Could not resolve to Issue node with the global id of '{node_id}'."
+        )
     return issue
 
 
@@ -704,6 +763,79 @@ def _root(fake: FakeGitHub) -> Node:
             "subject": subject,
         }
 
+    def create_issue(input: dict[str, Any]) -> Node:
+        """The bot opens an issue, with its labels, and as `parentIssueId`'s sub-issue in the
+        same step: refused whole (nothing created) when the parent is full."""
+        if input["repositoryId"] != f"R_fake{REPOSITORY_ID}":
+            raise _not_a_node(input["repositoryId"])
+        title = input["title"]
+        if not title.strip():
+            raise GitHubError("UNPROCESSABLE", "Title can't be blank")
+        try:
+            body = fake._body_text("Issue", input.get("body"), required=False)
+        except ApiError as error:
+            raise _from_rest(error) from None
+        labels = _labels_for(fake, input.get("labelIds") or [])
+        parent = None
+        if input.get("parentIssueId") is not None:
+            parent = _plain_issue_for(fake, input["parentIssueId"])
+            try:
+                fake._relations.check_sub_issue(parent["number"])
+            except rules.RelationRefusal as refused:
+                raise GitHubError("UNPROCESSABLE", refused.message) from None
+        number = fake.add_issue(
+            title,
+            body,
+            user=fake.bot_login,
+            user_type="Bot",
+            labels=[label["name"] for label in labels],
+        )
+        if parent is not None:
+            fake._relations.add_sub_issue(parent["number"], number)
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "issue": _issue_node(fake, fake._issues[number]),
+        }
+
+    def add_sub_issue(input: dict[str, Any]) -> Node:
+        parent = _plain_issue_for(fake, input["issueId"])
+        if input.get("subIssueId") is not None:
+            child = _plain_issue_for(fake, input["subIssueId"])
+        elif input.get("subIssueUrl") is not None:
+            url = str(input["subIssueUrl"])
+            prefix = f"https://github.com/{fake.repo_full_name}/issues/"
+            number = url.removeprefix(prefix)
+            found = fake._issues.get(int(number)) if number.isdigit() else None
+            if not url.startswith(prefix) or found is None or found["is_pull_request"]:
+                raise GitHubError("NOT_FOUND", f"Could not resolve to an issue at {url}.")
+            child = found
+        else:
+            raise GitHubError("UNPROCESSABLE", "Either subIssueId or subIssueUrl must be given.")
+        try:
+            fake._relations.add_sub_issue(
+                parent["number"], child["number"], replace_parent=bool(input.get("replaceParent"))
+            )
+        except rules.RelationRefusal as refused:
+            raise GitHubError("UNPROCESSABLE", refused.message) from None
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "issue": _issue_node(fake, parent),
+            "subIssue": _issue_node(fake, child),
+        }
+
+    def add_blocked_by(input: dict[str, Any]) -> Node:
+        issue = _plain_issue_for(fake, input["issueId"])
+        blocking = _plain_issue_for(fake, input["blockingIssueId"])
+        try:
+            fake._relations.add_blocked_by(issue["number"], blocking["number"])
+        except rules.RelationRefusal as refused:
+            raise GitHubError("UNPROCESSABLE", refused.message) from None
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "issue": _issue_node(fake, issue),
+            "blockingIssue": _issue_node(fake, blocking),
+        }
+
     def create_ref(input: dict[str, Any]) -> Node:
         if input["repositoryId"] != f"R_fake{REPOSITORY_ID}":
             raise _not_a_node(input["repositoryId"])
@@ -800,6 +932,9 @@ def _root(fake: FakeGitHub) -> Node:
         "removeLabelsFromLabelable": remove_labels,
         "addReaction": add_reaction,
         "createRef": create_ref,
+        "createIssue": create_issue,
+        "addSubIssue": add_sub_issue,
+        "addBlockedBy": add_blocked_by,
         "createCommitOnBranch": create_commit_on_branch,
         "updatePullRequest": update_pull_request,
         "markPullRequestReadyForReview": mark_ready,

@@ -238,6 +238,7 @@ class Fault:
     delay: float = 0.0
     hits: int = 0
     operation: str | None = None  # only GraphQL requests running this operation
+    after: int = 0  # matching requests still let through before it strikes
 
     def matches(self, method: str, path: str, operation: str | None = None) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -245,6 +246,14 @@ class Fault:
         if self.operation is not None and self.operation != operation:
             return False
         return self.method in ("*", method) and self.pattern.search(path) is not None
+
+    def take(self) -> bool:
+        """A matching request: let through while `after` lasts, else hit."""
+        if self.after > 0:
+            self.after -= 1
+            return False
+        self.hits += 1
+        return True
 
 
 @dataclass
@@ -259,6 +268,7 @@ class FieldFault:
     times: int | None  # None: every time until clear_faults()
     operation: str | None = None  # only in documents running this operation
     hits: int = 0
+    after: int = 0  # matching fields still let run before it strikes
 
     def matches(self, alias: str, operation: str | None) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -266,6 +276,13 @@ class FieldFault:
         if self.operation is not None and self.operation != operation:
             return False
         return self.alias == alias
+
+    def take(self) -> bool:
+        if self.after > 0:
+            self.after -= 1
+            return False
+        self.hits += 1
+        return True
 
 
 # --------------------------------------------------------------------------- HTTP plumbing
@@ -460,6 +477,8 @@ class FakeGitHub:
         self._pulls: dict[int, PullState] = {}
         self._reviews: dict[int, ReviewState] = {}
         self._check_runs: list[CheckRunState] = []
+        # Sub-issues and "blocked by" edges, by issue number, with GitHub's refusals.
+        self._relations = rules.Relations()
         # "Allow GitHub Actions to create and approve pull requests": on here, a test turns it
         # off to see GitHub's 403. GITHUB_TOKEN never has the `workflows` permission.
         self.actions_may_open_pull_requests = True
@@ -778,6 +797,43 @@ class FakeGitHub:
             self._check_runs.append(run)
             return run["id"]
 
+    def add_sub_issue(self, parent: int, child: int, *, replace_parent: bool = False) -> None:
+        """Someone makes ``child`` a sub-issue of ``parent`` (raises ``RelationRefusal``)."""
+        with self._lock:
+            self._issue(parent)
+            self._issue(child)
+            self._relations.add_sub_issue(parent, child, replace_parent=replace_parent)
+
+    def add_blocked_by(self, issue: int, blocking: int) -> None:
+        """Someone marks ``issue`` as blocked by ``blocking`` (raises ``RelationRefusal``)."""
+        with self._lock:
+            self._issue(issue)
+            self._issue(blocking)
+            self._relations.add_blocked_by(issue, blocking)
+
+    def sub_issues(self, number: int) -> list[int]:
+        with self._lock:
+            return self._relations.sub_issues(number)
+
+    def parent_of(self, number: int) -> int | None:
+        with self._lock:
+            return self._relations.parent(number)
+
+    def blocked_by(self, number: int) -> list[int]:
+        """The issues blocking ``number``, in the order the edges were added."""
+        with self._lock:
+            return self._relations.blocked_by(number)
+
+    def blocked_by_edges(self) -> set[tuple[int, int]]:
+        """Every (blocked, blocking) pair in the repository."""
+        with self._lock:
+            return {(n, b) for n, known in self._relations.blockers.items() for b in known}
+
+    def node_id(self, number: int) -> str:
+        """The issue's node id (``I_fake{id}``), as GraphQL and REST's ``node_id`` give it."""
+        with self._lock:
+            return f"I_fake{self._issue(number)['id']}"
+
     def file_at(self, ref: str, path: str) -> str | None:
         """The text of ``path`` at a branch's head (or a commit); None if absent."""
         with self._lock:
@@ -872,6 +928,7 @@ class FakeGitHub:
         headers: Mapping[str, str] | None = None,
         delay: float = 0.0,
         operation: str | None = None,
+        after: int = 0,
     ) -> Fault:
         """Queue a failure for requests matching ``method`` and ``path_regex``
         (``re.search`` on the percent-decoded path, query excluded).
@@ -881,7 +938,9 @@ class FakeGitHub:
         sleeps before answering (to trip client timeouts); with ``status=None`` the
         request is then served normally, as when GitHub applies a write the client
         gave up on. ``operation`` narrows it to GraphQL documents running that
-        operation: ``fail("POST", "/graphql", 502, operation="BatonWrite")``.
+        operation: ``fail("POST", "/graphql", 502, operation="BatonWrite")``. ``after``
+        lets that many matching requests through first (the third document fails:
+        ``after=2``).
         """
         if status is None and delay <= 0:
             raise ValueError("a fault needs a status, a delay, or both")
@@ -896,6 +955,7 @@ class FakeGitHub:
             headers={key.lower(): value for key, value in (headers or {}).items()},
             delay=delay,
             operation=operation,
+            after=after,
         )
         with self._lock:
             self._faults.append(fault)
@@ -909,15 +969,17 @@ class FakeGitHub:
         times: int | None = 1,
         message: str | None = None,
         operation: str | None = None,
+        after: int = 0,
     ) -> FieldFault:
         """Make the GraphQL root field answered as ``alias`` fail GitHub-style: it does not
         run, ``data[alias]`` is null and an error ``{"type": kind, "path": [alias], ...}`` is
         added, while the document's other fields run as usual (a partial failure).
         ``fail_graphql_field("record", "NOT_FOUND")`` fails the next ``record:`` mutation
-        field; ``operation`` narrows it to documents running that operation."""
+        field; ``operation`` narrows it to documents running that operation; ``after`` lets
+        that many matching fields run first."""
         if times is not None and times < 1:
             raise ValueError("times must be >= 1, or None for every matching field")
-        fault = FieldFault(alias, kind, message, times, operation)
+        fault = FieldFault(alias, kind, message, times, operation, after=after)
         with self._lock:
             self._field_faults.append(fault)
         return fault
@@ -1044,10 +1106,13 @@ class FakeGitHub:
             if metered:
                 self.rate_used += 1
             fault = next(
-                (f for f in self._faults if f.matches(req.method, req.path, operation)), None
+                (
+                    f
+                    for f in self._faults
+                    if f.matches(req.method, req.path, operation) and f.take()
+                ),
+                None,
             )
-            if fault is not None:
-                fault.hits += 1
         if fault is not None:
             if fault.delay > 0:
                 self._stopping.wait(fault.delay)
@@ -1321,10 +1386,9 @@ class FakeGitHub:
 
     def _take_field_fault(self, alias: str, operation: str | None) -> FieldFault | None:
         """The queued field fault for a GraphQL root field about to run, counted as hit."""
-        fault = next((f for f in self._field_faults if f.matches(alias, operation)), None)
-        if fault is not None:
-            fault.hits += 1
-        return fault
+        return next(
+            (f for f in self._field_faults if f.matches(alias, operation) and f.take()), None
+        )
 
     def _register_workflow(self, file: str) -> _WorkflowState:
         if file not in self._workflows:
@@ -2207,6 +2271,25 @@ class FakeGitHub:
             },
         )
 
+    def _merge(self, req: _Request) -> _Response:
+        """`POST /merges`: 201 with the merge commit, 204 when there is nothing to merge,
+        404 for a missing branch, 409 on a conflict (see ``github_rules.Git.merge_branches``)."""
+        body = self._object_body(req)
+        for name in ("base", "head"):
+            if not isinstance(body.get(name), str) or not body[name]:
+                raise _invalid("Merge", name, "missing_field")
+        base, head = body["base"], body["head"]
+        message = body.get("commit_message") or f"Merge {head} into {base}"
+        if not isinstance(message, str):
+            raise _invalid("Merge", "commit_message", "invalid")
+        try:
+            made = self._git.merge_branches(base, head, message, self.bot_login, self.now)
+        except rules.GitRefusal as refused:
+            raise ApiError(409 if refused.kind == "conflict" else 404, refused.message) from None
+        if made is None:
+            return _Response(204)
+        return _Response(201, self._render_commit(req.base, made.oid))
+
     def _create_pull(self, req: _Request) -> _Response:
         body = self._object_body(req)
         if not self.actions_may_open_pull_requests:
@@ -2377,6 +2460,7 @@ ROUTES: tuple[Route, ...] = tuple(
         ("GET", _REPO + "/branches/{branch:rest}", FakeGitHub._get_branch),
         ("GET", _REPO + "/commits/{ref}/check-runs", FakeGitHub._list_check_runs),
         ("GET", _REPO + "/commits/{ref}", FakeGitHub._get_commit),
+        ("POST", _REPO + "/merges", FakeGitHub._merge),
         ("GET", _REPO + "/pulls", FakeGitHub._list_pulls),
         ("POST", _REPO + "/pulls", FakeGitHub._create_pull),
         ("GET", _PULL, FakeGitHub._get_pull),

@@ -17,8 +17,10 @@ import pytest
 import requests
 
 from baton.core.decision import PullRequestPlan
+from baton.core.epic.model import MergeFacts, MergePlan, NewTask, TaskCreationPlan
 from baton.errors import TrackerError
-from baton.github.tracker import CommitRequest
+from baton.github.client import GitHubTracker
+from baton.github.tracker import CommitRequest, Tracker, request_count
 from baton.sim.memory_github import MemoryGitHub
 from fakes.http_github import FakeGitHub
 
@@ -220,3 +222,104 @@ def test_on_the_same_clock_both_fakes_make_the_same_commits() -> None:
     assert in_memory == over_http
     oids = [x for x in in_memory if isinstance(x, str) and len(x) == 40]
     assert len(set(oids)) == 3  # main, Baton's commit, the human's push
+
+
+# --- an epic: its tasks as sub-issues, their dependencies, their branches merged back ----------
+class EpicWorld(Protocol):
+    tracker: Tracker
+
+    def open_issue(self, title: str) -> int: ...
+    def comment(self, number: int, body: str) -> None: ...
+    def push(self, branch: str, files: dict[str, str]) -> str: ...
+
+
+class EpicInMemory:
+    def __init__(self) -> None:
+        self.gh = MemoryGitHub("octo/demo", now=CLOCK)
+        self.tracker: Tracker = self.gh
+
+    def open_issue(self, title: str) -> int:
+        return self.gh.open_issue(title)
+
+    def comment(self, number: int, body: str) -> None:
+        self.gh.human_comment(number, body, author="alice")
+
+    def push(self, branch: str, files: dict[str, str]) -> str:
+        return self.gh.human_push(branch, dict(files), "By hand", by="maria")
+
+
+class EpicOverHttp:
+    def __init__(self, fake: FakeGitHub) -> None:
+        self.fake = fake
+        self.tracker: Tracker = GitHubTracker(
+            fake.repo_full_name, fake.token, api_url=fake.url, retry=0
+        )
+
+    def open_issue(self, title: str) -> int:
+        return self.fake.add_issue(title)
+
+    def comment(self, number: int, body: str) -> None:
+        self.fake.add_comment(number, body)
+
+    def push(self, branch: str, files: dict[str, str]) -> str:
+        return self.fake.push(branch, dict(files), "By hand", by="maria")
+
+
+def epic_transcript(world: EpicWorld) -> list[object]:
+    """An epic's plan created, re-created, read, and its task branches merged back: what each
+    step answered and the round trips it cost."""
+    tracker = world.tracker
+    said: list[object] = []
+
+    def cost(step: Any) -> object:
+        before = request_count(tracker) or 0
+        answer = step()
+        said.append(request_count(tracker) - before)  # type: ignore[operator]
+        return answer
+
+    epic = world.open_issue("Epic: export")
+    tasks = [
+        NewTask(key=f"k{i}", title=f"Task {i}", body=f"Part {i}", labels=("baton:task",))
+        for i in range(10)
+    ]
+    edges = [(f"k{i}", f"k{i - 1}") for i in range(1, 10)] + [("k9", "k0")]
+    plan = TaskCreationPlan(epic=epic, tasks=tasks, edges=edges)
+    facts = cost(lambda: tracker.create_tasks(plan))
+    said.append([(c.key, c.number) for c in facts.created])  # type: ignore[attr-defined]
+    cost(lambda: tracker.create_tasks(plan))
+    found = cost(lambda: tracker.sub_issues(epic))
+    said.append([(s.number, s.open, s.labels, s.author, s.marker, s.blocked_by) for s in found])
+    world.comment(2, "started")
+    read = cost(lambda: tracker.read_many([2, 3, 99]))
+    said.append({n: [c.body for c in snap.comments] for n, snap in read.items()})
+
+    cost(lambda: tracker.create_branch("baton/epic-1"))
+    world.push("baton/epic-1", {"plan.md": "plan"})
+    task = cost(lambda: tracker.create_branch("baton/issue-2", "baton/epic-1"))
+    said.append(task.oid)  # type: ignore[attr-defined]
+    merge = MergePlan(base="baton/epic-1", head="baton/issue-2", message="Merge k0 (#2)")
+    said.append(cost(lambda: tracker.merge(merge)))
+    world.push("baton/issue-2", {"src/a.py": "a"})
+    said.append(cost(lambda: tracker.merge(merge)))
+    world.push("baton/issue-2", {"src/a.py": "theirs"})
+    world.push("baton/epic-1", {"src/a.py": "ours"})
+    said.append(cost(lambda: tracker.merge(merge)))
+    said.append(tracker.merge(MergePlan(base="baton/epic-1", head="gone", message="m")))
+    return said
+
+
+def test_both_fakes_tell_the_same_epic_at_the_same_cost() -> None:
+    with FakeGitHub() as fake:
+        over_http = epic_transcript(EpicOverHttp(fake))
+    in_memory = epic_transcript(EpicInMemory())
+
+    assert in_memory == over_http
+    assert over_http[0] == 4  # read, the new label, the issues, the edges
+    assert over_http[2:4] == [1, 1]  # a re-run reads and finds everything; one read
+    merges = [x for x in over_http if isinstance(x, MergeFacts)]
+    assert [m.status for m in merges] == ["up_to_date", "merged", "conflict", "missing"]
+    assert len(merges[1].oid) == 40  # the same merge commit in both: same clock, same git
+    assert merges[2:] == [
+        MergeFacts(status="conflict", detail="Merge conflict"),
+        MergeFacts(status="missing", detail="Head does not exist"),
+    ]

@@ -17,7 +17,7 @@ import requests
 import github
 from baton.github import graphql as gql
 from fakes import github_graphql
-from fakes.http_github import Call, FakeGitHub
+from fakes.http_github import REPOSITORY_ID, Call, FakeGitHub
 
 Json = dict[str, Any]
 
@@ -70,6 +70,22 @@ def every_write(issue: str, record: str, added: str, removed: str, duplicate: st
     return doc
 
 
+def tasks_document(
+    repository: str = "R_fake1", parent: str = "I_fake1", labels: tuple[str, ...] = ("LA_fake3",)
+) -> gql.Mutation:
+    doc = gql.Mutation(operation="BatonCreateTasks")
+    doc.create_issue("t0", repository, "First", "body", list(labels), parent)
+    doc.create_issue("t1", repository, "Second", "", [], parent)
+    return doc
+
+
+def edges_document(*pairs: tuple[str, str]) -> gql.Mutation:
+    doc = gql.Mutation(operation="BatonBlockedBy")
+    for i, (issue, blocking) in enumerate(pairs or (("I_fake1", "I_fake2"),)):
+        doc.add_blocked_by(f"e{i}", issue, blocking)
+    return doc
+
+
 # --------------------------------------------------------------------------- the documents
 
 
@@ -84,6 +100,13 @@ def test_every_baton_document_validates_against_the_schema() -> None:
         gql.COMMENTS_PAGE,
         gql.COMMENT_BODY,
         every_write("I_fake1", "IC_fake2", "LA_fake3", "LA_fake4", "IC_fake5").document(),
+        gql.sub_issues_document(),
+        gql.sub_issues_document(2, operation="BatonTasks"),
+        gql.read_many_document([1]),
+        gql.read_many_document([3, 5, 8]),
+        gql.BRANCH_AND_BASE,
+        tasks_document().document(),
+        edges_document().document(),
     ]
     for document in documents:
         assert github_graphql.validation_errors(document) == [], document
@@ -1059,3 +1082,148 @@ def test_the_new_fields_fail_as_a_test_tells_them_to(fake: FakeGitHub) -> None:
     fake.fail("POST", "/graphql", 502, operation="BatonCommit")
     assert post(fake, {"query": COMMIT, "variables": commit_input(head)}).status_code == 502
     assert "errors" not in run(fake, COMMIT, commit_input(head, {"b.txt": "b"}))
+
+
+# --------------------------------------------------------------------------- epics
+
+
+def sub_vars(number: int, *lookups: str) -> Json:
+    found: Json = {"owner": "octo", "name": "demo", "number": number}
+    found.update({f"l{i}": name for i, name in enumerate(lookups)})
+    return found
+
+
+def test_create_issue_makes_the_bots_sub_issue_with_labels_in_one_field(fake: FakeGitHub) -> None:
+    epic = fake.add_issue("Epic")
+    label = fake.add_label("baton:task", "1d76db")
+    state = run(
+        fake, gql.sub_issues_document(1, operation="BatonTasks"), sub_vars(epic, "BATON:task")
+    )
+    repository = state["data"]["repository"]
+    assert repository["l0"] == {"id": f"LA_fake{label['id']}", "name": "baton:task"}
+    assert repository["issue"]["subIssues"]["nodes"] == []
+    doc = tasks_document(repository["id"], repository["issue"]["id"], (repository["l0"]["id"],))
+
+    answer = run(fake, doc.document(), doc.variables)
+
+    made = [answer["data"][alias]["issue"]["number"] for alias in ("t0", "t1")]
+    assert made == [2, 3]
+    assert fake.sub_issues(epic) == made
+    assert fake.parent_of(2) == epic
+    assert fake.issue(2)["user"] == {"login": fake.bot_login, "type": "Bot"}
+    assert (fake.labels_of(2), fake.labels_of(3)) == (["baton:task"], [])
+    assert fake.events(2)[0]["event"] == "labeled"
+    listed = run(fake, gql.sub_issues_document(), sub_vars(epic))["data"]["repository"]["issue"]
+    first = listed["subIssues"]["nodes"][0]
+    assert (first["number"], first["state"], first["author"]["login"]) == (
+        2,
+        "OPEN",
+        "github-actions",
+    )
+    assert first["labels"]["nodes"] == [{"name": "baton:task"}]
+
+
+def test_sub_issue_and_dependency_refusals_are_githubs(fake: FakeGitHub) -> None:
+    epic, other, child = (fake.add_issue(t) for t in ("Epic", "Other", "Child"))
+    pr = fake.add_issue("A pull request", is_pull_request=True)
+    ids = {n: fake.node_id(n) for n in (epic, other, child, pr)}
+
+    def add_sub(parent: int, sub: int, alias: str = "s0") -> Json:
+        doc = gql.Mutation(operation="BatonSub")
+        doc.add_sub_issue(alias, ids[parent], ids[sub])
+        return run(fake, doc.document(), doc.variables)
+
+    assert add_sub(epic, child)["data"]["s0"] == {
+        "issue": {"number": epic},
+        "subIssue": {"number": child},
+    }
+    said = [errors_of(add_sub(epic, epic)), errors_of(add_sub(epic, child))]
+    said.append(errors_of(add_sub(other, child)))
+    said.append(errors_of(add_sub(epic, pr)))
+    assert said == [
+        [("UNPROCESSABLE", "An issue cannot be a sub-issue of itself")],
+        [("UNPROCESSABLE", "Issue may not contain duplicate sub-issues")],
+        [("UNPROCESSABLE", "Sub issue may only have one parent")],
+        [("NOT_FOUND", f"Could not resolve to Issue node with the global id of '{ids[pr]}'.")],
+    ]
+    for _ in range(99):
+        fake.add_sub_issue(epic, fake.add_issue("More"))
+    late = fake.add_issue("The 101st")
+    ids[late] = fake.node_id(late)
+    assert errors_of(add_sub(epic, late)) == [
+        ("UNPROCESSABLE", "Parent cannot have more than 100 sub-issues")
+    ]
+    full = tasks_document(f"R_fake{REPOSITORY_ID}", ids[epic], ())
+    count = len(fake.sub_issues(epic))
+    answer = run(fake, full.document(), full.variables)
+    assert answer["data"] == {"t0": None, "t1": None}
+    assert {e["message"] for e in answer["errors"]} == {
+        "Parent cannot have more than 100 sub-issues"
+    }
+    assert len(fake.sub_issues(epic)) == count == 100
+
+    edge = edges_document(
+        (ids[child], ids[other]), (ids[child], ids[other]), (ids[child], ids[child])
+    )
+    answer = run(fake, edge.document(), edge.variables)
+    assert answer["data"]["e0"] == {"issue": {"number": child}, "blockingIssue": {"number": other}}
+    assert errors_of(answer) == [
+        ("UNPROCESSABLE", "Issue is already blocked by this issue"),
+        ("UNPROCESSABLE", "An issue cannot block itself"),
+    ]
+    assert fake.blocked_by(child) == [other]
+
+
+def test_an_issues_relations_read_from_both_ends(fake: FakeGitHub) -> None:
+    epic, one, two = (fake.add_issue(t) for t in ("Epic", "One", "Two"))
+    fake.add_sub_issue(epic, one)
+    fake.add_sub_issue(epic, two)
+    fake.add_blocked_by(two, one)
+    fake.update_issue(one, state="closed")
+    query = """query($number: Int!) { repository(owner: "octo", name: "demo") {
+      issue(number: $number) {
+        parent { number }
+        subIssuesSummary { total completed percentCompleted }
+        subIssues(first: 1) { totalCount pageInfo { hasNextPage endCursor } nodes { number } }
+        blockedBy(first: 5) { nodes { number } }
+        blocking(first: 5) { nodes { number } }
+      } } }"""
+    epic_node = run(fake, query, {"number": epic})["data"]["repository"]["issue"]
+    assert epic_node["parent"] is None
+    assert epic_node["subIssuesSummary"] == {"total": 2, "completed": 1, "percentCompleted": 50}
+    page = epic_node["subIssues"]
+    assert (page["totalCount"], page["nodes"], page["pageInfo"]["hasNextPage"]) == (
+        2,
+        [{"number": one}],
+        True,
+    )
+    nodes = [run(fake, query, {"number": n})["data"]["repository"]["issue"] for n in (one, two)]
+    assert nodes[0]["parent"] == {"number": epic}
+    assert (nodes[0]["blocking"]["nodes"], nodes[1]["blockedBy"]["nodes"]) == (
+        [{"number": two}],
+        [{"number": one}],
+    )
+    pr = fake.add_issue("PR", is_pull_request=True)
+    missing = run(fake, query, {"number": pr})
+    assert errors_of(missing) == [
+        ("NOT_FOUND", f"Could not resolve to an Issue with the number of {pr}.")
+    ]
+
+
+def test_faults_can_strike_the_nth_matching_request_or_field(fake: FakeGitHub) -> None:
+    number = fake.add_issue("Faults")
+    fake.fail("POST", "/graphql", 502, operation="BatonRead", after=1)
+    assert post(fake, {"query": gql.read_document(0), "variables": read_vars(number)}).ok
+    assert (
+        post(fake, {"query": gql.read_document(0), "variables": read_vars(number)}).status_code
+        == 502
+    )
+    assert post(fake, {"query": gql.read_document(0), "variables": read_vars(number)}).ok
+    epic = fake.node_id(number)
+    fault = fake.fail_graphql_field("t1", "FORBIDDEN", after=1)
+    for expected in (None, "FORBIDDEN", None):
+        doc = tasks_document(f"R_fake{REPOSITORY_ID}", epic, ())
+        answer = run(fake, doc.document(), doc.variables)
+        kinds = [e["type"] for e in answer.get("errors", [])]
+        assert kinds == ([expected] if expected else [])
+    assert fault.hits == 1

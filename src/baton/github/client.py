@@ -5,6 +5,11 @@ of the status labels) and writes with one GraphQL mutation document (record, lab
 reaction, in that order, and the pull request's body); the concurrency check is one small
 query. An agent's changeset is one `createCommitOnBranch` mutation, whose `expectedHeadOid` is the
 compare-and-swap on the branch head; GitHub signs the commit, and no git credentials are needed.
+An epic's sub-issues are one query; several tasks' comments one document of aliased issues; a
+plan's tasks are created as sub-issues (`createIssue` with `parentIssueId`: created and linked
+in one step) 20 to a document, then their "blocked by" edges (`addBlockedBy`) 20 to a document,
+after one query that finds the tasks already made by the mark in their body (trusted on the
+bot's own issues only) and the edges already there. A task branch merges back over REST.
 REST serves what GraphQL cannot do or does not do better (opening the pull request, a review's
 comments, check runs): permissions, team membership, creating a status label with its
 colour the first time, the workflow dispatch, the sweep's listing. Should GraphQL answer that it
@@ -26,6 +31,15 @@ from typing import Any
 from urllib.parse import quote
 
 from baton.core.decision import PullRequestPlan
+from baton.core.epic import marker
+from baton.core.epic.model import (
+    CreatedTask,
+    MergeFacts,
+    MergePlan,
+    NewTask,
+    TaskCreationFacts,
+    TaskCreationPlan,
+)
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
 from baton.core.triage import FAILED_CONCLUSIONS
@@ -40,6 +54,7 @@ from baton.github.tracker import (
     LabelSpec,
     OpenedPullRequest,
     Snapshot,
+    SubIssue,
     Writes,
     Written,
 )
@@ -52,6 +67,9 @@ DEFAULT_COLOUR = "ededed"  # what GitHub gives a label created implicitly by add
 # and the sweep or the next event picks the issue up.
 MAX_RATE_LIMIT_WAIT = 120.0
 CHECK_TEXT = 800  # characters of a failing check's output handed on
+# Whose task marks are trusted: the bot's own issues. GITHUB_TOKEN writes as github-actions[bot]
+# (`workflow.config.DEFAULT_BOT_LOGIN`); a GitHub App token needs its own login passed in.
+BOT_LOGIN = "github-actions[bot]"
 
 
 def _said(data: Any) -> str:
@@ -84,6 +102,10 @@ def _when(value: str | None) -> datetime:
     return datetime.fromisoformat((value or "1970-01-01T00:00:00Z").replace("Z", "+00:00"))
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _comment(item: dict[str, Any]) -> Comment:
     user = item.get("user") or {}
     return Comment(
@@ -112,9 +134,11 @@ class GitHubTracker:
         secondary_rate_wait: float = 30.0,
         labels: Sequence[str] = (),
         graphql: bool = True,
+        bot_login: str = BOT_LOGIN,
     ) -> None:
         """`labels`: the status labels a run may add, whose node ids the read looks up so that
-        adding one costs nothing more; `graphql=False` keeps to REST."""
+        adding one costs nothing more; `graphql=False` keeps to REST; `bot_login`: the account
+        the token writes as, whose sub-issues' task marks are trusted."""
         if repository.count("/") != 1:
             raise TrackerError(f"GITHUB_REPOSITORY {repository!r} is not owner/name")
         self.repository = repository
@@ -186,6 +210,8 @@ class GitHubTracker:
         self._issue_labels: dict[int, set[str]] = {}  # casefolded, as the last read saw them
         self._removing: dict[str, tuple[str, ...]] = {}  # a document's removals -> their labels
         self._default_branch: str | None = None
+        self.bot_login = bot_login
+        self._said = ""  # GitHub's message in the last refused REST call
 
     # --- plumbing -------------------------------------------------------------------------
     def _call(
@@ -199,8 +225,9 @@ class GitHubTracker:
         try:
             headers, data = requester.requestJsonAndCheck(verb, path, **kwargs)
         except GithubException as exc:
+            self._said = _said(exc.data)
             raise TrackerError(
-                f"GitHub refused {what} ({verb} {path}): {exc.status} {_said(exc.data)}".rstrip(),
+                f"GitHub refused {what} ({verb} {path}): {exc.status} {self._said}".rstrip(),
                 status=exc.status,
             ) from None
         except OSError as exc:  # connection refused, timeouts (requests wraps them in OSError)
@@ -312,7 +339,17 @@ class GitHubTracker:
         self._label_styles.update(found.styles)
         self._issue_labels[number] = {x.casefold() for x in found.issue.labels}
         self._lookups = ()  # once per process: a sweep's later reads skip the lookups
-        comments, after = found.comments, found.next_page
+        comments = self._rest_of_comments(number, found.comments, found.next_page, what)
+        if found.default_branch:
+            self._default_branch = found.default_branch
+        head = BranchHead(*found.branch) if found.branch else None
+        return Snapshot(issue=found.issue, comments=comments, branch=head)
+
+    def _rest_of_comments(
+        self, number: int, comments: list[Comment], after: str | None, what: str
+    ) -> list[Comment]:
+        """The pages of comments after the first, 100 at a time, by cursor."""
+        where = {"owner": self._owner, "name": self._name, "number": number}
         while after is not None:
             page = self._query(gql.COMMENTS_PAGE, where | {"after": after}, what)
             issue = (page["data"].get("repository") or {}).get("issueOrPullRequest")
@@ -324,10 +361,7 @@ class GitHubTracker:
             more, nodes, after = gql.parse_comments(issue.get("comments") or {})
             comments.extend(more)
             self._comment_nodes.update(nodes)
-        if found.default_branch:
-            self._default_branch = found.default_branch
-        head = BranchHead(*found.branch) if found.branch else None
-        return Snapshot(issue=found.issue, comments=comments, branch=head)
+        return comments
 
     # --- reads ---------------------------------------------------------------------------
     def issue(self, number: int) -> IssueInfo:
@@ -619,6 +653,242 @@ class GitHubTracker:
             input={"ref": target.ref, "inputs": inputs},
         )
 
+    # --- epics: sub-issues, several issues at once, creating tasks, merging -----------------
+    def _graphql_only(self, what: str) -> None:
+        if not self.graphql:
+            raise TrackerError(f"{what} needs GitHub's GraphQL API")
+
+    def _trusted_mark(self, epic: int, author: str, body: str) -> str | None:
+        """The task key of the body's mark, only on the bot's own issue and for this epic."""
+        if author.casefold() != self.bot_login.casefold():
+            return None
+        mark = marker.read(body)
+        return mark[1] if mark is not None and mark[0] == epic else None
+
+    def _sub_issues_state(
+        self, number: int, labels: Sequence[str], what: str, operation: str
+    ) -> tuple[str, str, list[SubIssue], dict[str, str]]:
+        """One query: (repository node id, the issue's node id, its sub-issues, the node ids of
+        `labels` the repository has, by casefolded name)."""
+        self._graphql_only(what)
+        variables: dict[str, Any] = {"owner": self._owner, "name": self._name, "number": number}
+        variables |= {f"l{i}": name for i, name in enumerate(labels)}
+        document = gql.sub_issues_document(len(labels), operation=operation)
+        try:
+            answer = self._query(document, variables, what)
+        except GraphQLUnusable as why:
+            raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
+        repository = answer["data"].get("repository") or {}
+        errors = gql.field_errors(answer)
+        issue = repository.get("issue")
+        if not issue or errors:
+            error = next(iter(errors.values()), gql.FieldError("issue", "NOT_FOUND", "null"))
+            raise self._refused(what, error)
+        found = [
+            SubIssue(
+                number=sub.number,
+                node_id=sub.node_id,
+                open=sub.open,
+                labels=sub.labels,
+                author=sub.author,
+                marker=self._trusted_mark(number, sub.author, sub.body),
+                blocked_by=sub.blocked_by,
+            )
+            for sub in gql.parse_sub_issues(issue)
+        ]
+        nodes = {
+            str(x["name"]).casefold(): str(x["id"])
+            for i in range(len(labels))
+            if (x := repository.get(f"l{i}"))
+        }
+        self._label_nodes.update(nodes)
+        return str(repository["id"]), str(issue["id"]), found, nodes
+
+    def sub_issues(self, number: int) -> list[SubIssue]:
+        what = f"reading the sub-issues of #{number}"
+        return self._sub_issues_state(number, (), what, "BatonSubIssues")[2]
+
+    def read_many(self, numbers: list[int]) -> dict[int, Snapshot]:
+        wanted = list(dict.fromkeys(numbers))
+        if not wanted:
+            return {}
+        if self.graphql:
+            try:
+                return self._read_many_graphql(wanted)
+            except GraphQLUnusable as why:
+                self._fall_back(why)
+        return {n: Snapshot(issue=None, comments=self.comments(n)) for n in wanted}
+
+    def _read_many_graphql(self, numbers: list[int]) -> dict[int, Snapshot]:
+        """One document for every issue's first 100 comments; an issue with more is paged on
+        from its cursor. An issue GitHub does not find (deleted, moved) is left out."""
+        what = f"reading the comments of {len(numbers)} issues"
+        variables: dict[str, Any] = {"owner": self._owner, "name": self._name}
+        variables |= {f"n{n}": n for n in numbers}
+        answer = self._query(gql.read_many_document(numbers), variables, what)
+        repository = answer["data"].get("repository")
+        errors = gql.nested_errors(answer, "repository")
+        if not repository:
+            error = gql.field_errors(answer).get("repository")
+            raise self._refused(what, error or gql.FieldError("repository", "NOT_FOUND", "null"))
+        read: dict[int, Snapshot] = {}
+        for number in numbers:
+            node = repository.get(f"i{number}")
+            error = errors.get(f"i{number}")
+            if node is None:
+                if error is None or error.kind == "NOT_FOUND":
+                    continue
+                raise self._refused(f"reading #{number}", error)
+            if error is not None:
+                raise self._refused(f"reading #{number}", error)
+            comments, nodes, after = gql.parse_comments(node.get("comments") or {})
+            self._comment_nodes.update(nodes)
+            comments = self._rest_of_comments(number, comments, after, f"reading #{number}")
+            read[number] = Snapshot(issue=None, comments=comments)
+        return read
+
+    def _mutate(self, doc: gql.Mutation, what: str) -> dict[str, Any]:
+        try:
+            return self._query(doc.document(), doc.variables, what, mutation=True)
+        except GraphQLUnusable as why:
+            raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
+
+    def create_tasks(self, plan: TaskCreationPlan) -> TaskCreationFacts:
+        """(1) one query: the repository's and the epic's node ids, the epic's sub-issues with
+        their marks and blockers, the labels' node ids; (2) a label the repository lacks is
+        created (REST, grey: a status label is styled when first set); (3) one document of
+        `createIssue` fields per 20 missing tasks, each created as the epic's sub-issue
+        (`parentIssueId`), its mark in its body; (4) one document of `addBlockedBy` fields per
+        20 missing edges. A task found by its mark is not created again, an edge present is
+        not added again: a re-run after a crash does only what is missing."""
+        epic = plan.epic
+        what = f"creating the tasks of #{epic}"
+        keys = {task.key for task in plan.tasks}
+        unknown = sorted({k for edge in plan.edges for k in edge} - keys)
+        if unknown:
+            raise TrackerError(f"{what}: the edges name tasks the plan lacks: {unknown}")
+        names = list(dict.fromkeys(label for task in plan.tasks for label in task.labels))
+        repository, parent, found, label_nodes = self._sub_issues_state(
+            epic, names, what, "BatonTasks"
+        )
+        tasks: dict[str, SubIssue] = {}
+        for sub in found:
+            if sub.marker is not None and sub.marker not in tasks:  # the oldest one is kept
+                tasks[sub.marker] = sub
+        missing = [task for task in plan.tasks if task.key not in tasks]
+        if missing:
+            ids = {
+                name: label_nodes.get(name.casefold()) or self._label_node(name, None)
+                for name in dict.fromkeys(x for task in missing for x in task.labels)
+            }
+            for start in range(0, len(missing), gql.TASKS_PER_DOCUMENT):
+                chunk = missing[start : start + gql.TASKS_PER_DOCUMENT]
+                tasks |= self._create_chunk(epic, repository, parent, chunk, ids, what)
+        edges = [
+            (blocked, blocking)
+            for blocked, blocking in dict.fromkeys(plan.edges)
+            if tasks[blocking].number not in tasks[blocked].blocked_by
+        ]
+        for start in range(0, len(edges), gql.TASKS_PER_DOCUMENT):
+            self._add_edges(epic, edges[start : start + gql.TASKS_PER_DOCUMENT], tasks, what)
+        return TaskCreationFacts(
+            created=[
+                CreatedTask(
+                    key=task.key, number=tasks[task.key].number, node_id=tasks[task.key].node_id
+                )
+                for task in plan.tasks
+            ]
+        )
+
+    def _create_chunk(
+        self,
+        epic: int,
+        repository: str,
+        parent: str,
+        chunk: list[NewTask],
+        labels: dict[str, str],
+        what: str,
+    ) -> dict[str, SubIssue]:
+        doc = gql.Mutation(operation="BatonCreateTasks")
+        for i, task in enumerate(chunk):
+            ids = [labels[x] for x in dict.fromkeys(task.labels)]
+            doc.create_issue(
+                f"t{i}",
+                repository,
+                task.title,
+                gql.task_body(epic, task.key, task.body),
+                ids,
+                parent,
+            )
+        answer = self._mutate(doc, what)
+        errors = gql.field_errors(answer, doc.aliases)
+        made: dict[str, SubIssue] = {}
+        for i, task in enumerate(chunk):
+            created = gql.created_issue(answer["data"], f"t{i}")
+            if created is not None:
+                made[task.key] = SubIssue(
+                    number=created[0],
+                    node_id=created[1],
+                    open=True,
+                    labels=task.labels,
+                    author=self.bot_login,
+                    marker=task.key,
+                )
+        if errors:
+            alias, error = next(iter(errors.items()))
+            key = chunk[int(alias[1:])].key if alias[1:].isdigit() else alias
+            raise TrackerError(
+                _one_line(
+                    f"GitHub refused creating {len(errors)} of {len(chunk)} tasks of #{epic} "
+                    f"(GraphQL), {key} first: {error.kind} {error.message}"
+                ),
+                status=gql.STATUS_OF.get(error.kind),
+            )
+        return made
+
+    def _add_edges(
+        self, epic: int, edges: list[tuple[str, str]], tasks: dict[str, SubIssue], what: str
+    ) -> None:
+        doc = gql.Mutation(operation="BatonBlockedBy")
+        for i, (blocked, blocking) in enumerate(edges):
+            doc.add_blocked_by(f"e{i}", tasks[blocked].node_id, tasks[blocking].node_id)
+        answer = self._mutate(doc, what)
+        refused = {
+            alias: error
+            for alias, error in gql.field_errors(answer, doc.aliases).items()
+            # added meanwhile (a racing run): what was wanted is there
+            if "already blocked" not in error.message.casefold()
+        }
+        if refused:
+            alias, error = next(iter(refused.items()))
+            blocked, blocking = edges[int(alias[1:])] if alias[1:].isdigit() else (alias, "?")
+            raise TrackerError(
+                _one_line(
+                    f"GitHub refused {len(refused)} of {len(edges)} dependencies of the tasks "
+                    f"of #{epic} (GraphQL), {blocked} blocked by {blocking} first: "
+                    f"{error.kind} {error.message}"
+                ),
+                status=gql.STATUS_OF.get(error.kind),
+            )
+
+    def merge(self, plan: MergePlan) -> MergeFacts:
+        """REST `POST /merges`: 201 with the merge commit, 204 when `head` is in `base`
+        already, 409 on a conflict (nothing written), 404 when a branch is missing."""
+        what = f"merging {plan.head} into {plan.base}"
+        body = {"base": plan.base, "head": plan.head, "commit_message": plan.message}
+        try:
+            _, data = self._call("POST", f"{self._base}/merges", what, input=body)
+        except TrackerError as exc:
+            if exc.status == 409:
+                return MergeFacts(status="conflict", detail=self._said or "Merge conflict")
+            if exc.status == 404:
+                return MergeFacts(status="missing", detail=self._said or "Not Found")
+            raise
+        sha = data.get("sha") if isinstance(data, dict) else None
+        if isinstance(sha, str) and sha:
+            return MergeFacts(status="merged", oid=sha)
+        return MergeFacts(status="up_to_date")
+
     # --- the work product: branches, commits, pull requests ---------------------------------
     def _branch_rest(self, name: str) -> BranchHead | None:
         try:
@@ -664,15 +934,41 @@ class GitHubTracker:
                 self._fall_back(why)
         return self._branch_rest(name)
 
-    def create_branch(self, name: str) -> BranchHead:
+    def _repository_and_base(self, name: str, base: str) -> tuple[str, str, BranchHead | None]:
+        """(repository node id, the head of `base`, the branch's head or None)."""
+        what = f"reading branches {name} and {base}"
+        variables = {
+            "owner": self._owner,
+            "name": self._name,
+            "ref": gql.qualified(name),
+            "base": gql.qualified(base),
+        }
+        answer = self._query(gql.BRANCH_AND_BASE, variables, what)
+        repository = answer["data"].get("repository")
+        if not repository:
+            error = gql.field_errors(answer).get("repository")
+            raise self._refused(what, error or gql.FieldError("repository", "NOT_FOUND", "null"))
+        found, start = gql.parse_ref(repository.get("ref")), gql.parse_ref(repository.get("base"))
+        if found is None and start is None:
+            raise TrackerError(f"creating branch {name}: there is no branch {base}", status=404)
+        return (
+            str(repository["id"]),
+            start[1] if start else "",
+            BranchHead(*found) if found else None,
+        )
+
+    def create_branch(self, name: str, base: str | None = None) -> BranchHead:
         if not self.graphql:
             raise TrackerError(f"creating branch {name} needs GitHub's GraphQL API")
-        repository, default, head, found = self._repository_and_branch(name)
+        if base is None:
+            repository, base, head, found = self._repository_and_branch(name)
+        else:
+            repository, head, found = self._repository_and_base(name, base)
         if found is not None:
             return found
         if not head:
             raise TrackerError(f"creating branch {name}: the repository has no default branch")
-        what = f"creating branch {name} from {default}"
+        what = f"creating branch {name} from {base}"
         variables = {"repository": repository, "ref": gql.qualified(name), "oid": head}
         answer = self._query(gql.CREATE_REF, variables, what, mutation=True)
         created = gql.parse_ref(((answer["data"] or {}).get("createRef") or {}).get("ref"))

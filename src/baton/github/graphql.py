@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from baton.core.epic import marker
 from baton.core.issue_facts import Comment, IssueInfo
 
 PAGE = 100
@@ -110,9 +111,113 @@ CREATE_REF = f"""mutation BatonCreateBranch($repository: ID!, $ref: String!, $oi
   createRef(input: {{repositoryId: $repository, name: $ref, oid: $oid}}) {{ ref {{ {_REF} }} }}
 }}"""
 
+BRANCH_AND_BASE = f"""query BatonBranchFrom(
+  $owner: String!, $name: String!, $ref: String!, $base: String!
+) {{
+  repository(owner: $owner, name: $name) {{
+    id
+    defaultBranchRef {{ name target {{ oid }} }}
+    ref(qualifiedName: $ref) {{ {_REF} }}
+    base: ref(qualifiedName: $base) {{ {_REF} }}
+  }}
+}}"""
+
 CREATE_COMMIT = """mutation BatonCommit($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid } }
 }"""
+
+
+# --- epics: sub-issues, several issues' comments at once, creating tasks --------------------
+SUB_ISSUE_LABELS = 20  # labels read per sub-issue: a task carries a handful
+BLOCKERS = 50  # "blocked by" issues read per sub-issue
+TASKS_PER_DOCUMENT = 20  # createIssue or addBlockedBy fields per mutation document
+_SUB_ISSUE = (
+    "id number state body author { __typename login } "
+    f"labels(first: {SUB_ISSUE_LABELS}) {{ nodes {{ name }} }} "
+    f"blockedBy(first: {BLOCKERS}) {{ nodes {{ number }} }}"
+)
+
+
+def sub_issues_document(label_count: int = 0, *, operation: str = "BatonSubIssues") -> str:
+    """The repository's node id, the issue's node id and its sub-issues (GitHub holds at most
+    100 per parent: one page) with their state, author, body, labels and blockers; and
+    `label_count` repository labels looked up by name (`$l0`...) for creating tasks."""
+    variables = "".join(f", $l{i}: String!" for i in range(label_count))
+    lookups = "".join(f"\n    l{i}: label(name: $l{i}) {{ id name }}" for i in range(label_count))
+    return f"""query {operation}($owner: String!, $name: String!, $number: Int!{variables}) {{
+  repository(owner: $owner, name: $name) {{
+    id
+    issue(number: $number) {{
+      id
+      subIssues(first: {PAGE}) {{ nodes {{ {_SUB_ISSUE} }} }}
+    }}{lookups}
+  }}
+}}"""
+
+
+def read_many_document(numbers: Sequence[int]) -> str:
+    """Several issues' first page of comments, each under the alias `i<number>`."""
+    variables = "".join(f", $n{n}: Int!" for n in numbers)
+    comments = (
+        f"comments(first: {PAGE}) {{ pageInfo {{ hasNextPage endCursor }} nodes {{ {_COMMENT} }} }}"
+    )
+    fields = "".join(
+        f"\n    i{n}: issue(number: $n{n}) {{ id number {comments} }}" for n in numbers
+    )
+    return f"""query BatonReadMany($owner: String!, $name: String!{variables}) {{
+  repository(owner: $owner, name: $name) {{{fields}
+  }}
+}}"""
+
+
+@dataclass(frozen=True)
+class SubIssueFound:
+    """A sub-issue as `sub_issues_document` answers it, with its body (for its mark)."""
+
+    number: int
+    node_id: str
+    open: bool
+    labels: tuple[str, ...]
+    author: str
+    body: str
+    blocked_by: tuple[int, ...]
+
+
+def parse_sub_issues(issue: Any) -> list[SubIssueFound]:
+    found = []
+    for node in ((issue or {}).get("subIssues") or {}).get("nodes") or []:
+        if not isinstance(node, dict):
+            continue
+        labels = ((node.get("labels") or {}).get("nodes")) or []
+        blockers = ((node.get("blockedBy") or {}).get("nodes")) or []
+        found.append(
+            SubIssueFound(
+                number=int(node["number"]),
+                node_id=str(node["id"]),
+                open=str(node.get("state") or "OPEN").upper() == "OPEN",
+                labels=tuple(str(x["name"]) for x in labels if x),
+                author=_login(node.get("author"))[0],
+                body=str(node.get("body") or ""),
+                blocked_by=tuple(int(x["number"]) for x in blockers if x),
+            )
+        )
+    return found
+
+
+def task_body(epic: int, key: str, body: str) -> str:
+    """A task's body with its mark (`core.epic.marker`), whatever the planner's text says."""
+    if marker.read(body) == (epic, key):
+        return body
+    mark = marker.render(epic, key)
+    return f"{body.rstrip()}\n\n{mark}" if body.strip() else mark
+
+
+def created_issue(data: dict[str, Any], alias: str) -> tuple[int, str] | None:
+    """The number and node id of the issue a `createIssue` field created."""
+    issue = (data.get(alias) or {}).get("issue") or {}
+    if issue.get("number") is None:
+        return None
+    return int(issue["number"]), str(issue["id"])
 
 
 def qualified(branch: str) -> str:
@@ -275,6 +380,7 @@ class Mutation:
     aliases: list[str] = field(default_factory=list)
     declarations: list[str] = field(default_factory=list)
     variables: dict[str, Any] = field(default_factory=dict)
+    operation: str = "BatonWrite"
 
     def _field(self, alias: str, text: str) -> None:
         self.aliases.append(alias)
@@ -345,9 +451,58 @@ class Mutation:
             "{ pullRequest { isDraft } }",
         )
 
+    def _shared(self, name: str, kind: str, value: Any) -> str:
+        """A variable every field of the document may use (declared once)."""
+        if name not in self.variables:
+            self._var(name, kind, value)
+        return f"${name}"
+
+    def create_issue(
+        self,
+        alias: str,
+        repository: str,
+        title: str,
+        body: str,
+        labels: Sequence[str],
+        parent: str | None,
+    ) -> None:
+        """`createIssue`: with `parentIssueId` the issue is created as a sub-issue in the same
+        step, so no crash can leave it unlinked."""
+        r = self._shared("repository", "ID!", repository)
+        t = self._var(f"{alias}Title", "String!", title)
+        b = self._var(f"{alias}Body", "String!", body)
+        parts = [f"repositoryId: {r}", f"title: {t}", f"body: {b}"]
+        if labels:
+            parts.append(f"labelIds: {self._var(f'{alias}Labels', '[ID!]!', list(labels))}")
+        if parent is not None:
+            parts.append(f"parentIssueId: {self._shared('parent', 'ID!', parent)}")
+        self._field(
+            alias, f"createIssue(input: {{{', '.join(parts)}}}) {{ issue {{ id number }} }}"
+        )
+
+    def add_blocked_by(self, alias: str, issue: str, blocking: str) -> None:
+        """`addBlockedBy`: `issue` is blocked by `blocking`."""
+        i = self._var(f"{alias}Issue", "ID!", issue)
+        b = self._var(f"{alias}Blocking", "ID!", blocking)
+        self._field(
+            alias,
+            f"addBlockedBy(input: {{issueId: {i}, blockingIssueId: {b}}}) "
+            "{ issue { number } blockingIssue { number } }",
+        )
+
+    def add_sub_issue(self, alias: str, parent: str, child: str) -> None:
+        p = self._var(f"{alias}Parent", "ID!", parent)
+        c = self._var(f"{alias}Child", "ID!", child)
+        self._field(
+            alias,
+            f"addSubIssue(input: {{issueId: {p}, subIssueId: {c}}}) "
+            "{ issue { number } subIssue { number } }",
+        )
+
     def document(self) -> str:
         body = "\n  ".join(self.fields)
-        return f"mutation BatonWrite({', '.join(self.declarations)}) {{\n  {body}\n}}"
+        declared = ", ".join(self.declarations)
+        return f"mutation {self.operation}({declared}) {{\n  {body}\n}}"
 
 
 @dataclass(frozen=True)
@@ -380,6 +535,24 @@ def field_errors(answer: dict[str, Any], asked: Sequence[str] = ()) -> dict[str,
                 message=str(error.get("message") or "unknown error"),
             ),
         )
+    return found
+
+
+def nested_errors(answer: dict[str, Any], root: str) -> dict[str, FieldError]:
+    """The errors of the fields under the root field `root` (aliases of a query that asks for
+    several issues of one repository), by their alias."""
+    found: dict[str, FieldError] = {}
+    for error in answer.get("errors") or []:
+        path = error.get("path") or []
+        if len(path) > 1 and path[0] == root:
+            found.setdefault(
+                str(path[1]),
+                FieldError(
+                    alias=str(path[1]),
+                    kind=str(error.get("type") or "ERROR"),
+                    message=str(error.get("message") or "unknown error"),
+                ),
+            )
     return found
 
 

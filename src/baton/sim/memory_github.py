@@ -8,7 +8,10 @@ counted per operation, and `fail_next` makes a named operation raise, for fault 
 The repository is a `github_rules.Git`: `main` starts at a commit of a README, commits carry
 their whole tree and the ids git would give them, and a commit whose expected head is stale is
 refused as `createCommitOnBranch` refuses it. Pull requests take their numbers from the issues'
-sequence, as on GitHub. What humans and CI do to them (`human_push`, `human_review`,
+sequence, as on GitHub. Sub-issues and "blocked by" edges follow GitHub's rules
+(`github_rules.Relations`); a plan's tasks are created in the round trips `GitHubTracker` makes,
+and a task branch merges back as the merges API does (`github_rules.Git.merge_branches`, with
+its conflicts). What humans and CI do to them (`human_push`, `human_review`,
 `human_merge`, `human_close_pr`, `add_check_run`) are helpers for tests and scenarios.
 
 What GitHub itself does it takes from `github_rules`, as the HTTP fake of the tests does: body
@@ -29,9 +32,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from baton.core.decision import PullRequestPlan
+from baton.core.epic import marker
+from baton.core.epic.model import (
+    CreatedTask,
+    MergeFacts,
+    MergePlan,
+    NewTask,
+    TaskCreationFacts,
+    TaskCreationPlan,
+)
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
 from baton.errors import PullRequestRefused, StaleHead, TrackerError
+from baton.github import graphql as gql
 from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.permission import role_of
 from baton.github.tracker import (
@@ -41,6 +54,7 @@ from baton.github.tracker import (
     LabelSpec,
     OpenedPullRequest,
     Snapshot,
+    SubIssue,
     Writes,
     Written,
 )
@@ -164,7 +178,7 @@ class MemoryGitHub:
         self.dispatches: list[DispatchRequest] = []
         self.log: list[str] = []
         self.calls: Counter[str] = Counter()
-        self._failures: dict[str, list[TrackerError]] = {}
+        self._failures: dict[str, list[TrackerError | None]] = {}
         # Called with the operation name before each call, until cleared (a hook may clear
         # itself): tests interleave a second run here.
         self.on_call: Callable[[str], None] | None = None
@@ -184,6 +198,8 @@ class MemoryGitHub:
         # on here, so a test turns it off to see the refusal).
         self.actions_may_open_pull_requests = True
         self.workflows_permission = False  # GITHUB_TOKEN never has it
+        # Sub-issues and "blocked by" edges between issues, by number, with GitHub's rules.
+        self.relations = rules.Relations()
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -260,10 +276,48 @@ class MemoryGitHub:
         org, _, slug = team.partition("/")
         self.teams.add(org, slug, login, state=state)
 
-    def fail_next(self, operation: str, error: TrackerError | None = None, times: int = 1) -> None:
-        """Make the next `times` calls of `operation` (a method name) raise."""
+    def fail_next(
+        self,
+        operation: str,
+        error: TrackerError | None = None,
+        times: int = 1,
+        *,
+        after: int = 0,
+    ) -> None:
+        """Make the next `times` calls of `operation` (a method name, or a field of a
+        document: `create_issue`, `add_blocked_by`) raise, once `after` more have passed
+        (`fail_next("create_issue", after=3)`: the request dies at the fourth task)."""
         failure = error or TrackerError(f"injected failure in {operation}")
-        self._failures.setdefault(operation, []).extend([failure] * times)
+        self._failures.setdefault(operation, []).extend([None] * after + [failure] * times)
+
+    # --- sub-issues and dependencies, as a human makes them -----------------------------
+    def add_sub_issue(self, parent: int, child: int, *, replace_parent: bool = False) -> None:
+        """Someone makes `child` a sub-issue of `parent` (GitHub's rules: one parent, at most
+        100 sub-issues, not itself); raises `RelationRefusal` as GitHub refuses."""
+        self._issue(parent)
+        self._issue(child)
+        self.relations.add_sub_issue(parent, child, replace_parent=replace_parent)
+        self.log.append(f"#{child} sub-issue of #{parent}")
+
+    def add_blocked_by(self, issue: int, blocking: int) -> None:
+        """Someone marks `issue` as blocked by `blocking`."""
+        self._issue(issue)
+        self._issue(blocking)
+        self.relations.add_blocked_by(issue, blocking)
+        self.log.append(f"#{issue} blocked by #{blocking}")
+
+    def sub_issues_of(self, number: int) -> list[int]:
+        return self.relations.sub_issues(number)
+
+    def blocked_by_of(self, number: int) -> list[int]:
+        return self.relations.blocked_by(number)
+
+    def parent_of(self, number: int) -> int | None:
+        return self.relations.parent(number)
+
+    def node_id_of(self, number: int) -> str:
+        """An issue's node id, as GraphQL would give it."""
+        return f"I_mem{self._issue(number).id}"
 
     # --- the repository, as humans and CI change it ----------------------------------------
     def human_push(
@@ -484,7 +538,9 @@ class MemoryGitHub:
                 self._batched = batched
         queued = self._failures.get(operation)
         if queued:
-            raise queued.pop(0)
+            failure = queued.pop(0)
+            if failure is not None:
+                raise failure
 
     def _issue(self, number: int) -> _Issue:
         try:
@@ -775,16 +831,19 @@ class MemoryGitHub:
             return None
         return BranchHead(name=name, oid=oid, message=self.git.commits[oid].message)
 
-    def create_branch(self, name: str) -> BranchHead:
-        """Two round trips as over GraphQL: the default branch's head and whether `name`
-        exists (`create_branch` in `calls`), then `createRef` (`create_ref`); one when the
-        branch is there already."""
+    def create_branch(self, name: str, base: str | None = None) -> BranchHead:
+        """Two round trips as over GraphQL: the head of `base` (the default branch unless
+        named) and whether `name` exists (`create_branch` in `calls`), then `createRef`
+        (`create_ref`); one when the branch is there already."""
         self._call("create_branch")
         head = self.git.head(name)
         found = self.git.commits[head] if head is not None else None
         if found is None:
+            start_at = self.git.head(base or self.git.default_branch)
+            if start_at is None:
+                raise TrackerError(f"creating branch {name}: there is no branch {base}", status=404)
             self._call("create_ref")  # the second round trip: a test may race it here
-            start = self.git.refs[self.git.default_branch]
+            start = start_at
             try:
                 self.git.create_branch(name, start)
             except rules.GitRefusal as refused:
@@ -870,6 +929,160 @@ class MemoryGitHub:
             for run in latest.values()
             if run.conclusion in rules.FAILED_CONCLUSIONS
         ]
+
+    # --- epics: sub-issues, several issues at once, creating tasks, merging -----------------
+    def _sub_issue(self, epic: int, number: int) -> SubIssue:
+        issue = self.issues[number]
+        mark = marker.read(issue.body) if issue.author == self.bot_login else None
+        return SubIssue(
+            number=number,
+            node_id=self.node_id_of(number),
+            open=issue.state == "open",
+            labels=tuple(issue.labels[: gql.SUB_ISSUE_LABELS]),
+            author=issue.author,
+            marker=mark[1] if mark is not None and mark[0] == epic else None,
+            blocked_by=tuple(self.relations.blocked_by(number)[: gql.BLOCKERS]),
+        )
+
+    def sub_issues(self, number: int) -> list[SubIssue]:
+        """One round trip, as GitHubTracker's one query (`sub_issues` in `calls`)."""
+        self._call("sub_issues")
+        self._issue(number)
+        return [self._sub_issue(number, n) for n in self.relations.sub_issues(number)]
+
+    def read_many(self, numbers: list[int]) -> dict[int, Snapshot]:
+        """One round trip for every issue's first 100 comments (`read_many` in `calls`), one
+        more per further page of an issue with more; an issue that is not there (or is a pull
+        request: GraphQL's `issue(number:)` finds none) is left out."""
+        wanted = list(dict.fromkeys(numbers))
+        if not wanted:
+            return {}
+        self._call("read_many")
+        read: dict[int, Snapshot] = {}
+        for number in wanted:
+            issue = self.issues.get(number)
+            if issue is None or issue.is_pull_request:
+                continue
+            comments = self.comments_of(number)
+            for _ in range(PAGE_SIZE, len(comments), PAGE_SIZE):
+                self._call("comments")  # the next page, by cursor
+            read[number] = Snapshot(issue=None, comments=comments)
+        return read
+
+    def create_tasks(self, plan: TaskCreationPlan) -> TaskCreationFacts:
+        """The round trips GitHubTracker makes: one query (`create_tasks` in `calls`), one per
+        label the repository lacks (`create_label`), one document per 20 missing tasks (its
+        fields `create_issue`), one per 20 missing edges (`add_blocked_by`). A field failed by
+        `fail_next` kills its request there, as a 5xx would (what ran stays); GitHub's own
+        refusals fail their field only, and the run stops after that document."""
+        epic = plan.epic
+        keys = {task.key for task in plan.tasks}
+        unknown = sorted({k for edge in plan.edges for k in edge} - keys)
+        if unknown:
+            raise TrackerError(
+                f"creating the tasks of #{epic}: the edges name tasks the plan lacks: {unknown}"
+            )
+        self._call("create_tasks")
+        if self._issue(epic).is_pull_request:
+            raise TrackerError(f"#{epic} is not an issue (NOT_FOUND)", status=404)
+        tasks: dict[str, SubIssue] = {}
+        for number in self.relations.sub_issues(epic):
+            sub = self._sub_issue(epic, number)
+            if sub.marker is not None and sub.marker not in tasks:
+                tasks[sub.marker] = sub
+        missing = [task for task in plan.tasks if task.key not in tasks]
+        for name in dict.fromkeys(x for task in missing for x in task.labels):
+            if rules.find_label(self.label_ids, name) is None:
+                self._call("create_label")
+                self._label_name(name)
+                self.log.append(f"label {name} created")
+        size = gql.TASKS_PER_DOCUMENT
+        for start in range(0, len(missing), size):
+            tasks |= self._create_chunk(epic, missing[start : start + size])
+        edges = [
+            (blocked, blocking)
+            for blocked, blocking in dict.fromkeys(plan.edges)
+            if tasks[blocking].number not in tasks[blocked].blocked_by
+        ]
+        for start in range(0, len(edges), size):
+            self._add_edges(epic, edges[start : start + size], tasks)
+        return TaskCreationFacts(
+            created=[
+                CreatedTask(
+                    key=task.key, number=tasks[task.key].number, node_id=tasks[task.key].node_id
+                )
+                for task in plan.tasks
+            ]
+        )
+
+    def _create_chunk(self, epic: int, chunk: list[NewTask]) -> dict[str, SubIssue]:
+        batched = self._one_trip()
+        made: dict[str, SubIssue] = {}
+        refused: list[str] = []
+        try:
+            for task in chunk:
+                self._call("create_issue")
+                try:
+                    self.relations.check_sub_issue(epic)
+                except rules.RelationRefusal as refusal:
+                    refused.append(f"{task.key}: UNPROCESSABLE {refusal.message}")
+                    continue
+                body = gql.task_body(epic, task.key, task.body)
+                number = self.open_issue(
+                    task.title, body, author=self.bot_login, labels=task.labels
+                )
+                self.relations.add_sub_issue(epic, number)
+                self.log.append(f"#{number} sub-issue of #{epic}")
+                made[task.key] = self._sub_issue(epic, number)
+        finally:
+            self._batched = batched
+        if refused:
+            raise TrackerError(
+                f"GitHub refused creating {len(refused)} of {len(chunk)} tasks of #{epic} "
+                f"(GraphQL), {refused[0].replace(':', ' first:', 1)}",
+                status=422,
+            )
+        return made
+
+    def _add_edges(
+        self, epic: int, edges: list[tuple[str, str]], tasks: dict[str, SubIssue]
+    ) -> None:
+        batched = self._one_trip()
+        refused: list[str] = []
+        try:
+            for blocked, blocking in edges:
+                self._call("add_blocked_by")
+                issue, by = tasks[blocked].number, tasks[blocking].number
+                try:
+                    self.relations.add_blocked_by(issue, by)
+                except rules.RelationRefusal as refusal:
+                    if refusal.message != rules.ALREADY_BLOCKED_MESSAGE:  # added meanwhile
+                        refused.append(f"{blocked} blocked by {blocking}: {refusal.message}")
+                    continue
+                self.log.append(f"#{issue} blocked by #{by}")
+        finally:
+            self._batched = batched
+        if refused:
+            raise TrackerError(
+                f"GitHub refused {len(refused)} of {len(edges)} dependencies of the tasks of "
+                f"#{epic} (GraphQL), {refused[0].replace(':', ' first: UNPROCESSABLE', 1)}",
+                status=422,
+            )
+
+    def merge(self, plan: MergePlan) -> MergeFacts:
+        """REST `POST /merges`: one round trip (`merge` in `calls`), as the bot."""
+        self._call("merge")
+        try:
+            made = self.git.merge_branches(
+                plan.base, plan.head, plan.message, self.bot_login, self.now
+            )
+        except rules.GitRefusal as refused:
+            status = "conflict" if refused.kind == "conflict" else "missing"
+            return MergeFacts(status=status, detail=refused.message)
+        if made is None:
+            return MergeFacts(status="up_to_date")
+        self.log.append(f"merge {made.oid[:7]} of {plan.head} into {plan.base}")
+        return MergeFacts(status="merged", oid=made.oid)
 
     # --- GitHub's JSON, for `payloads` (the `payloads.Source` protocol) --------------------
     def user_json(self, login: str, user_type: str = "User") -> dict[str, Any]:

@@ -1,0 +1,338 @@
+"""The tracker's epic operations over real HTTP, against the fake GitHub: an epic's sub-issues
+and what blocks them, several issues' comments at once, a plan's tasks created idempotently in
+a handful of GraphQL documents (and again after a crash half-way), task branches made from the
+epic's and merged back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from baton.core.epic import marker
+from baton.core.epic.model import MergePlan, NewTask, TaskCreationPlan
+from baton.errors import TrackerError
+from baton.github import graphql as gql
+from baton.github.client import GitHubTracker
+from baton.github.tracker import BranchHead, SubIssue
+from baton.sim import github_rules as rules
+from fakes.http_github import FakeGitHub
+
+TASK = "baton:task"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        yield server
+
+
+@pytest.fixture
+def tracker(fake: FakeGitHub) -> GitHubTracker:
+    return GitHubTracker(fake.repo_full_name, fake.token, api_url=fake.url, retry=0)
+
+
+def plan_of(epic: int, count: int = 10) -> TaskCreationPlan:
+    """`count` tasks in a chain (k1 blocked by k0, ...) and k{n} also blocked by k0."""
+    tasks = [
+        NewTask(key=f"k{i}", title=f"Task {i}", body=f"Do part {i}.", labels=(TASK,))
+        for i in range(count)
+    ]
+    edges = [(f"k{i}", f"k{i - 1}") for i in range(1, count)]
+    edges += [(f"k{i}", "k0") for i in range(2, count)]
+    return TaskCreationPlan(epic=epic, tasks=tasks, edges=edges)
+
+
+def operations(fake: FakeGitHub) -> list[str]:
+    return [c.operation or f"{c.method} {c.path}" for c in fake.requests]
+
+
+def wanted_edges(fake: FakeGitHub, plan: TaskCreationPlan, numbers: dict[str, int]) -> bool:
+    return fake.blocked_by_edges() == {(numbers[a], numbers[b]) for a, b in plan.edges}
+
+
+# --- creating a plan's tasks ----------------------------------------------------------------
+def test_ten_tasks_and_their_edges_cost_four_calls_and_a_rerun_one(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic: export", labels=["baton:epic"])
+    plan = plan_of(epic)
+    fake.reset_requests()
+
+    facts = tracker.create_tasks(plan)
+
+    # one read, the missing label (REST), one createIssue document, one addBlockedBy document
+    assert operations(fake) == [
+        "BatonTasks",
+        "POST /repos/octo/demo/labels",
+        "BatonCreateTasks",
+        "BatonBlockedBy",
+    ]
+    assert (tracker.requests, tracker.graphql_requests) == (4, 3)
+    numbers = {c.key: c.number for c in facts.created}
+    assert [c.key for c in facts.created] == [t.key for t in plan.tasks]
+    assert fake.sub_issues(epic) == list(numbers.values())  # linked as they were created
+    assert all(c.node_id == fake.node_id(c.number) for c in facts.created)
+    assert wanted_edges(fake, plan, numbers)
+    first = fake.issue(numbers["k0"])
+    assert first["user"]["login"] == fake.bot_login
+    assert first["labels"] == [TASK]
+    assert marker.read(first["body"]) == (epic, "k0")
+    assert first["body"].startswith("Do part 0.")
+
+    fake.reset_requests()
+    assert tracker.create_tasks(plan) == facts
+    assert operations(fake) == ["BatonTasks"]  # found by their marks: nothing made twice
+    assert len(fake.sub_issues(epic)) == 10
+
+
+def test_a_label_the_repository_has_costs_nothing_and_big_plans_are_chunked(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    fake.add_label(TASK, "1d76db", "A task of an epic")
+    epic = fake.add_issue("Epic")
+    plan = plan_of(epic, 25)  # 25 tasks, 47 edges
+    fake.reset_requests()
+
+    tracker.create_tasks(plan)
+
+    assert operations(fake) == ["BatonTasks"] + ["BatonCreateTasks"] * 2 + ["BatonBlockedBy"] * 3
+    assert len(fake.sub_issues(epic)) == 25
+    assert len(fake.blocked_by_edges()) == 47
+
+
+def test_a_crash_after_the_created_issues_leaves_only_the_edges_to_add(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    plan = plan_of(epic)
+    fake.fail("POST", "/graphql", 502, operation="BatonBlockedBy")
+
+    with pytest.raises(TrackerError, match="502"):
+        tracker.create_tasks(plan)
+    assert len(fake.sub_issues(epic)) == 10
+    assert fake.blocked_by_edges() == set()
+
+    fake.reset_requests()
+    facts = tracker.create_tasks(plan)
+
+    assert operations(fake) == ["BatonTasks", "BatonBlockedBy"]
+    assert wanted_edges(fake, plan, {c.key: c.number for c in facts.created})
+
+
+def test_a_refused_task_fails_the_run_in_one_line_and_the_rerun_makes_only_it(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    plan = plan_of(epic)
+    fake.fail_graphql_field("t3", "FORBIDDEN", operation="BatonCreateTasks")
+
+    with pytest.raises(TrackerError) as refused:
+        tracker.create_tasks(plan)
+    text = str(refused.value)
+    assert "\n" not in text
+    assert text == (
+        f"GitHub refused creating 1 of 10 tasks of #{epic} (GraphQL), k3 first: FORBIDDEN"
+        " Resource not accessible by integration"
+    )
+    assert refused.value.status == 403
+    assert len(fake.sub_issues(epic)) == 9  # the others were created: they stay
+    assert fake.blocked_by_edges() == set()
+
+    fake.reset_requests()
+    facts = tracker.create_tasks(plan)
+
+    assert operations(fake) == ["BatonTasks", "BatonCreateTasks", "BatonBlockedBy"]
+    assert fake.calls(operation="BatonCreateTasks")[0].body["query"].count("createIssue") == 1
+    assert len(fake.sub_issues(epic)) == 10
+    assert wanted_edges(fake, plan, {c.key: c.number for c in facts.created})
+
+
+def test_only_the_bots_marks_count_and_present_edges_are_kept(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    plan = plan_of(epic, 3)
+    # Someone opens an issue carrying k0's mark and links it: it is no task of Baton's.
+    forged = fake.add_issue("Sneaky", marker.render(epic, "k0"), user="mallory")
+    fake.add_sub_issue(epic, forged)
+    facts = tracker.create_tasks(plan)
+    numbers = {c.key: c.number for c in facts.created}
+    assert numbers["k0"] != forged
+    seen = tracker.sub_issues(epic)
+    assert [(s.number, s.marker) for s in seen] == [
+        (forged, None),
+        (numbers["k0"], "k0"),
+        (numbers["k1"], "k1"),
+        (numbers["k2"], "k2"),
+    ]
+
+    # A maintainer removes nothing, but an edge that a racing run added is taken as done.
+    fresh = TaskCreationPlan(
+        epic=epic, tasks=plan.tasks, edges=[*plan.edges, ("k2", "k1"), ("k0", "k2")]
+    )
+    fake.fail_graphql_field(
+        "e0", "UNPROCESSABLE", message=rules.ALREADY_BLOCKED_MESSAGE, operation="BatonBlockedBy"
+    )
+    fake.reset_requests()
+    tracker.create_tasks(fresh)
+    assert operations(fake) == ["BatonTasks", "BatonBlockedBy"]
+    sent = fake.calls(operation="BatonBlockedBy")[0].body["query"]
+    assert sent.count("addBlockedBy") == 1  # only the edge missing: (k0, k2)
+
+
+def test_a_plan_naming_an_unknown_task_in_an_edge_writes_nothing(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    plan = TaskCreationPlan(epic=epic, tasks=plan_of(epic, 2).tasks, edges=[("k1", "ghost")])
+    fake.reset_requests()
+    with pytest.raises(TrackerError, match="ghost"):
+        tracker.create_tasks(plan)
+    assert fake.requests == []
+
+
+def test_a_full_parent_refuses_the_new_task_and_nothing_is_left_unlinked(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    for _ in range(rules.SUB_ISSUE_LIMIT):
+        fake.add_sub_issue(epic, fake.add_issue("Old work"))
+    before = len(fake.requests)
+    with pytest.raises(TrackerError, match=rules.SUB_ISSUE_LIMIT_MESSAGE):
+        tracker.create_tasks(plan_of(epic, 1))
+    assert len(fake.sub_issues(epic)) == rules.SUB_ISSUE_LIMIT
+    assert len(fake.requests) - before == 3  # read, label, the refused document
+    assert fake.issue(101)["title"] == "Old work"  # and no issue #102 was opened
+    with pytest.raises(KeyError):
+        fake.issue(102)
+
+
+# --- reading sub-issues and several issues ---------------------------------------------------
+def test_sub_issues_carry_state_labels_author_mark_and_blockers(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    facts = tracker.create_tasks(plan_of(epic, 3))
+    one, two, three = (c.number for c in facts.created)
+    fake.update_issue(one, state="closed")
+    fake.label_by(two, "status:in-progress", "maria")
+    fake.reset_requests()
+
+    found = tracker.sub_issues(epic)
+
+    assert operations(fake) == ["BatonSubIssues"]
+    assert found[1] == SubIssue(
+        number=two,
+        node_id=fake.node_id(two),
+        open=True,
+        labels=(TASK, "status:in-progress"),
+        author=fake.bot_login,
+        marker="k1",
+        blocked_by=(one,),
+    )
+    assert found[0].open is False
+    assert found[2].blocked_by == (two, one)
+    assert tracker.sub_issues(three) == []
+
+
+def test_read_many_reads_several_issues_in_one_document_and_pages_long_ones(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    small, big = fake.add_issue("a"), fake.add_issue("b")
+    pr = fake.add_issue("PR", is_pull_request=True)
+    fake.add_comment(small, "one")
+    for i in range(150):
+        fake.add_comment(big, f"comment {i}")
+    fake.reset_requests()
+
+    assert tracker.read_many([]) == {}
+    assert fake.requests == []
+
+    read = tracker.read_many([small, big, big, pr, 999])
+
+    # one document for all, one more page for the issue with 150 comments; a pull request and
+    # an issue that is not there are left out
+    assert operations(fake) == ["BatonReadMany", "BatonComments"]
+    assert sorted(read) == [small, big]
+    assert [c.body for c in read[small].comments] == ["one"]
+    assert [c.body for c in read[big].comments] == [f"comment {i}" for i in range(150)]
+    assert read[small].issue is None and read[small].branch is None
+    # the comments' node ids are known: one can be read back by GraphQL
+    first = read[big].comments[0]
+    assert tracker.comment(first.id) == first
+
+
+def test_read_many_goes_over_rest_without_graphql(fake: FakeGitHub) -> None:
+    tracker = GitHubTracker(
+        fake.repo_full_name, fake.token, api_url=fake.url, retry=0, graphql=False
+    )
+    one = fake.add_issue("a")
+    fake.add_comment(one, "hi")
+    fake.reset_requests()
+    read = tracker.read_many([one])
+    assert [c.body for c in read[one].comments] == ["hi"]
+    assert operations(fake) == [f"GET /repos/octo/demo/issues/{one}/comments"]
+
+
+# --- branches and merges ---------------------------------------------------------------------
+def test_a_task_branch_starts_at_the_epics_and_merges_back(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic_branch = tracker.create_branch("baton/epic-1")
+    fake.push("baton/epic-1", {"plan.md": "the plan"})
+    epic_head = fake.branch_head("baton/epic-1")
+    task = tracker.create_branch("baton/issue-2", "baton/epic-1")
+    assert task == BranchHead("baton/issue-2", str(epic_head), fake.commit_message(epic_head))
+    assert epic_branch.oid != epic_head
+    # an existing branch is returned as it is, whatever the base
+    assert tracker.create_branch("baton/issue-2", "main") == task
+    with pytest.raises(TrackerError, match="there is no branch nope") as missing:
+        tracker.create_branch("baton/issue-3", "nope")
+    assert missing.value.status == 404
+
+    plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="Merge task k0 (#2)")
+    fake.reset_requests()
+    assert tracker.merge(plan).status == "up_to_date"
+    fake.push("baton/issue-2", {"src/a.py": "a = 1\n"})
+    merged = tracker.merge(plan)
+    assert merged.status == "merged"
+    assert merged.oid == fake.branch_head("baton/epic-1")
+    assert fake.commit_message(merged.oid) == "Merge task k0 (#2)"
+    assert fake.file_at("baton/epic-1", "src/a.py") == "a = 1\n"
+    assert operations(fake) == ["POST /repos/octo/demo/merges"] * 2
+    assert tracker.merge(plan).status == "up_to_date"
+
+
+def test_a_conflict_writes_nothing_and_a_missing_branch_says_so(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    tracker.create_branch("baton/epic-1")
+    tracker.create_branch("baton/issue-2", "baton/epic-1")
+    fake.push("baton/issue-2", {"README.md": "theirs"})
+    fake.push("baton/epic-1", {"README.md": "ours"})
+    head = fake.branch_head("baton/epic-1")
+
+    plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="m")
+    conflict = tracker.merge(plan)
+
+    assert (conflict.status, conflict.detail) == ("conflict", rules.MERGE_CONFLICT)
+    assert fake.branch_head("baton/epic-1") == head
+    gone = tracker.merge(MergePlan(base="baton/epic-1", head="baton/issue-9", message="m"))
+    assert (gone.status, gone.detail) == ("missing", "Head does not exist")
+    fake.fail("POST", "/merges", 500)
+    with pytest.raises(TrackerError, match="500"):
+        tracker.merge(plan)
+
+
+# --- the documents -----------------------------------------------------------------------------
+def test_the_epic_documents_name_their_operations() -> None:
+    from fakes import github_graphql
+
+    doc = gql.Mutation(operation="BatonCreateTasks")
+    doc.create_issue("t0", "R_1", "Title", "Body", ["LA_1"], "I_1")
+    assert github_graphql.operation_name({"query": doc.document()}) == "BatonCreateTasks"
+    assert github_graphql.operation_name({"query": gql.sub_issues_document()}) == ("BatonSubIssues")
+    assert github_graphql.operation_name({"query": gql.read_many_document([1, 2])}) == (
+        "BatonReadMany"
+    )
