@@ -12,8 +12,9 @@ from baton.core.authority import answers_whoever, needs_identity, reopens_whoeve
 from baton.core.catchup import as_event, missed_comment
 from baton.core.changeset import Changeset
 from baton.core.comment_commands import parse_command
-from baton.core.decision import Decision, Outcome
+from baton.core.decision import CommitPlan, Decision, Outcome
 from baton.core.engine import decide
+from baton.core.epic.commands import parse_epic_command
 from baton.core.events import (
     AgentReported,
     ChecksCompleted,
@@ -29,6 +30,7 @@ from baton.core.triage import event_reason, view_of
 from baton.core.work import PullRequestFacts, branch_name
 from baton.errors import PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import CommitRequest, DispatchTarget, Snapshot, Tracker
+from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
 from baton.issue.changeset_facts import judge
 from baton.issue.load import Loaded, load
@@ -44,6 +46,7 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
     event: Event | None = None  # the event as decided: a report with its changeset judged
+    settings: Settings | None = None  # the settings of the issue's own workflow (epic, task)
 
     @property
     def record(self) -> Record | None:
@@ -69,7 +72,11 @@ def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
         return False
     if parse_command(event.body, settings.policy.approval_words):
         return True
+    if settings.workflow.role == "epic" and parse_epic_command(event.body) is not None:
+        return True
     record = loaded.record
+    if record is not None and settings.workflow.converses(record.state):
+        return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
     if record is None or not settings.workflow.is_waiting(record.state):
         return False
     return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
@@ -158,6 +165,7 @@ def _decide_once(
     if fetched and snapshot.issue is not None:
         issue = snapshot.issue
         event = event.model_copy(update={"issue": issue})
+    settings = settings.for_labels(issue.labels)
     comments = snapshot.comments
     # A label being added is the event itself, not evidence of where a lost record stood.
     known = tuple(x for x in issue.labels if not (isinstance(event, Labeled) and x == event.label))
@@ -173,6 +181,7 @@ def _decide_once(
     if isinstance(event, AgentReported) and changeset is not None:
         event = _judged(event, changeset, snapshot, loaded.record, settings, fresh=read_now)
     event = _with_pull_request_details(event, loaded.record, tracker)
+    event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
     event = _with_identity(event, loaded, tracker, settings, identities)
@@ -202,7 +211,9 @@ def _decide_once(
         revision = loaded.record.revision + 1
         rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
         decision = decision.model_copy(update={"record": rewritten})
-    result = RunResult(decision=decision, loaded=loaded, snapshot=snapshot, event=original)
+    result = RunResult(
+        decision=decision, loaded=loaded, snapshot=snapshot, event=original, settings=settings
+    )
     if caught_up is not None:
         result.notes.append(
             f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
@@ -265,52 +276,78 @@ def _do_work(
     notes: list[str],
 ) -> Event:
     """Carry out what the decision needs GitHub to do before it is final (a commit, a new pull
-    request) and hand the answer back as facts on the event, for `decide` to read again."""
-    assert isinstance(event, AgentReported)
-    plan = decision.commit
-    if plan is not None:
-        assert changeset is not None and event.changeset is not None
-        request = CommitRequest(
-            branch=plan.branch,
-            expected_head=plan.expected_head,
-            headline=plan.headline,
-            body=plan.body,
-            additions=tuple(
-                (f.path, f.contents) for f in changeset.files if f.contents is not None
-            ),
-            deletions=tuple(f.path for f in changeset.files if f.contents is None),
+    request, an epic's sub-issues, a task's merge) and hand the answer back as facts on the
+    event, for `decide` to read again."""
+    if decision.create_tasks is not None:
+        plan = decision.create_tasks
+        facts = tracker.create_tasks(plan)
+        notes.append(
+            f"sub-issues of #{plan.epic}: {len(facts.created)} for {len(plan.tasks)} tasks"
         )
-        try:
-            if not event.changeset.head:  # no branch yet: it starts where the agent started
-                made = tracker.create_branch(plan.branch)
-                notes.append(f"branch {made.name} created at {made.oid[:7]}")
-                if made.oid != plan.expected_head:
-                    raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
-            oid = tracker.commit(request)
-        except StaleHead as exc:
-            head = exc.head
-            if head is None:
-                found = tracker.branch(plan.branch)
-                head = found.oid if found is not None else ""
-            notes.append(f"the branch moved before the commit: {exc}")
-            facts = event.changeset.model_copy(update={"status": "stale", "head": head})
-            return event.model_copy(update={"changeset": facts})
-        notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
-        facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
-        return event.model_copy(update={"changeset": facts})
+        return event.model_copy(update={"created": facts})
+    if decision.merge is not None:
+        merging = tracker.merge(decision.merge)
+        notes.append(f"merged {decision.merge.head} into {decision.merge.base}: {merging.status}")
+        return event.model_copy(update={"merge": merging})
+    if decision.commit is not None:
+        assert isinstance(event, AgentReported)
+        return _commit(decision.commit, event, changeset, tracker, notes)
     opening = decision.open_pull_request
     assert opening is not None
     try:
         opened = tracker.open_pull_request(opening)
     except PullRequestRefused as exc:
         notes.append(f"the pull request could not be opened: {exc}")
-        return event.model_copy(update={"pull_request": PullRequestFacts(problem=str(exc))})
+        facts_refused = PullRequestFacts(problem=str(exc))
+        return _with_opened(event, facts_refused)
     notes.append(f"opened draft pull request #{opened.number} from {opening.branch}")
     opened_facts = PullRequestFacts(number=opened.number, node_id=opened.node_id)
-    return event.model_copy(update={"pull_request": opened_facts})
+    return _with_opened(event, opened_facts)
 
 
-MAX_WORK_STEPS = 3  # a commit, then a pull request: the decision is final after these
+def _with_opened(event: Event, facts: PullRequestFacts) -> Event:
+    if isinstance(event, AgentReported):
+        return event.model_copy(update={"pull_request": facts})
+    return event.model_copy(update={"opened": facts})
+
+
+def _commit(
+    plan: CommitPlan,
+    event: AgentReported,
+    changeset: Changeset | None,
+    tracker: Tracker,
+    notes: list[str],
+) -> Event:
+    assert changeset is not None and event.changeset is not None
+    request = CommitRequest(
+        branch=plan.branch,
+        expected_head=plan.expected_head,
+        headline=plan.headline,
+        body=plan.body,
+        additions=tuple((f.path, f.contents) for f in changeset.files if f.contents is not None),
+        deletions=tuple(f.path for f in changeset.files if f.contents is None),
+    )
+    try:
+        if not event.changeset.head:  # no branch yet: it starts where the agent started
+            made = tracker.create_branch(plan.branch)
+            notes.append(f"branch {made.name} created at {made.oid[:7]}")
+            if made.oid != plan.expected_head:
+                raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
+        oid = tracker.commit(request)
+    except StaleHead as exc:
+        head = exc.head
+        if head is None:
+            found = tracker.branch(plan.branch)
+            head = found.oid if found is not None else ""
+        notes.append(f"the branch moved before the commit: {exc}")
+        facts = event.changeset.model_copy(update={"status": "stale", "head": head})
+        return event.model_copy(update={"changeset": facts})
+    notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
+    facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
+    return event.model_copy(update={"changeset": facts})
+
+
+MAX_WORK_STEPS = 4  # a commit, then a pull request (or sub-issues, a merge): final after these
 
 
 def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
@@ -341,7 +378,8 @@ def handle(
     An agent's `changeset` is committed before the record that reports it: a run that dies
     between the two leaves the commit on the branch, with the changeset's digest in its
     trailer, and the re-run finds it there instead of committing it again."""
-    reason = event_reason(event, view_of(settings.workflow, settings.policy))
+    chosen = settings if event.issue.partial else settings.for_labels(event.issue.labels)
+    reason = event_reason(event, view_of(chosen.workflow, chosen.policy))
     if reason is not None:
         ignored = Decision(
             outcome=Outcome.ignored,
@@ -389,25 +427,34 @@ def handle(
             # Before the record that names it, and before the re-check of the record, so the
             # window between that check and the write stays free of calls. A run that dies
             # after this leaves a branch the next run finds (creating it returns it).
-            head = tracker.create_branch(result.decision.create_branch)
+            planned = result.decision.record.work if result.decision.record else None
+            base = planned.base if planned is not None and planned.base else None
+            head = tracker.create_branch(result.decision.create_branch, base)
             notes.append(f"branch {head.name} at {head.oid[:7]}")
         if _changed_since_read(result, tracker):
             continue
         result.notes[:0] = notes
         if attempt:
             result.notes.append(f"another run changed the record first; decided again ({attempt}x)")
+        chosen = result.settings or settings
         result.applied = apply(
             result.decision,
             result.loaded,
             issue,
             tracker,
-            settings.workflow,
-            settings.policy,
+            chosen.workflow,
+            chosen.policy,
             secret=secret,
         )
         if chain is not None and result.decision.agent:
             tracker.dispatch(chain, {"issue": str(issue.number)})
             result.dispatched = True
+        if chain is not None:
+            # After the record that ordered them: a run dying here leaves orders the next
+            # conductor pass (or the sweep) dispatches again.
+            for number in result.decision.notify:
+                tracker.dispatch(chain, {"issue": str(number)})
+                result.notes.append(f"dispatched the run of #{number}")
         return result
     raise TrackerError(
         f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "

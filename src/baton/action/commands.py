@@ -301,6 +301,7 @@ def context_command(env: ActionEnv, *, issue: int, fmt: str) -> tuple[CommandRes
         info, comments = snapshot.issue, snapshot.comments
         if info is None:
             raise BatonError(f"issue #{issue} could not be read")
+        settings = settings.for_labels(info.labels)
         loaded = load(
             issue,
             info.labels,

@@ -14,6 +14,7 @@ import json
 from pydantic import BaseModel, ConfigDict
 
 from baton.agents.sanitize import fence, visible_characters, visible_text
+from baton.core.epic.model import EpicState
 from baton.core.issue_facts import Comment, IssueInfo
 from baton.core.markdown import code
 from baton.core.record import Record
@@ -62,6 +63,9 @@ class Briefing(BaseModel):
     branch: str = ""
     pull_request: int | None = None
     forbidden_paths: list[str] = []
+    # Epics: what the discovery and planning agents work from, and a task's place in its epic.
+    epic: list[str] = []
+    epic_data: list[str] = []  # the specification, written by an agent: quoted data
 
 
 def build(
@@ -107,7 +111,85 @@ def build(
         ],
         result_format=RESULT_FORMAT,
         **_work(record, settings),
+        **_epic(record, settings),
     )
+
+
+def _epic(record: Record, settings: Settings) -> dict[str, object]:
+    """The epic's instructions for its agents (Baton's words) and its data (agents' words)."""
+    epic = record.epic
+    task = record.task
+    if task is not None:
+        return {
+            "epic": [
+                f"This issue is task {code(task.key)} of epic #{task.epic}. Its branch starts "
+                "from the epic's branch and is merged back into it when the review approves it."
+            ]
+        }
+    if epic is None and settings.workflow.role != "epic":
+        return {}
+    epic = epic or EpicState()
+    found = epic.discovery
+    lines: list[str] = []
+    data: list[str] = []
+    cost = (
+        'Optionally add "cost": {"tokens": int, "money": float (USD), "minutes": float} with '
+        "what this attempt cost."
+    )
+    if record.state == "discovery":
+        remaining = [c for c in settings.policy.epics.categories if c not in found.categories_done]
+        if found.phase == "generating":
+            lines.append(
+                'Write the specification now from everything answered: return it as "spec" '
+                "(Markdown), with no questions."
+            )
+        elif found.phase == "editing":
+            lines.append(
+                "Apply the minor edits asked for (under human input) to the specification and "
+                'return the whole revised text as "spec".'
+            )
+            data.append(found.spec)
+        else:
+            lines.append(
+                'Ask one round of questions about the next open category, as "questions", and '
+                'list the categories this round covers as "categories". When every category is '
+                'answered, return the specification as "spec" instead.'
+            )
+        lines.append(
+            f"Categories: {', '.join(settings.policy.epics.categories)}; still open: "
+            f"{', '.join(remaining) or 'none'}. Answers so far: {found.turns} (at "
+            f"{settings.policy.epics.max_turns} the specification is generated anyway)."
+        )
+        if found.request:
+            data.append(found.request)
+    elif record.state in ("planning", "implementing"):
+        mode = "extend" if epic.extension else ("replan" if epic.tasks else "new")
+        lines.append(
+            'Return the plan as "tasks": a list of {"key": "short-kebab-key", "title": str, '
+            '"body": str, "depends_on": [keys], "agent": optional str}. Keys are lowercase '
+            "letters, digits, - and _. The dependencies must form no cycle; at most "
+            f"{settings.policy.epics.max_tasks} tasks. Each task becomes a sub-issue."
+        )
+        if mode == "extend":
+            lines.append(
+                "Add tasks for the request below; the existing tasks stay. New keys only; a new "
+                "task may depend on an existing key."
+            )
+            data.append(epic.extension)
+        if mode == "replan":
+            lines.append(
+                "Replan: return the whole plan. Finished and running tasks are kept as they "
+                "are; a failed task whose key you reuse is replaced by a new sub-issue."
+            )
+        if epic.plan_problem:
+            lines.append(f"Your last plan was refused: {epic.plan_problem}")
+        for t in epic.tasks:
+            deps = ", ".join(t.depends_on) or "none"
+            lines.append(f"- task {code(t.key)} ({t.status.value}), depends on {deps}")
+        if found.spec:
+            data.append(found.spec)
+    lines.append(cost)
+    return {"epic": lines, "epic_data": [visible_text(d) for d in data]}
 
 
 def _work(record: Record, settings: Settings) -> dict[str, object]:
@@ -167,6 +249,10 @@ def to_markdown(briefing: Briefing) -> str:
             "you have no token, and a change outside the working tree is lost. Changes to "
             f"these paths are refused whole: {forbidden}.",
         ]
+    if b.epic:
+        lines += ["", "## The epic", "", *b.epic]
+    if b.epic_data:
+        lines += _quoted("The epic's specification and requests", b.epic_data)
     if b.feedback:
         lines += _quoted("Feedback from the previous step", b.feedback)
     if b.open_questions:

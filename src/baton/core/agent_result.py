@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from typing import Literal
 
 from baton.core import handback
 from baton.core.epic.model import MAX_SPEC, Cost, TaskSpec

@@ -47,6 +47,7 @@ class Work(BaseModel):
 
     branch: str
     created: bool = False  # the branch exists (Baton made it, or found it)
+    base: str = ""  # the branch it is made from: "" the default branch; an epic's for a task
     head: str = ""  # the branch head after Baton's last commit
     commits: list[CommitMark] = Field(default_factory=list)
     pull_request: int | None = None

@@ -26,6 +26,8 @@ from typing import Any, Protocol, TypeVar
 from pydantic import ValidationError
 
 from baton.core import markdown
+from baton.core.epic import budget as budget_text
+from baton.core.epic import render as epic_render
 from baton.core.record import Compacted, Record, clip
 from baton.errors import RecordCorrupt
 
@@ -38,6 +40,10 @@ _RECORD = re.compile(re.escape(RECORD_OPEN) + r"\s*\n(.*?)\n" + re.escape(RECORD
 GITHUB_BODY_LIMIT = 65_536
 BODY_BUDGET = 60_000  # leave room under GitHub's limit
 JSON_BUDGET = 8_000  # keeps the whole record comment small (a target of the performance work)
+# An epic's record carries its plan (up to 100 tasks) and its specification: more room, still
+# well under GitHub's limit with the task table and the graph beside it.
+EPIC_JSON_BUDGET = 36_000
+EPIC_VIEW_BUDGET = 18_000  # the task table and the mermaid graph in the readable part
 MIN_HISTORY = 12  # never compact below this many recent entries (loop detection reads them)
 SHOWN_HISTORY = 8
 
@@ -127,7 +133,8 @@ def render(
     put back later (`issue.load.verified`)."""
     if written_at is not None:
         record = record.model_copy(update={"written_at": written_at})
-    record = compact(record, secret=secret)
+    budget = EPIC_JSON_BUDGET if record.epic is not None else JSON_BUDGET
+    record = compact(record, budget, secret=secret)
     hidden = f"{RECORD_OPEN}\n{encode_json(record, secret)}\n{RECORD_CLOSE}"
     body = f"{hidden}\n{_readable(record, agent)}"
     if len(body) > BODY_BUDGET:  # the readable part is the one to give way
@@ -159,6 +166,11 @@ def _readable(record: Record, agent: str | None, brief: bool = False) -> str:
             "",
             markdown.quote(report.summary or "(no summary)", limit=1500),
         ]
+    if record.epic is not None and record.epic.tasks:
+        view = EPIC_VIEW_BUDGET // (4 if brief else 1)
+        lines += ["", "**The plan**", "", epic_render.summary(record.epic, budget=view)]
+    if record.epic is not None or record.spend.runs:
+        lines += ["", f"**Spent** on this issue's agents: {budget_text.describe(record.spend)}."]
     shown = record.history[-SHOWN_HISTORY:]
     if shown:
         lines += ["", "| when (UTC) | from | to | why | by |", "|---|---|---|---|---|"]

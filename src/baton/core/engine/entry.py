@@ -21,6 +21,8 @@ def enter(scene: Scene) -> Draft:
     if isinstance(event, Labeled) and event.added:
         if is_trigger(event.label, policy.trigger_label):
             target, why = workflow.initial, "trigger label"
+        elif workflow.role == "epic" and is_trigger(event.label, policy.epics.label):
+            target, why = workflow.initial, "epic label"  # it stays: it marks the epic
         else:
             state = workflow.state_for_label(event.label, policy.label_prefix)
             if state is None:

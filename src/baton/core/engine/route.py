@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from baton.core.decision import Decision, Outcome, Reaction
+from baton.core.engine import epics, tasks
 from baton.core.engine.context import Ctx, Draft, Scene, rerun_agent
 from baton.core.engine.entry import enter
 from baton.core.engine.finish import finish
@@ -13,6 +14,7 @@ from baton.core.engine.lifecycle import on_dispatch, on_issue, on_tick
 from baton.core.engine.pull_requests import on_checks, on_closed, on_review
 from baton.core.engine.relabels import on_label
 from baton.core.engine.reports import on_report
+from baton.core.engine.spending import with_spend, within_budget
 from baton.core.engine.work_product import settle
 from baton.core.events import (
     AgentReported,
@@ -35,13 +37,38 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
     """Decide what one event does to one issue. Pure: same inputs, same decision."""
     if record is None:
         scene = Scene(event=event, workflow=workflow, policy=policy)
+        entered = tasks.enter_task(scene)
+        if entered is not None and entered.record is not None:
+            # A task's first run: its record starts here, and the epic's order applies at once.
+            ctx = Ctx(event=event, workflow=workflow, policy=policy, record=entered.record)
+            ordered = tasks.on_order(ctx)
+            if ordered is not None:
+                return finish(ctx, tasks.after(ctx, ordered))
+            return finish(scene, entered)
         return finish(scene, enter(scene))
     if record.state not in workflow.states:
         raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
     ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
         return finish(ctx, _already_applied(ctx))
-    return finish(ctx, settle(ctx, _rule(ctx)))
+    draft = settle(ctx, _by_role(ctx))
+    if workflow.role == "task":
+        draft = tasks.after(ctx, draft)
+    return finish(ctx, within_budget(ctx, with_spend(ctx, draft)))
+
+
+def _by_role(ctx: Ctx) -> Draft:
+    """An epic's and a task's own rules first, where they have one; else the common rule."""
+    role = ctx.workflow.role
+    if role == "epic":
+        draft = epics.on_epic(ctx, ctx.event)
+        if draft is not None:
+            return draft
+    elif role == "task" and isinstance(ctx.event, Dispatched | Tick):
+        ordered = tasks.on_order(ctx)
+        if ordered is not None:
+            return ordered
+    return _rule(ctx)
 
 
 def _rule(ctx: Ctx) -> Draft:

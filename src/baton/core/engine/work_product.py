@@ -31,7 +31,8 @@ def work_of(record: Record, policy: Policy) -> Work:
 def with_branch(scene: Scene, record: Record) -> tuple[Record, str | None]:
     """The record with its branch created when it is in a state that changes code and has no
     branch yet, and the branch to create (None: nothing to create)."""
-    if not scene.workflow.changes_code(record.state):
+    epic_branch = record.epic is not None and bool(record.epic.branch)  # where tasks merge
+    if not scene.workflow.changes_code(record.state) and not epic_branch:
         return record, None
     work = record.work
     if work is not None and work.created:

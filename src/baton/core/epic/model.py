@@ -198,6 +198,7 @@ class TaskOrder(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     epic: int
+    key: str = ""
     epic_state: str
     known: bool  # the epic's plan lists this task (a replaced task is not)
     starts: int = 0

@@ -1,0 +1,45 @@
+"""What agents spend: each accepted report adds its run and reported cost to the issue's
+record, and an issue whose budget is spent starts no further agent (a human decides)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from baton.core.decision import Outcome
+from baton.core.engine.context import Ctx, Draft, seen
+from baton.core.epic import budget, texts
+from baton.core.events import AgentReported
+
+
+def with_spend(ctx: Ctx, draft: Draft) -> Draft:
+    """The report's run and cost added, once (a stale or repeated report adds nothing)."""
+    event = ctx.event
+    if not isinstance(event, AgentReported) or draft.outcome is Outcome.refused:
+        return draft
+    if event.id and ctx.record.has_processed(event.id):
+        return draft
+    cost = event.result.cost if event.result is not None else None
+    record = draft.record or seen(ctx)
+    return replace(draft, record=record.model_copy(update={"spend": ctx.record.spend.add(cost)}))
+
+
+def within_budget(ctx: Ctx, draft: Draft) -> Draft:
+    """A draft that starts an agent on an issue whose budget is spent holds the issue instead."""
+    record = draft.record
+    if not draft.agent or record is None:
+        return draft
+    stop = budget.spent(record.spend, ctx.policy.budgets.issue, what="this issue")
+    if stop is None:
+        return draft
+    held = record.model_copy(
+        update={"held": True, "dispatch": None, "escalated_from": record.state}
+    )
+    message = texts.budget_stop(stop, budget.describe(record.spend))
+    return replace(
+        draft,
+        outcome=Outcome.transition if draft.outcome is Outcome.transition else Outcome.noted,
+        reason=f"{draft.reason}; held: {stop}",
+        record=held,
+        agent=None,
+        message="\n\n".join(m for m in (draft.message, message) if m),
+    )

@@ -1,0 +1,132 @@
+"""The words Baton says on an epic: the dialogue's questions and warning, the specification,
+the plan, the breaker and the completion. Agent text is quoted or escaped (`core.markdown`),
+like every other message (`core.messages`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from baton.core import markdown
+from baton.core.messages import SIGNATURE, _numbered, fit, units
+
+LIMIT = 60_000
+
+
+def _sign(lines: list[str]) -> str:
+    body = fit("\n".join(lines), LIMIT - units(SIGNATURE) - 2)
+    return "\n".join([body, "", SIGNATURE])
+
+
+def discovery_questions(turn: int, category: str, asked: Sequence[str], remaining: int) -> str:
+    lines = [
+        f"### ❓ Discovery, round {turn + 1}: {markdown.code(category or 'questions')}",
+        "",
+        "Please answer in a comment:",
+        "",
+        *_numbered(asked),
+        "",
+        f"Categories still open after this one: {remaining}. Reply `generate now` at any time "
+        "to have the specification written from what is known.",
+    ]
+    return _sign(lines)
+
+
+def turn_warning(turns: int, max_turns: int) -> str:
+    return _sign(
+        [
+            f"### ⏳ Discovery has taken {turns} answers",
+            "",
+            f"At {max_turns} answers the specification is generated anyway. Reply "
+            "`generate now` to have it written from what is known, or `continue` to answer "
+            "more questions.",
+        ]
+    )
+
+
+def generating(why: str) -> str:
+    return _sign([f"### 📝 Writing the specification: {why}"])
+
+
+def specification(spec: str, version: int, words: Sequence[str]) -> str:
+    approve = markdown.code(words[0] if words else "approved")
+    return _sign(
+        [
+            f"### 📋 Specification, version {version}",
+            "",
+            markdown.quote(spec, 40_000),
+            "",
+            f"An approver replies {approve} to plan the work from it, `/edit <what to change>` "
+            "for minor edits, or `/revise <what is wrong>` for a major revision (more questions).",
+        ]
+    )
+
+
+def plan_refused(problem: str, attempt: int, attempts: int) -> str:
+    return _sign(
+        [
+            "### 🔁 The plan was refused",
+            "",
+            markdown.quote(problem, 2_000),
+            "",
+            f"The planner plans again (attempt {attempt} of {attempts}).",
+        ]
+    )
+
+
+def plan_created(count: int, table: str, started: Sequence[str]) -> str:
+    lines = [f"### 🗺️ The plan: {count} tasks, each a sub-issue", "", table, ""]
+    if started:
+        lines.append("Started now: " + ", ".join(markdown.code(k) for k in started) + ".")
+    return _sign(lines)
+
+
+def breaker_open(reasons: Sequence[str], table: str, issue_refs: Sequence[int]) -> str:
+    failed = ", ".join(f"#{n}" for n in issue_refs) or "none"
+    lines = [
+        "### ⛔ The circuit breaker opened: no new task starts",
+        "",
+        "Recent failures:",
+        "",
+        *[f"- {markdown.escape(r)}" for r in reasons],
+        "",
+        table,
+        "",
+        "What you can do (an approver):",
+        "",
+        "- `/resume` here: one task starts as a probe; its success closes the breaker, its "
+        "failure opens it again;",
+        f"- on a failed task ({failed}): `/retry <guidance>` to queue it again with your "
+        "guidance, `approved` if you fixed it yourself, `/skip` to let its dependents go on;",
+        "- `/replan <why>` here: the planner revises the plan (failed tasks are replaced).",
+    ]
+    return _sign(lines)
+
+
+def budget_stop(why: str, spend: str) -> str:
+    return _sign(
+        [
+            "### 💸 The budget is spent: no new agent starts",
+            "",
+            f"{markdown.escape(why)} (spent so far: {markdown.escape(spend)}).",
+            "",
+            "Raise the budget in `.github/baton.yml` (`budgets:`), then `/resume`.",
+        ]
+    )
+
+
+def resumed(probe: bool) -> str:
+    how = "one task starts as a probe" if probe else "ready tasks start again"
+    return _sign([f"### ▶️ Resumed: {how}"])
+
+
+def completed(count: int, pull_request: int | None, problem: str | None) -> str:
+    where = f"pull request #{pull_request}" if pull_request else "the epic's branch"
+    lines = [f"### ✅ All {count} tasks are done", "", f"The work is in {where}."]
+    if problem:
+        lines += ["", f"The pull request could not be opened: {markdown.escape(problem)}"]
+    lines += [
+        "",
+        "An approver replies `approved` (or merges the pull request) to finish the epic, or "
+        "`/continue <what else>` to plan more tasks.",
+    ]
+    return _sign(lines)

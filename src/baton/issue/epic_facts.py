@@ -1,0 +1,167 @@
+"""What an epic's or a task's run reads of the other side before deciding.
+
+An epic's conductor reads its sub-issues (their status labels, one query) and the records of
+the tasks not yet finished (one query for a handful), as `TaskObservation`s. A task waiting for
+its epic (`pending`, `blocked`, or its first run) reads its epic's record for its order. Both
+are facts on the event, so `decide` stays pure; a run that already holds them (deciding again
+after GitHub work) reads nothing twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from baton.core.epic import marker
+from baton.core.epic.model import DONE, TaskObservation, TaskOrder, TaskStatus
+from baton.core.events import Dispatched, Event, Tick
+from baton.core.issue_facts import IssueInfo
+from baton.core.record import Record
+from baton.github.tracker import SubIssue, Tracker
+from baton.issue.load import load
+from baton.workflow.config import Settings
+
+CONDUCTING = frozenset({"implementing", "blocked", "completing"})
+WAITING_TASK = frozenset({"pending", "blocked"})
+
+
+def attach(
+    event: Event,
+    record: Record | None,
+    issue: IssueInfo,
+    tracker: Tracker,
+    settings: Settings,
+    *,
+    secret: str | None = None,
+) -> Event:
+    role = settings.workflow.role
+    conducting = record is not None and record.epic is not None and record.state in CONDUCTING
+    if (
+        role == "epic"
+        and record is not None
+        and conducting
+        and event.tasks is None
+        and (event.kind != "label")
+    ):
+        seen = observe(record, tracker, settings, now=event.at, secret=secret)
+        return event.model_copy(update={"tasks": seen})
+    waiting = record is None or record.state in WAITING_TASK
+    if role == "task" and event.order is None and isinstance(event, Dispatched | Tick) and waiting:
+        order = order_for(record, issue, tracker, settings, now=event.at, secret=secret)
+        if order is not None:
+            return event.model_copy(update={"order": order})
+    return event
+
+
+def _status(sub: SubIssue, settings: Settings) -> TaskStatus | None:
+    tasks = settings.workflows.get(settings.policy.epics.task_workflow)
+    if tasks is None:
+        return None
+    found = {
+        state
+        for label in sub.labels
+        if (state := tasks.state_for_label(label, settings.policy.label_prefix)) is not None
+    }
+    if len(found) != 1:
+        return None
+    name = found.pop()
+    return TaskStatus(name) if name in TaskStatus.__members__ else None
+
+
+def observe(
+    record: Record,
+    tracker: Tracker,
+    settings: Settings,
+    *,
+    now: datetime,
+    secret: str | None = None,
+) -> list[TaskObservation]:
+    """The epic's tasks as GitHub holds them now."""
+    assert record.epic is not None
+    planned = {t.number: t for t in record.epic.tasks if t.number is not None}
+    subs = [s for s in tracker.sub_issues(record.issue) if s.number in planned]
+    unfinished = [
+        s.number
+        for s in subs
+        if s.open and (planned[s.number].status not in DONE or _status(s, settings) not in DONE)
+    ]
+    snapshots = tracker.read_many(unfinished) if unfinished else {}
+    task_workflow = settings.workflows.get(settings.policy.epics.task_workflow)
+    observations = []
+    for sub in subs:
+        status = _status(sub, settings)
+        link = spend = None
+        attempt = 0
+        snapshot = snapshots.get(sub.number)
+        if snapshot is not None and task_workflow is not None:
+            loaded = load(
+                sub.number,
+                sub.labels,
+                snapshot.comments,
+                task_workflow,
+                settings.policy,
+                now=now,
+                secret=secret,
+            )
+            if loaded.record is not None and loaded.record.task is not None:
+                link = loaded.record.task
+                spend = loaded.record.spend
+                attempt = loaded.record.attempt
+        observations.append(
+            TaskObservation(
+                number=sub.number,
+                open=sub.open,
+                status=status,
+                link=link,
+                spend=spend,
+                attempt=attempt,
+            )
+        )
+    return observations
+
+
+def order_for(
+    record: Record | None,
+    issue: IssueInfo,
+    tracker: Tracker,
+    settings: Settings,
+    *,
+    now: datetime,
+    secret: str | None = None,
+) -> TaskOrder | None:
+    """The task's order in its epic's record; None when the task is no epic's we know."""
+    if record is not None and record.task is not None:
+        epic_number, key = record.task.epic, record.task.key
+    else:
+        bot = settings.policy.bot_login.casefold()
+        mark = marker.read(issue.body) if issue.author.casefold() == bot else None
+        if mark is None:
+            return None
+        epic_number, key = mark
+    epic_workflow = settings.workflows.get(settings.policy.epics.workflow)
+    if epic_workflow is None:
+        return None
+    snapshot = tracker.read(epic_number, with_issue=False)
+    loaded = load(
+        epic_number,
+        (),
+        snapshot.comments,
+        epic_workflow,
+        settings.policy,
+        now=now,
+        secret=secret,
+    )
+    epic_record = loaded.record
+    if epic_record is None or epic_record.epic is None:
+        return None
+    epic = epic_record.epic
+    task = epic.by_number(issue.number)
+    known = task is not None and task.key == key and task.replaced_by is None
+    return TaskOrder(
+        epic=epic_number,
+        key=key,
+        epic_state=epic_record.state,
+        known=known,
+        starts=task.starts if task is not None else 0,
+        block=task.block if task is not None else False,
+        base_branch=epic.branch,
+    )
