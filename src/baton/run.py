@@ -379,7 +379,7 @@ def handle(
     between the two leaves the commit on the branch, with the changeset's digest in its
     trailer, and the re-run finds it there instead of committing it again."""
     chosen = settings if event.issue.partial else settings.for_labels(event.issue.labels)
-    reason = event_reason(event, view_of(chosen.workflow, chosen.policy))
+    reason = event_reason(event, view_of(chosen.workflow, chosen.policy, settings.workflows))
     if reason is not None:
         ignored = Decision(
             outcome=Outcome.ignored,

@@ -34,7 +34,7 @@ from baton.core.events import (
     bare_issue,
 )
 from baton.core.issue_facts import Actor, IssueInfo
-from baton.core.labels import is_bot, is_ours, is_trigger, status_labels
+from baton.core.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
 from baton.core.triage import WORK_EVENTS, View, issue_of_branch, work_event_reason
 from baton.errors import InvalidAgentResult, InvalidEvent
 from baton.workflow.config import Policy
@@ -125,8 +125,12 @@ def _parse_issues(payload: dict[str, Any], policy: Policy, now: datetime) -> Eve
         if not label:
             raise InvalidEvent(f"a {action} payload without a label name")
         prefix, trigger = policy.label_prefix, policy.trigger_label
-        if not is_ours(label, prefix, trigger):
+        if not is_ours(label, prefix, trigger, policy.markers):
             return Ignored(reason=f"label {label!r} is not one of Baton's", issue=issue.number)
+        if action == "unlabeled" and is_marker(label, policy.markers):
+            return Ignored(
+                reason=f"the marker label {label!r} removed: nothing to do", issue=issue.number
+            )
         if action == "unlabeled" and is_trigger(label, trigger):
             return Ignored(
                 reason=f"the trigger label {label!r} removed: nothing to do", issue=issue.number

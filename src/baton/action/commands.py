@@ -89,6 +89,7 @@ def make_tracker(
         seconds_between_writes=pause,
         timeout=env.http_timeout,
         labels=tuple(label_specs(settings.workflow, settings.policy)),
+        bot_login=settings.policy.bot_login,
     )
 
 
@@ -151,7 +152,9 @@ def run_event(env: ActionEnv) -> CommandResult:
             raise InvalidEvent(f"cannot read the event payload {env.event_path}: {exc}") from exc
         if not isinstance(payload, dict):
             raise InvalidEvent("the event payload is not a JSON object")
-        early = quick_reason(env.event_name, payload, view_of(settings.workflow, settings.policy))
+        early = quick_reason(
+            env.event_name, payload, view_of(settings.workflow, settings.policy, settings.workflows)
+        )
         parsed = (
             Ignored(reason=early, issue=_number(payload))
             if early

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from baton.core.decision import Outcome
-from baton.core.engine.context import Ctx, Draft, seen
+from baton.core.engine.context import Ctx, Draft
 from baton.core.epic import budget, texts
 from baton.core.events import AgentReported
 
@@ -18,8 +18,16 @@ def with_spend(ctx: Ctx, draft: Draft) -> Draft:
         return draft
     if event.id and ctx.record.has_processed(event.id):
         return draft
+    record = draft.record
+    if (
+        record is None
+        or draft.commit
+        or draft.open_pull_request
+        or draft.create_tasks
+        or draft.merge
+    ):
+        return draft  # GitHub's work first: the spend is added when the run decides again
     cost = event.result.cost if event.result is not None else None
-    record = draft.record or seen(ctx)
     return replace(draft, record=record.model_copy(update={"spend": ctx.record.spend.add(cost)}))
 
 

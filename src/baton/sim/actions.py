@@ -1,0 +1,146 @@
+"""GitHub Actions in memory, for epics: the runs Baton dispatches, the agent jobs they name, the
+agents' reports. `baton demo --epic`, the epic tests and the reliability machine play epics
+through it, with the same `run.handle` the Action uses.
+
+An agent is a function of (issue, agent, record) returning what it reports (`Play`), or None
+for an agent that never reports (its run died).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from baton import webhooks
+from baton.core import events
+from baton.core.agent_result import AgentResult
+from baton.core.changeset import Changeset, FileChange
+from baton.core.record import Record
+from baton.core.work import branch_name
+from baton.github.tracker import DispatchTarget
+from baton.issue.record_comment import find_records, parse
+from baton.run import RunResult, handle
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
+from baton.sweep import sweep
+from baton.workflow.config import Settings
+
+CHAIN = DispatchTarget(workflow="baton.yml", ref="refs/heads/main")
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one agent run reports: its result fields and the files it changed."""
+
+    result: dict[str, Any]
+    changes: dict[str, str | None] = field(default_factory=dict)
+
+
+Agent = Callable[[int, str, Record | None], Play | None]
+
+
+@dataclass
+class Actions:
+    gh: MemoryGitHub
+    settings: Settings
+    agent: Agent
+    say: Callable[[str], None] = lambda _: None
+    runs: int = 0
+    results: list[RunResult] = field(default_factory=list)
+    agent_runs: list[tuple[int, str]] = field(default_factory=list)
+
+    # --- events ------------------------------------------------------------------------------
+    def event(self, name: str, payload: dict[str, Any]) -> RunResult | None:
+        """One webhook through Baton's run, then the agent job it names, if any."""
+        self.runs += 1
+        parsed = webhooks.parse(
+            name, payload, self.settings.policy, now=self.gh.now, run_id=f"run-{self.runs}"
+        )
+        if isinstance(parsed, events.Ignored):
+            self.say(f"   ignored: {parsed.reason}")
+            return None
+        if isinstance(parsed, events.Sweep):
+            swept = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
+            for item in swept.results:
+                self._after(item)
+            return None
+        result = handle(parsed, self.gh, self.settings, chain=CHAIN)
+        self._after(result, chained=True)
+        return result
+
+    def _after(self, result: RunResult, *, chained: bool = False) -> None:
+        self.results.append(result)
+        decision = result.decision
+        self.say(f"   #{decision.issue} {decision.outcome.value}: {decision.reason}")
+        if decision.agent and chained and result.dispatched:
+            # `handle` chained the agent's run by dispatch: that dispatch is this very job.
+            self._drop_dispatch(decision.issue)
+        if decision.agent:
+            self.run_agent(decision.issue, decision.agent)
+
+    def _drop_dispatch(self, number: int) -> None:
+        for i, request in enumerate(self.gh.dispatches):
+            if request.inputs.get("issue") == str(number):
+                del self.gh.dispatches[i]
+                return
+
+    def record(self, number: int) -> Record | None:
+        records = find_records(self.gh.comments_of(number), self.gh.bot_login)
+        return parse(records[-1].body) if records else None
+
+    # --- agents --------------------------------------------------------------------------------
+    def run_agent(self, number: int, agent: str) -> RunResult | None:
+        """The agent job: the agent plays, and `baton report` hands its result back."""
+        record = self.record(number)
+        play = self.agent(number, agent, record)
+        self.agent_runs.append((number, agent))
+        if play is None:
+            self.say(f"   #{number} the {agent} never reports")
+            return None
+        self.runs += 1
+        result = AgentResult(**{"status": "success", "confidence": 0.9, **play.result})
+        event = events.report(
+            number,
+            agent=agent,
+            result=result,
+            error=None,
+            now=self.gh.now,
+            run_id=f"run-{self.runs}",
+            state=record.state if record else None,
+        )
+        changeset = self._changeset(number, record, play) if play.changes else None
+        outcome = handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset)
+        self.results.append(outcome)
+        decision = outcome.decision
+        self.say(f"   #{number} {agent} reports: {decision.outcome.value}: {decision.reason}")
+        if decision.agent and outcome.dispatched:
+            self._drop_dispatch(number)
+            self.run_agent(number, decision.agent)
+        return outcome
+
+    def _changeset(self, number: int, record: Record | None, play: Play) -> Changeset:
+        git = self.gh.git
+        work = record.work if record else None
+        name = work.branch if work else branch_name(self.settings.policy.work.branch_prefix, number)
+        base = git.head(name) or git.head(git.default_branch) or ""
+        files = [
+            FileChange(
+                path=path,
+                contents=None if text is None else base64.b64encode(text.encode()).decode(),
+            )
+            for path, text in play.changes.items()
+        ]
+        return Changeset(base=base, files=files)
+
+    # --- the dispatch queue ------------------------------------------------------------------
+    def drain(self, limit: int = 1_000) -> int:
+        """Run every dispatched run, oldest first, until none is left; how many ran."""
+        ran = 0
+        while self.gh.dispatches and ran < limit:
+            request = self.gh.dispatches.pop(0)
+            name, payload = payloads.from_dispatch(self.gh, request)
+            self.event(name, payload)
+            ran += 1
+        return ran
