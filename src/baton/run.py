@@ -34,7 +34,7 @@ from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
 from baton.issue.changeset_facts import judge
 from baton.issue.load import Loaded, load
-from baton.workflow.config import Settings
+from baton.workflow.config import RepoBreaker, Settings
 
 
 @dataclass
@@ -274,10 +274,18 @@ def _do_work(
     changeset: Changeset | None,
     tracker: Tracker,
     notes: list[str],
+    settings_breaker: RepoBreaker | None = None,
 ) -> Event:
     """Carry out what the decision needs GitHub to do before it is final (a commit, a new pull
     request, an epic's sub-issues, a task's merge) and hand the answer back as facts on the
     event, for `decide` to read again."""
+    if decision.count_failing:
+        breaker = settings_breaker
+        assert breaker is not None
+        since = event.at - breaker.window
+        count = tracker.failing_issues(breaker.label, since, breaker.threshold)
+        notes.append(f"the repository breaker counts {count} failing issue(s) since {since:%H:%M}")
+        return event.model_copy(update={"failing_issues": count})
     if decision.create_tasks is not None:
         plan = decision.create_tasks
         facts = tracker.create_tasks(plan)
@@ -347,7 +355,7 @@ def _commit(
     return event.model_copy(update={"changeset": facts})
 
 
-MAX_WORK_STEPS = 4  # a commit, then a pull request (or sub-issues, a merge): final after these
+MAX_WORK_STEPS = 5  # a count, a commit, a pull request (or sub-issues, a merge): then final
 
 
 def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
@@ -407,7 +415,8 @@ def handle(
             if not result.decision.work_first:
                 break
             decided = result.event or event  # the report with its changeset judged
-            event = _do_work(result.decision, decided, changeset, tracker, notes)
+            breaker = (result.settings or settings).policy.breaker
+            event = _do_work(result.decision, decided, changeset, tracker, notes, breaker)
             result, issue = _decide_once(
                 event,
                 tracker,

@@ -43,8 +43,12 @@ class SweepResult:
     next_page: int | None = None
 
 
+EPIC_RECOVERY = timedelta(hours=1)
+
+
 def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None:
     """Why this issue is worth reading now, from its labels and last update; None: skip it."""
+    settings = settings.for_labels(info.labels)  # an epic's or a task's own machine
     workflow, policy = settings.workflow, settings.policy
     status = status_labels(info.labels, policy.label_prefix)
     idle = now - info.updated_at if info.updated_at else None
@@ -70,6 +74,13 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
             return f"the {spec.agent} has been silent for {idle}"
     if states[0] == workflow.escalation.state and idle <= RECENT:
         return "recent activity while it waits for a human decision"
+    if idle >= EPIC_RECOVERY:
+        # A dispatch lost between an epic's record and its tasks' runs (or back): the
+        # conductor looks again, a waiting task reads its order again.
+        if workflow.role == "epic" and states[0] == "implementing":
+            return f"the conductor has not looked for {idle}"
+        if workflow.role == "task" and states[0] in ("pending", "blocked"):
+            return f"the task has not read its epic's order for {idle}"
     return None
 
 

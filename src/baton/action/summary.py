@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from baton.core import markdown
 from baton.core.decision import Decision
+from baton.core.epic import budget, render
 from baton.core.record import Record
 from baton.workflow.config import DEFAULT_BOT_LOGIN, Settings
 from baton.workflow.graph import to_mermaid
@@ -54,7 +55,9 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
         lines.append(f"- repaired: {markdown.escape(repair)}")
     if result.applied and result.applied.steps:
         lines += ["", "Written: " + "; ".join(markdown.escape(s) for s in result.applied.steps)]
-    lines += work_lines(result.record, settings)
+    chosen = result.settings or settings
+    lines += work_lines(result.record, chosen)
+    lines += epic_lines(result.record)
     if calls is not None:
         lines += ["", f"GitHub API calls this run: {calls}"]
     record = decision.record or result.loaded.record
@@ -65,9 +68,21 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
                 f"| {entry.at:%Y-%m-%d %H:%M} | {entry.from_state or '—'} | {entry.to_state} "
                 f"| {markdown.cell(entry.reason)} | {markdown.cell(entry.actor)} |"
             )
-    if decision.state:
-        lines += ["", "```mermaid", to_mermaid(settings.workflow, current=decision.state), "```"]
+    if decision.state and decision.state in chosen.workflow.states:
+        lines += ["", "```mermaid", to_mermaid(chosen.workflow, current=decision.state), "```"]
     return "\n".join(lines)
+
+
+def epic_lines(record: Record | None) -> list[str]:
+    """What agents spent on the issue, and an epic's task table."""
+    if record is None:
+        return []
+    lines = []
+    if record.spend.runs:
+        lines += ["", f"Spent: {markdown.escape(budget.describe(record.spend))}"]
+    if record.epic is not None and record.epic.tasks:
+        lines += ["", render.task_table(record.epic, limit=30)]
+    return lines
 
 
 def work_lines(record: Record | None, settings: Settings) -> list[str]:

@@ -85,6 +85,11 @@ class Decision(BaseModel):
     merge: MergePlan | None = Field(
         default=None, description="A finished task's branch merged into its epic's, first."
     )
+    count_failing: bool = Field(
+        default=False,
+        description="Count the repository's failing issues first (the repository-wide breaker), "
+        "then decide again with the count.",
+    )
     notify: tuple[int, ...] = Field(
         default=(),
         description="Other issues whose run is dispatched after the write: the tasks an epic's "
@@ -100,6 +105,7 @@ class Decision(BaseModel):
             or self.open_pull_request is not None
             or self.create_tasks is not None
             or self.merge is not None
+            or self.count_failing
         )
 
     @property

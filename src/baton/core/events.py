@@ -38,6 +38,9 @@ class _Event(BaseModel):
     # The answers of GitHub work a decision asked for first (`Decision.work_first`).
     created: TaskCreationFacts | None = None
     merge: MergeFacts | None = None
+    failing_issues: int | None = Field(
+        default=None, description="Open issues whose agents are failing (the repository breaker)."
+    )
     opened: PullRequestFacts | None = Field(
         default=None,
         description="The pull request this run opened (or could not) on an event that is no "

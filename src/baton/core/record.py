@@ -150,6 +150,9 @@ class Record(BaseModel):
     epic: EpicState | None = None
     task: TaskLink | None = None
     spend: Spend = Field(default_factory=Spend)
+    # When the issue's agents started failing (the last attempt failed); None once one succeeds.
+    # It puts the repository-wide breaker's label on the issue (config `breaker`).
+    failing_since: datetime | None = None
 
     @property
     def previous_state(self) -> str | None:

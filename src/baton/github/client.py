@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -438,6 +438,20 @@ class GitHubTracker:
                 return False
             raise
         return bool(data.get("state") == "active")
+
+    def failing_issues(self, label: str, since: datetime, limit: int) -> int:
+        _, data = self._call(
+            "GET",
+            f"{self._base}/issues",
+            "counting the issues whose agents are failing",
+            parameters={
+                "state": "open",
+                "labels": label,
+                "since": since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "per_page": max(1, min(limit, 100)),
+            },
+        )
+        return len(data or [])
 
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
         headers, data = self._call(

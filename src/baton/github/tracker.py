@@ -8,6 +8,7 @@ never imports PyGithub; only `github/client.py` does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 from baton.core.decision import PullRequestPlan
@@ -251,6 +252,11 @@ class Tracker(Protocol):
     def merge(self, plan: MergePlan) -> MergeFacts:
         """Merge `plan.head` into `plan.base` (REST merges API): merged, already up to date,
         a conflict (nothing written) or a missing branch."""
+        ...
+
+    def failing_issues(self, label: str, since: datetime, limit: int) -> int:
+        """How many open issues carry `label` and were updated since `since`, counted up to
+        `limit` (the repository-wide breaker needs no more): one listing call."""
         ...
 
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:

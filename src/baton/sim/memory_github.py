@@ -798,6 +798,18 @@ class MemoryGitHub:
         )
         self.log.append(f"dispatch {target.workflow}@{target.ref} {inputs}")
 
+    def failing_issues(self, label: str, since: datetime, limit: int) -> int:
+        self._call("failing_issues")
+        wanted = label.casefold()
+        found = [
+            n
+            for n, issue in self.issues.items()
+            if issue.state == "open"
+            and any(x.casefold() == wanted for x in issue.labels)
+            and (issue.updated_at is None or issue.updated_at >= since)
+        ]
+        return min(len(found), max(1, min(limit, 100)))
+
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
         self._call("open_issues")
         epoch = datetime.min.replace(tzinfo=UTC)

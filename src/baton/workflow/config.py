@@ -208,13 +208,21 @@ class Budgets(BaseModel):
 
 
 class RepoBreaker(BaseModel):
-    """A repository-wide circuit breaker: after `threshold` failed agent runs within `window`,
-    no new agent starts on any issue until a maintainer resumes it."""
+    """A repository-wide circuit breaker, for the day an agent's API key runs out: an issue
+    whose last agent attempt failed carries `label`; while `threshold` open issues carrying it
+    were updated within `window`, no new agent starts on any issue (the issue is held; a
+    maintainer's `/retry` lets its agent through as a probe)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    threshold: int = Field(default=3, ge=1, le=1000)
+    threshold: int = Field(default=3, ge=1, le=100)
     window: Duration = Field(default=timedelta(hours=1))
+    label: str = Field(
+        default="baton:failing",
+        min_length=1,
+        max_length=50,
+        description="Marks an issue whose last agent attempt failed.",
+    )
 
 
 class Config(BaseModel):

@@ -69,6 +69,7 @@ class Draft:
     create_tasks: TaskCreationPlan | None = None
     merge: MergePlan | None = None
     notify: tuple[int, ...] = ()  # other issues to dispatch after the write (epics)
+    count_failing: bool = False  # the repository breaker's count is read first
 
 
 # --- moves ----------------------------------------------------------------------------------------

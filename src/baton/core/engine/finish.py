@@ -15,9 +15,19 @@ from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
 
-def project(current: tuple[str, ...], status: str | None, policy: Policy) -> tuple[str, ...]:
-    """The issue's labels with exactly Baton's status label and no trigger label."""
-    kept = [x for x in current if not is_ours(x, policy.label_prefix, policy.trigger_label)]
+def project(
+    current: tuple[str, ...], status: str | None, policy: Policy, *, failing: bool = False
+) -> tuple[str, ...]:
+    """The issue's labels with exactly Baton's status label and no trigger label; with the
+    repository-wide breaker on, its label while the issue's agents are failing."""
+    breaker = policy.breaker.label.casefold() if policy.breaker else None
+    kept = [
+        x
+        for x in current
+        if not is_ours(x, policy.label_prefix, policy.trigger_label) and x.casefold() != breaker
+    ]
+    if failing and policy.breaker is not None:
+        kept.append(policy.breaker.label)
     return (*kept, status) if status else tuple(kept)
 
 
@@ -64,7 +74,9 @@ def finish(scene: Scene, draft: Draft) -> Decision:
     # A move (an entry too) always writes its labels: the payload's snapshot may already be out
     # of date.
     moved = record is not None and record.state != was
-    labels = project(current, scene.label(state), policy) if state else current
+    latest = record or (ctx.record if ctx else None)
+    failing = latest is not None and latest.failing_since is not None
+    labels = project(current, scene.label(state), policy, failing=failing) if state else current
     labels_change = moved or set(labels) != set(event.issue.labels)
     repairs: list[str] = []
     agent = draft.agent
@@ -121,6 +133,7 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         open_pull_request=draft.open_pull_request,
         update_pull_request=update_pull_request,
         create_tasks=draft.create_tasks,
+        count_failing=draft.count_failing,
         merge=draft.merge,
         notify=draft.notify if event.issue.state != "closed" else (),
     )

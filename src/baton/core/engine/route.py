@@ -13,6 +13,7 @@ from baton.core.engine.humans import on_comment
 from baton.core.engine.lifecycle import on_dispatch, on_issue, on_tick
 from baton.core.engine.pull_requests import on_checks, on_closed, on_review
 from baton.core.engine.relabels import on_label
+from baton.core.engine.repo_breaker import with_failing, within_repo_breaker
 from baton.core.engine.reports import on_report
 from baton.core.engine.spending import with_spend, within_budget
 from baton.core.engine.work_product import settle
@@ -43,9 +44,9 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
             ctx = Ctx(event=event, workflow=workflow, policy=policy, record=entered.record)
             ordered = tasks.on_order(ctx)
             if ordered is not None:
-                return finish(ctx, tasks.after(ctx, ordered))
+                return finish(ctx, within_repo_breaker(ctx, tasks.after(ctx, ordered)))
             return finish(scene, entered)
-        return finish(scene, enter(scene))
+        return finish(scene, within_repo_breaker(scene, enter(scene)))
     if record.state not in workflow.states:
         raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
     ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
@@ -54,7 +55,8 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
     draft = settle(ctx, _by_role(ctx))
     if workflow.role == "task":
         draft = tasks.after(ctx, draft)
-    return finish(ctx, within_budget(ctx, with_spend(ctx, draft)))
+    draft = within_budget(ctx, with_failing(ctx, with_spend(ctx, draft)))
+    return finish(ctx, within_repo_breaker(ctx, draft))
 
 
 def _by_role(ctx: Ctx) -> Draft:

@@ -5,6 +5,7 @@ like every other message (`core.messages`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from baton.core import markdown
 from baton.core.messages import SIGNATURE, _numbered, fit, units
@@ -110,6 +111,20 @@ def budget_stop(why: str, spend: str) -> str:
             f"{markdown.escape(why)} (spent so far: {markdown.escape(spend)}).",
             "",
             "Raise the budget in `.github/baton.yml` (`budgets:`), then `/resume`.",
+        ]
+    )
+
+
+def repo_breaker(count: int, threshold: int, label: str, window: timedelta) -> str:
+    return _sign(
+        [
+            "### ⛔ The repository-wide circuit breaker is open: no agent starts",
+            "",
+            f"{count} open issues labelled {markdown.code(label)} had failing agents within "
+            f"{window} (the threshold is {threshold}). An agent's API key or quota may have run "
+            "out. This issue waits; once the cause is fixed, an approver comments `/retry` here "
+            "to let its agent through as a probe. The breaker closes by itself as the failing "
+            "issues succeed or their failures age out of the window.",
         ]
     )
 
