@@ -344,7 +344,8 @@ def check_pull_request(wf: Workflow, prefix: str) -> Iterator[Problem]:
                 "changes_code",
             )
     coded = [s for s, spec in wf.states.items() if spec.changes_code]
-    if wf.pull_request.targets() and not coded:
+    # An epic has no coding state of its own: its branch gathers its tasks' merged work.
+    if wf.pull_request.targets() and not coded and wf.role != "epic":
         yield _warning(
             "pull_request routes are set, but no state has `changes_code: true`: no issue gets "
             "a branch or a pull request, so they never apply",
