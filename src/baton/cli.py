@@ -58,10 +58,15 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--quiet", is_flag=True, help="Print only the final path.")
-def demo(quiet: bool) -> None:
+@click.option("--epic", is_flag=True, help="Play a whole epic: discovery, plan, tasks, breaker.")
+def demo(quiet: bool, epic: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
     from baton.sim.scenario import Player, demo_scenario
+
+    if epic:
+        _epic_demo(quiet)
+        return
 
     settings = _settings(None, "issue-lifecycle")
     scenario = demo_scenario()
@@ -88,15 +93,58 @@ def demo(quiet: bool) -> None:
     sys.exit(status)
 
 
+def _epic_demo(quiet: bool) -> None:
+    from baton.sim.epic_demo import EpicPlayer, demo_script
+
+    say = (lambda _: None) if quiet else click.echo
+    click.echo(
+        "Baton demo: one epic through discovery, planning and six tasks, on an in-memory "
+        "GitHub.\nEvery step is a GitHub event, a dispatched run or an agent report, handled "
+        "exactly as `baton run` and `baton report` handle them."
+    )
+    player = EpicPlayer(demo_script(), say)
+    player.play()
+    record = player.record()
+    click.echo("")
+    click.echo(f"Final state: {record.state if record else '?'}.")
+    click.echo("\n" + player.table())
+    click.echo(f"\nFigures: {player.figures()}.")
+    click.echo("\nThe plan:\n")
+    click.echo(player.mermaid())
+
+
+def _simulate_epic(path: str) -> None:
+    from baton.sim.epic_demo import EpicPlayer, load_epic_script
+
+    try:
+        script = load_epic_script(Path(path))
+    except BatonError as exc:
+        _fail(str(exc))
+    click.echo(f"Simulating epic {script.name}")
+    player = EpicPlayer(script, click.echo)
+    player.play()
+    click.echo("\n" + player.table())
+    click.echo(f"\n{player.figures()}.")
+    problems = player.check(script.expect)
+    for problem in problems:
+        click.echo(f"expectation failed: {problem}", err=True)
+    sys.exit(1 if problems else 0)
+
+
 @cli.command()
 @click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False))
 @config_option
 @workflow_option
-def simulate(scenario_file: str, config: str | None, workflow: str | None) -> None:
+@click.option("--epic", is_flag=True, help="SCENARIO_FILE is an epic scenario (see examples/).")
+def simulate(scenario_file: str, config: str | None, workflow: str | None, epic: bool) -> None:
     """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
 
     Exit status 1 if an `expect` step does not hold."""
     from baton.sim.scenario import Player, load_scenario, one_line
+
+    if epic:
+        _simulate_epic(scenario_file)
+        return
 
     try:
         settings = _settings(config, workflow)

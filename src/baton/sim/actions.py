@@ -50,6 +50,12 @@ class Actions:
     runs: int = 0
     results: list[RunResult] = field(default_factory=list)
     agent_runs: list[tuple[int, str]] = field(default_factory=list)
+    # Interleaved, an agent job waits in `jobs` behind the dispatched runs instead of running at
+    # once, so tasks run side by side as on Actions (`drain` takes every dispatch, then a job).
+    interleave: bool = False
+    jobs: list[tuple[int, str]] = field(default_factory=list)
+    # Called after every handled run (a webhook, a dispatch or a report): to watch invariants.
+    watch: Callable[[], None] = lambda: None
 
     # --- events ------------------------------------------------------------------------------
     def event(self, name: str, payload: dict[str, Any]) -> RunResult | None:
@@ -74,11 +80,18 @@ class Actions:
         self.results.append(result)
         decision = result.decision
         self.say(f"   #{decision.issue} {decision.outcome.value}: {decision.reason}")
+        self.watch()
         if decision.agent and chained and result.dispatched:
             # `handle` chained the agent's run by dispatch: that dispatch is this very job.
             self._drop_dispatch(decision.issue)
         if decision.agent:
-            self.run_agent(decision.issue, decision.agent)
+            self._job(decision.issue, decision.agent)
+
+    def _job(self, number: int, agent: str) -> None:
+        if self.interleave:
+            self.jobs.append((number, agent))
+        else:
+            self.run_agent(number, agent)
 
     def _drop_dispatch(self, number: int) -> None:
         for i, request in enumerate(self.gh.dispatches):
@@ -115,9 +128,10 @@ class Actions:
         self.results.append(outcome)
         decision = outcome.decision
         self.say(f"   #{number} {agent} reports: {decision.outcome.value}: {decision.reason}")
+        self.watch()
         if decision.agent and outcome.dispatched:
             self._drop_dispatch(number)
-            self.run_agent(number, decision.agent)
+            self._job(number, decision.agent)
         return outcome
 
     def _changeset(self, number: int, record: Record | None, play: Play) -> Changeset:
@@ -136,11 +150,16 @@ class Actions:
 
     # --- the dispatch queue ------------------------------------------------------------------
     def drain(self, limit: int = 1_000) -> int:
-        """Run every dispatched run, oldest first, until none is left; how many ran."""
+        """Run every dispatched run, oldest first, until none is left; how many ran. Interleaved,
+        every waiting dispatch runs, then the oldest agent job, and so on until both are empty."""
         ran = 0
-        while self.gh.dispatches and ran < limit:
-            request = self.gh.dispatches.pop(0)
-            name, payload = payloads.from_dispatch(self.gh, request)
-            self.event(name, payload)
+        while (self.gh.dispatches or self.jobs) and ran < limit:
+            if self.gh.dispatches:
+                request = self.gh.dispatches.pop(0)
+                name, payload = payloads.from_dispatch(self.gh, request)
+                self.event(name, payload)
+            else:
+                number, agent = self.jobs.pop(0)
+                self.run_agent(number, agent)
             ran += 1
         return ran
