@@ -105,7 +105,8 @@ def observe(
             if loaded.record is not None and loaded.record.task is not None:
                 link = loaded.record.task
                 spend = loaded.record.spend
-                attempt = loaded.record.attempt
+                # Implementation attempts: every entry into in_progress (a retry re-enters it).
+                attempt = loaded.record.visits.get("in_progress", 0)
         observations.append(
             TaskObservation(
                 number=sub.number,

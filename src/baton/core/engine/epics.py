@@ -399,6 +399,8 @@ def _on_comment(ctx: Ctx, event: Commented) -> Draft | None:
         )
     if ctx.state == DISCOVERY:
         return _discovery_comment(ctx, event, common, ours)
+    if ctx.state == BLOCKED and ctx.record.escalated_from in (DISCOVERY, PLANNING):
+        return common_comment(ctx, event)  # the retry ladder escalated it: /retry, /replan
     if ctx.state == BLOCKED:
         if (ours is not None and ours.verb is EpicVerb.resume) or (
             common is not None and common.verb is Verb.retry
@@ -465,6 +467,9 @@ def _discovery_comment(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Dr
     settings = ctx.policy.epics
     base = seen(ctx)
     who = event.actor.login
+    answerer = may_answer(event.actor, event.issue.author, ctx.policy)
+    if common is None and ours is None and not answerer:
+        return Draft(Outcome.ignored, f"{who} is not one whose replies are taken")
     if found.phase == "presenting":
         if common is not None and common.verb is Verb.approve:
             moved = move(

@@ -70,6 +70,10 @@ def _by_role(ctx: Ctx) -> Draft:
         ordered = tasks.on_order(ctx)
         if ordered is not None:
             return ordered
+    elif role == "task" and isinstance(ctx.event, Commented):
+        skipped = tasks.on_blocked_skip(ctx)
+        if skipped is not None:
+            return skipped
     return _rule(ctx)
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from baton.core.authority import is_member
+from baton.core.comment_commands import Verb, parse_command
 from baton.core.decision import Outcome
 from baton.core.engine.context import Ctx, Draft, Scene, dispatch, move
 from baton.core.epic.model import MergePlan, TaskLink
-from baton.core.events import AgentReported
+from baton.core.events import AgentReported, Commented
 from baton.core.record import HistoryEntry, Record
 from baton.core.work import Work, branch_name
 
@@ -25,7 +27,7 @@ PENDING, IN_PROGRESS, PENDING_REVIEW, RETRY_QUEUED = (
     "pending_review",
     "retry_queued",
 )
-BLOCKED, FAILED, COMPLETED = "blocked", "failed", "completed"
+BLOCKED, FAILED, COMPLETED, SKIPPED = "blocked", "failed", "completed", "skipped"
 
 
 def enter_task(scene: Scene) -> Draft | None:
@@ -86,6 +88,22 @@ def on_order(ctx: Ctx) -> Draft | None:
             Outcome.transition, f"{BLOCKED} → {PENDING}: the blocker is resolved", record=moved
         )
     return None
+
+
+def on_blocked_skip(ctx: Ctx) -> Draft | None:
+    """`/skip` on a task blocked by a failed dependency (seed 002: blocked → skipped: user
+    skips), from an approver; its dependents may then go on."""
+    event = ctx.event
+    if ctx.state != BLOCKED or not isinstance(event, Commented):
+        return None
+    command = parse_command(event.body, ctx.policy.approval_words)
+    if command is None or command.verb is not Verb.skip:
+        return None
+    if not is_member(event.actor, ctx.policy.approvers):
+        return None  # the common rule refuses it, saying who may
+    who = event.actor.login
+    moved = move(ctx, SKIPPED, reason=f"skipped by {who}", actor=who, trigger="command", human=True)
+    return Draft(Outcome.transition, f"{BLOCKED} → {SKIPPED}: skipped by {who}", record=moved)
 
 
 def _start(ctx: Ctx, starts: int, base: str) -> Draft:
