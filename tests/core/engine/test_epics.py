@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Decision, Outcome
 from baton.core.epic.model import (
@@ -32,7 +31,6 @@ from baton.core.record import Record
 from baton.core.work import Work
 from baton.workflow.config import Config, settings_from
 from baton.workflow.graph import to_mermaid
-
 
 
 def engine_builders() -> Any:
@@ -64,7 +62,9 @@ def result(**fields: Any) -> AgentResult:
 
 def in_discovery(phase: str, **found: Any) -> Record:
     discovery = Discovery(phase=phase, **found)  # type: ignore[arg-type]
-    dispatch = B.record("discovery").dispatch if phase in ("asking", "generating", "editing") else None
+    dispatch = (
+        B.record("discovery").dispatch if phase in ("asking", "generating", "editing") else None
+    )
     return B.record("discovery", epic=EpicState(discovery=discovery), dispatch=dispatch)
 
 
@@ -72,7 +72,9 @@ def spec(key: str, *deps: str) -> TaskSpec:
     return TaskSpec(key=key, title=f"Task {key}", depends_on=list(deps))
 
 
-def planned(key: str, number: int, status: TaskStatus = TaskStatus.pending, **more: Any) -> PlannedTask:
+def planned(
+    key: str, number: int, status: TaskStatus = TaskStatus.pending, **more: Any
+) -> PlannedTask:
     return PlannedTask(key=key, title=f"Task {key}", number=number, status=status, **more)
 
 
@@ -166,16 +168,46 @@ def test_a_specification_is_presented_for_approval() -> None:
 @pytest.mark.parametrize(
     ("body", "by", "outcome", "state", "phase"),
     [
-        pytest.param("approved", "maria", Outcome.transition, "planning", "presenting",
-                     id="an approver's approval moves to planning"),
-        pytest.param("approved", "alice", Outcome.refused, "discovery", "presenting",
-                     id="the author's approval is refused"),
-        pytest.param("/edit rename the page", "maria", Outcome.resume, "discovery", "editing",
-                     id="edit sends the agent to apply minor edits"),
-        pytest.param("/revise wrong users", "maria", Outcome.resume, "discovery", "asking",
-                     id="revise sends the agent back to asking"),
-        pytest.param("/edit anything", "bob", Outcome.refused, "discovery", "presenting",
-                     id="a strangers command is refused"),
+        pytest.param(
+            "approved",
+            "maria",
+            Outcome.transition,
+            "planning",
+            "presenting",
+            id="an approver's approval moves to planning",
+        ),
+        pytest.param(
+            "approved",
+            "alice",
+            Outcome.refused,
+            "discovery",
+            "presenting",
+            id="the author's approval is refused",
+        ),
+        pytest.param(
+            "/edit rename the page",
+            "maria",
+            Outcome.resume,
+            "discovery",
+            "editing",
+            id="edit sends the agent to apply minor edits",
+        ),
+        pytest.param(
+            "/revise wrong users",
+            "maria",
+            Outcome.resume,
+            "discovery",
+            "asking",
+            id="revise sends the agent back to asking",
+        ),
+        pytest.param(
+            "/edit anything",
+            "bob",
+            Outcome.refused,
+            "discovery",
+            "presenting",
+            id="a strangers command is refused",
+        ),
     ],
 )
 def test_the_presented_specification_takes_only_an_approvers_commands(
@@ -335,7 +367,9 @@ def test_continue_in_completing_goes_back_to_implementing_with_the_planner_due()
 def test_the_readme_shows_the_generated_feature_epic_diagram() -> None:
     text = README.read_text(encoding="utf-8")
     match = re.search(
-        r"<!-- epic-diagram:start -->\n```mermaid\n(.*?)\n```\n<!-- epic-diagram:end -->", text, re.S
+        r"<!-- epic-diagram:start -->\n```mermaid\n(.*?)\n```\n<!-- epic-diagram:end -->",
+        text,
+        re.S,
     )
     assert match, "the README keeps the epic diagram between its markers"
     assert match.group(1) == to_mermaid(EPIC.workflow), (
