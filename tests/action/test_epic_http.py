@@ -15,7 +15,7 @@ from action_harness import ActionRunner
 from baton.core.record import Record
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
-from support.epic_http import EpicPlayer, Play, status_of
+from support.epic_http import EpicPlayer, Play, ok, status_of
 
 DIAMOND = [
     {"key": "a", "title": "Data model"},
@@ -190,3 +190,39 @@ def test_a_crash_while_creating_the_tasks_is_mended_by_the_rerun(
     assert fake.blocked_by_edges() == diamond_edges(numbers)
     assert status_of(fake, epic) == "status:implementing", rerun.stdout
     print(f"\ncrashed run: {len(crashed.calls)} calls, re-run: {len(rerun.calls)} calls")
+
+
+# ~20 s: the epic to implementing first; then two conductor runs at once in threads.
+@pytest.mark.slow
+def test_two_racing_conductor_runs_order_each_start_once(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    import dataclasses
+    import threading
+
+    player = EpicPlayer(fake, action, Script())
+    epic = to_planning(player, fake)
+    request = dataclasses.replace(fake.dispatches[0], inputs={"issue": str(epic)})
+    name, payload = payloads.from_dispatch(fake, request)
+    runners = []
+    for i in range(2):
+        (tmp_path / f"race{i}").mkdir()
+        runners.append(ActionRunner(fake, tmp_path / f"race{i}", config=action.config))
+        runners[-1].run_id = 500 + 10 * i
+    steps = [None, None]
+
+    def go(i: int) -> None:
+        steps[i] = runners[i].run(name, payload)
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for step in steps:
+        assert step is not None
+        ok(step)
+    player.settle()
+    assert player.problems == []
+    assert all(times == 1 for times in player.started.values()), player.started
+    assert player.busy_seen <= 2
