@@ -376,8 +376,12 @@ def handle(
     dry_run: bool = False,
     secret: str | None = None,
     changeset: Changeset | None = None,
+    notify: DispatchTarget | None = None,
 ) -> RunResult:
-    """Decide and apply one event; with `chain`, start the next agent's run by dispatch.
+    """Decide and apply one event; with `chain`, start the next agent's run by dispatch. The
+    other issues a decision concerns (an epic's tasks, a task's epic) are dispatched to `notify`
+    (default: `chain`): a webhook run names its own agent as a follow-up job, but its epic's
+    tasks still need their own runs.
 
     Optimistic concurrency: just before writing, the record comment is read again; if another
     run changed it, the event is decided again on the new record (a re-delivered or already
@@ -458,11 +462,12 @@ def handle(
         if chain is not None and result.decision.agent:
             tracker.dispatch(chain, {"issue": str(issue.number)})
             result.dispatched = True
-        if chain is not None:
+        others = notify or chain
+        if others is not None:
             # After the record that ordered them: a run dying here leaves orders the next
             # conductor pass (or the sweep) dispatches again.
             for number in result.decision.notify:
-                tracker.dispatch(chain, {"issue": str(number)})
+                tracker.dispatch(others, {"issue": str(number)})
                 result.notes.append(f"dispatched the run of #{number}")
         return result
     raise TrackerError(

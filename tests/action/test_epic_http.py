@@ -104,8 +104,6 @@ def test_a_small_epic_runs_from_its_label_to_done(fake: FakeGitHub, action: Acti
     assert fake.blocked_by_edges() == diamond_edges(numbers)
     assert all(fake.parent_of(n) == epic for n in numbers.values())
 
-    # `baton run` dispatches nothing it orders (see the xfail below): the scheduled sweep
-    # carries the starts the conductor ordered.
     player.settle()
     assert status_of(fake, epic) == "status:completing", player.steps[-1][1].stdout
     approved = fake.add_comment(epic, "approved", user="maria")
@@ -127,12 +125,6 @@ def test_a_small_epic_runs_from_its_label_to_done(fake: FakeGitHub, action: Acti
 
 # ~20 s: the epic to implementing, then its first task through developer and reviewer.
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="`baton run` (commands.run_event) passes chain=None to run.handle, so the starts a "
-    "conductor pass orders in a dispatched run, and a task's notify of its epic, are never "
-    "dispatched; only the sweep picks them up",
-)
 def test_the_conductor_pass_in_a_dispatched_run_dispatches_the_tasks_it_starts(
     fake: FakeGitHub, action: ActionRunner
 ) -> None:

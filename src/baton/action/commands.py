@@ -175,7 +175,9 @@ def run_event(env: ActionEnv) -> CommandResult:
         )
         if isinstance(parsed, Sweep):
             return _from_sweep(env, settings, tracker, parsed.at)
-        return handle_event(env, settings, tracker, parsed, chain=None)
+        # The agent this run names runs as its follow-up job; other issues it concerns (an
+        # epic's tasks, a task's epic) get their own runs by dispatch.
+        return handle_event(env, settings, tracker, parsed, chain=None, notify=chain_target(env))
     except BatonError as exc:
         return _failure(exc)
 
@@ -188,6 +190,7 @@ def handle_event(
     *,
     chain: DispatchTarget | None,
     changeset: Changeset | None = None,
+    notify: DispatchTarget | None = None,
 ) -> CommandResult:
     from baton.run import handle
 
@@ -196,6 +199,7 @@ def handle_event(
         tracker,
         settings,
         chain=chain,
+        notify=notify,
         dry_run=env.dry_run,
         secret=env.secret_value(),
         changeset=changeset,
