@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from baton.core.epic import marker
-from baton.core.epic.model import DONE, TaskObservation, TaskOrder, TaskStatus
+from baton.core.epic.model import ACTIVE, DONE, TaskObservation, TaskOrder, TaskStatus
 from baton.core.events import Dispatched, Event, Tick
 from baton.core.issue_facts import IssueInfo
 from baton.core.record import Record
@@ -105,8 +105,10 @@ def observe(
             if loaded.record is not None and loaded.record.task is not None:
                 link = loaded.record.task
                 spend = loaded.record.spend
-                # Implementation attempts: every entry into in_progress (a retry re-enters it).
-                attempt = loaded.record.visits.get("in_progress", 0)
+                # Attempts: each one ended in a verdict (a failure or the success), and the one
+                # under way; a human's /retry does not start the count again.
+                under_way = loaded.record.state in {s.value for s in ACTIVE}
+                attempt = link.failures + link.successes + (1 if under_way else 0)
         observations.append(
             TaskObservation(
                 number=sub.number,
