@@ -112,11 +112,13 @@ def test_a_replan_lists_the_tasks_and_the_last_refusal() -> None:
         TASKS_FORMAT,
         "Replan: return the whole plan. Finished and running tasks are kept as they are; a "
         "failed task whose key you reuse is replaced by a new sub-issue.",
-        "Your last plan was refused: DAG cycle detected: a → b → a",
+        "Your last plan was refused (the reason is quoted below).",
         "- task `base` (completed), depends on none",
         "- task `top` (pending), depends on base",
         COST,
     ]
+    # The refusal may quote the planner's own keys: it travels as data, fenced.
+    assert b.epic_data == ["DAG cycle detected: a → b → a", "S."]
 
 
 def test_an_extension_carries_the_request_as_data() -> None:

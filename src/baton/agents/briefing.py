@@ -182,7 +182,8 @@ def _epic(record: Record, settings: Settings) -> dict[str, object]:
                 "are; a failed task whose key you reuse is replaced by a new sub-issue."
             )
         if epic.plan_problem:
-            lines.append(f"Your last plan was refused: {epic.plan_problem}")
+            lines.append("Your last plan was refused (the reason is quoted below).")
+            data.append(epic.plan_problem)
         for t in epic.tasks:
             deps = ", ".join(t.depends_on) or "none"
             lines.append(f"- task {code(t.key)} ({t.status.value}), depends on {deps}")

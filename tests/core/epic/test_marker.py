@@ -94,7 +94,6 @@ def test_read_accepts_the_longest_key_and_a_long_json() -> None:
     assert marker.read(_mark(data[:-2] + 'x"}')) is None  # 201 between the braces
 
 
-@pytest.mark.xfail(strict=True, reason="bug: `$` in _KEY matches before a final newline")
 def test_a_key_ending_in_a_newline_is_no_key() -> None:
     """JSON's "\\n" escape puts a real newline in the key; `_KEY.match` with `$` lets it by
     (`\\Z` or `fullmatch` would not), so a key `a\\n` is read as valid."""

@@ -37,6 +37,6 @@ def read(body: str) -> tuple[int, str] | None:
     epic, key = data.get("epic"), data.get("key")
     if not isinstance(epic, int) or isinstance(epic, bool) or epic <= 0:
         return None
-    if not isinstance(key, str) or not _KEY.match(key):
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
         return None
     return epic, key

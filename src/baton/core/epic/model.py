@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -86,7 +86,9 @@ class TaskSpec(BaseModel):
     key: str = Field(pattern=KEY_PATTERN)
     title: str = Field(min_length=1, max_length=MAX_TITLE)
     body: str = Field(default="", max_length=MAX_TASK_BODY)
-    depends_on: list[str] = Field(default_factory=list, max_length=100)
+    depends_on: list[Annotated[str, Field(pattern=KEY_PATTERN)]] = Field(
+        default_factory=list, max_length=100
+    )
     agent: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_-]{0,39}$")
 
 
