@@ -4,6 +4,7 @@ the fake GitHub of the tests over real HTTP, prints a table and writes benchmark
 
     .venv/bin/python benchmarks/run.py            # full run (about a minute)
     .venv/bin/python benchmarks/run.py --quick    # fewer repetitions
+    .venv/bin/python benchmarks/run.py --epics    # the epic figures alone (seconds)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -30,13 +32,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 from action_harness import BATON, ActionRunner, Step, _where, parse_outputs  # noqa: E402
 from baton import webhooks  # noqa: E402
 from baton.core import events  # noqa: E402
+from baton.core.agent_result import AgentResult  # noqa: E402
 from baton.core.changeset import Changeset, FileChange  # noqa: E402
+from baton.core.epic.model import NewTask, TaskCreationPlan  # noqa: E402
+from baton.core.record import Record  # noqa: E402
+from baton.github.client import GitHubTracker  # noqa: E402
 from baton.issue import record_comment  # noqa: E402
 from baton.issue.apply import label_specs  # noqa: E402
-from baton.run import handle  # noqa: E402
+from baton.run import RunResult, handle  # noqa: E402
 from baton.sim import payloads  # noqa: E402
+from baton.sim.actions import CHAIN, Actions, Play  # noqa: E402
 from baton.sim.memory_github import MemoryGitHub  # noqa: E402
-from baton.workflow.config import load_config  # noqa: E402
+from baton.workflow.config import Config, Settings, load_config, settings_from  # noqa: E402
 from fakes.http_github import FakeGitHub  # noqa: E402
 
 SETTINGS = load_config(None)
@@ -719,6 +726,287 @@ def record_sizes(counts: list[int]) -> list[tuple[int, int]]:
     return sizes
 
 
+# --- epics: a plan's sub-issues, the conductor, the epic's record --------------------------------
+EPIC_TASKS = 10
+EPIC_DONE = ("t0", "t1", "t2")  # the tasks whose agents finish; the others' never report
+EPIC_SPEC = 6_000
+
+
+def epic_plan(count: int) -> list[dict[str, Any]]:
+    """`count` tasks: t0..t3 free, each later one blocked by the one four before it."""
+    return [
+        {
+            "key": f"t{i}",
+            "title": f"Task {i}",
+            "body": f"Do part {i} of the feature.",
+            "depends_on": [f"t{i - 4}"] if i >= 4 else [],
+        }
+        for i in range(count)
+    ]
+
+
+def _epic_settings(max_tasks: int = 20) -> Settings:
+    return settings_from(Config.model_validate({"epics": {"max_tasks": max_tasks}}))
+
+
+@dataclass
+class MemoryCalls:
+    """A stretch of runs in memory: its round trips (as GitHubTracker would make them) and its
+    operations grouped by round trip (`create_issue×10`: ten fields of one GraphQL document)."""
+
+    trips: int
+    detail: str
+
+
+def _watched(gh: MemoryGitHub, run: Callable[[], Any]) -> MemoryCalls:
+    seen: list[tuple[int, str]] = []
+    before = gh.requests
+    gh.on_call = lambda op: seen.append((gh.requests, op))
+    try:
+        run()
+    finally:
+        gh.on_call = None
+    groups: list[list[str]] = []
+    last = None
+    for trip, op in seen:
+        if trip != last:
+            groups.append([])
+            last = trip
+        groups[-1].append(op)
+    parts = []
+    for ops in groups:
+        counted = dict.fromkeys(ops, 0)
+        for op in ops:
+            counted[op] += 1
+        parts.append(" + ".join(op if n == 1 else f"{op}×{n}" for op, n in counted.items()))
+    return MemoryCalls(gh.requests - before, ", ".join(parts) or "—")
+
+
+class EpicWorld:
+    """An epic played in memory (`baton.sim.actions`) up to its plan: status labels in place,
+    the discovery answered, the specification approved, the planner's report not yet made."""
+
+    def __init__(
+        self,
+        *,
+        task_label: bool,
+        settings: Settings | None = None,
+        spec: str = "The spec.",
+        done: tuple[str, ...] = EPIC_DONE,
+    ) -> None:
+        self.settings = settings or _epic_settings()
+        self.gh = gh = MemoryGitHub()
+        gh.set_permission("maria", "maintain")
+        for workflow in self.settings.workflows.values():
+            for label in label_specs(workflow, self.settings.policy):
+                gh.label_ids.setdefault(label, len(gh.label_ids) + 1)
+        if task_label:
+            gh.label_ids[self.settings.policy.epics.task_label] = len(gh.label_ids) + 1
+        self.plan: list[dict[str, Any]] = []
+        self.spec, self.done = spec, done
+        self.actions = Actions(gh, self.settings, self._agent)
+        self.epic = gh.open_issue("Teams", "Teams please.", author="alice")
+        gh.human_label(self.epic, "baton:epic", by="maria")
+        self.actions.event("issues", payloads.labeled(gh, self.epic, "baton:epic", sender="maria"))
+        self.say("To save time.", "alice")
+        self.say("approved", "maria")
+        self.actions.drain()
+
+    def _agent(self, number: int, agent: str, record: Any) -> Play | None:
+        if agent == "discovery":
+            found = record.epic.discovery if record and record.epic else None
+            if found is not None and found.turns >= 1:
+                return Play({"spec": self.spec, "categories": ["purpose", "users"]})
+            return Play({"questions": ["Why?"], "categories": ["purpose"]})
+        if agent == "planner":
+            return None  # the plan is reported by the benchmark itself
+        if record is not None and record.task is not None and record.task.key in self.done:
+            return Play({"summary": "Done."})
+        return None  # still working
+
+    def say(self, body: str, who: str) -> None:
+        comment = self.gh.human_comment(self.epic, body, author=who)
+        self.actions.event("issue_comment", payloads.comment_created(self.gh, comment.id))
+
+    def record(self) -> Record:
+        found = self.actions.record(self.epic)
+        assert found is not None
+        return found
+
+    def planned(self, plan: list[dict[str, Any]]) -> events.AgentReported:
+        """The planner's report of `plan`, as `baton report` hands it to the run."""
+        record = self.record()
+        assert record.state == "planning", record.state
+        result = AgentResult(status="success", confidence=0.9, tasks=plan)
+        return events.report(
+            self.epic,
+            agent="planner",
+            result=result,
+            error=None,
+            now=self.gh.now,
+            run_id="run-plan",
+            state=record.state,
+        )
+
+    def report_plan(self, plan: list[dict[str, Any]]) -> tuple[MemoryCalls, MemoryCalls]:
+        """The planner's report handled, then handled again (a re-run of that job)."""
+        event = self.planned(plan)
+        first = _watched(self.gh, lambda: handle(event, self.gh, self.settings, chain=CHAIN))
+        assert self.record().state == "implementing", self.record().state
+        assert len(self.gh.sub_issues_of(self.epic)) == len(plan)
+        again = _watched(self.gh, lambda: handle(event, self.gh, self.settings, chain=CHAIN))
+        assert len(self.gh.sub_issues_of(self.epic)) == len(plan)
+        return first, again
+
+    def statuses(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for task in self.gh.sub_issues_of(self.epic):
+            for label in self.gh.labels_of(task):
+                if label.startswith("status:"):
+                    status = label.removeprefix("status:")
+                    found[status] = found.get(status, 0) + 1
+        return dict(sorted(found.items()))
+
+    def conduct(self) -> Callable[[], RunResult]:
+        """One conductor run: Baton's own workflow_dispatch on the epic."""
+        payload = payloads.workflow_dispatch(
+            self.gh, {"issue": str(self.epic)}, sender=self.gh.bot_login
+        )
+
+        def run() -> RunResult:
+            event = webhooks.parse(
+                "workflow_dispatch", payload, self.settings.policy, now=self.gh.now
+            )
+            assert not isinstance(event, events.Ignored | events.Sweep), event
+            return handle(event, self.gh, self.settings, chain=CHAIN)
+
+        return run
+
+
+@dataclass
+class EpicFigures:
+    plan: list[Row]  # the planner's report, in memory
+    tracker: list[Row]  # create_tasks alone, over HTTP
+    conductor: list[Row]
+    statuses: dict[str, int]
+    records: list[tuple[int, int, int, int]]  # tasks, spec characters, body, JSON
+    seconds: float
+    repeat: int
+
+
+def epic_plan_calls() -> list[Row]:
+    """The planner's report of 10 tasks through `run.handle`, in memory: with and without the
+    task label in the repository, then the same report handled again."""
+    rows = []
+    for present in (False, True):
+        world = EpicWorld(task_label=present)
+        first, again = world.report_plan(epic_plan(EPIC_TASKS))
+        label = "present" if present else "missing"
+        rows.append(
+            Row(f"planner's report of 10 tasks, the task label {label}", first.trips, first.detail)
+        )
+        if present:
+            rows.append(
+                Row("the same report again (a re-run after success)", again.trips, again.detail)
+            )
+    return rows
+
+
+def _creation_plan(epic: int, plan: list[dict[str, Any]], label: str) -> TaskCreationPlan:
+    tasks = [NewTask(key=t["key"], title=t["title"], body=t["body"], labels=(label,)) for t in plan]
+    edges = [(t["key"], dep) for t in plan for dep in t["depends_on"]]
+    return TaskCreationPlan(epic=epic, tasks=tasks, edges=edges)
+
+
+def epic_tracker_calls() -> list[Row]:
+    """`GitHubTracker.create_tasks` alone over real HTTP against the fake GitHub: the plan's 10
+    sub-issues and their edges, the label missing or present, and again once done."""
+    rows = []
+    label = SETTINGS.policy.epics.task_label
+    for present in (False, True):
+        with FakeGitHub() as fake:
+            if present:
+                fake.add_label(label, "1d76db", "A task of an epic")
+            epic = fake.add_issue("Epic", labels=["baton:epic"])
+            plan = _creation_plan(epic, epic_plan(EPIC_TASKS), label)
+            runs = [("first", None)] if not present else [("first", None), ("again", None)]
+            for when, _ in runs:
+                tracker = GitHubTracker(fake.repo_full_name, fake.token, api_url=fake.url, retry=0)
+                fake.reset_requests()
+                tracker.create_tasks(plan)
+                assert len(fake.sub_issues(epic)) == EPIC_TASKS
+                graphql = tracker.graphql_requests
+                rest = tracker.requests - graphql
+                state = "present" if present else "missing"
+                kind = (
+                    f"create_tasks of 10 tasks, the task label {state}"
+                    if when == "first"
+                    else "create_tasks again after success"
+                )
+                rows.append(
+                    Row(
+                        kind,
+                        tracker.requests,
+                        f"{graphql} GraphQL + {rest} REST: "
+                        + _listed([(c.method, _where(c)) for c in fake.requests]),
+                    )
+                )
+    return rows
+
+
+def epic_conductor(repeat: int) -> tuple[list[Row], dict[str, int], float]:
+    """A workflow_dispatch on an epic in implementing whose 10 tasks are some completed, some
+    in progress, the rest pending: its calls, and the median time of that run in-process."""
+    world = EpicWorld(task_label=True)
+    world.report_plan(epic_plan(EPIC_TASKS))
+    world.actions.drain()
+    statuses = world.statuses()
+    assert world.record().state == "implementing"
+    run = world.conduct()
+    calls = _watched(world.gh, run)
+    rows = [Row("conductor run (workflow_dispatch on the epic)", calls.trips, calls.detail)]
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        samples.append(time.perf_counter() - start)
+    assert world.statuses() == statuses, "the timed runs change nothing"
+    return rows, statuses, statistics.median(samples)
+
+
+def _record_json(body: str) -> str:
+    inside = body.split(record_comment.RECORD_OPEN, 1)[1]
+    return inside.split(record_comment.RECORD_CLOSE, 1)[0].strip()
+
+
+def epic_record_sizes(counts: list[int]) -> list[tuple[int, int, int, int]]:
+    """The epic's record comment once its plan of `count` tasks is created, with a 6,000-
+    character specification: characters of the whole comment body and of its JSON."""
+    sizes = []
+    spec = ("The feature, specified at length. " * 200)[:EPIC_SPEC]
+    for count in counts:
+        world = EpicWorld(
+            task_label=True, settings=_epic_settings(max(count, 20)), spec=spec, done=()
+        )
+        world.report_plan(epic_plan(count))
+        (found,) = record_comment.find_records(world.gh.comments_of(world.epic), world.gh.bot_login)
+        sizes.append((count, len(spec), len(found.body), len(_record_json(found.body))))
+    return sizes
+
+
+def epic_figures(repeat: int) -> EpicFigures:
+    conductor, statuses, seconds = epic_conductor(repeat)
+    return EpicFigures(
+        plan=epic_plan_calls(),
+        tracker=epic_tracker_calls(),
+        conductor=conductor,
+        statuses=statuses,
+        records=epic_record_sizes([10, 50]),
+        seconds=seconds,
+        repeat=repeat,
+    )
+
+
 # --- report ------------------------------------------------------------------------------------
 def render(
     rows: list[Row],
@@ -834,11 +1122,67 @@ def render(
     return "\n".join(lines) + "\n"
 
 
+def render_epics(figures: EpicFigures) -> str:
+    """The "Epics" section of RESULTS.md."""
+    statuses = ", ".join(f"{n} {s}" for s, n in figures.statuses.items())
+    lines = [
+        "## Epics",
+        "",
+        "In memory (`baton.sim.actions`, the real `run.handle`; round trips as GitHubTracker",
+        "makes them, one GraphQL document however many fields — `create_issue×10` is one",
+        "document) and, for `create_tasks` alone, `GitHubTracker` over real HTTP against the fake",
+        "GitHub. The plan: 10 tasks, t0–t3 free, each later one blocked by the one four before it",
+        "(6 edges); the status labels exist.",
+        "",
+        "| run | calls | the calls |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {row.kind} | {row.calls} | {row.detail} |" for row in figures.plan]
+    lines += [f"| {row.kind} (HTTP) | {row.calls} | {row.detail} |" for row in figures.tracker]
+    lines += [
+        f"| {row.kind}: 10 tasks ({statuses}) | {row.calls} | {row.detail} |"
+        for row in figures.conductor
+    ]
+    lines += [
+        "",
+        "| epic record comment | characters of the body | of its JSON |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {tasks} tasks, a {spec:,}-character specification | {body:,} | {data:,} |"
+        for tasks, spec, body, data in figures.records
+    ]
+    lines += [
+        "",
+        f"One conductor run in-process (the in-memory GitHub, no network): "
+        f"{figures.seconds * 1000:.1f} ms, median of {figures.repeat} — quoted, not asserted.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _with_epics(text: str, epics: str) -> str:
+    """`text` (RESULTS.md) with its "Epics" section replaced by `epics`, or added at its end."""
+    head, found, tail = text.partition("## Epics\n")
+    if not found:
+        return text.rstrip("\n") + "\n\n" + epics
+    after = tail.split("\n## ", 1)
+    rest = "\n## " + after[1] if len(after) > 1 else ""
+    return head + epics + rest
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer timing repetitions")
+    parser.add_argument("--epics", action="store_true", help="the epic figures alone")
     parser.add_argument("--output", default=str(ROOT / "benchmarks" / "RESULTS.md"))
     args = parser.parse_args()
+    output = Path(args.output)
+    epics = render_epics(epic_figures(repeat=21 if args.quick else 101))
+    if args.epics:
+        before = output.read_text(encoding="utf-8") if output.exists() else ""
+        output.write_text(_with_epics(before, epics), encoding="utf-8")
+        print(epics)
+        return
     with tempfile.TemporaryDirectory() as scratch:
         workdir = Path(scratch)
         rows = api_calls(workdir)
@@ -850,8 +1194,8 @@ def main() -> None:
         for name, seconds, rss, cpu in report_timings(workdir, repeat=3 if args.quick else 7):
             times.append((name, seconds, seconds / bare, rss, cpu))
     sizes = record_sizes([10, 100, 1000])
-    text = render(rows, sweep, times, sizes, work, limits)
-    Path(args.output).write_text(text, encoding="utf-8")
+    text = _with_epics(render(rows, sweep, times, sizes, work, limits), epics)
+    output.write_text(text, encoding="utf-8")
     print(text)
 
 
