@@ -219,3 +219,69 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
     base64 = 4 * -(-limits.max_bytes // 3)
     assert base64 < limits.request < base64 + 100_000
     assert base64 < limits.changeset_file < base64 + 100_000
+
+
+# --- epics ---------------------------------------------------------------------------------
+def test_a_ten_task_plan_costs_eleven_round_trips_and_its_rerun_three() -> None:
+    """The planner's report through `run.handle`, in memory: the read, create_tasks' query, one
+    document of 10 issues, one of the edges, the epic's branch (two), the record's check and
+    write, three starts dispatched; one more with the task label missing. Handled again, the
+    report is seen as applied after reading the epic and its tasks."""
+    bench = load_script()
+    rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}
+    create = "create_tasks, create_issue×10, add_blocked_by×6, create_branch, create_ref"
+    write = "comment, edit_comment + set_labels×2 + create_comment, dispatch, dispatch, dispatch"
+    assert rows == {
+        "planner's report of 10 tasks, the task label missing": (
+            12,
+            f"issue + comments, {create.replace('create_tasks, ', 'create_tasks, create_label, ')}"
+            f", {write}",
+        ),
+        "planner's report of 10 tasks, the task label present": (
+            11,
+            f"issue + comments, {create}, {write}",
+        ),
+        "the same report again (a re-run after success)": (
+            3,
+            "issue + comments, sub_issues, read_many",
+        ),
+    }
+
+
+def test_a_conductor_run_over_ten_tasks_reads_three_times_and_writes_nothing() -> None:
+    """A workflow_dispatch on an epic in implementing, its tasks 3 completed, 3 in progress and
+    4 pending: the epic, its sub-issues, the records of its tasks; nothing to order."""
+    bench = load_script()
+    rows, statuses, _seconds = bench.epic_conductor(repeat=1)
+    assert statuses == {"completed": 3, "in-progress": 3, "pending": 4}
+    assert [(row.calls, row.detail) for row in rows] == [
+        (3, "issue + comments, sub_issues, read_many")
+    ]
+
+
+def test_create_tasks_over_http_costs_four_calls_three_with_the_label_and_one_again() -> None:
+    bench = load_script()
+    rows = {
+        row.kind: (row.calls, row.detail.split(":", 1)[0]) for row in bench.epic_tracker_calls()
+    }
+    assert rows == {
+        "create_tasks of 10 tasks, the task label missing": (4, "3 GraphQL + 1 REST"),
+        "create_tasks of 10 tasks, the task label present": (3, "3 GraphQL + 0 REST"),
+        "create_tasks again after success": (1, "1 GraphQL + 0 REST"),
+    }
+
+
+def test_the_epic_record_stays_within_a_comment_with_fifty_tasks() -> None:
+    bench = load_script()
+    sizes = bench.epic_record_sizes([10, 50])
+    assert [(tasks, spec) for tasks, spec, _, _ in sizes] == [(10, 6_000), (50, 6_000)]
+    assert all(data < body < 65_536 for _, _, body, data in sizes)  # GitHub's comment limit
+
+
+def test_the_epics_section_replaces_its_old_self_and_keeps_the_rest() -> None:
+    bench = load_script()
+    text = "# Baton benchmarks\n\n## A\n\nx\n\n## Epics\n\nold\n\n## B\n\ny\n"
+    assert bench._with_epics(text, "## Epics\n\nnew\n") == (
+        "# Baton benchmarks\n\n## A\n\nx\n\n## Epics\n\nnew\n\n## B\n\ny\n"
+    )
+    assert bench._with_epics("# T\n", "## Epics\n\nnew\n") == "# T\n\n## Epics\n\nnew\n"
