@@ -79,6 +79,8 @@ def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None
         # conductor looks again, a waiting task reads its order again.
         if workflow.role == "epic" and states[0] == "implementing":
             return f"the conductor has not looked for {idle}"
+        if workflow.role == "epic" and states[0] == "planning":
+            return f"a plan may wait to be created ({idle} idle)"
         if workflow.role == "task" and states[0] in ("pending", "blocked"):
             return f"the task has not read its epic's order for {idle}"
     return None

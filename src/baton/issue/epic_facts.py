@@ -104,6 +104,10 @@ def observe(
             )
             if loaded.record is not None and loaded.record.task is not None:
                 link = loaded.record.task
+                # The record is the memory, the label a projection that may lag it (a run that
+                # died between the two, a relabel whose own run has not come): trust the record.
+                known = loaded.record.state
+                status = TaskStatus(known) if known in TaskStatus.__members__ else status
                 spend = loaded.record.spend
                 # Attempts: each one ended in a verdict (a failure or the success), and the one
                 # under way; a human's /retry does not start the count again.

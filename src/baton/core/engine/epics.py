@@ -256,12 +256,31 @@ def _planning_report(ctx: Ctx, event: AgentReported, result: AgentResult, agent:
         problem_text = problem.message if problem is not None else None
     if problem_text is not None:
         return _plan_refused(ctx, problem_text, agent)
+    # First the plan itself, in the record: a run that dies while the sub-issues are created
+    # leaves it there, and the epic's next run (dispatched now, or the sweep's) creates what is
+    # missing and adopts what exists (creation is idempotent by the tasks' marks).
+    pending = epic.model_copy(update={"pending_plan": specs, "plan_problem": None})
+    record = with_epic(seen(ctx), pending, dispatch=None)
+    return Draft(
+        Outcome.noted,
+        f"the plan of {len(specs)} tasks is valid; its sub-issues are created next",
+        record=record,
+        notify=(ctx.record.issue,),
+    )
+
+
+def _create_plan(ctx: Ctx, event: Event) -> Draft:
+    """The validated plan waiting in the record: its sub-issues created (GitHub first), then
+    the plan with their numbers, and the conductor's first pass."""
+    epic = epic_of(ctx.record)
+    specs = list(epic.pending_plan)
+    mode = _mode(epic)
     tasks, to_create = revise(epic, specs, mode=mode)
     created = event.created
     if created is None:
         return Draft(
             Outcome.noted,
-            f"the plan of {len(specs)} tasks is valid; creating its sub-issues",
+            f"creating the sub-issues of the plan of {len(specs)} tasks",
             record=seen(ctx),
             create_tasks=_creation(ctx, tasks, to_create),
         )
@@ -272,10 +291,13 @@ def _planning_report(ctx: Ctx, event: AgentReported, result: AgentResult, agent:
         else t
         for t in tasks
     ]
+    planner = ctx.workflow.agent_of(PLANNING) or "planner"
     missing = [t.key for t in filled if t.number is None and t.replaced_by is None]
     if missing:
+        cleared = epic.model_copy(update={"pending_plan": []})
+        ctx = replace(ctx, record=with_epic(ctx.record, cleared))
         return _plan_refused(
-            ctx, f"GitHub did not create the sub-issues of {', '.join(missing)}", agent
+            ctx, f"GitHub did not create the sub-issues of {', '.join(missing)}", planner
         )
     branch = epic.branch or branch_name(ctx.policy.work.branch_prefix, ctx.record.issue)
     epic = epic.model_copy(
@@ -292,7 +314,7 @@ def _planning_report(ctx: Ctx, event: AgentReported, result: AgentResult, agent:
     if ctx.state == IMPLEMENTING:  # an extension after /continue: the conductor goes on
         base = seen(ctx).model_copy(update={"dispatch": None})
     else:
-        base = move(ctx, IMPLEMENTING, reason=why, actor=agent, trigger="report")
+        base = move(ctx, IMPLEMENTING, reason=why, actor=planner, trigger="plan")
     record = with_epic(base, epic, work=base.work or Work(branch=branch))
     return _conduct(
         replace(ctx, record=record),
@@ -300,7 +322,7 @@ def _planning_report(ctx: Ctx, event: AgentReported, result: AgentResult, agent:
         Outcome.transition if ctx.state != IMPLEMENTING else Outcome.noted,
         why,
         plan_message=True,
-        observations=[],
+        observations=list(event.tasks or []),
         was=ctx.state,
     )
 
@@ -496,6 +518,15 @@ def _discovery_comment(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Dr
                 update={"phase": "asking", "request": clip(ours.argument, 2_000)}
             )
             return _ask(ctx, base, epic, revised, f"{who} asked for a major revision")
+        if common is None and ours is None and not is_member(event.actor, ctx.policy.approvers):
+            # Only an approver's words revise the specification (each revision is an agent
+            # run); anyone else's reply waits for the next agent, as input.
+            kept = [*ctx.record.pending_input, _input(ctx, event)][-5:]
+            return Draft(
+                Outcome.noted,
+                f"kept the reply of {who} for the next revision",
+                record=base.model_copy(update={"pending_input": kept}),
+            )
         if common is None and ours is None:
             edited = found.model_copy(
                 update={"phase": "editing", "request": clip(event.body, 2_000)}
@@ -631,6 +662,8 @@ def _continue(ctx: Ctx, event: Commented, request: str) -> Draft:
 # --- dispatches and ticks: the conductor -------------------------------------------------------
 def _on_wake(ctx: Ctx, event: Dispatched | Tick) -> Draft:
     record = ctx.record
+    if epic_of(record).pending_plan and ctx.state in (PLANNING, IMPLEMENTING):
+        return _create_plan(ctx, event)
     if ctx.state in CONDUCTING and event.tasks is not None:
         return _conduct(
             ctx,
@@ -674,9 +707,11 @@ def _conduct(
     """One conductor pass over `record` (already moved, if the rule moved it)."""
     epic = epic_of(record)
     settings = ctx.policy.epics
-    spend_before = epic_spend(record)
-    stop = budget.spent(spend_before, ctx.policy.budgets.epic, what="this epic")
     state = record.state
+    # The budget as the tasks stand now: their spend is read by this very pass.
+    seen_now = conductor.conduct(epic, observations or [], settings, now=ctx.now, may_start=False)
+    spend_now = record.spend.plus(tasks_spend(seen_now.epic))
+    stop = budget.spent(spend_now, ctx.policy.budgets.epic, what="this epic")
     done = conductor.conduct(
         epic,
         observations or [],
@@ -772,7 +807,7 @@ def _completion(
     if opened.number is None:
         return None, record, texts.completed(count, None, opened.problem)
     work = work.model_copy(
-        update={"pull_request": opened.number, "pull_request_id": opened.node_id, "ready": True}
+        update={"pull_request": opened.number, "pull_request_id": opened.node_id}
     )
     return (
         None,

@@ -312,6 +312,8 @@ def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
         return replace(draft, record=record.model_copy(update={"work": work}), message=message)
     if work.open_pull_request or not work.commits or not ctx.policy.work.pull_request:
         return draft
+    if ctx.workflow.role == "task":
+        return draft  # a task's work merges into its epic's branch, whose pull request shows it
     committed = event.changeset is not None and event.changeset.status == "committed"
     ready = ctx.workflow.pull_request.ready
     entering_ready = record.state == ready and ctx.state != ready
