@@ -62,9 +62,10 @@ class Script:
         return Play({"summary": "ok"})
 
 
-def to_planning(player: EpicPlayer, fake: FakeGitHub, *, approve: bool = True) -> int:
-    """A maintainer labels an epic; the discovery asks, a human answers, the spec is approved;
-    the planner is due (its report is left to the caller when `approve` holds)."""
+def to_planning(player: EpicPlayer, fake: FakeGitHub, *, create: bool = True) -> int:
+    """A maintainer labels an epic; the discovery asks, a human answers, the spec is approved
+    and the planner reports (when the script has it report). A valid plan is recorded first;
+    with `create`, the epic's next run (dispatched by that report) makes its sub-issues."""
     epic = fake.add_issue("Teams and roles", "Let admins create teams.", user="alice")
     player.epics.append(epic)
     fake.label_by(epic, "baton:epic", "maria")
@@ -75,6 +76,8 @@ def to_planning(player: EpicPlayer, fake: FakeGitHub, *, approve: bool = True) -
     player.drain()
     approved = fake.add_comment(epic, "approved", user="maria")
     player.event("issue_comment", payloads.comment_created(fake, approved["id"]))
+    if create:
+        player.drain(limit=1)
     return epic
 
 
@@ -147,7 +150,7 @@ def test_a_plan_with_a_cycle_creates_nothing_and_asks_the_planner_again(
         {"key": "b", "title": "B", "depends_on": ["a"]},
     ]
     player = EpicPlayer(fake, action, Script(cycle))
-    epic = to_planning(player, fake)
+    epic = to_planning(player, fake, create=False)
     assert fake.sub_issues(epic) == []
     assert fake.blocked_by_edges() == set()
     assert status_of(fake, epic) == "status:planning"
@@ -166,17 +169,22 @@ def test_a_crash_while_creating_the_tasks_is_mended_by_the_rerun(
 ) -> None:
     script = Script()
     player = EpicPlayer(fake, action, lambda n, a, r: None if a == "planner" else script(n, a, r))
-    epic = to_planning(player, fake)
+    epic = to_planning(player, fake, create=False)
     assert status_of(fake, epic) == "status:planning"
-    # the third of four createIssue fields is refused: two issues exist, the run fails
-    fake.fail_graphql_field("t2", "FORBIDDEN", operation="BatonCreateTasks")
     plan = Play({"tasks": DIAMOND})
-    crashed = player.raw_report(epic, plan)
+    player.report(epic, plan)  # the plan is recorded; the epic's next run makes its sub-issues
+    assert fake.sub_issues(epic) == []
+    # the third of four createIssue fields is refused: the run that makes them fails
+    fake.fail_graphql_field("t2", "FORBIDDEN", operation="BatonCreateTasks")
+    request = fake.dispatches[-1]
+    assert request.inputs.get("issue") == str(epic)
+    name, payload = payloads.from_dispatch(fake, request)
+    crashed = action.run(name, payload)
     assert crashed.returncode != 0
     assert len(fake.sub_issues(epic)) == 3
     assert status_of(fake, epic) == "status:planning"
 
-    rerun = player.report(epic, plan, GITHUB_RUN_ID=str(action.run_id))
+    rerun = ok(action.run(name, payload, GITHUB_RUN_ID=str(action.run_id - 1)))  # a re-run
     numbers = no_dup_tasks(fake, epic)
     assert sorted(numbers) == ["a", "b", "c", "d"]
     assert fake.blocked_by_edges() == diamond_edges(numbers)
