@@ -848,15 +848,22 @@ class EpicWorld:
             state=record.state,
         )
 
-    def report_plan(self, plan: list[dict[str, Any]]) -> tuple[MemoryCalls, MemoryCalls]:
-        """The planner's report handled, then handled again (a re-run of that job)."""
+    def report_plan(
+        self, plan: list[dict[str, Any]]
+    ) -> tuple[MemoryCalls, MemoryCalls, MemoryCalls]:
+        """The planner's report handled (the plan recorded, the epic's run dispatched), the
+        epic's run that makes the sub-issues and their edges, and the report handled again (a
+        re-run of that job)."""
         event = self.planned(plan)
         first = _watched(self.gh, lambda: handle(event, self.gh, self.settings, chain=CHAIN))
+        assert self.record().state == "planning", self.record().state
+        assert self.record().epic is not None and self.record().epic.pending_plan
+        made = _watched(self.gh, self.conduct())
         assert self.record().state == "implementing", self.record().state
         assert len(self.gh.sub_issues_of(self.epic)) == len(plan)
         again = _watched(self.gh, lambda: handle(event, self.gh, self.settings, chain=CHAIN))
         assert len(self.gh.sub_issues_of(self.epic)) == len(plan)
-        return first, again
+        return first, made, again
 
     def statuses(self) -> dict[str, int]:
         found: dict[str, int] = {}
@@ -900,10 +907,19 @@ def epic_plan_calls() -> list[Row]:
     rows = []
     for present in (False, True):
         world = EpicWorld(task_label=present)
-        first, again = world.report_plan(epic_plan(EPIC_TASKS))
+        first, made, again = world.report_plan(epic_plan(EPIC_TASKS))
         label = "present" if present else "missing"
+        if present:
+            rows.append(
+                Row("planner's report of 10 tasks (the plan recorded)", first.trips, first.detail)
+            )
         rows.append(
-            Row(f"planner's report of 10 tasks, the task label {label}", first.trips, first.detail)
+            Row(
+                f"the epic's next run: 10 sub-issues, their edges, the first starts; "
+                f"the task label {label}",
+                made.trips,
+                made.detail,
+            )
         )
         if present:
             rows.append(

@@ -222,8 +222,9 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
 
 
 # --- epics ---------------------------------------------------------------------------------
-def test_a_ten_task_plan_costs_eleven_round_trips_and_its_rerun_three() -> None:
-    """The planner's report through `run.handle`, in memory: the read, create_tasks' query, one
+def test_a_ten_task_plan_costs_four_round_trips_then_eleven_and_its_rerun_three() -> None:
+    """The planner's report through `run.handle`, in memory: the plan recorded (read, check,
+    write, the epic's run dispatched); that run makes it: the read, create_tasks' query, one
     document of 10 issues, one of the edges, the epic's branch (two), the record's check and
     write, three starts dispatched; one more with the task label missing. Handled again, the
     report is seen as applied after reading the epic and its tasks."""
@@ -231,16 +232,18 @@ def test_a_ten_task_plan_costs_eleven_round_trips_and_its_rerun_three() -> None:
     rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}
     create = "create_tasks, create_issue×10, add_blocked_by×6, create_branch, create_ref"
     write = "comment, edit_comment + set_labels×2 + create_comment, dispatch, dispatch, dispatch"
+    made = "the epic's next run: 10 sub-issues, their edges, the first starts; the task label"
     assert rows == {
-        "planner's report of 10 tasks, the task label missing": (
+        "planner's report of 10 tasks (the plan recorded)": (
+            4,
+            "issue + comments, comment, edit_comment, dispatch",
+        ),
+        f"{made} missing": (
             12,
             f"issue + comments, {create.replace('create_tasks, ', 'create_tasks, create_label, ')}"
             f", {write}",
         ),
-        "planner's report of 10 tasks, the task label present": (
-            11,
-            f"issue + comments, {create}, {write}",
-        ),
+        f"{made} present": (11, f"issue + comments, {create}, {write}"),
         "the same report again (a re-run after success)": (
             3,
             "issue + comments, sub_issues, read_many",

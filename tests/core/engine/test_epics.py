@@ -245,9 +245,22 @@ def test_the_retry_ladder_holds_the_epic_after_the_last_refused_plan() -> None:
     assert decision.outcome is not Outcome.retry
 
 
-def test_a_valid_plan_asks_for_its_sub_issues_first() -> None:
+def test_a_valid_plan_is_recorded_first_and_the_epics_next_run_is_dispatched() -> None:
     record = B.record("planning", epic=EpicState())
     decision = B.decide(record, plan_report([spec("model"), spec("api", "model")]))
+    assert decision.outcome is Outcome.noted
+    assert decision.create_tasks is None  # nothing on GitHub before the record holds the plan
+    assert [t.key for t in epic(decision).pending_plan] == ["model", "api"]
+    assert decision.notify == (record.issue,)
+    assert decision.state == "planning" and decision.agent is None
+
+
+def with_plan(specs: list[TaskSpec]) -> Record:
+    return B.record("planning", epic=EpicState(pending_plan=specs))
+
+
+def test_the_recorded_plan_asks_for_its_sub_issues_first() -> None:
+    decision = B.decide(with_plan([spec("model"), spec("api", "model")]), B.dispatched("planning"))
     assert decision.outcome is Outcome.noted
     assert decision.create_tasks is not None
     assert [t.key for t in decision.create_tasks.tasks] == ["model", "api"]
@@ -261,12 +274,13 @@ def test_the_created_sub_issues_move_to_implementing_and_start_the_ready_tasks()
     created = TaskCreationFacts(
         created=[CreatedTask(key=s.key, number=10 + i) for i, s in enumerate(specs)]
     )
-    decision = B.decide(B.record("planning", epic=EpicState()), plan_report(specs, created=created))
+    event = B.dispatched("planning").model_copy(update={"created": created})
+    decision = B.decide(with_plan(specs), event)
     assert decision.outcome is Outcome.transition
     assert decision.state == "implementing"
     assert decision.notify == (10, 11)  # two slots (max_parallel), plan order
     assert [t.starts for t in epic(decision).tasks] == [1, 1, 0, 0]
-    assert epic(decision).plan_version == 1
+    assert epic(decision).plan_version == 1 and epic(decision).pending_plan == []
     assert decision.message and "The plan: 4 tasks" in decision.message
 
 
