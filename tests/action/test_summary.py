@@ -1,0 +1,55 @@
+"""The job summary of one run (`action/summary.py`): what it says of spend and of an epic's
+plan, and that an epic's own diagram is drawn."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from baton.action.summary import decision_summary, epic_lines
+from baton.core.decision import Decision, Outcome
+from baton.core.epic.model import Cost, EpicState, PlannedTask, Spend, TaskStatus
+from baton.core.record import Record
+from baton.issue.load import Loaded
+from baton.run import RunResult
+from baton.workflow.config import Config, settings_from
+
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+SETTINGS = settings_from(Config())
+
+
+def _record(**changes: object) -> Record:
+    base = Record(workflow="feature-epic", issue=7, state="implementing", entered_at=NOW)
+    return base.model_copy(update=changes)
+
+
+def test_no_record_and_no_spend_say_nothing() -> None:
+    assert epic_lines(None) == []
+    assert epic_lines(_record(workflow="issue-lifecycle", state="received")) == []
+
+
+def test_spend_is_shown_with_its_figures() -> None:
+    spend = Spend().add(Cost(tokens=12_400, money=0.42, minutes=7.5))
+    assert epic_lines(_record(spend=spend)) == [
+        "",
+        "Spent: 1 agent run, 12,400 tokens, \\$0.42, 7.5 min",  # $ escaped: GitHub math
+    ]
+
+
+def test_an_epics_task_table_is_shown_and_its_titles_escaped() -> None:
+    task = PlannedTask(key="api", title="API <b>@alice</b> | #3", number=12)
+    record = _record(epic=EpicState(tasks=[task.model_copy(update={"status": TaskStatus.pending})]))
+    lines = epic_lines(record)
+    table = "\n".join(lines)
+    assert "| task | sub-issue | state | attempts | blocked by |" in table
+    assert "#12" in table
+    assert "<b>" not in table and "@alice" not in table.replace("@\u200balice", "")
+
+
+def test_an_epic_summary_draws_the_epics_own_machine() -> None:
+    epic_settings = SETTINGS.for_labels(["baton:epic"])
+    decision = Decision(
+        outcome=Outcome.noted, issue=7, reason="the conductor's pass", state="implementing"
+    )
+    result = RunResult(decision=decision, loaded=Loaded(record=_record()), settings=epic_settings)
+    text = decision_summary(result, SETTINGS, calls=None)
+    assert "```mermaid" in text and "implementing: implementing (conductor)" in text
