@@ -81,6 +81,11 @@ def test_resume_half_opens_only_an_open_breaker() -> None:
     assert half_open(probing) == probing
 
 
+def test_resume_always_waits_for_a_new_probe() -> None:
+    stale = Breaker(state="open", failures=3, probe="a")
+    assert half_open(stale).probe is None
+
+
 def test_half_open_closes_on_a_success() -> None:
     assert fed(Breaker(state="half_open", failures=3, probe="api"), successes=1) == Breaker()
 

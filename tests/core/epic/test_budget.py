@@ -39,6 +39,18 @@ from baton.workflow.config import Budget
             id="minutes to a tenth",
         ),
         pytest.param(
+            Spend(money=4),
+            Budget(money=4),
+            "the budget of this issue is spent: $4.00 of $4.00",
+            id="reaching the money limit stops",
+        ),
+        pytest.param(
+            Spend(minutes=60),
+            Budget(minutes=60),
+            "the budget of this issue is spent: 60 of 60 minutes",
+            id="reaching the minutes limit stops",
+        ),
+        pytest.param(
             Spend(tokens=1_204_000),
             Budget(tokens=1_000_000),
             "the budget of this issue is spent: 1,204,000 of 1,000,000 tokens",

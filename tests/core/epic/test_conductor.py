@@ -338,6 +338,92 @@ def test_ready_and_slots_used() -> None:
     assert slots_used(epic, [obs(4, S.pending, link=link("d", starts_taken=1))]) == 1
 
 
+# --- edges the mutation run found unpinned ------------------------------------------------------
+@pytest.mark.parametrize(("attempt", "attempts"), [(0, 4), (1, 1)])
+def test_an_observed_attempt_counts_from_one(attempt: int, attempts: int) -> None:
+    done = run([t("a", status=S.in_progress, starts=1, attempts=4)], [obs(1, attempt=attempt)])
+    assert done.epic.tasks[0].attempts == attempts
+
+
+def test_a_task_without_a_record_does_not_stop_the_later_ones_feeding_the_breaker() -> None:
+    done = run(
+        [t("a", status=S.in_progress, starts=1), t("b", status=S.in_progress, starts=1)],
+        [obs(1, S.in_progress), obs(2, S.failed, link=link("b", starts_taken=1, failures=1))],
+    )
+    assert done.epic.breaker.failures == 1 and done.epic.tasks[1].failures_seen == 1
+
+
+def test_the_breaker_opens_at_the_passes_time() -> None:
+    done = run(
+        [t("a", status=S.pending_review, starts=1)],
+        [obs(1, S.failed, link=link("a", starts_taken=1, failures=1, high=1))],
+    )
+    assert done.epic.breaker.opened_at == NOW
+
+
+def test_only_new_high_rejections_and_successes_feed_the_breaker() -> None:
+    counting = Breaker(failures=1, reasons=["task z: failed"])
+    done = run(
+        [
+            t("a", status=S.retry_queued, starts=1, failures_seen=1, high_seen=1),
+            t("b", status=S.completed, starts=1, successes_seen=1),
+        ],
+        [
+            obs(1, S.retry_queued, link=link("a", starts_taken=1, failures=1, high=1)),
+            obs(2, S.completed, link=link("b", starts_taken=1, successes=1)),
+        ],
+        breaker=counting,
+        may_start=False,
+    )
+    assert done.epic.breaker == counting and not done.breaker_opened and not done.changed
+
+
+def test_the_counts_seen_are_recorded() -> None:
+    done = run(
+        [t("a", status=S.pending_review, starts=1)],
+        [obs(1, S.completed, link=link("a", starts_taken=1, failures=2, high=1, successes=1))],
+        settings_=EpicSettings(breaker_threshold=9),
+    )
+    task = done.epic.tasks[0]
+    assert (task.failures_seen, task.high_seen, task.successes_seen) == (2, 1, 1)
+
+
+def test_breaker_opened_only_when_it_opens_in_this_pass() -> None:
+    assert not run([t("a", status=S.in_progress, starts=1)]).breaker_opened
+    already = Breaker(state="open", failures=2, opened_at=NOW)
+    done = run(
+        [t("a", status=S.in_progress, starts=1)],
+        [obs(1, S.failed, link=link("a", starts_taken=1, failures=1))],
+        breaker=already,
+    )
+    assert done.epic.breaker.state == "open" and not done.breaker_opened
+
+
+def test_a_replaced_entry_first_in_the_plan_does_not_stop_the_blocks() -> None:
+    done = run(
+        [t("x#9", n=9, status=S.skipped, replaced_by="x"), t("a", status=S.failed), t("b", "a")]
+    )
+    assert done.blocked == ("b",)
+
+
+def test_a_dependency_the_plan_does_not_know_neither_blocks_nor_starts() -> None:
+    done = run([t("b", "zz")])
+    assert done.blocked == () and done.started == ()
+
+
+def test_a_self_dependency_never_holds_its_task_blocked() -> None:
+    done = run([t("b", "b", status=S.blocked, block=True)])
+    assert done.unblocked == ("b",)
+
+
+def test_a_start_taken_by_a_waiting_task_lets_a_failed_dependency_block_it() -> None:
+    done = run(
+        [t("a", status=S.failed), t("b", "a", starts=1)],
+        [obs(1, S.failed), obs(2, S.pending, link=link("b", starts_taken=1))],
+    )
+    assert done.blocked == ("b",)
+
+
 def test_a_hundred_task_chain_is_conducted_fast() -> None:
     tasks = [t("k0", n=1000, status=S.failed)]
     tasks += [t(f"k{i}", f"k{i - 1}", n=1000 + i) for i in range(1, 100)]

@@ -17,6 +17,7 @@ from baton.core.epic.plan import (
     kept_keys,
     order,
     revise,
+    topological,
     validate_plan,
 )
 
@@ -146,6 +147,21 @@ def test_order_of_repeated_dependencies_counts_each_once() -> None:
     assert [s.key for s in order(plan("b:a,a a"))] == ["a", "b"]
 
 
+@pytest.mark.parametrize(
+    ("keys", "deps", "expected"),
+    [
+        pytest.param("ba", [["zz"], []], [0, 1], id="an unknown dependency is ignored"),
+        pytest.param("ab", [["a"], []], [1, 0], id="a self-dependency follows the rest"),
+        pytest.param("bac", [["b", "a"], [], []], [1, 2, 0], id="a self-dependency never frees"),
+        pytest.param("abc", [["b"], ["a"], []], [2, 0, 1], id="a cycle follows in plan order"),
+    ],
+)
+def test_topological_leaves_what_cannot_be_ordered_for_last(
+    keys: str, deps: list[list[str]], expected: list[int]
+) -> None:
+    assert topological(list(keys), deps) == expected
+
+
 # --- properties -------------------------------------------------------------------------------
 KEYS = [f"k{i}" for i in range(10)]
 
@@ -200,6 +216,19 @@ def test_a_new_plan_becomes_pending_tasks_all_to_create() -> None:
         ("a", TaskStatus.pending, None, []),
         ("b", TaskStatus.pending, None, ["a"]),
     ]
+
+
+def test_a_new_plan_keeps_each_tasks_agent_and_replaces_the_whole_list() -> None:
+    specs = [TaskSpec(key="a", title="Do a", agent="docs")]
+    epic = EpicState(tasks=[task("old", TaskStatus.pending, 1)])
+    tasks, create = revise(epic, specs, mode="new")
+    assert [(t.key, t.agent) for t in tasks] == [("a", "docs")] and create == specs
+
+
+def test_an_extension_leaves_pending_tasks_alone() -> None:
+    old = task("a", TaskStatus.pending, 5)
+    tasks, _ = revise(EpicState(tasks=[old]), plan("b"), mode="extend")
+    assert tasks[0] == old and [t.key for t in tasks] == ["a", "b"]
 
 
 def test_an_extension_keeps_the_tasks_and_appends_the_new_ones() -> None:

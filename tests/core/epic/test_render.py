@@ -146,6 +146,36 @@ def test_summary_never_exceeds_its_budget(budget: int) -> None:
         assert text.startswith(HEADER)
 
 
+def test_summary_shows_as_many_rows_as_fit_exactly() -> None:
+    many = epic(*(PlannedTask(key=f"t{i}", title="x" * (i % 7 + 1), number=i) for i in range(6)))
+    for shown in range(7):
+        table = task_table(many, limit=shown)
+        assert summary(many, budget=len(table)) == table
+    both = task_table(many) + "\n\n" + mermaid(many)
+    assert summary(many, budget=len(both)) == both
+
+
+def test_summary_of_an_empty_plan_is_the_bare_head() -> None:
+    assert summary(EpicState(), budget=1000) == HEADER == task_table(EpicState())
+
+
+def test_the_table_shows_sixty_rows_unless_told_and_may_show_none() -> None:
+    many = epic(*(PlannedTask(key=f"t{i}", title="x") for i in range(61)))
+    assert task_table(many).splitlines()[-1] == "| … 1 more | | | | |"
+    assert task_table(many, limit=0) == HEADER + "\n| … 61 more | | | | |"
+
+
+def test_blockers_are_listed_for_waiting_tasks_only() -> None:
+    plan = epic(
+        PlannedTask(key="a", title="a"),
+        PlannedTask(key="b", title="b"),
+        PlannedTask(key="c", title="c", depends_on=["a", "b"]),
+        PlannedTask(key="d", title="d", depends_on=["a"], status=TaskStatus.completed),
+    )
+    rows = task_table(plan).splitlines()[2:]
+    assert rows[2].endswith("| a, b |") and rows[3].endswith("| — |")
+
+
 # --- properties over hostile titles ---------------------------------------------------------------
 titles = st.text(min_size=1, max_size=MAX_TITLE)
 NODE = re.compile(r'^    t_(\d+)\["([^"\]\[\n`<>%#;{}|]|#quot;|#\d+;)*"\]$')
