@@ -58,12 +58,12 @@ def _who(group: Who) -> str:
     return " or ".join(parts) or "nobody (no approvers are configured)"
 
 
-def _sign(lines: list[str]) -> str:
+def sign(lines: list[str]) -> str:
     body = fit("\n".join(lines), LIMIT - units(SIGNATURE) - 2)
     return "\n".join([body, "", SIGNATURE])
 
 
-def _numbered(items: Sequence[str]) -> list[str]:
+def numbered(items: Sequence[str]) -> list[str]:
     """A numbered list of quoted items, each quote indented under its number."""
     shown = items[:SHOWN]
     each = min(QUESTION, QUESTIONS // max(len(shown), 1))
@@ -84,11 +84,11 @@ def questions(state: str, agent: str | None, summary: str, asked: Sequence[str])
         lines += [f"The {agent or 'PM'} reports:", "", markdown.quote(summary, SUMMARY), ""]
     if asked:
         lines += ["Please answer in a comment:", ""]
-        lines += _numbered(asked)
+        lines += numbered(asked)
     else:
         lines += ["Please reply with what is missing."]
     lines += ["", "Your reply is handed to the next agent."]
-    return _sign(lines)
+    return sign(lines)
 
 
 def approval_request(
@@ -115,7 +115,7 @@ def approval_request(
     ]
     if replies_allowed:
         lines += ["Any other reply is handed to the next agent as feedback."]
-    return _sign(lines)
+    return sign(lines)
 
 
 def escalation(
@@ -154,16 +154,16 @@ def escalation(
         "",
         f"Commands count from {_who(policy.approvers)}.",
     ]
-    return _sign(lines)
+    return sign(lines)
 
 
 def refusal(actor: str, why: str) -> str:
-    return _sign([f"{markdown.code(actor)}: {_line(why, REASON)}"])
+    return sign([f"{markdown.code(actor)}: {_line(why, REASON)}"])
 
 
 def unknown_label(label: str, valid: Sequence[str]) -> str:
     listed = ", ".join(markdown.code(v) for v in valid)
-    return _sign(
+    return sign(
         [
             f"{markdown.code(label)} is not a state of this workflow, so I removed it.",
             "",
@@ -176,7 +176,7 @@ def finished(state: str, summary: str) -> str:
     lines = [f"### 🏁 This issue is now {markdown.code(state)}"]
     if summary:
         lines += ["", markdown.quote(summary, SUMMARY)]
-    return _sign(lines)
+    return sign(lines)
 
 
 def notes(items: Sequence[str]) -> str:
@@ -184,7 +184,7 @@ def notes(items: Sequence[str]) -> str:
     lines += [f"- {_line(item, NOTE)}" for item in items[:SHOWN]]
     if len(items) > SHOWN:
         lines.append(f"- …and {len(items) - SHOWN} more")
-    return _sign(lines)
+    return sign(lines)
 
 
 def join(*parts: str | None) -> str | None:
@@ -192,7 +192,7 @@ def join(*parts: str | None) -> str | None:
     present = [p.replace(f"\n\n{SIGNATURE}", "") for p in parts if p]
     if not present:
         return None
-    return _sign(["\n\n".join(present)])
+    return sign(["\n\n".join(present)])
 
 
 def _line(text: str, limit: int) -> str:
@@ -212,7 +212,7 @@ def changes_refused(agent: str, branch: str, problems: Sequence[str]) -> str:
     if len(problems) > SHOWN:
         lines.append(f"- …and {len(problems) - SHOWN} more")
     lines += ["", "The attempt counts as failed; the agent is told why when it runs again."]
-    return _sign(lines)
+    return sign(lines)
 
 
 PULL_REQUEST_SETTING = (
@@ -224,7 +224,7 @@ PULL_REQUEST_SETTING = (
 
 def pull_request_refused(branch: str, problem: str) -> str:
     """GitHub would not open the draft pull request: what to change, and that work goes on."""
-    return _sign(
+    return sign(
         [
             "### ⚠️ The pull request could not be opened",
             "",
@@ -249,7 +249,7 @@ def changes_requested(
     else:
         who = f"; the {markdown.code(agent)} works on it" if agent else ""
         where = f"The issue moved to {markdown.code(target)}{who}."
-    return _sign(
+    return sign(
         [
             f"{markdown.code(reviewer)} requested changes on the pull request "
             f"(#{pull_request}). {where}"
@@ -259,7 +259,7 @@ def changes_requested(
 
 def merged(merger: str, pull_request: int, target: str | None) -> str:
     where = f" The issue is now {markdown.code(target)}." if target else ""
-    return _sign(
+    return sign(
         [f"### 🎉 Pull request #{pull_request} was merged by {markdown.code(merger)}.{where}"]
     )
 
@@ -271,7 +271,7 @@ def pull_request_closed(closer: str, pull_request: int, state: str, moved: bool)
         if moved
         else f"The issue stays in {markdown.code(state)}"
     )
-    return _sign(
+    return sign(
         [
             f"### ✋ Pull request #{pull_request} was closed without merging by "
             f"{markdown.code(closer)}",
@@ -292,4 +292,4 @@ def checks_failed(head: str, failures: Sequence[str], target: str) -> str:
     if len(failures) > SHOWN:
         lines.append(f"- …and {len(failures) - SHOWN} more")
     lines += ["", f"The issue moved to {markdown.code(target)}, with the failures as feedback."]
-    return _sign(lines)
+    return sign(lines)

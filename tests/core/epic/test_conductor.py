@@ -601,3 +601,18 @@ def test_a_plan_whose_tasks_all_succeed_finishes(tasks: list[PlannedTask], paral
             elif sub.status in ACTIVE:
                 sub.status, sub.successes = S.completed, sub.successes + 1
     assert done.all_done
+
+
+def test_observed_spend_reads_current_tasks_and_keeps_replaced_ones_as_they_were() -> None:
+    from baton.core.epic.conductor import observed_spend
+    from baton.core.epic.model import Spend
+
+    kept = PlannedTask(key="a", title="A", number=2, spend=Spend(runs=1))
+    old = PlannedTask(key="b#3", title="B", number=3, replaced_by="b", spend=Spend(runs=4))
+    epic = EpicState(tasks=[kept, old])
+    seen = [
+        TaskObservation(number=2, spend=Spend(runs=5, money=1.5)),
+        TaskObservation(number=3, spend=Spend(runs=9)),  # a replaced entry is not read again
+    ]
+    assert observed_spend(epic, seen) == Spend(runs=9, money=1.5)
+    assert observed_spend(epic, []) == Spend(runs=5)

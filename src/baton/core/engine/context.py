@@ -6,7 +6,7 @@ whichever event caused it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -70,6 +70,11 @@ class Draft:
     merge: MergePlan | None = None
     notify: tuple[int, ...] = ()  # other issues to dispatch after the write (epics)
     count_failing: bool = False  # the repository breaker's count is read first
+
+    @property
+    def github_first(self) -> bool:
+        """GitHub must make something before this draft is final (its record comes after)."""
+        return bool(self.commit or self.open_pull_request or self.create_tasks or self.merge)
 
 
 # --- moves ----------------------------------------------------------------------------------------
@@ -194,6 +199,20 @@ def escalation_message(ctx: Ctx, why: str, *, moved_to: str | None) -> str:
         replan_to=wf.escalation.replan,
         policy=ctx.policy,
         moved_to=moved_to,
+    )
+
+
+def held_instead(draft: Draft, base: Record, why: str, message: str) -> Draft:
+    """The draft that would start an agent holds the issue instead, saying why (a spent
+    budget, an open breaker); a human's command hands it back."""
+    held = base.model_copy(update={"held": True, "dispatch": None, "escalated_from": base.state})
+    return replace(
+        draft,
+        outcome=Outcome.transition if draft.outcome is Outcome.transition else Outcome.noted,
+        reason=f"{draft.reason}; held: {why}",
+        record=held,
+        agent=None,
+        message="\n\n".join(m for m in (draft.message, message) if m),
     )
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Literal
 
+from baton.core import markdown
 from baton.core.agent_result import AgentResult
 from baton.core.authority import is_member, may_answer
 from baton.core.comment_commands import Verb, parse_command
 from baton.core.decision import Outcome, PullRequestPlan
 from baton.core.engine.context import BATON, Ctx, Draft, dispatch, move, retry, seen
 from baton.core.engine.humans import on_comment as common_comment
+from baton.core.engine.humans import refuse
 from baton.core.engine.lifecycle import on_tick as common_tick
 from baton.core.epic import budget, conductor, render, texts
 from baton.core.epic import marker as task_marker
@@ -35,7 +37,7 @@ from baton.core.epic.model import (
 from baton.core.epic.plan import kept_keys, revise, validate_plan
 from baton.core.events import AgentReported, Commented, Dispatched, Event, Tick
 from baton.core.record import EXCERPT, HumanInput, Record, clip
-from baton.core.work import Work, branch_name, first_line
+from baton.core.work import Work, branch_name, first_line, pull_request_title
 
 DISCOVERY, PLANNING, IMPLEMENTING, BLOCKED, COMPLETING, DONE = (
     "discovery",
@@ -361,8 +363,6 @@ def _creation(ctx: Ctx, tasks: list[PlannedTask], specs: list[TaskSpec]) -> Task
 
 
 def _task_body(epic: int, spec: TaskSpec, by_key: dict[str, PlannedTask]) -> str:
-    from baton.core import markdown
-
     deps = [
         f"#{by_key[d].number}" if by_key.get(d) and by_key[d].number else markdown.code(d)
         for d in spec.depends_on
@@ -461,16 +461,7 @@ def _on_comment(ctx: Ctx, event: Commented) -> Draft | None:
 
 
 def _refused(ctx: Ctx, event: Commented, why: str) -> Draft:
-    from baton.core import messages
-    from baton.core.decision import Reaction
-
-    return Draft(
-        Outcome.refused,
-        f"refused {event.actor.login}: {why}",
-        record=seen(ctx),
-        message=messages.refusal(event.actor.login, why),
-        reaction=Reaction(comment_id=event.comment_id, content="confused"),
-    )
+    return refuse(ctx, event.actor, why, event.comment_id)
 
 
 def _input(ctx: Ctx, event: Commented) -> HumanInput:
@@ -709,8 +700,7 @@ def _conduct(
     settings = ctx.policy.epics
     state = record.state
     # The budget as the tasks stand now: their spend is read by this very pass.
-    seen_now = conductor.conduct(epic, observations or [], settings, now=ctx.now, may_start=False)
-    spend_now = record.spend.plus(tasks_spend(seen_now.epic))
+    spend_now = record.spend.plus(conductor.observed_spend(epic, observations or []))
     stop = budget.spent(spend_now, ctx.policy.budgets.epic, what="this epic")
     done = conductor.conduct(
         epic,
@@ -795,8 +785,6 @@ def _completion(
         return None, record, texts.completed(count, work.pull_request, None)
     opened = event.opened
     if opened is None:
-        from baton.core.work import pull_request_title
-
         plan = PullRequestPlan(
             branch=work.branch,
             title=pull_request_title(record.issue, event.issue.title),

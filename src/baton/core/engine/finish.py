@@ -96,7 +96,7 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         # the pull request's description.
         record, create_branch = work_product.with_branch(scene, record)
         record = work_product.with_ready(scene, record)
-        if not (draft.commit or draft.open_pull_request or draft.create_tasks or draft.merge):
+        if not draft.github_first:
             before = ctx.record.work if ctx else None
             update_pull_request = work_product.update(scene, before, record)
     if record is not None:

@@ -14,7 +14,7 @@ from baton.core.record import EXCERPT, KEEP_FEEDBACK, Approval, HumanInput, Reco
 from baton.workflow.model import StateKind
 
 
-def _refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Draft:
+def refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Draft:
     """Say why a human's command changed nothing, and mark the comment confused."""
     return Draft(
         Outcome.refused,
@@ -40,7 +40,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft:
     )
     if command and command.verb in ESCALATION_VERBS:
         if not escalated and ctx.state != ctx.workflow.escalation.state:
-            return _refuse(
+            return refuse(
                 ctx,
                 event.actor,
                 f"/{command.verb} works only when the issue waits for a human decision; "
@@ -55,14 +55,14 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft:
         )
     if command and command.verb is Verb.approve:
         if spec.kind is not StateKind.waiting or spec.approval is None or ctx.record.held:
-            return _refuse(
+            return refuse(
                 ctx,
                 event.actor,
                 f"there is nothing to approve: the issue is in {ctx.state}",
                 event.comment_id,
             )
         if not is_member(event.actor, ctx.policy.approvers):
-            return _refuse(
+            return refuse(
                 ctx,
                 event.actor,
                 "only approvers can approve here "
@@ -181,7 +181,7 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: CommentCommand) 
     """/retry, /skip or /replan from an approver, while the issue waits for a decision."""
     actor = event.actor
     if not is_member(actor, ctx.policy.approvers):
-        return _refuse(
+        return refuse(
             ctx, actor, f"only approvers can use /{command.verb}; nothing changed", event.comment_id
         )
     wf, record = ctx.workflow, ctx.record
@@ -193,7 +193,7 @@ def _on_escalation_command(ctx: Ctx, event: Commented, command: CommentCommand) 
     else:
         target = wf.escalation.replan
     if target is None:
-        return _refuse(
+        return refuse(
             ctx,
             actor,
             f"/{command.verb} has nowhere to go here; relabel the issue to the state you want",

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from baton.core.comment_commands import Verb, parse_command
 from baton.core.decision import Outcome
-from baton.core.engine.context import Ctx, Draft, Scene
+from baton.core.engine.context import Ctx, Draft, Scene, held_instead
 from baton.core.epic import texts
 from baton.core.events import AgentReported, Commented
 from baton.workflow.model import AgentStatus
@@ -21,7 +21,7 @@ def with_failing(ctx: Ctx, draft: Draft) -> Draft:
     record = draft.record
     if not isinstance(event, AgentReported) or draft.outcome is Outcome.refused or record is None:
         return draft
-    if draft.commit or draft.open_pull_request or draft.create_tasks or draft.merge:
+    if draft.github_first:
         return draft
     refused = event.changeset is not None and event.changeset.status == "refused"
     result = event.result
@@ -63,13 +63,6 @@ def within_repo_breaker(ctx: Scene, draft: Draft) -> Draft:
     base = record if record is not None else (ctx.record if isinstance(ctx, Ctx) else None)
     if base is None:
         return draft
-    held = base.model_copy(update={"held": True, "dispatch": None, "escalated_from": base.state})
     message = texts.repo_breaker(count, breaker.threshold, breaker.label, breaker.window)
-    return replace(
-        draft,
-        outcome=Outcome.transition if draft.outcome is Outcome.transition else Outcome.noted,
-        reason=f"{draft.reason}; held: the repository-wide breaker is open ({count} failing)",
-        record=held,
-        agent=None,
-        message="\n\n".join(m for m in (draft.message, message) if m),
-    )
+    why = f"the repository-wide breaker is open ({count} failing)"
+    return held_instead(draft, base, why, message)

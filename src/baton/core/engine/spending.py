@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from baton.core.decision import Outcome
-from baton.core.engine.context import Ctx, Draft
+from baton.core.engine.context import Ctx, Draft, held_instead
 from baton.core.epic import budget, texts
 from baton.core.events import AgentReported
 
@@ -19,13 +19,7 @@ def with_spend(ctx: Ctx, draft: Draft) -> Draft:
     if event.id and ctx.record.has_processed(event.id):
         return draft
     record = draft.record
-    if (
-        record is None
-        or draft.commit
-        or draft.open_pull_request
-        or draft.create_tasks
-        or draft.merge
-    ):
+    if record is None or draft.github_first:
         return draft  # GitHub's work first: the spend is added when the run decides again
     cost = event.result.cost if event.result is not None else None
     return replace(draft, record=record.model_copy(update={"spend": ctx.record.spend.add(cost)}))
@@ -39,15 +33,5 @@ def within_budget(ctx: Ctx, draft: Draft) -> Draft:
     stop = budget.spent(record.spend, ctx.policy.budgets.issue, what="this issue")
     if stop is None:
         return draft
-    held = record.model_copy(
-        update={"held": True, "dispatch": None, "escalated_from": record.state}
-    )
     message = texts.budget_stop(stop, budget.describe(record.spend))
-    return replace(
-        draft,
-        outcome=Outcome.transition if draft.outcome is Outcome.transition else Outcome.noted,
-        reason=f"{draft.reason}; held: {stop}",
-        record=held,
-        agent=None,
-        message="\n\n".join(m for m in (draft.message, message) if m),
-    )
+    return held_instead(draft, record, stop, message)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from baton.core import messages
 from baton.core.authority import is_member
 from baton.core.comment_commands import Verb, parse_command
 from baton.core.decision import Outcome
@@ -193,8 +194,6 @@ def _merge(ctx: Ctx, draft: Draft, record: Record) -> Draft | None:
         failed = failed.model_copy(
             update={"task": link.model_copy(update={"failures": link.failures + 1})}
         )
-    from baton.core import messages
-
     message = messages.escalation(
         ctx.state,
         why + "; resolve it on the task's branch, then /retry",

@@ -22,6 +22,7 @@ from baton.core.epic.model import (
     Breaker,
     EpicState,
     PlannedTask,
+    Spend,
     TaskLink,
     TaskObservation,
     TaskStatus,
@@ -82,6 +83,16 @@ def _observe(
         tasks.append(task.model_copy(update=update))
         links.append(obs.link)
     return tasks, links
+
+
+def observed_spend(epic: EpicState, observations: Sequence[TaskObservation]) -> Spend:
+    """What the tasks have spent as their sub-issues show it now: the spend a budget reads
+    before this pass orders any start."""
+    tasks, _ = _observe(epic, observations)
+    total = Spend()
+    for task in tasks:
+        total = total.plus(task.spend)
+    return total
 
 
 def _resolver(tasks: Sequence[PlannedTask]) -> dict[str, int]:

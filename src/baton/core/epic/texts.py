@@ -8,14 +8,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from baton.core import markdown
-from baton.core.messages import SIGNATURE, _numbered, fit, units
-
-LIMIT = 60_000
-
-
-def _sign(lines: list[str]) -> str:
-    body = fit("\n".join(lines), LIMIT - units(SIGNATURE) - 2)
-    return "\n".join([body, "", SIGNATURE])
+from baton.core.messages import numbered, sign
 
 
 def discovery_questions(turn: int, category: str, asked: Sequence[str], remaining: int) -> str:
@@ -24,16 +17,16 @@ def discovery_questions(turn: int, category: str, asked: Sequence[str], remainin
         "",
         "Please answer in a comment:",
         "",
-        *_numbered(asked),
+        *numbered(asked),
         "",
         f"Categories still open after this one: {remaining}. Reply `generate now` at any time "
         "to have the specification written from what is known.",
     ]
-    return _sign(lines)
+    return sign(lines)
 
 
 def turn_warning(turns: int, max_turns: int) -> str:
-    return _sign(
+    return sign(
         [
             f"### ⏳ Discovery has taken {turns} answers",
             "",
@@ -45,12 +38,12 @@ def turn_warning(turns: int, max_turns: int) -> str:
 
 
 def generating(why: str) -> str:
-    return _sign([f"### 📝 Writing the specification: {why}"])
+    return sign([f"### 📝 Writing the specification: {why}"])
 
 
 def specification(spec: str, version: int, words: Sequence[str]) -> str:
     approve = markdown.code(words[0] if words else "approved")
-    return _sign(
+    return sign(
         [
             f"### 📋 Specification, version {version}",
             "",
@@ -63,7 +56,7 @@ def specification(spec: str, version: int, words: Sequence[str]) -> str:
 
 
 def plan_refused(problem: str, attempt: int, attempts: int) -> str:
-    return _sign(
+    return sign(
         [
             "### 🔁 The plan was refused",
             "",
@@ -78,7 +71,7 @@ def plan_created(count: int, table: str, started: Sequence[str]) -> str:
     lines = [f"### 🗺️ The plan: {count} tasks, each a sub-issue", "", table, ""]
     if started:
         lines.append("Started now: " + ", ".join(markdown.code(k) for k in started) + ".")
-    return _sign(lines)
+    return sign(lines)
 
 
 def breaker_open(reasons: Sequence[str], table: str, issue_refs: Sequence[int]) -> str:
@@ -100,11 +93,11 @@ def breaker_open(reasons: Sequence[str], table: str, issue_refs: Sequence[int]) 
         "guidance, `approved` if you fixed it yourself, `/skip` to let its dependents go on;",
         "- `/replan <why>` here: the planner revises the plan (failed tasks are replaced).",
     ]
-    return _sign(lines)
+    return sign(lines)
 
 
 def budget_stop(why: str, spend: str) -> str:
-    return _sign(
+    return sign(
         [
             "### 💸 The budget is spent: no new agent starts",
             "",
@@ -116,7 +109,7 @@ def budget_stop(why: str, spend: str) -> str:
 
 
 def repo_breaker(count: int, threshold: int, label: str, window: timedelta) -> str:
-    return _sign(
+    return sign(
         [
             "### ⛔ The repository-wide circuit breaker is open: no agent starts",
             "",
@@ -131,7 +124,7 @@ def repo_breaker(count: int, threshold: int, label: str, window: timedelta) -> s
 
 def resumed(probe: bool) -> str:
     how = "one task starts as a probe" if probe else "ready tasks start again"
-    return _sign([f"### ▶️ Resumed: {how}"])
+    return sign([f"### ▶️ Resumed: {how}"])
 
 
 def completed(count: int, pull_request: int | None, problem: str | None) -> str:
@@ -144,4 +137,4 @@ def completed(count: int, pull_request: int | None, problem: str | None) -> str:
         "An approver replies `approved` (or merges the pull request) to finish the epic, or "
         "`/continue <what else>` to plan more tasks.",
     ]
-    return _sign(lines)
+    return sign(lines)
