@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from baton import webhooks
-from baton.core import events
+from baton.core import events, triage
 from baton.core.events import (
     AgentReported,
     CheckNote,
@@ -481,44 +481,35 @@ def test_a_repository_dispatch_without_an_issue_is_ignored() -> None:
 @pytest.mark.parametrize(
     "result",
     [
-        pytest.param(VALID_RESULT, id="a result as a JSON object"),
-        pytest.param(json.dumps(VALID_RESULT), id="a result as a JSON string"),
+        pytest.param(VALID_RESULT, id="a valid result as a JSON object"),
+        pytest.param(json.dumps(VALID_RESULT), id="a valid result as a JSON string"),
+        pytest.param({**VALID_RESULT, "confidence": 7}, id="an invalid result"),
+        pytest.param(None, id="a null result"),
     ],
 )
-def test_a_repository_dispatch_with_a_valid_result_is_an_agent_report(result: Any) -> None:
+def test_a_repository_dispatch_carrying_a_result_is_refused_as_a_report(result: Any) -> None:
+    """Any write user can send one: it must not move the issue as if its agent had reported."""
     event = parse(
         repository_dispatch({"issue": "12", "agent": "developer", "result": result}), run_id="9"
     )
 
-    assert isinstance(event, AgentReported)
-    assert event.issue.number == 12
-    assert event.agent == "developer"
-    assert event.error is None
-    assert event.result is not None
-    assert event.result.status is AgentStatus.success
-    assert event.result.next_state == "running_tests"
-    assert event.id == "report:9"
+    assert isinstance(event, Ignored)
+    assert event.issue == 12
+    assert event.reason == (
+        "a repository_dispatch cannot report an agent's result: results reach Baton only "
+        "through `baton report`, which checks them against the issue's record"
+    )
 
 
-@pytest.mark.parametrize(
-    ("result", "fragment"),
-    [
-        pytest.param({**VALID_RESULT, "confidence": 7}, "confidence", id="a confidence above 1"),
-        pytest.param({**VALID_RESULT, "status": "done"}, "status", id="an unknown status"),
-        pytest.param({"summary": "no status"}, "status", id="a result missing its status"),
-        pytest.param("{not json", "not JSON", id="a result string that is not JSON"),
-        pytest.param([1, 2], "object", id="a result that is not an object"),
-    ],
-)
-def test_a_repository_dispatch_with_an_invalid_result_is_a_report_that_says_why(
-    result: Any, fragment: str
-) -> None:
-    event = parse(repository_dispatch({"issue": 12, "result": result}))
+def test_the_fast_path_refuses_a_dispatched_result_with_the_same_reason() -> None:
+    fake, number = world()
+    name, payload = repository_dispatch({"issue": number, "result": VALID_RESULT})(fake, number)
+    full = webhooks.parse(name, payload, DEFAULTS, now=NOW)
 
-    assert isinstance(event, AgentReported)
-    assert event.result is None
-    assert event.error is not None
-    assert fragment in event.error
+    assert isinstance(full, Ignored)
+    assert triage.quick_reason(name, payload, triage.View()) == full.reason
+    name, payload = repository_dispatch({"issue": number})(fake, number)
+    assert triage.quick_reason(name, payload, triage.View()) is None
 
 
 # --- schedule and everything else ---------------------------------------------------------------
@@ -650,7 +641,7 @@ def test_malformed_payloads_raise_invalid_event_saying_what_is_missing(
         pytest.param(commented("approved"), id="a comment"),
         pytest.param(commented("approved", action="edited"), id="an edited comment"),
         pytest.param(workflow_dispatch({"issue": "12"}), id="a workflow dispatch"),
-        pytest.param(repository_dispatch({"issue": 12, "result": VALID_RESULT}), id="a report"),
+        pytest.param(repository_dispatch({"issue": 12}), id="a repository dispatch"),
     ],
 )
 def test_a_redelivered_payload_gets_the_same_event_id(build: Build) -> None:

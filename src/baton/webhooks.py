@@ -35,8 +35,14 @@ from baton.core.events import (
 )
 from baton.core.issue_facts import Actor, IssueInfo
 from baton.core.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
-from baton.core.triage import WORK_EVENTS, View, issue_of_branch, work_event_reason
-from baton.errors import InvalidAgentResult, InvalidEvent
+from baton.core.triage import (
+    DISPATCHED_RESULT,
+    WORK_EVENTS,
+    View,
+    issue_of_branch,
+    work_event_reason,
+)
+from baton.errors import InvalidEvent
 from baton.workflow.config import Policy
 
 
@@ -200,24 +206,10 @@ def _parse_dispatch(
         return Ignored(reason=f"{name} without an `issue` input: nothing to act on")
     actor = _actor(_object(payload, "sender", "sender"), policy, "sender")
     if name == "repository_dispatch" and "result" in inputs:
-        from baton.core.agent_result import parse_agent_result
-
-        result, error = None, None
-        raw = inputs["result"]
-        try:
-            result = parse_agent_result(raw if isinstance(raw, str) else _json(raw))
-        except InvalidAgentResult as exc:
-            error = str(exc)
-        return AgentReported(
-            id=f"report:{run_id or now.isoformat()}",
-            issue=bare_issue(number),
-            actor=actor,
-            at=now,
-            agent=str(inputs.get("agent") or "") or None,
-            state=str(inputs.get("state") or "") or None,
-            result=result,
-            error=error,
-        )
+        # Any write user can send a repository_dispatch: a result in it would skip every check
+        # `baton report` makes (the record's agent, state and attempt, the changeset). Results
+        # reach Baton only through `baton report` (docs/security.md).
+        return Ignored(reason=DISPATCHED_RESULT, issue=number)
     return Dispatched(
         id=f"dispatch:{run_id}" if run_id else "",
         issue=bare_issue(number),
@@ -355,12 +347,6 @@ def _work_branch(name: str, payload: dict[str, Any]) -> str | None:
         run = payload.get(name)
         ref = run.get("head_branch") if isinstance(run, dict) else None
     return ref if isinstance(ref, str) else None
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 def parse(

@@ -30,6 +30,12 @@ WORK_EVENTS = {
     "check_suite": "completed",
     "workflow_run": "completed",
 }
+# A repository_dispatch can be sent by any write user: it may ask for a run on an issue, never
+# stand in for an agent's report (which only `baton report` applies, after its checks).
+DISPATCHED_RESULT = (
+    "a repository_dispatch cannot report an agent's result: results reach Baton only through "
+    "`baton report`, which checks them against the issue's record"
+)
 HANDLED_EVENTS = frozenset(
     {"issues", "issue_comment", "workflow_dispatch", "repository_dispatch", "schedule"}
     | WORK_EVENTS.keys()
@@ -259,8 +265,11 @@ def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | Non
     path decides and reports it."""
     if name not in HANDLED_EVENTS:
         return f"event {name!r} is not one Baton handles"
-    if name == "schedule" or name == "repository_dispatch":
+    if name == "schedule":
         return None
+    if name == "repository_dispatch":
+        sent = payload.get("client_payload")
+        return DISPATCHED_RESULT if isinstance(sent, Mapping) and "result" in sent else None
     if name in WORK_EVENTS:
         return work_event_reason(name, payload, view)
     if name == "workflow_dispatch":
