@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from action_harness import ActionRunner, Step
+from baton.action.env import ActionEnv
 from baton.core.record import Record
 from baton.issue import record_comment
 from baton.sim import payloads as P
@@ -20,6 +21,9 @@ from fakes.http_github import FakeGitHub
 
 SECRET = "0123456789abcdef0123456789abcdef"
 WITH_SECRET = {"INPUT_RECORD-SECRET": SECRET}
+KEY = ActionEnv.model_validate(  # what Baton signs with in the fake's repository
+    {"repository": "octo/demo", "record_secret": SECRET}
+).secret_value()
 RESULT = {"status": "success", "confidence": 0.9}
 
 
@@ -45,7 +49,7 @@ def _entered(fake: FakeGitHub, action: ActionRunner) -> tuple[int, str, Record]:
     step = action.run("issues", P.labeled(fake, 1, "baton"), **WITH_SECRET)
     assert step.outputs["state"] == "received", step.stdout + step.stderr
     [(comment_id, body)] = _record_comments(fake)
-    return comment_id, body, record_comment.parse(body, SECRET)
+    return comment_id, body, record_comment.parse(body, KEY)
 
 
 def _ok(step: Step) -> Step:
@@ -77,7 +81,7 @@ def test_a_forged_higher_revision_record_posted_as_the_bot_neither_wins_nor_dele
     [(kept_id, body)] = _record_comments(fake)
     assert kept_id == real_id, "the real record comment is kept and rewritten"
     assert forged_id not in [c["id"] for c in fake.comments(1)], "the forgery is removed"
-    record = record_comment.parse(body, SECRET)
+    record = record_comment.parse(body, KEY)
     assert record.state == "analyzing_requirements"
     assert "completed" not in [e.to_state for e in record.history]
     assert all(e.trigger != "rebuild" for e in record.history)
@@ -107,7 +111,7 @@ def test_a_signed_record_put_back_by_editing_an_hour_later_is_refused_and_rebuil
 
     [(kept_id, body)] = _record_comments(fake)
     assert kept_id == record_id, "the put-back comment is rewritten with the rebuilt record"
-    record = record_comment.parse(body, SECRET)
+    record = record_comment.parse(body, KEY)
     assert record.state == "analyzing_requirements", "from the status label, not the put-back"
     assert record.written_at is not None
     rebuilt = [e for e in record.history if e.trigger == "rebuild"]
@@ -145,3 +149,34 @@ def test_a_status_label_with_no_baton_record_is_said_in_the_job_log_and_summary(
     assert "a maintainer relabels it to enter" in step.summary
     assert _record_comments(fake) == []
     assert [c for c in fake.comments(1) if c["user"]["login"] == fake.bot_login] == []
+
+
+def test_a_record_signed_for_another_repository_is_refused_and_rebuilt(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    """One record-secret across an organisation: a record signed in another repository (the
+    same issue number, the bot's own comment) is no record here."""
+    action = ActionRunner(fake, tmp_path)
+    record_id, _, real = _entered(fake, action)
+    claimed = real.model_copy(update={"state": "completed", "revision": real.revision + 1})
+    # What Baton running in octo/other signs with, from the same organisation secret.
+    other = ActionEnv.model_validate(
+        {"repository": "octo/other", "record_secret": SECRET}
+    ).secret_value()
+    elsewhere = record_comment.render(claimed, agent=None, secret=other, written_at=fake.now)
+    fake.edit_comment(record_id, elsewhere, by=fake.bot_login, by_type="Bot")
+
+    step = _ok(
+        action.run(
+            "workflow_dispatch",
+            P.workflow_dispatch(fake, {"issue": 1}, sender=fake.bot_login),
+            **WITH_SECRET,
+        )
+    )
+
+    [(_, body)] = _record_comments(fake)
+    record = record_comment.parse(body, KEY)
+    assert record.state == "received", "rebuilt from the status label, not the copied record"
+    rebuilt = [e for e in record.history if e.trigger == "rebuild"]
+    assert rebuilt and "signature does not match" in rebuilt[-1].reason
+    assert "signature does not match" in step.stdout + step.summary

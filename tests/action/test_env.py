@@ -17,6 +17,7 @@ from baton.action import inputs
 from baton.action.env import ActionEnv
 from baton.action.fast_path import quick_run, raw_view
 from baton.errors import InvalidConfig
+from baton.issue import record_comment
 from baton.sim import payloads as P
 from fakes.http_github import FakeGitHub
 
@@ -249,3 +250,13 @@ def test_an_ignored_event_with_a_bad_value_fails_like_any_other(
     assert step.returncode == 1
     assert step.calls == [] and step.outputs == {}
     assert "BATON_HTTP_TIMEOUT" in step.stdout
+
+
+def test_records_are_signed_with_the_repository_s_key_not_the_bare_secret() -> None:
+    env = ActionEnv.from_environ(
+        {"INPUT_RECORD-SECRET": "s3cret", "GITHUB_REPOSITORY": "octo/demo"}
+    )
+
+    assert env.secret_value() == record_comment.record_key("s3cret", "octo/demo")
+    assert env.secret_value() != "s3cret"
+    assert ActionEnv.from_environ({"GITHUB_REPOSITORY": "octo/demo"}).secret_value() is None

@@ -3,6 +3,7 @@ trusts it among an issue's comments (`issue.load.load`), rebuilding from labels 
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -333,6 +334,48 @@ def test_a_signed_record_round_trips_with_its_secret() -> None:
 
     assert record_comment.parse(body, SECRET) == record
     assert '"sig":' in split(body)[0]
+
+
+def test_a_signature_names_its_scheme_and_is_a_hmac_of_the_canonical_payload() -> None:
+    body = record_comment.render(typical(), agent="developer", secret=SECRET)
+    data = json.loads(split(body)[0])
+    signature = data.pop("sig")
+    canonical = json.dumps(data, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+
+    assert signature == "v2:" + hmac.new(SECRET.encode(), canonical.encode(), "sha256").hexdigest()
+
+
+def test_a_repository_s_record_key_is_pinned_and_bound_to_the_repository() -> None:
+    key = record_comment.record_key("s3cret", "octo/demo")
+
+    assert key == hmac.new(b"s3cret", b"baton-record\0octo/demo", "sha256").hexdigest()
+    assert key == "620f1e1f3be9e2ec3e42ab740672b7b9d76c3397e2f6391990999acacf66a2c5"
+    assert record_comment.record_key("s3cret", "Octo/Demo") == key, "GitHub ignores case"
+    assert record_comment.record_key("s3cret", "octo/other") != key
+    assert record_comment.record_key("other", "octo/demo") != key
+
+
+def test_a_record_signed_for_another_repository_does_not_parse_here() -> None:
+    here = record_comment.record_key(SECRET, "octo/demo")
+    there = record_comment.record_key(SECRET, "octo/other")
+    body = record_comment.render(typical(), agent="developer", secret=there)
+
+    with pytest.raises(RecordCorrupt, match="signature does not match"):
+        record_comment.parse(body, here)
+
+
+def test_a_record_signed_with_the_bare_secret_by_an_older_baton_is_refused_saying_so() -> None:
+    body = record_comment.render(typical(), agent="developer", secret=SECRET)
+    old = body.replace('"sig":"v2:', '"sig":"')  # an older Baton's signature: no scheme
+
+    with pytest.raises(RecordCorrupt) as refused:
+        record_comment.parse(old, SECRET)
+
+    assert str(refused.value) == (
+        "the record was signed by an older Baton, with a signature not bound to this "
+        "repository; it is rebuilt from its label once, and signed anew"
+    )
+    assert record_comment.parse(old) == typical(), "without the secret it reads as before"
 
 
 # --- corrupt records ------------------------------------------------------------------------------

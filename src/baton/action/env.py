@@ -56,4 +56,9 @@ class ActionEnv(BaseModel):
         return cls.model_validate({**reading.values, "config_given": reading.config_given})
 
     def secret_value(self) -> str | None:
-        return self.record_secret.get_secret_value() if self.record_secret else None
+        """The key this repository's records are signed with (`record_comment.record_key`)."""
+        if not self.record_secret:
+            return None
+        from baton.issue.record_comment import record_key
+
+        return record_key(self.record_secret.get_secret_value(), self.repository)

@@ -48,6 +48,9 @@ MIN_HISTORY = 12  # never compact below this many recent entries (loop detection
 SHOWN_HISTORY = 8
 
 _UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+# Signatures made with a repository's `record_key` say so; one without it was made by a Baton
+# that signed with the bare secret (valid in every repository sharing it) and is not trusted.
+SIGNATURE_SCHEME = "v2:"
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,20 @@ def _safe_json(data: Any) -> str:
     return text
 
 
+def record_key(secret: str, repository: str) -> str:
+    """The key one repository's records are signed with, derived from `record-secret`: with one
+    secret shared across an organisation, a record signed in one repository is no record in
+    another. The issue is bound by the signed payload itself (its `issue`, which `issue.load`
+    compares with the issue it reads)."""
+    scope = f"baton-record\0{repository.casefold()}".encode()
+    return hmac.new(secret.encode(), scope, hashlib.sha256).hexdigest()
+
+
 def _signature(payload: dict[str, Any], secret: str) -> str:
     canonical = json.dumps(payload, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
-    return hmac.new(secret.encode(), canonical.encode(), hashlib.sha256).hexdigest()
+    return (
+        SIGNATURE_SCHEME + hmac.new(secret.encode(), canonical.encode(), hashlib.sha256).hexdigest()
+    )
 
 
 def encode_json(record: Record, secret: str | None = None) -> str:
@@ -201,6 +215,12 @@ def parse(body: str, secret: str | None = None) -> Record:
         raise RecordCorrupt("the record is not a JSON object")
     signature = data.pop("sig", None)
     expected = _signature(data, secret) if secret else None
+    if expected is not None and isinstance(signature, str):
+        if not signature.startswith(SIGNATURE_SCHEME):
+            raise RecordCorrupt(
+                "the record was signed by an older Baton, with a signature not bound to this "
+                "repository; it is rebuilt from its label once, and signed anew"
+            )
     if expected is not None and not (
         isinstance(signature, str) and hmac.compare_digest(signature, expected)
     ):
