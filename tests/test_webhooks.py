@@ -34,7 +34,6 @@ from baton.core.issue_facts import Actor
 from baton.errors import InvalidEvent
 from baton.sim import payloads
 from baton.workflow.config import Policy, WorkSettings
-from baton.workflow.model import AgentStatus
 from fakes.http_github import FakeGitHub
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)

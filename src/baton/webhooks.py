@@ -19,7 +19,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from baton.core.events import (
-    AgentReported,
     CheckNote,
     ChecksCompleted,
     Commented,

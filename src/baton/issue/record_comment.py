@@ -215,12 +215,15 @@ def parse(body: str, secret: str | None = None) -> Record:
         raise RecordCorrupt("the record is not a JSON object")
     signature = data.pop("sig", None)
     expected = _signature(data, secret) if secret else None
-    if expected is not None and isinstance(signature, str):
-        if not signature.startswith(SIGNATURE_SCHEME):
-            raise RecordCorrupt(
-                "the record was signed by an older Baton, with a signature not bound to this "
-                "repository; it is rebuilt from its label once, and signed anew"
-            )
+    if (
+        expected is not None
+        and isinstance(signature, str)
+        and not signature.startswith(SIGNATURE_SCHEME)
+    ):
+        raise RecordCorrupt(
+            "the record was signed by an older Baton, with a signature not bound to this "
+            "repository; it is rebuilt from its label once, and signed anew"
+        )
     if expected is not None and not (
         isinstance(signature, str) and hmac.compare_digest(signature, expected)
     ):
