@@ -4,11 +4,21 @@ fixtures are in their conftest.py (fakes/, github/)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings, load_config
 from support.memory import PEOPLE
+
+# The suite is the README's test command and CI's: the same examples on every run, so a red
+# run is a real regression, never the luck of the draw. BATON_EXPLORE=1 draws new examples
+# (and keeps failures in Hypothesis' database) to look for counterexamples on purpose.
+hypothesis_settings.register_profile("suite", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile("explore" if os.environ.get("BATON_EXPLORE") else "suite")
 
 
 @pytest.fixture

@@ -139,11 +139,6 @@ IGNORED = [
     pytest.param("workflow_dispatch", {"inputs": {}}, id="a dispatch without an issue"),
     pytest.param(
         "issue_comment",
-        comment("looks good", ["baton:epic", "status:planning"]),
-        id="a plain comment while an epic's planner works",
-    ),
-    pytest.param(
-        "issue_comment",
         comment("looks good", ["Baton:Task", "status:in-progress"]),
         id="a plain comment while a task's developer works",
     ),
@@ -442,3 +437,20 @@ def test_the_fast_path_writes_the_same_outputs_as_the_contract(tmp_path: Path) -
         "pull-request",
     ]
     assert isinstance(VIEW, View)
+
+
+def test_an_answerer_s_reply_to_an_epic_in_planning_goes_on_to_the_full_run() -> None:
+    """The engine keeps it for the planner (a plan revised on request): the fast path must not
+    drop it as a comment 'while the planner works' (found by the agreement property)."""
+    view = view_of(SETTINGS.workflow, SETTINGS.policy, SETTINGS.workflows)
+    reply = comment(
+        "thanks! please split the export task in two", ["baton:epic", "status:planning"]
+    )
+
+    assert quick_reason("issue_comment", reply, view) is None
+    assert SETTINGS.workflows["feature-epic"].converses("planning")
+    task = comment("thanks!", ["baton:task", "status:in-progress"])
+    assert (
+        quick_reason("issue_comment", task, view)
+        == "a comment with no command while the developer works"
+    )

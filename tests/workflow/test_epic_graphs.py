@@ -52,7 +52,7 @@ def test_the_epic_graph_draws_its_self_loops() -> None:
             "feature-epic",
             {
                 "discovery": "discovery, converses",
-                "planning": "planner",
+                "planning": "planner, converses",
                 "implementing": "conductor",
                 "blocked": "human",
                 "completing": "human",
@@ -84,7 +84,7 @@ def test_each_state_names_who_moves_it_on(name: str, who: dict[str, str]) -> Non
 @pytest.mark.parametrize(
     ("name", "role", "converses"),
     [
-        ("feature-epic", "epic", ["discovery"]),
+        ("feature-epic", "epic", ["discovery", "planning"]),
         ("epic-task", "task", []),
         ("issue-lifecycle", "issue", []),
     ],

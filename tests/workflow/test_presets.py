@@ -642,7 +642,7 @@ def test_the_epic_presets_carry_no_edge_the_seed_lacks(preset: str) -> None:
 FEATURE_EPIC_STATES = {
     # state: (kind, agent, converses, approval)
     "discovery": ("work", "discovery", True, None),
-    "planning": ("work", "planner", False, None),
+    "planning": ("work", "planner", True, None),
     "implementing": ("waiting", None, False, None),
     "blocked": ("waiting", None, False, None),
     "completing": ("waiting", None, False, "done"),
@@ -679,7 +679,8 @@ def test_feature_epic_states_are_the_seed_phases() -> None:
         "status:done",
     ]
     assert all(not spec.reply for spec in workflow.states.values())
-    assert workflow.converses("discovery") and not workflow.converses("planning")
+    assert workflow.converses("discovery") and workflow.converses("planning")
+    assert not workflow.converses("implementing"), "a waiting state takes replies anyway"
 
 
 def test_epic_task_states_are_the_seed_task_statuses() -> None:
