@@ -71,6 +71,9 @@ def test_a_path_git_refuses_on_some_platform_is_refused(path: str, problem: str)
         "backup~",
         "x/.gitignore",
         ".gitmodules-notes",
+        ".gitX/y",  # only dots and spaces may follow .git
+        "git~1X/y",
+        ".gitmodules",  # as a regular file git takes it (Baton's forbidden set refuses it)
     ],
 )
 def test_names_git_accepts_are_accepted(path: str) -> None:
@@ -92,6 +95,10 @@ def test_names_git_accepts_are_accepted(path: str) -> None:
         "GI7EB~12",
         "~1234567",  # git's fall-back rule: the tilde may come first
         ".gitm\u200codules",
+        "gitmod~1 ",
+        "gi7eba~1 ",
+        "gi7eba~1.",
+        "gi7eba~1:x",
     ],
 )
 def test_a_symbolic_link_named_like_gitmodules_is_what_git_refuses(name: str) -> None:
@@ -104,7 +111,8 @@ def test_a_symbolic_link_named_like_gitmodules_is_what_git_refuses(name: str) ->
 
 
 @pytest.mark.parametrize(
-    "name", ["gitmod~5", ".gitmodulesx", "gi7eba~0", "gi7eb~1x", "gitmodules", "gi7eba~1a"]
+    "name",
+    ["gitmod~5", ".gitmodulesx", "gi7eba~0", "gi7eb~1x", "gitmodules", "gi7eba~1a", "gitmod~1x"],
 )
 def test_names_git_does_not_take_for_gitmodules(name: str) -> None:
     assert not gitpath.is_ntfs_dotgitmodules(name)
