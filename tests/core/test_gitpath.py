@@ -74,6 +74,8 @@ def test_a_path_git_refuses_on_some_platform_is_refused(path: str, problem: str)
         ".gitX/y",  # only dots and spaces may follow .git
         "git~1X/y",
         ".gitmodules",  # as a regular file git takes it (Baton's forbidden set refuses it)
+        "git/x",  # `git` with no dot, no `~1`
+        "src/BOX",  # a name ending in a letter X is not one ending in a dot
     ],
 )
 def test_names_git_accepts_are_accepted(path: str) -> None:
@@ -94,6 +96,7 @@ def test_names_git_accepts_are_accepted(path: str) -> None:
         "gi7eba~9",
         "GI7EB~12",
         "~1234567",  # git's fall-back rule: the tilde may come first
+        "g~123456",
         ".gitm\u200codules",
         "gitmod~1 ",
         "gi7eba~1 ",
@@ -123,6 +126,11 @@ def test_a_symbolic_link_named_like_gitmodules_is_refused_for_that() -> None:
     change = FileChange(path="x/GITMOD~1", contents="eA==", mode=SYMLINK)
     found = problems(Changeset(base="a" * 40, files=[change]), WorkSettings())
     assert found == ['"x/GITMOD~1" is a symbolic link named like .gitmodules']
+
+
+def test_a_short_name_of_another_name_is_not_taken_for_git() -> None:
+    assert path_problem("abc~1") == ('"abc~1" has a name shaped like a Windows short name (NAME~1)')
+    assert gitpath.verify_path(".gitmodules") is None  # a regular file unless told otherwise
 
 
 def test_the_ignored_code_points_are_git_s_list() -> None:
