@@ -16,7 +16,7 @@ from baton.action.env import ActionEnv
 from baton.agents import briefing
 from baton.agents.sanitize import fence
 from baton.sim.memory_github import MemoryGitHub
-from baton.workflow.config import Settings
+from baton.workflow.config import Settings, WorkSettings
 from support.memory import ISSUE, comment, enter, label_of, relabel, report
 
 PARSER = MarkdownIt("commonmark")
@@ -372,12 +372,34 @@ def test_an_agent_that_changes_code_is_told_where_its_changes_go(
         "Your working tree is a checkout of the issue's branch `baton/issue-1`, holding the "
         "earlier agents' work. Change the files there; Baton commits what you changed when you "
         "finish. Do not commit, push or open a pull request yourself: you have no token, and a "
-        "change outside the working tree is lost. Changes to these paths are refused whole: "
-        "`.github/workflows/**`, `.github/baton.yml`, `.github/baton.yaml`."
+        "change outside the working tree is lost. A change to any of these paths (compared "
+        "case-insensitively), to a file in place of one of their folders or under one of their "
+        "files, is refused whole: `.github/workflows/**`, `.github/baton.yml`, "
+        "`.github/baton.yaml`, `**/.claude/**`, `**/CLAUDE.md`, "
+        + ", ".join(f"`{p}`" for p in WorkSettings().refused[5:])
+        + "."
     )
     _, raw = context("json")
     data = json.loads(raw)
     assert data["branch"] == "baton/issue-1" and data["pull_request"] is None
+    assert data["forbidden_paths"] == list(WorkSettings().refused)
+    assert {"**/.mcp.json", "**/AGENTS.md", ".github/actions/**"} <= set(data["forbidden_paths"])
+    assert data["allowed_paths"] == []
+
+
+def test_the_briefing_names_the_paths_the_config_allows_and_its_own_forbidden_ones(
+    gh: MemoryGitHub, settings: Settings, context: Any
+) -> None:
+    from support.memory import enter_at
+
+    enter_at(gh, settings, "implementing")
+    work = WorkSettings(allow=(".vscode/settings.json",), forbidden=("secrets/**",))
+    brief = briefing.Briefing.model_validate_json(context("json")[1]).model_copy(
+        update={"forbidden_paths": list(work.refused), "allowed_paths": list(work.allow)}
+    )
+    assert brief.forbidden_paths[-1] == "secrets/**"
+    text = briefing.to_markdown(brief)
+    assert "`secrets/**`. Allowed all the same: `.vscode/settings.json`." in text
 
 
 def test_an_agent_that_changes_no_code_is_told_no_branch(

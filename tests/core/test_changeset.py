@@ -115,7 +115,8 @@ def test_every_problem_of_a_changeset_is_named_in_order() -> None:
     )
     assert problems(changeset, SETTINGS) == [
         "the base commit is not a 40-character commit id",
-        ".github/workflows/ci.yml is a forbidden path (.github/workflows/**)",
+        ".github/workflows/ci.yml is a forbidden path (.github/workflows/**): workflows run with "
+        "the repository's secrets, and GITHUB_TOKEN cannot write them; no setting allows it",
         "link is a symbolic link",
         "vendor/lib is a submodule",
         "odd has file mode '040000'",
@@ -138,12 +139,19 @@ def test_limits_on_files_and_bytes() -> None:
     assert problems(big, settings) == ["12 bytes of file contents (at most 10)"]
 
 
-def test_the_configured_forbidden_list_replaces_the_default() -> None:
-    settings = WorkSettings(forbidden=("secrets/**",))
+def test_the_configured_forbidden_list_adds_to_baton_s_own() -> None:
+    """An old config that set `work.forbidden` to the old default plus its own globs keeps
+    them all, and gains the new default entries."""
+    settings = WorkSettings(forbidden=(".github/workflows/**", "secrets/**"))
     assert problems(_set(_add("secrets/key")), settings) == [
-        "secrets/key is a forbidden path (secrets/**)"
+        "secrets/key is a forbidden path (secrets/**, in work.forbidden)"
     ]
-    assert problems(_set(_add(".github/baton.yml")), settings) == []
+    assert problems(_set(_add(".github/baton.yml")), settings) == [
+        ".github/baton.yml is a forbidden path (.github/baton.yml): Baton's config: an agent "
+        "would rewrite its own rules; no setting allows it"
+    ]
+    assert problems(_set(_add("CLAUDE.md")), settings) != []
+    assert settings.refused.count(".github/workflows/**") == 1
 
 
 def test_the_capture_s_own_refusal_comes_first() -> None:

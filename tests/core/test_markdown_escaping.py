@@ -46,9 +46,19 @@ hostile_text = st.text(
         pytest.param("> quoted", "&gt; quoted", id="a blockquote marker"),
         pytest.param("```python", "\\`\\`\\`python", id="a code fence"),
         pytest.param("~~~", "\\~\\~\\~", id="a tilde fence"),
-        pytest.param("[x](https://e.test)", "\\[x\\](https://e.test)", id="a link"),
-        pytest.param("![x](https://e.test/p.png)", "!\\[x\\](https://e.test/p.png)", id="an image"),
-        pytest.param("[x]: https://e.test", "\\[x\\]: https://e.test", id="a link definition"),
+        pytest.param("[x](https://e.test)", f"\\[x\\](https:{Z}//e.test)", id="a link"),
+        pytest.param(
+            "![x](https://e.test/p.png)", f"!\\[x\\](https:{Z}//e.test/p.png)", id="an image"
+        ),
+        pytest.param("[x]: https://e.test", f"\\[x\\]: https:{Z}//e.test", id="a link definition"),
+        pytest.param(
+            "Fixes https://github.com/o/r/issues/1",
+            f"Fixes https:{Z}//github.com/o/r/issues/{Z}1",
+            id="an issue's URL closes as #1 does",
+        ),
+        pytest.param("www.github.com", f"www{Z}.github.com", id="a www autolink"),
+        pytest.param(":::", f":{Z}:{Z}:", id="three colons hold no workflow command"),
+        pytest.param("##[error]x", "\\##\\[error\\]x", id="a legacy command, escaped"),
         pytest.param("a | b", "a \\| b", id="a table pipe"),
         pytest.param("<!-- x -->", "&lt;!-- x --&gt;", id="an html comment"),
         pytest.param("<b>bold</b>", "&lt;b&gt;bold&lt;/b&gt;", id="an html tag"),

@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from baton.core.plaintext import REPLACEMENT as F
+from baton.core.plaintext import ZWSP as Z
 from baton.core.work import (
     KEEP_COMMITS,
     CommitMark,
@@ -132,6 +134,32 @@ def test_a_commit_headline_holds_the_summary_s_first_line_in_50_characters(
 
 
 @pytest.mark.parametrize(
+    ("summary", "headline"),
+    [
+        pytest.param(
+            "Fixes #1, closes #1 @octo-org/security",
+            f"dev: Fixes #{Z}1, closes #{Z}1 @{Z}octo-org/security (#7)",
+            id="the issue's own example",
+        ),
+        pytest.param(
+            "Resolves https://github.com/o/r/issues/2",
+            f"dev: Resolves https:{Z}//github.com/o/r/issues/{Z}2 (#7)",
+            id="an issue's URL",
+        ),
+        pytest.param("fix GH-3", f"dev: fix GH{Z}-3 (#7)", id="a GH- reference"),
+        pytest.param("::error::boom", f"dev: :{Z}:error:{Z}:boom (#7)", id="a workflow command"),
+        pytest.param("red\x1b[31m", f"dev: red{F}[31m (#7)", id="a terminal escape"),
+    ],
+)
+def test_the_agent_s_summary_lands_in_the_headline_as_data(summary: str, headline: str) -> None:
+    """A squash or merge onto the default branch makes GitHub act on the message."""
+    message = commit_message(
+        issue=7, agent="dev", state="s", attempt=1, summary=summary, digest=DIGEST
+    )
+    assert message[0] == headline
+
+
+@pytest.mark.parametrize(
     ("text", "limit", "expected"),
     [
         ("", 10, ""),
@@ -158,6 +186,14 @@ def test_first_line_is_the_first_non_blank_line_clipped(
         pytest.param("x" * 200, "x" * 200 + " (#4)", id="exactly 200 characters"),
         pytest.param("x" * 201, "x" * 199 + "… (#4)", id="201 characters"),
         pytest.param("x" * 198 + " yy", "x" * 198 + "… (#4)", id="cut at a blank"),
+        pytest.param("Fixes #3", f"Fixes #{Z}3 (#4)", id="a closing keyword: data"),
+        pytest.param("cc @org/team", f"cc @{Z}org/team (#4)", id="a team mention: data"),
+        pytest.param(
+            "Closes http://github.com/o/r/issues/5",
+            f"Closes http:{Z}//github.com/o/r/issues/{Z}5 (#4)",
+            id="an issue's URL: data",
+        ),
+        pytest.param("a\u202eb", f"a{F}b (#4)", id="a bidi override shown"),
     ],
 )
 def test_a_pull_request_title_is_the_issue_s_title_in_200_characters(
@@ -244,3 +280,13 @@ def test_only_the_newest_commits_are_kept() -> None:
     assert KEEP_COMMITS == 20
     assert work.commits == marks[2:]
     assert work.head == marks[-1].oid
+
+
+def test_an_agent_s_summary_in_the_description_closes_nothing_and_links_nobody() -> None:
+    summary = "Fixes https://github.com/o/r/issues/2 and #3, cc @org/team"
+    body = pull_request_body(3, Work(branch="baton/issue-3", commits=[_mark(summary=summary)]))
+    line = body.splitlines()[6]
+    assert line == (
+        f"- `developer` in `implementing`: Fixes https:{Z}//github.com/o/r/issues/{Z}2 and "
+        f"#{Z}3, cc @{Z}org/team (`1111111`)"
+    )

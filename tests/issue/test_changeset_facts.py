@@ -64,7 +64,8 @@ def test_a_refused_changeset_names_every_problem_and_no_digest() -> None:
     facts = judge(_changeset(".github/workflows/x.yml", "../y"), SETTINGS, _head(), _record())
     assert facts.status == "refused"
     assert facts.problems == [
-        ".github/workflows/x.yml is a forbidden path (.github/workflows/**)",
+        ".github/workflows/x.yml is a forbidden path (.github/workflows/**): workflows run with "
+        "the repository's secrets, and GITHUB_TOKEN cannot write them; no setting allows it",
         '"../y" is not a normalised relative path',
     ]
     assert facts.digest == ""

@@ -63,6 +63,7 @@ class Briefing(BaseModel):
     branch: str = ""
     pull_request: int | None = None
     forbidden_paths: list[str] = []
+    allowed_paths: list[str] = []  # lifted from Baton's default forbidden set by the config
     # Epics: what the discovery and planning agents work from, and a task's place in its epic.
     epic: list[str] = []
     epic_data: list[str] = []  # the specification, written by an agent: quoted data
@@ -202,7 +203,8 @@ def _work(record: Record, settings: Settings) -> dict[str, object]:
     return {
         "branch": work.branch if work is not None else f"{prefix}{record.issue}",
         "pull_request": work.pull_request if work is not None else None,
-        "forbidden_paths": list(settings.policy.work.forbidden),
+        "forbidden_paths": list(settings.policy.work.refused),
+        "allowed_paths": list(settings.policy.work.allow),
     }
 
 
@@ -240,6 +242,7 @@ def to_markdown(briefing: Briefing) -> str:
     if b.branch:
         pull = f" (pull request #{b.pull_request})" if b.pull_request else ""
         forbidden = ", ".join(code(p) for p in b.forbidden_paths) or "none"
+        allowed = ", ".join(code(p) for p in b.allowed_paths)
         lines += [
             "",
             "## Your changes",
@@ -247,8 +250,10 @@ def to_markdown(briefing: Briefing) -> str:
             f"Your working tree is a checkout of the issue's branch {code(b.branch)}{pull}, "
             "holding the earlier agents' work. Change the files there; Baton commits what you "
             "changed when you finish. Do not commit, push or open a pull request yourself: "
-            "you have no token, and a change outside the working tree is lost. Changes to "
-            f"these paths are refused whole: {forbidden}.",
+            "you have no token, and a change outside the working tree is lost. A change to "
+            "any of these paths (compared case-insensitively), to a file in place of one of "
+            f"their folders or under one of their files, is refused whole: {forbidden}."
+            + (f" Allowed all the same: {allowed}." if allowed else ""),
         ]
     if b.epic:
         lines += ["", "## The epic", "", *b.epic]

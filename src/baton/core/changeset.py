@@ -12,15 +12,17 @@ import binascii
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from baton.core import handback
+from baton.core import gitpath, handback
 from baton.errors import InvalidChangeset
-from baton.workflow.config import WorkSettings
+from baton.workflow.config import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, WorkSettings
 
 CHANGESET_VERSION = 1
 CHANGESET_FILE = "baton-changeset.json"  # beside the result file, unless told otherwise
@@ -35,6 +37,8 @@ EXECUTABLE = "100755"
 SYMLINK = "120000"
 GITLINK = "160000"  # a submodule
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\\]")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # JSON can spell one; no UTF-8 path holds it
+_DROP_HFS_IGNORED = dict.fromkeys(gitpath.HFS_IGNORED)
 
 
 class FileChange(BaseModel):
@@ -76,9 +80,10 @@ class Changeset(BaseModel):
         return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
-def path_problem(path: str) -> str | None:
+def path_problem(path: str, *, symlink: bool = False) -> str | None:
     """Why `path` may not be written, or None: relative, normalised, inside the repository,
-    never into `.git`. Linear in the path's length."""
+    and a path git itself accepts on every platform (`core.gitpath`: never into `.git`, under
+    any name a file system folds onto it). Linear in the path's length."""
     if not path:
         return "an empty path"
     if len(path) > MAX_PATH:
@@ -86,6 +91,8 @@ def path_problem(path: str) -> str | None:
     shown = json.dumps(path[:120])
     if _CONTROL.search(path):
         return f"{shown} has a control character or a backslash"
+    if _SURROGATE.search(path):
+        return f"{shown} is not valid UTF-8"
     if path.startswith("/"):
         return f"{shown} is absolute"
     for segment in path.split("/"):
@@ -93,30 +100,115 @@ def path_problem(path: str) -> str | None:
             return f"{shown} is not a normalised relative path"
         if len(segment) > MAX_SEGMENT:
             return f"{shown} has a name longer than {MAX_SEGMENT} characters"
-        # `.git` in any case, and the names Windows and macOS fold onto it (`.git.`, `.git `).
-        if segment.lower().rstrip(". ") == ".git":
-            return f"{shown} is inside .git"
-    return None
+    problem = gitpath.verify_path(path, symlink=symlink)
+    return f"{shown} {problem}" if problem else None
 
 
 def matches(path: str, pattern: str) -> bool:
     """Glob match by path segment: `*` within one name, `**` any number of names (also none).
     Segment by segment, so a long path against a pattern with many stars stays cheap."""
-    return _match(tuple(path.split("/")), tuple(pattern.strip("/").split("/")))
+    return relation(path, pattern) == "match"
 
 
-def _match(names: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-    # Iterative over the positions after the last `**`: at most len(names) * len(parts) steps.
-    reach = {0}
-    for part in parts:
-        if part == "**":
-            start = min(reach, default=len(names) + 1)
-            reach = set(range(start, len(names) + 1))
-            continue
-        reach = {i + 1 for i in reach if i < len(names) and fnmatchcase(names[i], part)}
+Relation = Literal["match", "below", "above"]
+_GLOB_CHARS = frozenset("*?[")
+
+
+@dataclass(frozen=True)
+class _Glob:
+    parts: tuple[str, ...]
+    literal: tuple[bool, ...]  # the part has no wildcard: compared with ==
+    # The first part after the leading `**`s when it is a plain name: every path the glob
+    # relates to holds that name, so a path without it is passed over at once.
+    anchor: str | None
+
+
+@lru_cache(maxsize=1024)
+def _glob(pattern: str) -> _Glob:
+    parts = tuple(pattern.strip("/").split("/"))
+    literal = tuple(not (_GLOB_CHARS & set(p)) for p in parts)
+    first = next((i for i, p in enumerate(parts) if p != "**"), None)
+    anchor = parts[first] if first is not None and literal[first] else None
+    return _Glob(parts, literal, anchor)
+
+
+def relation(path: str, pattern: str) -> Relation | None:
+    """How a path stands to a glob: it matches; it is `below` a path that matches (a file
+    under a forbidden file or folder); it is `above` one (a file where the glob needs a
+    folder: a prefix of the glob ending in a name, not `**`, matches it whole); or None."""
+    names = tuple(path.split("/"))
+    return _relate(names, frozenset(names), _glob(pattern))
+
+
+def _relate(names: tuple[str, ...], present: frozenset[str], glob: _Glob) -> Relation | None:
+    """One pass over the names with the set of glob positions reached (at most one more than
+    the glob's parts), so at most len(names) * len(parts) name comparisons."""
+    if glob.anchor is not None and glob.anchor not in present:
+        return None
+    parts, literal, end = glob.parts, glob.literal, len(glob.parts)
+
+    def closure(reach: set[int]) -> set[int]:
+        out = set(reach)
+        for j in reach:
+            while j < end and parts[j] == "**":
+                j += 1
+                out.add(j)
+        return out
+
+    def fits(name: str, j: int) -> bool:
+        return name == parts[j] if literal[j] else fnmatchcase(name, parts[j])
+
+    reach, below = closure({0}), False
+    for i, name in enumerate(names):
+        below = below or (i > 0 and end in reach)
+        stay = {j for j in reach if j < end and parts[j] == "**"}
+        step = {j + 1 for j in reach if j < end and parts[j] != "**" and fits(name, j)}
+        reach = closure(stay | step)
         if not reach:
-            return False
-    return len(names) in reach
+            break
+    if end in reach:
+        return "match"
+    if below:
+        return "below"
+    if any(j > 0 and parts[j - 1] != "**" for j in reach):
+        return "above"
+    return None
+
+
+def folded(path: str) -> str:
+    """The name a case-insensitive checkout (macOS, Windows) opens: case folded, and the code
+    points HFS+ ignores dropped, so `.Claude/x` and `.c\\u200claude/x` are `.claude/x`."""
+    return path.translate(_DROP_HFS_IGNORED).casefold()
+
+
+def forbidden_problem(path: str, work: WorkSettings) -> str | None:
+    """Why `path` is forbidden, or None: Baton's locked entries, then its default set (which
+    `work.allow` lifts for the paths it matches), then the repository's `work.forbidden`. A
+    path matching an entry, below one or above one is refused, compared case-insensitively
+    (`folded`): a checkout on macOS or Windows opens `.Claude/settings.json` as the
+    `.claude/settings.json` Claude Code obeys."""
+    names = tuple(folded(path).split("/"))
+    present = frozenset(names)
+
+    def relates(pattern: str, only_match: bool = False) -> bool:
+        found = _relate(names, present, _glob(folded(pattern)))
+        return found == "match" if only_match else found is not None
+
+    for rule in LOCKED_FORBIDDEN:
+        if relates(rule.pattern):
+            return f"{path} is a forbidden path ({rule.pattern}): {rule.why}; no setting allows it"
+    if not any(relates(glob, only_match=True) for glob in work.allow):
+        for rule in DEFAULT_FORBIDDEN:
+            if relates(rule.pattern):
+                allow = json.dumps(path)  # a JSON string is a YAML one
+                return (
+                    f"{path} is a forbidden path ({rule.pattern}): {rule.why}; a maintainer can "
+                    f"allow it in .github/baton.yml with work: {{allow: [{allow}]}}"
+                )
+    for pattern in work.forbidden:
+        if relates(pattern):
+            return f"{path} is a forbidden path ({pattern}, in work.forbidden)"
+    return None
 
 
 def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
@@ -132,7 +224,7 @@ def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
     seen: set[str] = set()
     total = 0
     for change in changeset.files:
-        problem = path_problem(change.path)
+        problem = path_problem(change.path, symlink=change.mode == SYMLINK)
         if problem:
             found.append(problem)
             continue
@@ -145,9 +237,9 @@ def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
             found.append(f"{change.path} is a submodule")
         elif change.mode not in {REGULAR, EXECUTABLE}:
             found.append(f"{change.path} has file mode {change.mode[:10]!r}")
-        blocked = next((p for p in limits.forbidden if matches(change.path, p)), None)
+        blocked = forbidden_problem(change.path, limits)
         if blocked:
-            found.append(f"{change.path} is a forbidden path ({blocked})")
+            found.append(blocked)
         if change.contents is not None:
             size = decoded_size(change.contents)
             if size is None:

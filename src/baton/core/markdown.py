@@ -8,15 +8,19 @@ image, break a table row, mention people, or cross-reference other issues (`#12`
 
 Markdown syntax is neutralised with backslash escapes (CommonMark lets any ASCII punctuation be
 escaped, and the text still renders as typed); HTML with entities; mentions and references
-with a zero-width space after `@` or `#`, since GitHub links them in the rendered text, after
-escapes are gone. Each function is one linear pass.
+with a zero-width space (`core.plaintext`: after `@` or `#`, in `GH-`, a URL's `://` and
+`www.`, between two colons), since GitHub links them in the rendered text, after escapes are
+gone: an issue's URL in a pull request's body closes it as `#12` does. Each function is one
+linear pass.
 """
 
 from __future__ import annotations
 
 import re
 
-ZWSP = "\u200b"  # breaks a mention or a reference without changing what a reader sees
+from baton.core import plaintext
+
+ZWSP = plaintext.ZWSP  # breaks a mention or a reference without changing what a reader sees
 ELLIPSIS = "…"
 
 # Inline syntax anywhere in a line: code, links and images, tables, strikethrough, math, `*`
@@ -40,7 +44,6 @@ _INLINE = str.maketrans(
 # What starts a block only at the beginning of a line: a heading, a list item, a setext
 # underline or a thematic break (`*`, `` ` `` and `~` are already escaped everywhere).
 _BLOCK_START = re.compile(r"^(?:([-+=#_])|(\d{1,9})(?=[.)]))")
-_PEOPLE_AND_REFS = re.compile(r"@(?=[A-Za-z0-9_-])|#(?=\d)|(?<![A-Za-z0-9])GH(?=-\d)", re.I)
 
 
 def _escape_block_start(match: re.Match[str]) -> str:
@@ -53,8 +56,7 @@ def escape(text: str) -> str:
     command; line breaks become spaces (multi-line text belongs in `quote`)."""
     flat = " ".join(text.split()).translate(_INLINE)
     flat = _BLOCK_START.sub(_escape_block_start, flat)
-    flat = _PEOPLE_AND_REFS.sub(lambda m: m.group(0) + ZWSP, flat)
-    return flat.replace("::", ":" + ZWSP + ":")
+    return plaintext.break_references(flat)
 
 
 def _safe_cut(escaped: str) -> str:

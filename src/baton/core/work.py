@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from baton.core import markdown
+from baton.core import markdown, plaintext
 from baton.core.triage import issue_of_branch
 
 KEEP_COMMITS = 20
@@ -109,8 +109,10 @@ def commit_message(
     issue_url: str = "",
 ) -> tuple[str, str]:
     """(headline, body): which agent, state and attempt, the summary's first line, and the
-    trailers that link the issue and let a re-run find this commit."""
-    first = _one_line(summary, 50) or "no summary"
+    trailers that link the issue and let a re-run find this commit. The summary is the agent's
+    (untrusted), so it lands as data (`plaintext.line`): a commit on the default branch whose
+    message says `Fixes #1` or `@org/team` would close the issue or link the team."""
+    first = plaintext.line(_one_line(summary, 50), 50) or "no summary"
     headline = f"{agent}: {first} (#{issue})"
     body_lines = [
         f"Agent {agent} in {state}, attempt {attempt}.",
@@ -127,8 +129,9 @@ def first_line(text: str, limit: int) -> str:
 
 
 def pull_request_title(issue: int, title: str) -> str:
-    text = " ".join(title.split()) or f"Issue #{issue}"
-    text = text if len(text) <= 200 else text[:199].rstrip() + "…"
+    """The issue's title, as data, and its number. A squash merge makes the title the commit's
+    headline, so an issue titled `Fixes #3` must not close issue 3 (`plaintext.line`)."""
+    text = plaintext.line(title, 200) or f"Issue #{issue}"
     return f"{text} (#{issue})"
 
 

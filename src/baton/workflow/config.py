@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from enum import IntEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -105,9 +105,67 @@ class LimitOverrides(BaseModel):
     fresh_context_from_attempt: int | None = Field(default=None, ge=1)
 
 
-# Where an agent must never write: GITHUB_TOKEN cannot change workflows anyway (it lacks the
+class ForbiddenPath(NamedTuple):
+    """A glob no changeset may touch, and why: the refusal quotes the reason."""
+
+    pattern: str
+    why: str
+
+
+# Refused whatever `.github/baton.yml` says: GITHUB_TOKEN cannot write workflows (it lacks the
 # `workflows` permission), and an agent that rewrites Baton's config rewrites its own rules.
-DEFAULT_FORBIDDEN = (".github/workflows/**", ".github/baton.yml", ".github/baton.yaml")
+LOCKED_FORBIDDEN = (
+    ForbiddenPath(
+        ".github/workflows/**",
+        "workflows run with the repository's secrets, and GITHUB_TOKEN cannot write them",
+    ),
+    ForbiddenPath(".github/baton.yml", "Baton's config: an agent would rewrite its own rules"),
+    ForbiddenPath(".github/baton.yaml", "Baton's config: an agent would rewrite its own rules"),
+)
+# What a later job loads from the checkout and obeys: an agent CLI's settings (hooks and MCP
+# servers run commands) and instructions (read as the next agent's prompt), a local action or a
+# dev container (code a job runs), git's own files (what a later checkout fetches or filters).
+# `**/` at the start: at any depth. Matched case-insensitively (see `core.changeset`); a
+# maintainer lifts an entry for some paths with `work.allow`.
+DEFAULT_FORBIDDEN = (
+    ForbiddenPath("**/.claude/**", "Claude Code's settings: its hooks run shell commands"),
+    ForbiddenPath("**/CLAUDE.md", "Claude Code's instructions, read into the next prompt"),
+    ForbiddenPath("**/CLAUDE.local.md", "Claude Code's instructions, read into the next prompt"),
+    ForbiddenPath("**/.mcp.json", "MCP servers an agent CLI starts (commands it runs)"),
+    ForbiddenPath("**/AGENTS.md", "instructions Codex, Copilot, Cursor and others obey"),
+    ForbiddenPath("**/AGENTS.override.md", "Codex's instructions, read before AGENTS.md"),
+    ForbiddenPath("**/.codex/**", "Codex's config: MCP servers, commands, approval policy"),
+    ForbiddenPath("**/GEMINI.md", "Gemini CLI's instructions, read into the next prompt"),
+    ForbiddenPath("**/.gemini/**", "Gemini CLI's settings: MCP servers, hooks, commands"),
+    ForbiddenPath(".github/copilot-instructions.md", "Copilot's instructions for the repository"),
+    ForbiddenPath(".github/instructions/**", "Copilot's instructions per path"),
+    ForbiddenPath(".github/prompts/**", "Copilot's prompt files"),
+    ForbiddenPath(".github/agents/**", "Copilot's custom agents"),
+    ForbiddenPath(".github/chatmodes/**", "Copilot's chat modes (instructions and tools)"),
+    ForbiddenPath(".github/skills/**", "agent skills: instructions and scripts agents run"),
+    ForbiddenPath(".github/hooks/**", "Copilot's agent hooks: commands it runs"),
+    ForbiddenPath(".github/actions/**", "local actions: code a workflow runs with its secrets"),
+    ForbiddenPath("**/action.yml", "a local action: code a workflow (`uses: ./…`) runs"),
+    ForbiddenPath("**/action.yaml", "a local action: code a workflow (`uses: ./…`) runs"),
+    ForbiddenPath("**/.devcontainer/**", "a dev container: commands Codespaces and CLIs run"),
+    ForbiddenPath("**/.devcontainer.json", "a dev container: commands Codespaces and CLIs run"),
+    ForbiddenPath("**/.vscode/**", "editor tasks that run on opening, MCP servers (mcp.json)"),
+    ForbiddenPath("**/.cursor/**", "Cursor's rules, MCP servers and hooks"),
+    ForbiddenPath("**/.cursorrules", "Cursor's instructions"),
+    ForbiddenPath("**/.windsurf/**", "Windsurf's rules and workflows"),
+    ForbiddenPath("**/.windsurfrules", "Windsurf's instructions"),
+    ForbiddenPath("**/.clinerules", "Cline's instructions (a file or a folder)"),
+    ForbiddenPath("**/.roo/**", "Roo Code's rules and MCP servers"),
+    ForbiddenPath("**/.continue/**", "Continue's config: MCP servers and rules"),
+    ForbiddenPath("**/.amazonq/**", "Amazon Q's rules and MCP servers"),
+    ForbiddenPath("**/.aider*", "Aider's config, read from the checkout (.aider.conf.yml)"),
+    ForbiddenPath("**/.openhands/**", "OpenHands' setup.sh (run at start) and microagents"),
+    ForbiddenPath("**/.gitmodules", "submodule URLs a later checkout fetches"),
+    ForbiddenPath("**/.gitattributes", "filters and line endings a later checkout applies"),
+    ForbiddenPath("**/.lfsconfig", "the Git LFS server a later checkout fetches from"),
+)
+
+_BUILT_IN = tuple(rule.pattern for rule in (*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN))
 
 
 class WorkSettings(BaseModel):
@@ -132,13 +190,25 @@ class WorkSettings(BaseModel):
         description="Bytes of file contents one changeset may carry (decoded).",
     )
     forbidden: tuple[str, ...] = Field(
-        default=DEFAULT_FORBIDDEN,
-        description="Paths no changeset may touch (globs: * within a name, ** any depth). "
-        "Replaces the default list; keep its entries.",
+        default=(),
+        description="More paths no changeset may touch, on top of Baton's own list (globs: * "
+        "within a name, ** any depth; compared case-insensitively).",
+    )
+    allow: tuple[str, ...] = Field(
+        default=(),
+        description="Paths agents may write although Baton's own list refuses them (globs), "
+        "e.g. .vscode/settings.json. .github/workflows/** and .github/baton.yml stay refused.",
     )
     pull_request: bool = Field(
         default=True, description="Open a draft pull request at the first commit."
     )
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """Every glob a changeset may not touch: Baton's locked and default entries, then the
+        repository's own; `allow` lifts the default ones for the paths it matches."""
+        own = tuple(p for p in self.forbidden if p not in _BUILT_IN)
+        return (*_BUILT_IN, *own)
 
     @field_validator("branch_prefix")
     @classmethod
@@ -146,6 +216,34 @@ class WorkSettings(BaseModel):
         if ".." in value or value.startswith(("/", "-")) or value.endswith(".lock"):
             raise ValueError(f"{value!r} cannot start a git branch name")
         return value
+
+    @field_validator("forbidden", "allow")
+    @classmethod
+    def _globs(cls, globs: tuple[str, ...]) -> tuple[str, ...]:
+        for glob in globs:
+            if not glob.strip("/ ") or len(glob) > 1024 or not glob.isprintable():
+                raise ValueError(f"{glob[:80]!r} is not a path glob such as docs/**")
+        return globs
+
+    @field_validator("allow")
+    @classmethod
+    def _never_locked(cls, globs: tuple[str, ...]) -> tuple[str, ...]:
+        for glob in globs:
+            folded = glob.strip("/").casefold()
+            for locked in LOCKED_FORBIDDEN:
+                if folded == locked.pattern or _glob_within(folded, locked.pattern):
+                    raise ValueError(
+                        f"{glob!r} is always refused ({locked.why}); no setting allows it"
+                    )
+        return globs
+
+
+def _glob_within(glob: str, pattern: str) -> bool:
+    """`glob` names only paths inside a locked pattern: a literal path it matches, or the
+    pattern's own directory with more after it (`.github/workflows/*.yml`)."""
+    if pattern.endswith("/**"):
+        return glob == pattern[:-3] or glob.startswith(pattern[:-2])
+    return glob == pattern
 
 
 class EpicSettings(BaseModel):

@@ -347,6 +347,8 @@ def describe_errors(
     for item in error.errors():
         loc = tuple(item["loc"])
         message = item["msg"]
+        if item["type"] == "value_error":  # a validator's own sentence, without pydantic's prefix
+            message = str(item.get("ctx", {}).get("error", message))
         if item["type"] == "extra_forbidden" and loc:
             key = str(loc[-1])
             allowed = keys_at(model, loc[:-1])

@@ -269,6 +269,23 @@ def test_the_recorded_plan_asks_for_its_sub_issues_first() -> None:
     assert decision.state == "planning"
 
 
+def test_the_planner_s_titles_and_bodies_reach_the_sub_issues_as_data() -> None:
+    """A task's title becomes its pull request's title and a squash merge's headline: a
+    closing keyword or a mention there must stay text."""
+    hostile = TaskSpec(
+        key="gh-1",
+        title="Fixes #1 for @octo-org/security",
+        body="Closes https://github.com/o/r/issues/2, cc @alice",
+    )
+    decision = B.decide(with_plan([hostile]), B.dispatched("planning"))
+    assert decision.create_tasks is not None
+    (task,) = decision.create_tasks.tasks
+    z = "\u200b"
+    assert task.title == f"Fixes #{z}1 for @{z}octo-org/security"
+    assert f"> Closes https:{z}//github.com/o/r/issues/{z}2, cc @{z}alice" in task.body
+    assert re.findall(r"#\d|@[a-z]|://", task.body) == ["#1"]  # "of epic #1": Baton's own
+
+
 def test_the_created_sub_issues_move_to_implementing_and_start_the_ready_tasks() -> None:
     specs = [spec("a"), spec("b"), spec("c"), spec("d", "a")]
     created = TaskCreationFacts(

@@ -130,6 +130,15 @@ def test_completion_with_commits_asks_for_the_merge_into_the_epics_branch_first(
     assert (decision.merge.base, decision.merge.head) == (EPIC_BRANCH, "baton/issue-1")
 
 
+def test_the_merge_commit_names_the_task_and_holds_its_key_as_data() -> None:
+    """The key is the planner's: `gh-1` in a commit message would reference issue 1."""
+    work = B.work(pull_request=None, base=EPIC_BRANCH)
+    record = B.record("pending_review", task=TaskLink(epic=9, key="gh-1"), work=work)
+    decision = B.decide(record, B.reported("pending_review", result()))
+    assert decision.merge is not None
+    assert decision.merge.message == f"Merge task #1 (gh\u200b-1) into {EPIC_BRANCH}"
+
+
 def test_a_merge_conflict_fails_the_task_and_says_so() -> None:
     record = task("pending_review", work=B.work(pull_request=None, base=EPIC_BRANCH))
     event = B.reported("pending_review", result(), merge=MergeFacts(status="conflict"))

@@ -487,7 +487,7 @@ def test_the_pull_request_body_closes_the_issue_and_lists_the_work_escaped(lifec
         "### The work so far\n"
         "\n"
         "- `developer` in `implementing`: Add the CSV export (`1111111`)\n"
-        "- `developer` in `implementing`: &lt;!-- baton:record --&gt; \\[x\\](http://evil) "
+        "- `developer` in `implementing`: &lt;!-- baton:record --&gt; \\[x\\](http:\u200b//evil) "
         "@\u200bteam fixes #\u200b9 ## heading (`2222222`)\n"
         "\n"
         "<sub>Baton maintains this description from the issue's record; an edit here is "

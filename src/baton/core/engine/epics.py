@@ -345,7 +345,7 @@ def _creation(ctx: Ctx, tasks: list[PlannedTask], specs: list[TaskSpec]) -> Task
     new = [
         NewTask(
             key=s.key,
-            title=clip(s.title, 120),
+            title=texts.task_title(s.title, 120),
             body=_task_body(epic_number, s, by_key),
             labels=labels,
         )

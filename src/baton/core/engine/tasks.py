@@ -17,6 +17,7 @@ from baton.core.authority import is_member
 from baton.core.comment_commands import Verb, parse_command
 from baton.core.decision import Outcome
 from baton.core.engine.context import Ctx, Draft, Scene, dispatch, move
+from baton.core.epic import texts
 from baton.core.epic.model import MergePlan, TaskLink
 from baton.core.events import AgentReported, Commented
 from baton.core.record import HistoryEntry, Record
@@ -179,7 +180,7 @@ def _merge(ctx: Ctx, draft: Draft, record: Record) -> Draft | None:
     facts = ctx.event.merge
     if facts is None:
         key = record.task.key if record.task else ""
-        message = f"Merge task #{record.issue} ({key}) into {work.base}"
+        message = texts.merge_message(record.issue, key, work.base)
         plan = MergePlan(base=work.base, head=work.branch, message=message)
         return replace(draft, merge=plan)
     if facts.status in ("merged", "up_to_date"):

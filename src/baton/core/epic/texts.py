@@ -1,14 +1,28 @@
 """The words Baton says on an epic: the dialogue's questions and warning, the specification,
-the plan, the breaker and the completion. Agent text is quoted or escaped (`core.markdown`),
-like every other message (`core.messages`)."""
+the plan, the breaker and the completion, and what Baton writes to GitHub from the plan: the
+sub-issues' titles, the merge commits of tasks. Agent text is quoted or escaped in Markdown
+(`core.markdown`), like every other message (`core.messages`), and made data in plain text
+(`core.plaintext`): a title or a commit message reaches no issue and mentions nobody."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
 
-from baton.core import markdown
+from baton.core import markdown, plaintext
 from baton.core.messages import numbered, sign
+
+
+def task_title(title: str, limit: int) -> str:
+    """A sub-issue's title from the planner's words: a task's pull request takes its title
+    from it, and a squash merge the commit's headline, so `Fixes #3` there would close #3."""
+    return plaintext.line(title, limit)
+
+
+def merge_message(task: int, key: str, base: str) -> str:
+    """The merge commit of a task's branch into its epic's: the task's number is Baton's
+    reference; the key is the planner's (`gh-1` would reference issue 1)."""
+    return f"Merge task #{task} ({plaintext.defuse(key)}) into {base}"
 
 
 def discovery_questions(turn: int, category: str, asked: Sequence[str], remaining: int) -> str:

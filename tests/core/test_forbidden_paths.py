@@ -1,0 +1,279 @@
+"""What an agent may not write: every file a later job loads and obeys (an agent CLI's settings
+and instructions, MCP servers, local actions, dev containers, git's own files), Baton's config and
+the workflows. Refused at any depth where the entry says so, in any case, under any name a
+checkout folds onto it, and as a file above or below it; a maintainer lifts an entry with
+`work.allow`, pasting the YAML the refusal gives."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from baton.core.changeset import Changeset, FileChange, forbidden_problem, problems, relation
+from baton.errors import InvalidConfig
+from baton.workflow.config import (
+    DEFAULT_FORBIDDEN,
+    LOCKED_FORBIDDEN,
+    WorkSettings,
+    parse_config,
+)
+from support.property_budget import budget
+
+DEFAULTS = WorkSettings()
+
+
+def _refused(path: str, work: WorkSettings = DEFAULTS) -> bool:
+    return forbidden_problem(path, work) is not None
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        "pkg/.claude/commands/x.md",
+        "CLAUDE.md",
+        "docs/deep/CLAUDE.md",
+        "CLAUDE.local.md",
+        "AGENTS.md",
+        "sub/AGENTS.md",
+        "AGENTS.override.md",
+        "x/AGENTS.override.md",
+        "GEMINI.md",
+        "a/GEMINI.md",
+        ".mcp.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".github/copilot-instructions.md",
+        ".github/instructions/py.instructions.md",
+        ".github/prompts/fix.prompt.md",
+        ".github/agents/reviewer.agent.md",
+        ".github/actions/setup/action.yml",
+        ".github/actions/setup/run.sh",
+        "tools/lint/action.yml",
+        "action.yaml",
+        ".devcontainer/devcontainer.json",
+        ".devcontainer.json",
+        ".vscode/tasks.json",
+        ".vscode/mcp.json",
+        ".cursor/rules/x.mdc",
+        ".cursorrules",
+        ".windsurfrules",
+        ".clinerules",
+        ".clinerules/style.md",
+        ".aider.conf.yml",
+        ".aiderignore",
+        ".openhands/setup.sh",
+        ".gitmodules",
+        "vendor/.gitattributes",
+        ".gitattributes",
+        ".lfsconfig",
+        ".github/workflows/ci.yml",
+        ".github/baton.yml",
+        ".github/baton.yaml",
+    ],
+)
+def test_every_file_a_later_job_obeys_is_refused_by_default(path: str) -> None:
+    assert _refused(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        pytest.param(".Claude/settings.json", "macOS opens it as .claude", id="case"),
+        pytest.param("claude.md", "macOS opens it as CLAUDE.md", id="lower case"),
+        pytest.param("Agents.MD", "mixed case", id="mixed case"),
+        pytest.param(".c\u200claude/settings.json", "HFS drops U+200C", id="ignorable"),
+        pytest.param(".GITHUB/Workflows/ci.yml", "a workflow on macOS", id="workflow case"),
+        pytest.param(".github", "a file where .github/workflows/ must be", id="ancestor"),
+        pytest.param(".github/workflows", "a file in place of the folder", id="the folder"),
+        pytest.param(".claude", "a file in place of .claude/", id="a file at .claude"),
+        pytest.param("x/.claude", "a file in place of x/.claude/", id="a deep .claude"),
+        pytest.param(".github/baton.yml/x", "below Baton's config", id="descendant"),
+        pytest.param("CLAUDE.md/x", "below a forbidden file", id="below CLAUDE.md"),
+        pytest.param(".mcp.json/servers", "below .mcp.json", id="below .mcp.json"),
+        pytest.param(".github/actions", "a file in place of the folder", id="actions"),
+    ],
+)
+def test_case_foldings_ancestors_and_descendants_are_refused(path: str, why: str) -> None:
+    assert _refused(path), why
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "README.md",
+        "src/claude.py",
+        "docs/CLAUDE-notes.md",
+        ".github/dependabot.yml",
+        ".github/ISSUE_TEMPLATE/bug.md",
+        "actions.yml",
+        "src/action.py",
+        "claude/settings.json",
+        ".githubx/workflows/ci.yml",
+        "docs/agents/README.md",
+        ".gitignore",
+    ],
+)
+def test_ordinary_files_stay_writable(path: str) -> None:
+    assert forbidden_problem(path, DEFAULTS) is None
+
+
+def test_a_refusal_says_why_and_gives_the_yaml_that_allows_the_path() -> None:
+    assert forbidden_problem(".claude/settings.json", DEFAULTS) == (
+        ".claude/settings.json is a forbidden path (**/.claude/**): Claude Code's settings: its "
+        "hooks run shell commands; a maintainer can allow it in .github/baton.yml with "
+        'work: {allow: [".claude/settings.json"]}'
+    )
+    assert forbidden_problem(".github/workflows/ci.yml", DEFAULTS) == (
+        ".github/workflows/ci.yml is a forbidden path (.github/workflows/**): workflows run with "
+        "the repository's secrets, and GITHUB_TOKEN cannot write them; no setting allows it"
+    )
+    assert forbidden_problem(".github/baton.yml/x", DEFAULTS) == (
+        ".github/baton.yml/x is a forbidden path (.github/baton.yml): Baton's config: an agent "
+        "would rewrite its own rules; no setting allows it"
+    )
+
+
+def test_allow_lifts_a_default_entry_for_the_paths_it_matches_only() -> None:
+    work = WorkSettings(allow=(".vscode/settings.json", "docs/**/AGENTS.md"))
+    assert not _refused(".vscode/settings.json", work)
+    assert not _refused(".VSCode/Settings.JSON", work)  # compared as the default is
+    assert _refused(".vscode/tasks.json", work)
+    assert not _refused("docs/a/b/AGENTS.md", work)
+    assert _refused("AGENTS.md", work)
+
+
+def test_allow_never_lifts_the_workflows_baton_s_config_or_the_repository_s_own_entries() -> None:
+    work = WorkSettings(allow=(".github/**", "secrets/**"), forbidden=("secrets/**",))
+    assert _refused(".github/workflows/ci.yml", work)
+    assert _refused(".github/baton.yml", work)
+    assert not _refused(".github/copilot-instructions.md", work)
+    assert forbidden_problem("secrets/key", work) == (
+        "secrets/key is a forbidden path (secrets/**, in work.forbidden)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("config", "error"),
+    [
+        (
+            'work:\n  allow: [".github/workflows/ci.yml"]\n',
+            ".github/baton.yml:2: work.allow: '.github/workflows/ci.yml' is always refused "
+            "(workflows run with the repository's secrets, and GITHUB_TOKEN cannot write them); "
+            "no setting allows it",
+        ),
+        (
+            "work:\n  allow: [.github/workflows]\n",
+            ".github/baton.yml:2: work.allow: '.github/workflows' is always refused (workflows "
+            "run with the repository's secrets, and GITHUB_TOKEN cannot write them); no setting "
+            "allows it",
+        ),
+        (
+            "work:\n  allow: [.GitHub/Baton.yml]\n",
+            ".github/baton.yml:2: work.allow: '.GitHub/Baton.yml' is always refused (Baton's "
+            "config: an agent would rewrite its own rules); no setting allows it",
+        ),
+        (
+            'work:\n  allow: [""]\n',
+            ".github/baton.yml:2: work.allow: '' is not a path glob such as docs/**",
+        ),
+        (
+            'work:\n  forbidden: ["a\\tb"]\n',
+            ".github/baton.yml:2: work.forbidden: 'a\\tb' is not a path glob such as docs/**",
+        ),
+    ],
+)
+def test_a_bad_work_setting_is_one_clear_line(config: str, error: str) -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        parse_config(config, source=".github/baton.yml")
+    assert str(caught.value) == error
+
+
+def test_an_old_config_that_replaced_the_default_list_still_loads_and_adds_to_it() -> None:
+    old = "work:\n  forbidden:\n    - .github/workflows/**\n    - .github/baton.yml\n    - x/**\n"
+    work = parse_config(old, source="old.yml").policy.work
+    assert work.refused[-1] == "x/**" and ".github/baton.yml" in work.refused
+    assert _refused("x/y", work) and _refused(".claude/settings.json", work)
+
+
+def test_every_entry_has_a_reason_and_no_entry_repeats() -> None:
+    entries = [*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN]
+    assert all(e.why and e.pattern for e in entries)
+    assert len({e.pattern.casefold() for e in entries}) == len(entries)
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern", "expected"),
+    [
+        (".github", ".github/workflows/**", "above"),
+        (".github/workflows", ".github/workflows/**", "match"),
+        (".github/workflows/a/b", ".github/workflows/**", "match"),
+        (".github/baton.yml/x/y", ".github/baton.yml", "below"),
+        ("a", "**/.claude/**", None),  # every path could hold a .claude: not "above"
+        ("a/.claude", "**/.claude/**", "match"),
+        ("src", "src/*.py", "above"),
+        ("src/a.py/b", "src/*.py", "below"),
+        ("docs", "**/*.md", None),
+        ("x/y", "x/**/z", "above"),  # a file in place of the folder that may hold z
+    ],
+)
+def test_how_a_path_stands_to_a_glob(path: str, pattern: str, expected: str | None) -> None:
+    assert relation(path, pattern) == expected
+
+
+# --- properties -----------------------------------------------------------------------------
+NAMES = [
+    ".claude", "CLAUDE.md", ".Claude", "agents.md", ".github", "workflows", "baton.yml",
+    ".vscode", "a", "src", ".mcp.json", ".aider.conf.yml", "x.py", ".gitmodules",
+]  # fmt: skip
+
+
+def _cases(name: str) -> st.SearchStrategy[str]:
+    return st.sampled_from([name, name.upper(), name.lower(), name.swapcase()])
+
+
+paths = st.lists(st.sampled_from(NAMES).flatmap(_cases), min_size=1, max_size=5).map("/".join)
+
+
+@budget(300)
+@given(paths)
+def test_a_refused_default_path_is_allowed_by_exactly_the_yaml_its_refusal_gives(
+    path: str,
+) -> None:
+    problem = forbidden_problem(path, DEFAULTS)
+    if problem is None or "a maintainer can allow it" not in problem:
+        return
+    pasted = yaml.safe_load(problem.split(" with ", 1)[1])
+    work = WorkSettings.model_validate(pasted["work"])
+    assert forbidden_problem(path, work) is None
+    assert (
+        forbidden_problem(path + "/more", work) is not None
+        or forbidden_problem(path + "/more", DEFAULTS) is None
+    )
+
+
+@budget(300)
+@given(paths)
+def test_the_forbidden_set_ignores_case_and_covers_what_lies_below_a_refused_path(
+    path: str,
+) -> None:
+    refused = _refused(path)
+    assert _refused(path.upper()) is refused
+    assert _refused(path.swapcase()) is refused
+    rules = [r.pattern.casefold() for r in (*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN)]
+    if any(relation(path.casefold(), r) in {"match", "below"} for r in rules):
+        assert refused and _refused(path + "/x")
+
+
+def test_300_files_of_1024_characters_are_judged_in_one_pass_each() -> None:
+    many = [
+        FileChange(path=("a/" * 511 + f"{i % 10}")[:1024], contents=base64.b64encode(b"x").decode())
+        for i in range(300)
+    ]
+    unique = [f.model_copy(update={"path": f"{i}/" + f.path[4:]}) for i, f in enumerate(many)]
+    assert problems(Changeset(base="a" * 40, files=unique), DEFAULTS) == []
