@@ -419,3 +419,71 @@ def test_a_repository_that_forbids_actions_pull_requests_says_so_and_waits_at_th
     assert ready.outputs["state"] == "creating_pr", ready.stdout
     pr = int(ready.outputs["pull-request"])
     assert fake.pull_request(pr)["draft"] is False, "opened, and ready at the PR state"
+
+
+def test_an_approval_counts_only_for_batons_last_commit(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(
+        BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.95, next_state="creating_pr"
+    )
+    pr = int(ok(jobs.report(out)).outputs["pull-request"])
+    chain(action, fake)
+    report(action, fake, summary="PR ready.")
+    assert record_of(fake, number).state == "waiting_for_human_input"
+
+    def approve() -> Step:
+        review = fake.review(pr, "maria", "approved", "Ship it.")
+        head = fake.branch_head(BRANCH) or ""
+        return ok(
+            action.run(
+                "pull_request_review",
+                payloads.pull_request_review(
+                    fake,
+                    number=pr,
+                    branch=BRANCH,
+                    head_sha=head,
+                    review_id=review,
+                    state="approved",
+                    reviewer="maria",
+                    body="Ship it.",
+                ),
+            )
+        )
+
+    # A commit pushed on top of Baton's: the approval is of a commit Baton did not check.
+    fake.push(BRANCH, {"NOTES.md": "by hand\n"}, message="note", by="bob")
+    stale = approve()
+    assert stale.outputs["transitioned"] == "false"
+    assert record_of(fake, number).state == "waiting_for_human_input"
+    said = fake.comments(number)[-1]["body"]
+    assert "`maria`'s approval of #" in said and "does not count" in said, said
+
+    # The agent takes the push in; an approval of Baton's new commit counts.
+    asked = fake.review(pr, "maria", "changes_requested", "Keep the notes.")
+    sent = ok(
+        action.run(
+            "pull_request_review",
+            payloads.pull_request_review(
+                fake,
+                number=pr,
+                branch=BRANCH,
+                head_sha=fake.branch_head(BRANCH) or "",
+                review_id=asked,
+                state="changes_requested",
+                reviewer="maria",
+                body="Keep the notes.",
+            ),
+        )
+    )
+    assert sent.outputs["state"] == "addressing_feedback"
+    out = jobs.run(
+        BRANCH, {CODE: "x = 2\n"}, summary="Kept.", confidence=0.95, next_state="creating_pr"
+    )
+    ok(jobs.report(out))
+    chain(action, fake)
+    report(action, fake, summary="PR updated.")
+    assert record_of(fake, number).work.head == fake.branch_head(BRANCH)
+    assert approve().outputs["state"] == "human_input_received"

@@ -257,6 +257,23 @@ def changes_requested(
     )
 
 
+def stale_approval(reviewer: str, pull_request: int, reviewed: str, head: str) -> str:
+    """An approval of a commit that is not Baton's last: said, so the reviewer looks again."""
+    seen = markdown.code(reviewed[:7]) if reviewed else "no commit"
+    return sign(
+        [
+            f"### ⚠️ {markdown.code(reviewer)}'s approval of #{pull_request} does not count",
+            "",
+            f"It approved {seen}, but Baton's last commit on the branch is "
+            f"{markdown.code(head[:7] or 'none')}. An approval counts only for the commit it "
+            "reviewed, and only when that is Baton's last, as GitHub's *dismiss stale "
+            "approvals* has it: review the latest changes and approve again. If someone "
+            "else's commit is on top of Baton's, request changes so that the agent takes it "
+            "in, or relabel the issue.",
+        ]
+    )
+
+
 def merged(merger: str, pull_request: int, target: str | None) -> str:
     where = f" The issue is now {markdown.code(target)}." if target else ""
     return sign(

@@ -233,6 +233,89 @@ def test_an_approval_outside_a_gate_is_noted_not_applied(lifecycle):
     assert decision.record.work.last_review == 500
 
 
+# --- an approval is for the commit it reviewed ----------------------------------------------
+OLDER = "b" * 40
+
+
+@pytest.mark.parametrize(
+    ("commit", "seen"),
+    [
+        pytest.param(OLDER, "`bbbbbbb`", id="an older commit"),
+        pytest.param("", "no commit", id="no commit named"),
+        pytest.param("d" * 40, "`ddddddd`", id="a human's push on top"),
+    ],
+)
+def test_an_approval_of_a_commit_that_is_not_batons_last_does_not_count(lifecycle, commit, seen):
+    record = with_pr(lifecycle, GATE)
+
+    decision = lifecycle.decide(
+        record, lifecycle.reviewed("approved", "wendy", GATE, body="Ship it.", commit=commit)
+    )
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.reason == (
+        f"wendy approved pull request #7 at {commit[:7] or 'no commit'}, but Baton's last "
+        "commit is ccccccc: an approval counts only for the commit it reviewed"
+    )
+    assert decision.record.approval is None and decision.agent is None
+    assert decision.record.work.last_review == 500, "a re-delivery is not said twice"
+    assert decision.message == (
+        "### ⚠️ `wendy`'s approval of #7 does not count\n"
+        "\n"
+        f"It approved {seen}, but Baton's last commit on the branch is `ccccccc`. An approval "
+        "counts only for the commit it reviewed, and only when that is Baton's last, as "
+        "GitHub's *dismiss stale approvals* has it: review the latest changes and approve "
+        "again. If someone else's commit is on top of Baton's, request changes so that the "
+        "agent takes it in, or relabel the issue.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_a_stale_approval_delivered_again_says_nothing_more(lifecycle):
+    first = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)
+    )
+
+    again = lifecycle.decide(
+        first.record, lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)
+    )
+
+    assert again.outcome is Outcome.ignored and again.message is None
+
+
+def test_an_approval_after_a_stale_one_counts_when_it_is_of_batons_last_commit(lifecycle):
+    stale = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)
+    )
+
+    fresh = lifecycle.decide(
+        stale.record, lifecycle.reviewed("approved", "wendy", GATE, review_id=501)
+    )
+
+    assert (fresh.outcome, fresh.state) == (Outcome.transition, "human_input_received")
+
+
+def test_a_hostile_commit_id_is_shown_as_data(lifecycle):
+    hostile = "`@octo/security fixes #1"
+
+    decision = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=hostile)
+    )
+
+    assert decision.message is not None
+    assert "It approved `'@octo/`, but" in decision.message, "in a code span: no mention"
+
+
+def test_requested_changes_on_an_older_commit_still_send_the_work_back(lifecycle):
+    decision = lifecycle.decide(
+        with_pr(lifecycle, GATE),
+        lifecycle.reviewed("changes_requested", "wendy", GATE, body="No.", commit=OLDER),
+    )
+
+    assert decision.state == "addressing_feedback"
+
+
 # --- merged and closed ----------------------------------------------------------------------
 def test_the_merge_completes_the_issue_from_a_waiting_state(lifecycle):
     record = with_pr(lifecycle, GATE)
@@ -526,6 +609,23 @@ def test_a_redelivered_pull_request_event_changes_nothing(lifecycle, data):
     if again.record is not None:  # only the checks kept again: the same failures, once
         assert again.record.work.failing_checks == after.work.failing_checks
         assert again.record.history == after.history
+
+
+@settings(PROPERTY, derandomize=True)
+@given(data=st.data())
+def test_no_approval_of_another_commit_ever_moves_the_issue(lifecycle, data):
+    state = data.draw(st.sampled_from(sorted(lifecycle.workflow.states)), label="state")
+    commit = data.draw(st.text(max_size=60).filter(lambda c: c != HEAD), label="commit")
+    by = data.draw(st.sampled_from(["wendy", "maria"]), label="by")
+    held = data.draw(st.booleans(), label="held")
+    record = with_pr(lifecycle, state, held=held)
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", by, state, commit=commit))
+
+    assert decision.state == state
+    assert decision.outcome in {Outcome.ignored, Outcome.noted}
+    assert decision.record is None or decision.record.approval is None
+    assert decision.agent is None
 
 
 # --- edges the mutation run found unpinned --------------------------------------------------

@@ -94,11 +94,15 @@ def on_review(ctx: Ctx, event: Reviewed) -> Draft:
 
 
 def _approved(ctx: Ctx, event: Reviewed) -> Draft:
-    """An approver's approving review is the gate's approval, as an "approved" comment is."""
+    """An approver's approving review is the gate's approval, as an "approved" comment is, but
+    only for the commit it reviewed: Baton's last (GitHub's "dismiss stale approvals")."""
     spec = ctx.workflow.spec(ctx.state)
     login = event.actor.login
     said = human_input(ctx, login, event.body or "approved the pull request", None)
     if spec.kind is StateKind.waiting and spec.approval and not ctx.record.held:
+        stale = _stale_approval(ctx, event)
+        if stale is not None:
+            return stale
         return human_move(
             ctx,
             login,
@@ -114,6 +118,25 @@ def _approved(ctx: Ctx, event: Reviewed) -> Draft:
         f"{login} approved pull request #{event.pull_request}, but {ctx.state} is no gate: "
         "the approval is not applied",
         record=seen(ctx),
+    )
+
+
+def _stale_approval(ctx: Ctx, event: Reviewed) -> Draft | None:
+    """An approval of any commit but the head Baton last committed does not count: the
+    reviewer has not seen what would be merged. None when it is of that head."""
+    work = ctx.record.work
+    assert work is not None  # on_review read the issue's pull request from it
+    if work.head and event.commit == work.head:
+        return None
+    login, number = event.actor.login, event.pull_request
+    reviewed = event.commit[:7] or "no commit"
+    head = work.head[:7] or "no commit"
+    return Draft(
+        Outcome.noted,
+        f"{login} approved pull request #{number} at {reviewed}, but Baton's last commit is "
+        f"{head}: an approval counts only for the commit it reviewed",
+        record=seen(ctx),
+        message=messages.stale_approval(login, number, event.commit, work.head),
     )
 
 
