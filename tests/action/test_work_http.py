@@ -487,3 +487,56 @@ def test_an_approval_counts_only_for_batons_last_commit(
     report(action, fake, summary="PR updated.")
     assert record_of(fake, number).work.head == fake.branch_head(BRANCH)
     assert approve().outputs["state"] == "human_input_received"
+
+
+def test_a_held_ci_run_that_ended_unapproved_sends_nothing_back(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(
+        BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.95, next_state="creating_pr"
+    )
+    pr = int(ok(jobs.report(out)).outputs["pull-request"])
+    chain(action, fake)
+    report(action, fake, summary="PR ready.")
+    head = fake.branch_head(BRANCH)
+    assert head is not None and record_of(fake, number).state == "waiting_for_human_input"
+
+    def workflow_run(conclusion: str, run_id: int) -> Step:
+        payload = payloads.workflow_run_completed(
+            fake,
+            branch=BRANCH,
+            head_sha=head,
+            conclusion=conclusion,
+            run_id=run_id,
+            pull_requests=[pr],
+            event="pull_request",
+        )
+        return ok(action.run("workflow_run", payload))
+
+    # Held for a writer's "Approve and run": ignored from the payload alone.
+    held = workflow_run("action_required", 31)
+    assert held.outputs["transitioned"] == "false" and held.calls == []
+    # Never approved: `failure`, but no job ran, so no check run failed on the head.
+    unapproved = workflow_run("failure", 32)
+    assert unapproved.outputs["transitioned"] == "false"
+    assert ("GET", f"/repos/octo/demo/commits/{head}/check-runs") in unapproved.calls
+    assert "no job ran" in unapproved.summary, unapproved.summary
+    assert record_of(fake, number).state == "waiting_for_human_input"
+    # A check suite in which no check ran says so itself: no API call.
+    empty = ok(
+        action.run(
+            "check_suite",
+            payloads.check_suite_completed(
+                fake, branch=BRANCH, head_sha=head, conclusion="failure", suite_id=33, check_runs=0
+            ),
+        )
+    )
+    assert empty.outputs["transitioned"] == "false" and empty.calls == []
+
+    # Approved, it ran and failed: the work goes back with what failed.
+    fake.add_check_run(head, "tests", "failure", "1 failed")
+    ran = workflow_run("failure", 34)
+    assert ran.outputs["state"] == "fixing_issues"
+    assert any("1 failed" in f for f in record_of(fake, number).feedback)

@@ -526,6 +526,33 @@ def test_failures_already_known_are_not_kept_twice_and_new_ones_are(lifecycle):
     assert lint.record.work.failing_checks == ["check lint failed"]
 
 
+@pytest.mark.parametrize("conclusion", ["failure", "timed_out", "startup_failure"])
+def test_a_failed_run_with_no_failed_check_run_is_nothing_to_fix(lifecycle, conclusion):
+    # A pull_request run held for approval and never approved ends `failure` with no job run.
+    record = with_pr(lifecycle, GATE)
+    event = lifecycle.checks(GATE, conclusion).model_copy(
+        update={"failed_runs": 0, "source": "workflow_run"}
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.ignored, GATE)
+    assert decision.reason == (
+        f"workflow_run concluded {conclusion} on ccccccc, but no check run on it failed: no "
+        "job ran (a run held for approval and never approved ends so), nothing to fix"
+    )
+    assert decision.record is None and decision.message is None
+
+
+def test_a_failed_run_with_a_failed_check_run_sends_the_work_back(lifecycle):
+    record = with_pr(lifecycle, GATE)
+    event = lifecycle.checks(GATE, "failure", failing=(CheckNote(name="tests"),))
+
+    decision = lifecycle.decide(record, event.model_copy(update={"failed_runs": 1}))
+
+    assert decision.state == "fixing_issues"
+
+
 def test_failing_checks_without_notes_still_say_what_failed(lifecycle):
     record = with_pr(lifecycle, GATE)
 

@@ -312,6 +312,14 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
         return Draft(
             Outcome.ignored, f"checks ended {conclusion or 'with no conclusion'} on {head}"
         )
+    if event.failed_runs == 0:
+        # GitHub holds the pull_request runs of a pull request GITHUB_TOKEN opened or updated
+        # until a writer approves them; one never approved ends `failure` with no job run.
+        return Draft(
+            Outcome.ignored,
+            f"{event.source} concluded {conclusion} on {head}, but no check run on it failed: "
+            "no job ran (a run held for approval and never approved ends so), nothing to fix",
+        )
     if _closed_issue(ctx):
         return Draft(Outcome.ignored, f"checks failed on {head}, but the issue is closed")
     failures = [
