@@ -667,6 +667,19 @@ def test_only_the_briefing_step_of_the_agent_job_holds_a_token_and_it_reads(
     assert "baton agent" not in holders[0]["run"]
 
 
+def test_the_briefing_trusts_the_identity_the_writing_jobs_write_as() -> None:
+    # With an App token the record is the App's comment: a briefing that trusted only
+    # github-actions[bot] would find no record and fail the agent job.
+    jobs = _load(REUSABLE_WORKFLOW)["jobs"]
+    (briefing,) = [s for s in jobs["agent"]["steps"] if "baton context" in str(s.get("run"))]
+    assert briefing["env"]["INPUT_BOT_LOGIN"] == "${{ needs.baton.outputs.bot-login }}"
+    writers = [jobs["baton"]["outputs"]["bot-login"]]
+    writers += [
+        s["with"]["bot-login"] for s in jobs["report"]["steps"] if "bot-login" in s.get("with", {})
+    ]
+    assert len(set(writers)) == 1, writers
+
+
 def test_the_agent_job_checks_out_the_issues_branch_without_credentials(
     jobs: dict[str, dict[str, Any]],
 ) -> None:

@@ -83,8 +83,9 @@ class AgentJob:
     """The reusable workflow's agent job: checkout of the branch, `baton context` with a read
     token, then `baton agent --prompt` with no token at all."""
 
-    def __init__(self, action: ActionRunner, fake: FakeGitHub, root: Path) -> None:
+    def __init__(self, action: ActionRunner, fake: FakeGitHub, root: Path, **env: str) -> None:
         self.action, self.fake, self.root = action, fake, root
+        self.env = env  # what the workflow adds to the job's steps (the App's bot login)
         self.runs = 0
         root.mkdir(parents=True, exist_ok=True)
         (root / "agent.py").write_text(AGENT, encoding="utf-8")
@@ -101,6 +102,7 @@ class AgentJob:
                 ["context", "--issue", "1", "--output", str(job / "prompt.md")],
                 "workflow_dispatch",
                 {},
+                **self.env,
             )
         )
         assert context.calls, "the briefing is read with the token, before the agent"
@@ -134,7 +136,7 @@ class AgentJob:
             ["report", "--issue", "1", "--result", str(out / "baton-result.json")],
             "workflow_dispatch",
             {},
-            **extra,
+            **{**self.env, **extra},
         )
 
 
@@ -497,7 +499,13 @@ def test_a_held_ci_run_that_ended_unapproved_sends_nothing_back(
     out = jobs.run(
         BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.95, next_state="creating_pr"
     )
-    pr = int(ok(jobs.report(out)).outputs["pull-request"])
+    opened = ok(jobs.report(out))
+    pr = int(opened.outputs["pull-request"])
+    # The issue is told, when the pull request opens, what approving its CI means.
+    said = fake.comments(number)[-1]["body"]
+    assert f"CI on pull request #{pr} waits for a maintainer's approval" in said, said
+    assert "**Approve and run**" in said and "with the repository's secrets" in said
+    assert "waits for approval" in opened.summary
     chain(action, fake)
     report(action, fake, summary="PR ready.")
     head = fake.branch_head(BRANCH)
@@ -540,3 +548,44 @@ def test_a_held_ci_run_that_ended_unapproved_sends_nothing_back(
     ran = workflow_run("failure", 34)
     assert ran.outputs["state"] == "fixing_issues"
     assert any("1 failed" in f for f in record_of(fake, number).feedback)
+
+
+APP = "baton-app[bot]"
+
+
+def test_an_app_identity_writes_only_where_the_config_accepts_unapproved_ci(
+    tmp_path: Path,
+) -> None:
+    with FakeGitHub(bot_login=APP) as fake:
+        fake.set_permission("maria", "maintain")
+        number = fake.add_issue("Export the report as CSV", "Please.", user="alice")
+        fake.label_by(number, "status:implementing", "maria")
+        labeled = payloads.labeled(fake, number, "status:implementing")
+
+        # No acceptance: a clear error, and nothing written.
+        refused = ActionRunner(fake, tmp_path / "refused")
+        (tmp_path / "refused").mkdir()
+        step = refused.run("issues", labeled, **{"INPUT_BOT-LOGIN": APP})
+        assert step.returncode != 0
+        assert "::error title=Baton::" in step.stdout + step.stderr
+        assert "`ci: {unapproved_runs: accept}`" in step.stdout + step.stderr
+        assert [call for call in step.calls if call[0] != "GET"] == []
+        assert fake.comments(number) == [] and fake.branch_head(BRANCH) is None
+
+        # Accepted: Baton works, and says on the issue that CI runs without approval.
+        config = tmp_path / "baton.yml"
+        config.write_text("ci: {unapproved_runs: accept}\n", encoding="utf-8")
+        action = ActionRunner(fake, tmp_path / "accepted", config=str(config))
+        (tmp_path / "accepted").mkdir()
+        app = {"INPUT_BOT-LOGIN": APP}
+        entered = ok(action.run("issues", labeled, **app))
+        assert entered.outputs["branch"] == BRANCH
+        # The reusable workflow hands the agent job's briefing the same login.
+        jobs = AgentJob(action, fake, tmp_path / "jobs", INPUT_BOT_LOGIN=APP)
+        out = jobs.run(BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.5)
+        opened = ok(jobs.report(out))
+        pr = opened.outputs["pull-request"]
+        said = fake.comments(number)[-1]["body"]
+        assert f"CI on pull request #{pr} runs without approval" in said, said
+        assert "Approve and run" not in said
+        assert "without approval (`ci: {unapproved_runs: accept}`)" in opened.summary

@@ -240,6 +240,36 @@ def pull_request_refused(branch: str, problem: str) -> str:
     )
 
 
+def ci_approval(pull_request: int, *, held: bool, bot_login: str) -> str:
+    """What approving CI on Baton's pull request means, said when it opens and when it is
+    marked ready for review: the moments a writer looks at it."""
+    number = f"#{pull_request}"
+    if held:
+        return sign(
+            [
+                f"### 🔐 CI on pull request {number} waits for a maintainer's approval",
+                "",
+                "GitHub holds the CI runs of a pull request that GITHUB_TOKEN opened or updated "
+                "until someone with write access clicks **Approve and run** on the pull request "
+                "page. Approving runs the agent-written code of the pull request (its tests, a "
+                "`conftest.py`, a Makefile, any script CI calls) with the repository's secrets: "
+                "review the diff first, and approve only what you would run yourself. Each "
+                "commit Baton adds waits for approval again; a run never approved sends nothing "
+                "back.",
+            ]
+        )
+    return sign(
+        [
+            f"### 🔐 CI on pull request {number} runs without approval",
+            "",
+            f"Baton writes as {markdown.code(bot_login)}, and `.github/baton.yml` accepts "
+            "`ci: {unapproved_runs: accept}`: the CI runs its commits start run the "
+            "agent-written code (its tests, a `conftest.py`, a Makefile) with the repository's "
+            "secrets before anyone has reviewed it.",
+        ]
+    )
+
+
 def changes_requested(
     reviewer: str, pull_request: int, target: str | None, agent: str | None
 ) -> str:

@@ -14,6 +14,7 @@ from baton.core.decision import Outcome
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Actor
 from baton.core.record import Approval, HumanInput
+from baton.core.work import PullRequestFacts
 from baton.workflow.config import Who
 from baton.workflow.model import AgentStatus
 
@@ -314,6 +315,70 @@ def test_requested_changes_on_an_older_commit_still_send_the_work_back(lifecycle
     )
 
     assert decision.state == "addressing_feedback"
+
+
+# --- what approving CI means, said when a writer looks ----------------------------------------
+HELD_NOTICE = (
+    "### 🔐 CI on pull request #7 waits for a maintainer's approval\n"
+    "\n"
+    "GitHub holds the CI runs of a pull request that GITHUB_TOKEN opened or updated until "
+    "someone with write access clicks **Approve and run** on the pull request page. Approving "
+    "runs the agent-written code of the pull request (its tests, a `conftest.py`, a Makefile, "
+    "any script CI calls) with the repository's secrets: review the diff first, and approve "
+    "only what you would run yourself. Each commit Baton adds waits for approval again; a run "
+    "never approved sends nothing back."
+)
+UNHELD_NOTICE = (
+    "### 🔐 CI on pull request #7 runs without approval\n"
+    "\n"
+    "Baton writes as `baton-app[bot]`, and `.github/baton.yml` accepts "
+    "`ci: {unapproved_runs: accept}`: the CI runs its commits start run the agent-written code "
+    "(its tests, a `conftest.py`, a Makefile) with the repository's secrets before anyone has "
+    "reviewed it."
+)
+
+
+def _to_review(build, record):
+    """maria moves the issue to creating_pr, where the pull request is marked ready."""
+    return build.decide(record, build.labeled("status:creating-pr", "maria", record.state))
+
+
+def test_marking_the_pull_request_ready_says_what_approving_ci_means(lifecycle):
+    decision = _to_review(lifecycle, with_pr(lifecycle, "implementing"))
+
+    assert decision.state == "creating_pr" and decision.record.work.ready
+    assert HELD_NOTICE in decision.message
+
+
+def test_with_an_app_identity_it_says_ci_runs_without_approval(lifecycle):
+    build = lifecycle.with_policy(bot_login="baton-app[bot]")
+
+    decision = _to_review(build, with_pr(build, "implementing"))
+
+    assert UNHELD_NOTICE in decision.message
+    assert "Approve and run" not in decision.message
+
+
+def test_opening_the_pull_request_says_it_too(lifecycle):
+    # The run that opened it decides again with its number: the work had none before.
+    record = lifecycle.record("implementing", work=lifecycle.work(pull_request=None))
+    event = lifecycle.reported(
+        "implementing", AgentResult(status=AgentStatus.success, confidence=0.6, summary="x")
+    )
+    opened = event.model_copy(update={"pull_request": PullRequestFacts(number=7, node_id="PR_7")})
+
+    decision = lifecycle.decide(record, opened)
+
+    assert decision.record.work.pull_request == 7
+    assert HELD_NOTICE in decision.message
+
+
+def test_nothing_is_said_while_the_pull_request_stays_as_it_was(lifecycle):
+    ready = lifecycle.record("implementing", work=lifecycle.work(ready=True))
+
+    decision = _to_review(lifecycle, ready)
+
+    assert "CI on pull request" not in (decision.message or "")
 
 
 # --- merged and closed ----------------------------------------------------------------------

@@ -18,6 +18,7 @@ from baton.core.decision import Outcome
 from baton.core.engine.context import (
     Ctx,
     Draft,
+    Scene,
     agent_due,
     escalate,
     limit_breach,
@@ -56,6 +57,22 @@ def _waits_for_a_human(ctx: Ctx) -> bool:
     """Held, or escalated: only a human's decision moves the issue on."""
     escalation = ctx.workflow.escalation.state
     return ctx.record.held or (ctx.state == escalation and ctx.record.escalated_from is not None)
+
+
+# --- what approving CI means -----------------------------------------------------------------
+def ci_notice(scene: Scene, before: Work | None, record: Record) -> str | None:
+    """What approving CI on the pull request means, when it opens and when it is marked ready
+    for review (the moments a writer looks at it); None at any other decision."""
+    work = record.work
+    if work is None or not work.open_pull_request or work.pull_request is None:
+        return None
+    same = before is not None and before.pull_request == work.pull_request
+    opened = not same
+    ready = work.ready and not (same and before is not None and before.ready)
+    if not (opened or ready):
+        return None
+    policy = scene.policy
+    return messages.ci_approval(work.pull_request, held=policy.held_ci, bot_login=policy.bot_login)
 
 
 # --- reviews --------------------------------------------------------------------------------
