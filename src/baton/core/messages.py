@@ -287,9 +287,14 @@ def changes_requested(
     )
 
 
+def is_sha(text: str) -> bool:
+    """A full git object id as GitHub writes it: 40 (or 64) lowercase hex digits."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
 def stale_approval(reviewer: str, pull_request: int, reviewed: str, head: str) -> str:
     """An approval of a commit that is not Baton's last: said, so the reviewer looks again."""
-    seen = markdown.code(reviewed[:7]) if reviewed else "no commit"
+    seen = markdown.code(reviewed[:7]) if is_sha(reviewed) else "no commit Baton can name"
     return sign(
         [
             f"### ⚠️ {markdown.code(reviewer)}'s approval of #{pull_request} does not count",

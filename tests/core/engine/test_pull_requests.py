@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from baton.core import messages
 from baton.core.agent_result import AgentResult
 from baton.core.authority import needs_identity
 from baton.core.decision import Outcome
@@ -242,7 +243,8 @@ OLDER = "b" * 40
     ("commit", "seen"),
     [
         pytest.param(OLDER, "`bbbbbbb`", id="an older commit"),
-        pytest.param("", "no commit", id="no commit named"),
+        pytest.param("", "no commit Baton can name", id="no commit named"),
+        pytest.param("b" * 7, "no commit Baton can name", id="a short id"),
         pytest.param("d" * 40, "`ddddddd`", id="a human's push on top"),
     ],
 )
@@ -254,9 +256,10 @@ def test_an_approval_of_a_commit_that_is_not_batons_last_does_not_count(lifecycl
     )
 
     assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    at = commit[:7] if len(commit) == 40 else "no commit it can name"
     assert decision.reason == (
-        f"wendy approved pull request #7 at {commit[:7] or 'no commit'}, but Baton's last "
-        "commit is ccccccc: an approval counts only for the commit it reviewed"
+        f"wendy approved pull request #7 at {at}, but Baton's last commit is ccccccc: an "
+        "approval counts only for the commit it reviewed"
     )
     assert decision.record.approval is None and decision.agent is None
     assert decision.record.work.last_review == 500, "a re-delivery is not said twice"
@@ -305,7 +308,7 @@ def test_a_hostile_commit_id_is_shown_as_data(lifecycle):
     )
 
     assert decision.message is not None
-    assert "It approved `'@octo/`, but" in decision.message, "in a code span: no mention"
+    assert "It approved no commit Baton can name, but" in decision.message
 
 
 def test_requested_changes_on_an_older_commit_still_send_the_work_back(lifecycle):
@@ -718,6 +721,19 @@ def test_no_approval_of_another_commit_ever_moves_the_issue(lifecycle, data):
     assert decision.outcome in {Outcome.ignored, Outcome.noted}
     assert decision.record is None or decision.record.approval is None
     assert decision.agent is None
+
+
+@settings(PROPERTY, derandomize=True)
+@given(commit=st.text(max_size=200))
+def test_a_stale_approval_message_shows_at_most_seven_characters_of_the_commit(commit):
+    said = messages.stale_approval("wendy", 7, commit, HEAD)
+    plain = messages.stale_approval("wendy", 7, "a", HEAD)
+
+    assert said.count("\n") == plain.count("\n"), "the commit adds no line"
+    assert len(said) <= len(plain) + 6 + 6, "seven characters in a code span, at most"
+    before, _, after = said.partition("It approved ")
+    assert before == plain.partition("It approved ")[0]
+    assert after.partition(", but")[2] == plain.partition("It approved ")[2].partition(", but")[2]
 
 
 # --- edges the mutation run found unpinned --------------------------------------------------

@@ -146,7 +146,7 @@ def _stale_approval(ctx: Ctx, event: Reviewed) -> Draft | None:
     if work.head and event.commit == work.head:
         return None
     login, number = event.actor.login, event.pull_request
-    reviewed = event.commit[:7] or "no commit"
+    reviewed = event.commit[:7] if messages.is_sha(event.commit) else "no commit it can name"
     head = work.head[:7] or "no commit"
     return Draft(
         Outcome.noted,
