@@ -276,6 +276,27 @@ def test_an_approval_of_a_commit_that_is_not_batons_last_does_not_count(lifecycl
     )
 
 
+def test_with_no_commit_of_batons_recorded_no_approval_counts(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work(head=""))
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", "wendy", GATE))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.reason.endswith(
+        "but Baton's last commit is none: an approval counts only for the commit it reviewed"
+    )
+    assert "Baton's last commit on the branch is `none`." in decision.message
+
+
+def test_a_closed_pull_request_is_told_nothing_of_ci(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work(ready=True))
+
+    decision = lifecycle.decide(record, lifecycle.pr_closed("maria", GATE, merged=False))
+
+    assert decision.record.work.closed == "closed"
+    assert "CI on pull request" not in (decision.message or "")
+
+
 def test_a_stale_approval_delivered_again_says_nothing_more(lifecycle):
     first = lifecycle.decide(
         with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)

@@ -64,8 +64,9 @@ def ci_notice(scene: Scene, before: Work | None, record: Record) -> str | None:
     """What approving CI on the pull request means, when it opens and when it is marked ready
     for review (the moments a writer looks at it); None at any other decision."""
     work = record.work
-    if work is None or not work.open_pull_request or work.pull_request is None:
+    if work is None or not work.open_pull_request:
         return None
+    assert work.pull_request is not None  # an open pull request has its number
     same = before is not None and before.pull_request == work.pull_request
     opened = not same
     ready = work.ready and not (same and before is not None and before.ready)
@@ -147,7 +148,7 @@ def _stale_approval(ctx: Ctx, event: Reviewed) -> Draft | None:
         return None
     login, number = event.actor.login, event.pull_request
     reviewed = event.commit[:7] if messages.is_sha(event.commit) else "no commit it can name"
-    head = work.head[:7] or "no commit"
+    head = work.head[:7] or "none"
     return Draft(
         Outcome.noted,
         f"{login} approved pull request #{number} at {reviewed}, but Baton's last commit is "
