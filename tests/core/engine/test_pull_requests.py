@@ -288,6 +288,15 @@ def test_with_no_commit_of_batons_recorded_no_approval_counts(lifecycle):
     assert "Baton's last commit on the branch is `none`." in decision.message
 
 
+def test_work_with_no_pull_request_is_told_nothing_of_ci(lifecycle):
+    record = lifecycle.record("implementing", work=lifecycle.work(pull_request=None))
+
+    decision = _to_review(lifecycle, record)
+
+    assert decision.message is not None  # what the move says, and nothing of CI
+    assert "CI on pull request" not in decision.message
+
+
 def test_a_closed_pull_request_is_told_nothing_of_ci(lifecycle):
     record = lifecycle.record(GATE, work=lifecycle.work(ready=True))
 
