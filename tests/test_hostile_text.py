@@ -83,6 +83,7 @@ FUNCTIONS: dict[str, tuple[Callable[[str], object], float]] = {
         LIMIT,
     ),
     "messages.fit": (lambda t: messages.fit(t * 2), LIMIT),
+    "messages.stale_approval": (lambda t: messages.stale_approval(t, 7, t, t), LIMIT),
     "agent_runner.result_from_output": (lambda t: result_from_output(t, 1), LIMIT),
     "workflow_commands.log_line": (log_line, LIMIT),
     "workflow_commands.quiet_block": (quiet_block, LIMIT),

@@ -623,7 +623,7 @@ def test_a_writing_job_queues_per_issue_without_cancelling(
     jobs: dict[str, dict[str, Any]], job: str
 ) -> None:
     concurrency = jobs[job]["concurrency"]
-    assert concurrency["group"].startswith("baton-${{")
+    assert concurrency["group"].startswith("baton-") and "${{" in concurrency["group"]
     assert concurrency["cancel-in-progress"] is False
     assert concurrency.get("queue") == "max"
 
@@ -665,6 +665,19 @@ def test_only_the_briefing_step_of_the_agent_job_holds_a_token_and_it_reads(
     ]
     assert [s["run"].count("baton context") for s in holders] == [1]
     assert "baton agent" not in holders[0]["run"]
+
+
+def test_the_briefing_trusts_the_identity_the_writing_jobs_write_as() -> None:
+    # With an App token the record is the App's comment: a briefing that trusted only
+    # github-actions[bot] would find no record and fail the agent job.
+    jobs = _load(REUSABLE_WORKFLOW)["jobs"]
+    (briefing,) = [s for s in jobs["agent"]["steps"] if "baton context" in str(s.get("run"))]
+    assert briefing["env"]["INPUT_BOT_LOGIN"] == "${{ needs.baton.outputs.bot-login }}"
+    writers = [jobs["baton"]["outputs"]["bot-login"]]
+    writers += [
+        s["with"]["bot-login"] for s in jobs["report"]["steps"] if "bot-login" in s.get("with", {})
+    ]
+    assert len(set(writers)) == 1, writers
 
 
 def test_the_agent_job_checks_out_the_issues_branch_without_credentials(
@@ -1121,29 +1134,8 @@ def test_the_filter_drops_only_events_baton_would_ignore(
     assert isinstance(parsed, events.Ignored), f"the filter dropped real work: {parsed!r}"
 
 
-@pytest.mark.parametrize(
-    ("event_name", "payload"),
-    [
-        pytest.param("issues", _issues("labeled", HUMAN, "baton"), id="a label"),
-        pytest.param("issue_comment", _comment(HUMAN), id="a comment"),
-        pytest.param(
-            "workflow_dispatch", {"inputs": {"issue": "7"}, "sender": BATON_BOT}, id="a dispatch"
-        ),
-    ],
-)
-def test_every_event_on_one_issue_queues_in_that_issues_group(
-    jobs: dict[str, dict[str, Any]], event_name: str, payload: dict[str, Any]
-) -> None:
-    group = _render(jobs["baton"]["concurrency"]["group"], _context(event_name, payload))
-    report = _render(
-        jobs["report"]["concurrency"]["group"], {"needs": {"baton": {"outputs": {"issue": "7"}}}}
-    )
-    assert group == report == "baton-7"
-
-
-def test_the_sweep_has_a_group_of_its_own(jobs: dict[str, dict[str, Any]]) -> None:
-    context = _context("schedule", {"schedule": "23 * * * *"})
-    assert _render(jobs["baton"]["concurrency"]["group"], context) == "baton-sweep"
+# The concurrency groups are evaluated by GitHub's own engine in
+# tests/workflow/test_concurrency_groups.py.
 
 
 @pytest.mark.parametrize(

@@ -924,6 +924,28 @@ def test_checks_that_did_not_fail_are_ignored_from_the_payload_alone(conclusion:
     )
 
 
+@pytest.mark.parametrize("conclusion", ["failure", "timed_out", "startup_failure"])
+def test_a_failed_suite_in_which_no_check_ran_is_ignored_from_the_payload_alone(
+    conclusion: str,
+) -> None:
+    # A run held for a writer's approval and never approved ends so: nothing ran, nothing to fix.
+    event = work_event(*suite(conclusion, check_runs=0))
+
+    assert event == Ignored(
+        reason=f"check_suite concluded {conclusion} on {BRANCH} with no check run: no job ran, "
+        "nothing to fix",
+        issue=42,
+    )
+
+
+def test_a_held_pull_request_run_is_checks_the_run_then_reads() -> None:
+    # The workflow_run payload of a held run looks like any other: the check runs tell.
+    event = work_event(*workflow_run("failure", event="pull_request"))
+
+    assert isinstance(event, ChecksCompleted)
+    assert event.failed_runs is None, "not read yet: the run reads the check runs"
+
+
 def test_failing_checks_carry_no_pull_request_when_none_is_listed() -> None:
     event = work_event(*suite("failure", pull_requests=[]))
 

@@ -264,7 +264,8 @@ def _with_pull_request_details(event: Event, record: Record | None, tracker: Tra
             return event
         # The payload names only the suite's app or workflow: the check runs say what failed.
         failing = tracker.failing_checks(event.head)
-        return event.model_copy(update={"failing": failing}) if failing else event
+        update = {"failing": failing} if failing else {}
+        return event.model_copy(update={**update, "failed_runs": len(failing)})
     return event
 
 

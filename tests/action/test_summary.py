@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from baton.action.summary import decision_summary, epic_lines
+from baton.action.summary import decision_summary, epic_lines, work_lines
 from baton.core.decision import Decision, Outcome
 from baton.core.epic.model import Cost, EpicState, PlannedTask, Spend, TaskStatus
 from baton.core.record import Record
+from baton.core.work import CommitMark, Work
 from baton.issue.load import Loaded
 from baton.run import RunResult
 from baton.workflow.config import Config, settings_from
@@ -53,3 +54,49 @@ def test_an_epic_summary_draws_the_epics_own_machine() -> None:
     result = RunResult(decision=decision, loaded=Loaded(record=_record()), settings=epic_settings)
     text = decision_summary(result, SETTINGS, calls=None)
     assert "```mermaid" in text and "implementing: implementing (conductor)" in text
+
+
+def _worked() -> Record:
+    commit = CommitMark(
+        digest="d" * 64,
+        oid="c" * 40,
+        agent="developer",
+        state="implementing",
+        attempt=1,
+        files=2,
+        at=NOW,
+    )
+    work = Work(
+        branch="baton/issue-7", created=True, head="c" * 40, commits=[commit], pull_request=9
+    )
+    return _record(workflow="issue-lifecycle", work=work)
+
+
+def test_with_github_token_the_summary_says_ci_waits_for_approval_and_what_it_runs() -> None:
+    lines = work_lines(_worked(), SETTINGS)
+
+    assert lines[-1] == (
+        "CI on the pull request waits for approval: GitHub holds the pull_request runs of a "
+        "pull request GITHUB_TOKEN opened or updated until someone with write access clicks "
+        '"Approve and run" on its page. Approving runs the agent-written code with the '
+        "repository's secrets: review the diff first. Pushes made with GITHUB_TOKEN start no "
+        "other run (docs/tokens.md)."
+    )
+
+
+def test_with_an_app_identity_the_summary_says_ci_runs_unreviewed() -> None:
+    accepted = Config.model_validate({"ci": {"unapproved_runs": "accept"}})
+    settings = settings_from(accepted, bot_login="baton-app[bot]")
+
+    assert work_lines(_worked(), settings)[-1] == (
+        "CI runs on these commits without approval (`ci: {unapproved_runs: accept}`): the "
+        "agent-written code runs with the repository's secrets before anyone has reviewed it "
+        "(docs/tokens.md)."
+    )
+
+
+def test_no_commit_yet_says_nothing_of_ci() -> None:
+    work = Work(branch="baton/issue-7", created=True)
+    lines = work_lines(_record(workflow="issue-lifecycle", work=work), SETTINGS)
+
+    assert not any("CI" in line for line in lines)

@@ -83,8 +83,9 @@ class AgentJob:
     """The reusable workflow's agent job: checkout of the branch, `baton context` with a read
     token, then `baton agent --prompt` with no token at all."""
 
-    def __init__(self, action: ActionRunner, fake: FakeGitHub, root: Path) -> None:
+    def __init__(self, action: ActionRunner, fake: FakeGitHub, root: Path, **env: str) -> None:
         self.action, self.fake, self.root = action, fake, root
+        self.env = env  # what the workflow adds to the job's steps (the App's bot login)
         self.runs = 0
         root.mkdir(parents=True, exist_ok=True)
         (root / "agent.py").write_text(AGENT, encoding="utf-8")
@@ -101,6 +102,7 @@ class AgentJob:
                 ["context", "--issue", "1", "--output", str(job / "prompt.md")],
                 "workflow_dispatch",
                 {},
+                **self.env,
             )
         )
         assert context.calls, "the briefing is read with the token, before the agent"
@@ -134,7 +136,7 @@ class AgentJob:
             ["report", "--issue", "1", "--result", str(out / "baton-result.json")],
             "workflow_dispatch",
             {},
-            **extra,
+            **{**self.env, **extra},
         )
 
 
@@ -419,3 +421,171 @@ def test_a_repository_that_forbids_actions_pull_requests_says_so_and_waits_at_th
     assert ready.outputs["state"] == "creating_pr", ready.stdout
     pr = int(ready.outputs["pull-request"])
     assert fake.pull_request(pr)["draft"] is False, "opened, and ready at the PR state"
+
+
+def test_an_approval_counts_only_for_batons_last_commit(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(
+        BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.95, next_state="creating_pr"
+    )
+    pr = int(ok(jobs.report(out)).outputs["pull-request"])
+    chain(action, fake)
+    report(action, fake, summary="PR ready.")
+    assert record_of(fake, number).state == "waiting_for_human_input"
+
+    def approve() -> Step:
+        review = fake.review(pr, "maria", "approved", "Ship it.")
+        head = fake.branch_head(BRANCH) or ""
+        return ok(
+            action.run(
+                "pull_request_review",
+                payloads.pull_request_review(
+                    fake,
+                    number=pr,
+                    branch=BRANCH,
+                    head_sha=head,
+                    review_id=review,
+                    state="approved",
+                    reviewer="maria",
+                    body="Ship it.",
+                ),
+            )
+        )
+
+    # A commit pushed on top of Baton's: the approval is of a commit Baton did not check.
+    fake.push(BRANCH, {"NOTES.md": "by hand\n"}, message="note", by="bob")
+    stale = approve()
+    assert stale.outputs["transitioned"] == "false"
+    assert record_of(fake, number).state == "waiting_for_human_input"
+    said = fake.comments(number)[-1]["body"]
+    assert "`maria`'s approval of #" in said and "does not count" in said, said
+
+    # The agent takes the push in; an approval of Baton's new commit counts.
+    asked = fake.review(pr, "maria", "changes_requested", "Keep the notes.")
+    sent = ok(
+        action.run(
+            "pull_request_review",
+            payloads.pull_request_review(
+                fake,
+                number=pr,
+                branch=BRANCH,
+                head_sha=fake.branch_head(BRANCH) or "",
+                review_id=asked,
+                state="changes_requested",
+                reviewer="maria",
+                body="Keep the notes.",
+            ),
+        )
+    )
+    assert sent.outputs["state"] == "addressing_feedback"
+    out = jobs.run(
+        BRANCH, {CODE: "x = 2\n"}, summary="Kept.", confidence=0.95, next_state="creating_pr"
+    )
+    ok(jobs.report(out))
+    chain(action, fake)
+    report(action, fake, summary="PR updated.")
+    assert record_of(fake, number).work.head == fake.branch_head(BRANCH)
+    assert approve().outputs["state"] == "human_input_received"
+
+
+def test_a_held_ci_run_that_ended_unapproved_sends_nothing_back(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(
+        BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.95, next_state="creating_pr"
+    )
+    opened = ok(jobs.report(out))
+    pr = int(opened.outputs["pull-request"])
+    # The issue is told, when the pull request opens, what approving its CI means.
+    said = fake.comments(number)[-1]["body"]
+    assert f"CI on pull request #{pr} waits for a maintainer's approval" in said, said
+    assert "**Approve and run**" in said and "with the repository's secrets" in said
+    assert "waits for approval" in opened.summary
+    chain(action, fake)
+    report(action, fake, summary="PR ready.")
+    head = fake.branch_head(BRANCH)
+    assert head is not None and record_of(fake, number).state == "waiting_for_human_input"
+
+    def workflow_run(conclusion: str, run_id: int) -> Step:
+        payload = payloads.workflow_run_completed(
+            fake,
+            branch=BRANCH,
+            head_sha=head,
+            conclusion=conclusion,
+            run_id=run_id,
+            pull_requests=[pr],
+            event="pull_request",
+        )
+        return ok(action.run("workflow_run", payload))
+
+    # Held for a writer's "Approve and run": ignored from the payload alone.
+    held = workflow_run("action_required", 31)
+    assert held.outputs["transitioned"] == "false" and held.calls == []
+    # Never approved: `failure`, but no job ran, so no check run failed on the head.
+    unapproved = workflow_run("failure", 32)
+    assert unapproved.outputs["transitioned"] == "false"
+    assert ("GET", f"/repos/octo/demo/commits/{head}/check-runs") in unapproved.calls
+    assert "no job ran" in unapproved.summary, unapproved.summary
+    assert record_of(fake, number).state == "waiting_for_human_input"
+    # A check suite in which no check ran says so itself: no API call.
+    empty = ok(
+        action.run(
+            "check_suite",
+            payloads.check_suite_completed(
+                fake, branch=BRANCH, head_sha=head, conclusion="failure", suite_id=33, check_runs=0
+            ),
+        )
+    )
+    assert empty.outputs["transitioned"] == "false" and empty.calls == []
+
+    # Approved, it ran and failed: the work goes back with what failed.
+    fake.add_check_run(head, "tests", "failure", "1 failed")
+    ran = workflow_run("failure", 34)
+    assert ran.outputs["state"] == "fixing_issues"
+    assert any("1 failed" in f for f in record_of(fake, number).feedback)
+
+
+APP = "baton-app[bot]"
+
+
+def test_an_app_identity_writes_only_where_the_config_accepts_unapproved_ci(
+    tmp_path: Path,
+) -> None:
+    with FakeGitHub(bot_login=APP) as fake:
+        fake.set_permission("maria", "maintain")
+        number = fake.add_issue("Export the report as CSV", "Please.", user="alice")
+        fake.label_by(number, "status:implementing", "maria")
+        labeled = payloads.labeled(fake, number, "status:implementing")
+
+        # No acceptance: a clear error, and nothing written.
+        refused = ActionRunner(fake, tmp_path / "refused")
+        (tmp_path / "refused").mkdir()
+        step = refused.run("issues", labeled, **{"INPUT_BOT-LOGIN": APP})
+        assert step.returncode != 0
+        assert "::error title=Baton::" in step.stdout + step.stderr
+        assert "`ci: {unapproved_runs: accept}`" in step.stdout + step.stderr
+        assert [call for call in step.calls if call[0] != "GET"] == []
+        assert fake.comments(number) == [] and fake.branch_head(BRANCH) is None
+
+        # Accepted: Baton works, and says on the issue that CI runs without approval.
+        config = tmp_path / "baton.yml"
+        config.write_text("ci: {unapproved_runs: accept}\n", encoding="utf-8")
+        action = ActionRunner(fake, tmp_path / "accepted", config=str(config))
+        (tmp_path / "accepted").mkdir()
+        app = {"INPUT_BOT-LOGIN": APP}
+        entered = ok(action.run("issues", labeled, **app))
+        assert entered.outputs["branch"] == BRANCH
+        # The reusable workflow hands the agent job's briefing the same login.
+        jobs = AgentJob(action, fake, tmp_path / "jobs", INPUT_BOT_LOGIN=APP)
+        out = jobs.run(BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.5)
+        opened = ok(jobs.report(out))
+        pr = opened.outputs["pull-request"]
+        said = fake.comments(number)[-1]["body"]
+        assert f"CI on pull request #{pr} runs without approval" in said, said
+        assert "Approve and run" not in said
+        assert "without approval (`ci: {unapproved_runs: accept}`)" in opened.summary

@@ -13,7 +13,7 @@ from baton.core import markdown
 from baton.core.decision import Decision
 from baton.core.epic import budget, render
 from baton.core.record import Record
-from baton.workflow.config import DEFAULT_BOT_LOGIN, Settings
+from baton.workflow.config import Settings
 from baton.workflow.graph import to_mermaid
 
 if TYPE_CHECKING:
@@ -86,8 +86,8 @@ def epic_lines(record: Record | None) -> list[str]:
 
 
 def work_lines(record: Record | None, settings: Settings) -> list[str]:
-    """The issue's branch, its pull request and Baton's last commits; and, when the writes are
-    GITHUB_TOKEN's, that CI will not run on them (GitHub starts no run for its pushes)."""
+    """The issue's branch, its pull request and Baton's last commits; and what CI does with
+    them: held for a writer's approval (GITHUB_TOKEN), or run at once (any other identity)."""
     work = record.work if record is not None else None
     if work is None or not work.created:
         return []
@@ -102,13 +102,23 @@ def work_lines(record: Record | None, settings: Settings) -> list[str]:
             f"- commit `{mark.oid[:7]}` by {markdown.escape(mark.agent)} in {mark.state} "
             f"(attempt {mark.attempt}, {mark.files} file(s))"
         )
-    if work.commits and settings.policy.bot_login == DEFAULT_BOT_LOGIN:
-        lines.append(
-            "CI will not run on these commits or the pull request: they are made with "
-            "GITHUB_TOKEN, whose pushes start no workflow runs. Pass a GitHub App token as "
-            "`github-token` to have CI check them (docs/tokens.md)."
-        )
+    if work.commits:
+        lines.append(CI_HELD if settings.policy.held_ci else CI_UNHELD)
     return lines
+
+
+CI_HELD = (
+    "CI on the pull request waits for approval: GitHub holds the pull_request runs of a pull "
+    "request GITHUB_TOKEN opened or updated until someone with write access clicks "
+    '"Approve and run" on its page. Approving runs the agent-written code with the '
+    "repository's secrets: review the diff first. Pushes made with GITHUB_TOKEN start no "
+    "other run (docs/tokens.md)."
+)
+CI_UNHELD = (
+    "CI runs on these commits without approval (`ci: {unapproved_runs: accept}`): the "
+    "agent-written code runs with the repository's secrets before anyone has reviewed it "
+    "(docs/tokens.md)."
+)
 
 
 def sweep_outputs(result: SweepResult) -> dict[str, str]:

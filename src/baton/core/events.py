@@ -138,6 +138,12 @@ class ChecksCompleted(_Event):
     pull_request: int | None = None
     failing: list[CheckNote] = Field(default_factory=list)
     source: str = "check_suite"
+    failed_runs: int | None = Field(
+        default=None,
+        description="The check runs on `head` that failed, as the run read them (None: not "
+        "read). 0 on a failed suite or workflow run: no job of it ran and failed, as when a "
+        "run held for a maintainer's approval ends unapproved.",
+    )
 
 
 Event = Annotated[

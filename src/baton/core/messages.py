@@ -240,6 +240,36 @@ def pull_request_refused(branch: str, problem: str) -> str:
     )
 
 
+def ci_approval(pull_request: int, *, held: bool, bot_login: str) -> str:
+    """What approving CI on Baton's pull request means, said when it opens and when it is
+    marked ready for review: the moments a writer looks at it."""
+    number = f"#{pull_request}"
+    if held:
+        return sign(
+            [
+                f"### 🔐 CI on pull request {number} waits for a maintainer's approval",
+                "",
+                "GitHub holds the CI runs of a pull request that GITHUB_TOKEN opened or updated "
+                "until someone with write access clicks **Approve and run** on the pull request "
+                "page. Approving runs the agent-written code of the pull request (its tests, a "
+                "`conftest.py`, a Makefile, any script CI calls) with the repository's secrets: "
+                "review the diff first, and approve only what you would run yourself. Each "
+                "commit Baton adds waits for approval again; a run never approved sends nothing "
+                "back.",
+            ]
+        )
+    return sign(
+        [
+            f"### 🔐 CI on pull request {number} runs without approval",
+            "",
+            f"Baton writes as {markdown.code(bot_login)}, and `.github/baton.yml` accepts "
+            "`ci: {unapproved_runs: accept}`: the CI runs its commits start run the "
+            "agent-written code (its tests, a `conftest.py`, a Makefile) with the repository's "
+            "secrets before anyone has reviewed it.",
+        ]
+    )
+
+
 def changes_requested(
     reviewer: str, pull_request: int, target: str | None, agent: str | None
 ) -> str:
@@ -253,6 +283,28 @@ def changes_requested(
         [
             f"{markdown.code(reviewer)} requested changes on the pull request "
             f"(#{pull_request}). {where}"
+        ]
+    )
+
+
+def is_sha(text: str) -> bool:
+    """A full git object id as GitHub writes it: 40 (or 64) lowercase hex digits."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def stale_approval(reviewer: str, pull_request: int, reviewed: str, head: str) -> str:
+    """An approval of a commit that is not Baton's last: said, so the reviewer looks again."""
+    seen = markdown.code(reviewed[:7]) if is_sha(reviewed) else "no commit Baton can name"
+    return sign(
+        [
+            f"### ⚠️ {markdown.code(reviewer)}'s approval of #{pull_request} does not count",
+            "",
+            f"It approved {seen}, but Baton's last commit on the branch is "
+            f"{markdown.code(head[:7] or 'none')}. An approval counts only for the commit it "
+            "reviewed, and only when that is Baton's last, as GitHub's *dismiss stale "
+            "approvals* has it: review the latest changes and approve again. If someone "
+            "else's commit is on top of Baton's, request changes so that the agent takes it "
+            "in, or relabel the issue.",
         ]
     )
 

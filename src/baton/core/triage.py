@@ -85,7 +85,8 @@ class View:
 
 
 # The conclusions of CI on Baton's branch that send the work back (`action_required` is a run
-# awaiting a maintainer's approval, `cancelled` one stopped: neither is the change's fault).
+# awaiting a maintainer's approval, `cancelled` one stopped: neither is the change's fault). A
+# held run never approved ends `failure` with no job run: the check runs tell it apart.
 FAILED_CONCLUSIONS = frozenset({"failure", "timed_out", "startup_failure"})
 
 
@@ -239,6 +240,12 @@ def work_event_reason(name: str, payload: Mapping[str, Any], view: View) -> str 
     if isinstance(conclusion, str) and conclusion.lower() not in FAILED_CONCLUSIONS:
         # Passing, neutral, skipped, cancelled, awaiting approval: nothing for Baton to do.
         return f"{name} concluded {conclusion} on {branch}: only failing checks move an issue"
+    if name == "check_suite" and run.get("latest_check_runs_count") == 0:
+        # A suite no check ran in: a run held for approval that ended unapproved ends so.
+        return (
+            f"check_suite concluded {conclusion} on {branch} with no check run: no job ran, "
+            "nothing to fix"
+        )
     if name == "workflow_run":
         source = _full_name(run.get("head_repository"))
         if source != repository:

@@ -489,9 +489,12 @@ def check_suite_completed(
     from_fork: bool = False,
     sender: str = "github-actions[bot]",
     at: str = DEFAULT_AT,
+    check_runs: int = 1,
 ) -> Json:
     """A `check_suite` event with action `completed`. A fork's suite has no head branch and no
-    pull requests (GitHub's checks only see pushes to the repository itself)."""
+    pull requests (GitHub's checks only see pushes to the repository itself). `check_runs`: how
+    many ran in it (`latest_check_runs_count`); 0 for a suite whose run never started a job, as
+    a run held for approval that ends unapproved."""
     repo = source.repo_json()
     suite = {
         "id": suite_id,
@@ -511,7 +514,7 @@ def check_suite_completed(
         "updated_at": at,
         "rerequestable": True,
         "runs_rerequestable": True,
-        "latest_check_runs_count": 1,
+        "latest_check_runs_count": check_runs,
         "check_runs_url": f"{repo['url']}/check-suites/{suite_id}/check-runs",
         "head_commit": {
             "id": head_sha,
@@ -535,9 +538,14 @@ def workflow_run_completed(
     fork: str | None = None,
     sender: str = "github-actions[bot]",
     at: str = DEFAULT_AT,
+    event: str | None = None,
 ) -> Json:
     """A `workflow_run` event with action `completed`; `fork`: the run is of a fork's branch
-    (its `head_repository` is the fork)."""
+    (its `head_repository` is the fork). `event`: what started the run (`pull_request` for a
+    fork's, else `push` unless given). A `pull_request` run of a pull request GITHUB_TOKEN
+    opened or updated is held for a writer's approval: it completes `action_required` while
+    held, and `failure` with no job run (no check run on the head) if never approved; the
+    payload looks like any other run's, so only the check runs tell it apart."""
     repo = source.repo_json()
     head_repo = _fork(source, fork) if fork else repo
     path = f".github/workflows/{name.lower().replace(' ', '-')}.yml"
@@ -550,7 +558,7 @@ def workflow_run_completed(
         "path": path,
         "display_title": name,
         "run_number": 1,
-        "event": "pull_request" if fork else "push",
+        "event": event or ("pull_request" if fork else "push"),
         "status": "completed",
         "conclusion": conclusion,
         "workflow_id": 161335,

@@ -151,6 +151,11 @@ class Checks(BaseModel):
     name: str = Field(default="ci", min_length=1)
     conclusion: Conclusion = "failure"
     summary: str = ""
+    held: bool = Field(
+        default=False,
+        description="A pull_request run GitHub held for a writer's approval (GITHUB_TOKEN made "
+        "the pull request) that ended with no job run: no check run, a `workflow_run` event.",
+    )
 
 
 PullRequestState = Literal["none", "draft", "open", "merged", "closed"]
@@ -792,6 +797,9 @@ class Player:
             head = self.gh.git.head(self.branch)
             if head is None:
                 raise TrackerError(f"{self.branch} does not exist: there is no commit to check")
+            if spec.held:  # no job ran: no check run, only the workflow run's conclusion
+                ran.append((head, 70_000 + len(self.gh.check_runs)))
+                return
             ran.append(
                 (head, self.gh.add_check_run(head, spec.name, spec.conclusion, spec.summary))
             )
@@ -799,6 +807,20 @@ class Player:
         if self._human(run):
             head, run_id = ran[0]
             pull = self._open_pull_number()
+            if spec.held:
+                held = payloads.workflow_run_completed(
+                    self.gh,
+                    branch=self.branch,
+                    head_sha=head,
+                    conclusion=spec.conclusion,
+                    run_id=run_id,
+                    name=spec.name,
+                    pull_requests=[pull] if pull else [],
+                    event="pull_request",
+                    at=self._at(),
+                )
+                self._event("workflow_run", held)
+                return
             payload = payloads.check_suite_completed(
                 self.gh,
                 branch=self.branch,

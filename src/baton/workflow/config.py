@@ -323,6 +323,26 @@ class RepoBreaker(BaseModel):
     )
 
 
+class CiSettings(BaseModel):
+    """What CI may do with the agent's code before a human has looked at it (docs/tokens.md).
+
+    With GITHUB_TOKEN, GitHub holds the pull_request runs of Baton's pull request until a
+    writer approves them; with any other identity (a GitHub App's `<slug>[bot]`, a person's
+    token) they start at once, with the repository's secrets. Baton refuses to run as such an
+    identity until the config accepts that in so many words."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    unapproved_runs: Literal["refuse", "accept"] = Field(
+        default="refuse",
+        description="`accept`: Baton may write with a token whose commits and pull requests "
+        "start CI without a maintainer's approval (a GitHub App's), so CI runs agent-written "
+        "code with the repository's secrets before anyone has reviewed it. `refuse` (the "
+        "default): Baton stops with an error when it writes as anything but "
+        "github-actions[bot].",
+    )
+
+
 class Config(BaseModel):
     """The schema of `.github/baton.yml`."""
 
@@ -393,6 +413,10 @@ class Config(BaseModel):
         default=None,
         description="A repository-wide circuit breaker over failed agent runs (off when empty).",
     )
+    ci: CiSettings = Field(
+        default_factory=lambda: CiSettings(),
+        description="Whether CI may run agent-written code before a maintainer approves it.",
+    )
 
     @field_validator("approval_words")
     @classmethod
@@ -428,6 +452,14 @@ class Policy:
     epics: EpicSettings = field(default_factory=lambda: EpicSettings())
     budgets: Budgets = field(default_factory=lambda: Budgets())
     breaker: RepoBreaker | None = None
+    ci: CiSettings = field(default_factory=lambda: CiSettings())
+
+    @property
+    def held_ci(self) -> bool:
+        """Whether CI on Baton's pull request waits for a writer's approval: GitHub holds the
+        runs of a pull request GITHUB_TOKEN (github-actions[bot]) opened or updated, and no
+        other identity's."""
+        return self.bot_login == DEFAULT_BOT_LOGIN
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -589,6 +621,23 @@ def _refuse_errors(
         raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
 
 
+def _refuse_unapproved_ci(policy: Policy, workflows: dict[str, Workflow], source: str) -> None:
+    """Writing as anything but GITHUB_TOKEN starts CI on the agent's code with no approval:
+    refused unless the config accepts it (`ci.unapproved_runs`), where Baton commits at all."""
+    if policy.held_ci or policy.ci.unapproved_runs == "accept":
+        return
+    commits = any(wf.changes_code(state) for wf in workflows.values() for state in wf.states)
+    if not commits:
+        return
+    raise InvalidConfig(
+        f"{source or '(defaults)'}: Baton writes as {policy.bot_login}, not GITHUB_TOKEN, so CI "
+        "starts on its commits and pull requests without a maintainer's approval and runs the "
+        "agent's code with the repository's secrets; to accept that, add "
+        "`ci: {unapproved_runs: accept}` to .github/baton.yml, or write with GITHUB_TOKEN "
+        "(drop app-client-id) so that a writer approves each run (docs/tokens.md)"
+    )
+
+
 def settings_from(
     config: Config,
     *,
@@ -623,7 +672,9 @@ def settings_from(
         epics=config.epics,
         budgets=config.budgets,
         breaker=config.breaker,
+        ci=config.ci,
     )
+    _refuse_unapproved_ci(policy, workflows, source)
     return Settings(
         config=config,
         workflow=workflow,

@@ -251,8 +251,10 @@ class Build:
         pull_request: int = PR,
         review_id: int = 500,
         closed: bool = False,
+        commit: str = HEAD,
     ) -> Reviewed:
-        """`by` submits a review on pull request `pull_request` (the issue's own by default)."""
+        """`by` submits a review on pull request `pull_request` (the issue's own by default) of
+        `commit` (Baton's last by default)."""
         info = self.issue(state)
         if closed:
             info = info.model_copy(update={"state": "closed"})
@@ -265,7 +267,7 @@ class Build:
             review_id=review_id,
             verdict=verdict,
             body=body,
-            commit=HEAD,
+            commit=commit,
             notes=list(notes),
             run_id=RUN,
         )

@@ -8,12 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from baton.core import messages
 from baton.core.agent_result import AgentResult
 from baton.core.authority import needs_identity
 from baton.core.decision import Outcome
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Actor
 from baton.core.record import Approval, HumanInput
+from baton.core.work import PullRequestFacts
 from baton.workflow.config import Who
 from baton.workflow.model import AgentStatus
 
@@ -233,6 +235,185 @@ def test_an_approval_outside_a_gate_is_noted_not_applied(lifecycle):
     assert decision.record.work.last_review == 500
 
 
+# --- an approval is for the commit it reviewed ----------------------------------------------
+OLDER = "b" * 40
+
+
+@pytest.mark.parametrize(
+    ("commit", "seen"),
+    [
+        pytest.param(OLDER, "`bbbbbbb`", id="an older commit"),
+        pytest.param("", "no commit Baton can name", id="no commit named"),
+        pytest.param("b" * 7, "no commit Baton can name", id="a short id"),
+        pytest.param("d" * 40, "`ddddddd`", id="a human's push on top"),
+    ],
+)
+def test_an_approval_of_a_commit_that_is_not_batons_last_does_not_count(lifecycle, commit, seen):
+    record = with_pr(lifecycle, GATE)
+
+    decision = lifecycle.decide(
+        record, lifecycle.reviewed("approved", "wendy", GATE, body="Ship it.", commit=commit)
+    )
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    at = commit[:7] if len(commit) == 40 else "no commit it can name"
+    assert decision.reason == (
+        f"wendy approved pull request #7 at {at}, but Baton's last commit is ccccccc: an "
+        "approval counts only for the commit it reviewed"
+    )
+    assert decision.record.approval is None and decision.agent is None
+    assert decision.record.work.last_review == 500, "a re-delivery is not said twice"
+    assert decision.message == (
+        "### ⚠️ `wendy`'s approval of #7 does not count\n"
+        "\n"
+        f"It approved {seen}, but Baton's last commit on the branch is `ccccccc`. An approval "
+        "counts only for the commit it reviewed, and only when that is Baton's last, as "
+        "GitHub's *dismiss stale approvals* has it: review the latest changes and approve "
+        "again. If someone else's commit is on top of Baton's, request changes so that the "
+        "agent takes it in, or relabel the issue.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_with_no_commit_of_batons_recorded_no_approval_counts(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work(head=""))
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", "wendy", GATE))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.reason.endswith(
+        "but Baton's last commit is none: an approval counts only for the commit it reviewed"
+    )
+    assert "Baton's last commit on the branch is `none`." in decision.message
+
+
+def test_work_with_no_pull_request_is_told_nothing_of_ci(lifecycle):
+    record = lifecycle.record("implementing", work=lifecycle.work(pull_request=None))
+
+    decision = _to_review(lifecycle, record)
+
+    assert decision.message is not None  # what the move says, and nothing of CI
+    assert "CI on pull request" not in decision.message
+
+
+def test_a_closed_pull_request_is_told_nothing_of_ci(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work(ready=True))
+
+    decision = lifecycle.decide(record, lifecycle.pr_closed("maria", GATE, merged=False))
+
+    assert decision.record.work.closed == "closed"
+    assert "CI on pull request" not in (decision.message or "")
+
+
+def test_a_stale_approval_delivered_again_says_nothing_more(lifecycle):
+    first = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)
+    )
+
+    again = lifecycle.decide(
+        first.record, lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)
+    )
+
+    assert again.outcome is Outcome.ignored and again.message is None
+
+
+def test_an_approval_after_a_stale_one_counts_when_it_is_of_batons_last_commit(lifecycle):
+    stale = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=OLDER)
+    )
+
+    fresh = lifecycle.decide(
+        stale.record, lifecycle.reviewed("approved", "wendy", GATE, review_id=501)
+    )
+
+    assert (fresh.outcome, fresh.state) == (Outcome.transition, "human_input_received")
+
+
+def test_a_hostile_commit_id_is_shown_as_data(lifecycle):
+    hostile = "`@octo/security fixes #1"
+
+    decision = lifecycle.decide(
+        with_pr(lifecycle, GATE), lifecycle.reviewed("approved", "wendy", GATE, commit=hostile)
+    )
+
+    assert decision.message is not None
+    assert "It approved no commit Baton can name, but" in decision.message
+
+
+def test_requested_changes_on_an_older_commit_still_send_the_work_back(lifecycle):
+    decision = lifecycle.decide(
+        with_pr(lifecycle, GATE),
+        lifecycle.reviewed("changes_requested", "wendy", GATE, body="No.", commit=OLDER),
+    )
+
+    assert decision.state == "addressing_feedback"
+
+
+# --- what approving CI means, said when a writer looks ----------------------------------------
+HELD_NOTICE = (
+    "### 🔐 CI on pull request #7 waits for a maintainer's approval\n"
+    "\n"
+    "GitHub holds the CI runs of a pull request that GITHUB_TOKEN opened or updated until "
+    "someone with write access clicks **Approve and run** on the pull request page. Approving "
+    "runs the agent-written code of the pull request (its tests, a `conftest.py`, a Makefile, "
+    "any script CI calls) with the repository's secrets: review the diff first, and approve "
+    "only what you would run yourself. Each commit Baton adds waits for approval again; a run "
+    "never approved sends nothing back."
+)
+UNHELD_NOTICE = (
+    "### 🔐 CI on pull request #7 runs without approval\n"
+    "\n"
+    "Baton writes as `baton-app[bot]`, and `.github/baton.yml` accepts "
+    "`ci: {unapproved_runs: accept}`: the CI runs its commits start run the agent-written code "
+    "(its tests, a `conftest.py`, a Makefile) with the repository's secrets before anyone has "
+    "reviewed it."
+)
+
+
+def _to_review(build, record):
+    """maria moves the issue to creating_pr, where the pull request is marked ready."""
+    return build.decide(record, build.labeled("status:creating-pr", "maria", record.state))
+
+
+def test_marking_the_pull_request_ready_says_what_approving_ci_means(lifecycle):
+    decision = _to_review(lifecycle, with_pr(lifecycle, "implementing"))
+
+    assert decision.state == "creating_pr" and decision.record.work.ready
+    assert HELD_NOTICE in decision.message
+
+
+def test_with_an_app_identity_it_says_ci_runs_without_approval(lifecycle):
+    build = lifecycle.with_policy(bot_login="baton-app[bot]")
+
+    decision = _to_review(build, with_pr(build, "implementing"))
+
+    assert UNHELD_NOTICE in decision.message
+    assert "Approve and run" not in decision.message
+
+
+def test_opening_the_pull_request_says_it_too(lifecycle):
+    # The run that opened it decides again with its number: the work had none before.
+    record = lifecycle.record("implementing", work=lifecycle.work(pull_request=None))
+    event = lifecycle.reported(
+        "implementing", AgentResult(status=AgentStatus.success, confidence=0.6, summary="x")
+    )
+    opened = event.model_copy(update={"pull_request": PullRequestFacts(number=7, node_id="PR_7")})
+
+    decision = lifecycle.decide(record, opened)
+
+    assert decision.record.work.pull_request == 7
+    assert HELD_NOTICE in decision.message
+
+
+def test_nothing_is_said_while_the_pull_request_stays_as_it_was(lifecycle):
+    ready = lifecycle.record("implementing", work=lifecycle.work(ready=True))
+
+    decision = _to_review(lifecycle, ready)
+
+    assert "CI on pull request" not in (decision.message or "")
+
+
 # --- merged and closed ----------------------------------------------------------------------
 def test_the_merge_completes_the_issue_from_a_waiting_state(lifecycle):
     record = with_pr(lifecycle, GATE)
@@ -443,6 +624,33 @@ def test_failures_already_known_are_not_kept_twice_and_new_ones_are(lifecycle):
     assert lint.record.work.failing_checks == ["check lint failed"]
 
 
+@pytest.mark.parametrize("conclusion", ["failure", "timed_out", "startup_failure"])
+def test_a_failed_run_with_no_failed_check_run_is_nothing_to_fix(lifecycle, conclusion):
+    # A pull_request run held for approval and never approved ends `failure` with no job run.
+    record = with_pr(lifecycle, GATE)
+    event = lifecycle.checks(GATE, conclusion).model_copy(
+        update={"failed_runs": 0, "source": "workflow_run"}
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.ignored, GATE)
+    assert decision.reason == (
+        f"workflow_run concluded {conclusion} on ccccccc, but no check run on it failed: no "
+        "job ran (a run held for approval and never approved ends so), nothing to fix"
+    )
+    assert decision.record is None and decision.message is None
+
+
+def test_a_failed_run_with_a_failed_check_run_sends_the_work_back(lifecycle):
+    record = with_pr(lifecycle, GATE)
+    event = lifecycle.checks(GATE, "failure", failing=(CheckNote(name="tests"),))
+
+    decision = lifecycle.decide(record, event.model_copy(update={"failed_runs": 1}))
+
+    assert decision.state == "fixing_issues"
+
+
 def test_failing_checks_without_notes_still_say_what_failed(lifecycle):
     record = with_pr(lifecycle, GATE)
 
@@ -526,6 +734,36 @@ def test_a_redelivered_pull_request_event_changes_nothing(lifecycle, data):
     if again.record is not None:  # only the checks kept again: the same failures, once
         assert again.record.work.failing_checks == after.work.failing_checks
         assert again.record.history == after.history
+
+
+@settings(PROPERTY, derandomize=True)
+@given(data=st.data())
+def test_no_approval_of_another_commit_ever_moves_the_issue(lifecycle, data):
+    state = data.draw(st.sampled_from(sorted(lifecycle.workflow.states)), label="state")
+    commit = data.draw(st.text(max_size=60).filter(lambda c: c != HEAD), label="commit")
+    by = data.draw(st.sampled_from(["wendy", "maria"]), label="by")
+    held = data.draw(st.booleans(), label="held")
+    record = with_pr(lifecycle, state, held=held)
+
+    decision = lifecycle.decide(record, lifecycle.reviewed("approved", by, state, commit=commit))
+
+    assert decision.state == state
+    assert decision.outcome in {Outcome.ignored, Outcome.noted}
+    assert decision.record is None or decision.record.approval is None
+    assert decision.agent is None
+
+
+@settings(PROPERTY, derandomize=True)
+@given(commit=st.text(max_size=200))
+def test_a_stale_approval_message_shows_at_most_seven_characters_of_the_commit(commit):
+    said = messages.stale_approval("wendy", 7, commit, HEAD)
+    plain = messages.stale_approval("wendy", 7, "a", HEAD)
+
+    assert said.count("\n") == plain.count("\n"), "the commit adds no line"
+    assert len(said) <= len(plain) + 6 + 6, "seven characters in a code span, at most"
+    before, _, after = said.partition("It approved ")
+    assert before == plain.partition("It approved ")[0]
+    assert after.partition(", but")[2] == plain.partition("It approved ")[2].partition(", but")[2]
 
 
 # --- edges the mutation run found unpinned --------------------------------------------------

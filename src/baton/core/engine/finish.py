@@ -6,7 +6,7 @@ from typing import Any
 
 from baton.core import messages
 from baton.core.decision import Decision, Outcome
-from baton.core.engine import work_product
+from baton.core.engine import pull_requests, work_product
 from baton.core.engine.context import Ctx, Draft, Scene, rerun_agent, seen
 from baton.core.events import Labeled
 from baton.core.labels import is_ours, status_labels
@@ -99,6 +99,8 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         if not draft.github_first:
             before = ctx.record.work if ctx else None
             update_pull_request = work_product.update(scene, before, record)
+            notice = pull_requests.ci_notice(scene, before, record)
+            message = messages.join(message, notice) if notice else message
     if record is not None:
         revision = (ctx.record.revision if ctx else 0) + 1
         outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None

@@ -18,6 +18,7 @@ from baton.core.decision import Outcome
 from baton.core.engine.context import (
     Ctx,
     Draft,
+    Scene,
     agent_due,
     escalate,
     limit_breach,
@@ -58,6 +59,23 @@ def _waits_for_a_human(ctx: Ctx) -> bool:
     return ctx.record.held or (ctx.state == escalation and ctx.record.escalated_from is not None)
 
 
+# --- what approving CI means -----------------------------------------------------------------
+def ci_notice(scene: Scene, before: Work | None, record: Record) -> str | None:
+    """What approving CI on the pull request means, when it opens and when it is marked ready
+    for review (the moments a writer looks at it); None at any other decision."""
+    work = record.work
+    if work is None or not work.open_pull_request:
+        return None
+    assert work.pull_request is not None  # an open pull request has its number
+    same = before is not None and before.pull_request == work.pull_request
+    opened = not same
+    ready = work.ready and not (same and before is not None and before.ready)
+    if not (opened or ready):
+        return None
+    policy = scene.policy
+    return messages.ci_approval(work.pull_request, held=policy.held_ci, bot_login=policy.bot_login)
+
+
 # --- reviews --------------------------------------------------------------------------------
 def on_review(ctx: Ctx, event: Reviewed) -> Draft:
     """An approver's review: requested changes go to the route, an approval counts at a gate.
@@ -94,11 +112,15 @@ def on_review(ctx: Ctx, event: Reviewed) -> Draft:
 
 
 def _approved(ctx: Ctx, event: Reviewed) -> Draft:
-    """An approver's approving review is the gate's approval, as an "approved" comment is."""
+    """An approver's approving review is the gate's approval, as an "approved" comment is, but
+    only for the commit it reviewed: Baton's last (GitHub's "dismiss stale approvals")."""
     spec = ctx.workflow.spec(ctx.state)
     login = event.actor.login
     said = human_input(ctx, login, event.body or "approved the pull request", None)
     if spec.kind is StateKind.waiting and spec.approval and not ctx.record.held:
+        stale = _stale_approval(ctx, event)
+        if stale is not None:
+            return stale
         return human_move(
             ctx,
             login,
@@ -114,6 +136,25 @@ def _approved(ctx: Ctx, event: Reviewed) -> Draft:
         f"{login} approved pull request #{event.pull_request}, but {ctx.state} is no gate: "
         "the approval is not applied",
         record=seen(ctx),
+    )
+
+
+def _stale_approval(ctx: Ctx, event: Reviewed) -> Draft | None:
+    """An approval of any commit but the head Baton last committed does not count: the
+    reviewer has not seen what would be merged. None when it is of that head."""
+    work = ctx.record.work
+    assert work is not None  # on_review read the issue's pull request from it
+    if work.head and event.commit == work.head:
+        return None
+    login, number = event.actor.login, event.pull_request
+    reviewed = event.commit[:7] if messages.is_sha(event.commit) else "no commit it can name"
+    head = work.head[:7] or "none"
+    return Draft(
+        Outcome.noted,
+        f"{login} approved pull request #{number} at {reviewed}, but Baton's last commit is "
+        f"{head}: an approval counts only for the commit it reviewed",
+        record=seen(ctx),
+        message=messages.stale_approval(login, number, event.commit, work.head),
     )
 
 
@@ -288,6 +329,14 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
     if conclusion not in FAILED_CONCLUSIONS:
         return Draft(
             Outcome.ignored, f"checks ended {conclusion or 'with no conclusion'} on {head}"
+        )
+    if event.failed_runs == 0:
+        # GitHub holds the pull_request runs of a pull request GITHUB_TOKEN opened or updated
+        # until a writer approves them; one never approved ends `failure` with no job run.
+        return Draft(
+            Outcome.ignored,
+            f"{event.source} concluded {conclusion} on {head}, but no check run on it failed: "
+            "no job ran (a run held for approval and never approved ends so), nothing to fix",
         )
     if _closed_issue(ctx):
         return Draft(Outcome.ignored, f"checks failed on {head}, but the issue is closed")
