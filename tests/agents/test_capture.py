@@ -318,3 +318,82 @@ def test_a_monitor_hook_the_agent_planted_in_git_config_is_not_run(repo: Path) -
 
     assert list(files(capture(checkout, LIMITS))) == ["new.txt"]
     assert not marker.exists()
+
+
+def test_an_unpopulated_submodule_of_the_base_is_no_change(repo: Path) -> None:
+    # actions/checkout leaves a submodule's directory empty unless asked to fetch it.
+    commit = git(repo, "rev-parse", "HEAD")
+    git(repo, "update-index", "--add", "--cacheinfo", f"{GITLINK},{commit},vendor/lib")
+    git(repo, "commit", "-q", "-m", "a submodule")
+    (repo / "vendor" / "lib").mkdir(parents=True)
+    checkout = start(repo)
+
+    assert capture(checkout, LIMITS).empty
+
+
+# ----------------------------------------------------------- git configuration the agent wrote
+
+PLANTED_FILES = {
+    "clean.txt": b"the real bytes\r\nwith CRLF and $Id$\r\n",
+    "utf16.txt": "caf\u00e9\n".encode("utf-16-le"),
+}
+
+
+def _plant(repo: Path, marker_dir: Path) -> Path:
+    """What an agent can write into its checkout's git configuration so that git runs its
+    programs, or reads another tree, when Baton captures: a clean filter, a hook run when an
+    index is written, a monitor behind an include, alternates, and another work tree."""
+    program = marker_dir / "ran.sh"
+    program.write_text(f'#!/bin/sh\necho "$0 $*" >> {marker_dir / "ran"}\ncat\n', encoding="utf-8")
+    program.chmod(0o755)
+    included = marker_dir / "included.gitconfig"
+    included.write_text(f"[core]\n\tfsmonitor = {program} monitor\n", encoding="utf-8")
+    decoy = marker_dir / "decoy"
+    decoy.mkdir()
+    (decoy / "clean.txt").write_text("decoy\n", encoding="utf-8")
+    config = repo / ".git" / "config"
+    with config.open("a", encoding="utf-8") as out:
+        out.write(
+            f"[filter \"x\"]\n\tclean = {program} clean\n\tsmudge = cat\n\trequired = true\n"
+            f"[include]\n\tpath = {included}\n"
+            f"[core]\n\tworktree = {decoy}\n\tautocrlf = true\n\thooksPath = {repo / '.git/hooks'}\n"
+        )
+    hook = repo / ".git" / "hooks" / "post-index-change"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f"#!/bin/sh\n{program} hook\n", encoding="utf-8")
+    hook.chmod(0o755)
+    alternates = repo / ".git" / "objects" / "info" / "alternates"
+    alternates.parent.mkdir(parents=True, exist_ok=True)
+    alternates.write_text(f"{marker_dir / 'objects'}\n", encoding="utf-8")
+    (repo / ".gitattributes").write_bytes(
+        b"* filter=x text eol=lf ident\nutf16.txt working-tree-encoding=UTF-16LE\n"
+    )
+    for name, data in PLANTED_FILES.items():
+        (repo / name).write_bytes(data)
+    return marker_dir / "ran"
+
+
+def test_filters_hooks_includes_alternates_and_a_work_tree_the_agent_configured_do_nothing(
+    repo: Path, tmp_path: Path
+) -> None:
+    checkout = start(repo)
+    marker = _plant(repo, tmp_path)
+
+    changeset = capture(checkout, LIMITS)
+
+    assert not marker.exists(), "no program of the agent's ran during the capture"
+    found = files(changeset)
+    assert {path: contents for path, (_, contents) in found.items()} == {
+        ".gitattributes": (repo / ".gitattributes").read_bytes(),
+        **PLANTED_FILES,
+    }, "the files' real bytes, from the checkout, unconverted"
+
+
+def test_the_capture_reads_nothing_from_the_checkouts_git_directory(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "new.txt").write_text("new\n", encoding="utf-8")
+    git_dir = repo / ".git"
+    git_dir.rename(repo.parent / "moved-away")
+    (repo / ".git").write_text("not a git directory\n", encoding="utf-8")
+
+    assert files(capture(checkout, LIMITS)) == {"new.txt": (REGULAR, b"new\n")}
