@@ -337,56 +337,69 @@ PLANTED_FILES = {
     "clean.txt": b"the real bytes\r\nwith CRLF and $Id$\r\n",
     "utf16.txt": "caf\u00e9\n".encode("utf-16-le"),
 }
+ATTRIBUTES = b"* filter=x text eol=lf ident\nutf16.txt working-tree-encoding=UTF-16LE\n"
 
 
-def _plant(repo: Path, marker_dir: Path) -> Path:
-    """What an agent can write into its checkout's git configuration so that git runs its
-    programs, or reads another tree, when Baton captures: a clean filter, a hook run when an
-    index is written, a monitor behind an include, alternates, and another work tree."""
-    program = marker_dir / "ran.sh"
-    program.write_text(f'#!/bin/sh\necho "$0 $*" >> {marker_dir / "ran"}\ncat\n', encoding="utf-8")
+def _program(where: Path) -> Path:
+    """A program that leaves a mark when git runs it (and passes its input through)."""
+    program = where / "ran.sh"
+    program.write_text(f'#!/bin/sh\necho "$*" >> {where / "ran"}\ncat\n', encoding="utf-8")
     program.chmod(0o755)
-    included = marker_dir / "included.gitconfig"
-    included.write_text(f"[core]\n\tfsmonitor = {program} monitor\n", encoding="utf-8")
-    decoy = marker_dir / "decoy"
-    decoy.mkdir()
-    (decoy / "clean.txt").write_text("decoy\n", encoding="utf-8")
-    config = repo / ".git" / "config"
-    with config.open("a", encoding="utf-8") as out:
-        out.write(
-            f"[filter \"x\"]\n\tclean = {program} clean\n\tsmudge = cat\n\trequired = true\n"
-            f"[include]\n\tpath = {included}\n"
-            f"[core]\n\tworktree = {decoy}\n\tautocrlf = true\n\thooksPath = {repo / '.git/hooks'}\n"
-        )
-    hook = repo / ".git" / "hooks" / "post-index-change"
-    hook.parent.mkdir(exist_ok=True)
-    hook.write_text(f"#!/bin/sh\n{program} hook\n", encoding="utf-8")
-    hook.chmod(0o755)
-    alternates = repo / ".git" / "objects" / "info" / "alternates"
-    alternates.parent.mkdir(parents=True, exist_ok=True)
-    alternates.write_text(f"{marker_dir / 'objects'}\n", encoding="utf-8")
-    (repo / ".gitattributes").write_bytes(
-        b"* filter=x text eol=lf ident\nutf16.txt working-tree-encoding=UTF-16LE\n"
-    )
+    return program
+
+
+def _plant(repo: Path, where: Path, kind: str) -> None:
+    """One way an agent can make git run its program, or read another tree, through its
+    checkout's git directory or its .gitattributes."""
+    program = _program(where)
+    git_dir = repo / ".git"
+    if kind == "clean filter":
+        git(repo, "config", "filter.x.clean", f"{program} clean")
+        git(repo, "config", "filter.x.required", "true")
+    elif kind == "include":
+        included = where / "included.gitconfig"
+        included.write_text(f'[filter "x"]\n\tclean = {program} included\n', encoding="utf-8")
+        git(repo, "config", "include.path", str(included))
+    elif kind == "hook":
+        hook = git_dir / "hooks" / "post-index-change"
+        hook.parent.mkdir(exist_ok=True)
+        hook.write_text(f"#!/bin/sh\n{program} hook\n", encoding="utf-8")
+        hook.chmod(0o755)
+        git(repo, "config", "core.hooksPath", str(hook.parent))
+    elif kind == "alternates":
+        decoy = where / "decoy"
+        decoy.mkdir()
+        git(decoy, "init", "-q")
+        alternates = git_dir / "objects" / "info" / "alternates"
+        alternates.write_text(f"{decoy / '.git' / 'objects'}\n", encoding="utf-8")
+    elif kind == "another work tree":
+        decoy = where / "decoy"
+        decoy.mkdir()
+        for name in PLANTED_FILES:
+            (decoy / name).write_text("decoy\n", encoding="utf-8")
+        git(repo, "config", "core.worktree", str(decoy))
+    elif kind == "conversions":
+        git(repo, "config", "core.autocrlf", "true")
+    (repo / ".gitattributes").write_bytes(ATTRIBUTES)
     for name, data in PLANTED_FILES.items():
         (repo / name).write_bytes(data)
-    return marker_dir / "ran"
 
 
-def test_filters_hooks_includes_alternates_and_a_work_tree_the_agent_configured_do_nothing(
-    repo: Path, tmp_path: Path
+@pytest.mark.parametrize(
+    "kind",
+    ["clean filter", "include", "hook", "alternates", "another work tree", "conversions"],
+)
+def test_git_configuration_the_agent_wrote_runs_nothing_and_converts_nothing(
+    repo: Path, tmp_path: Path, kind: str
 ) -> None:
     checkout = start(repo)
-    marker = _plant(repo, tmp_path)
+    _plant(repo, tmp_path, kind)
 
     changeset = capture(checkout, LIMITS)
 
-    assert not marker.exists(), "no program of the agent's ran during the capture"
-    found = files(changeset)
-    assert {path: contents for path, (_, contents) in found.items()} == {
-        ".gitattributes": (repo / ".gitattributes").read_bytes(),
-        **PLANTED_FILES,
-    }, "the files' real bytes, from the checkout, unconverted"
+    assert not (tmp_path / "ran").exists(), "no program of the agent's ran during the capture"
+    found = {path: contents for path, (_, contents) in files(changeset).items()}
+    assert found == {".gitattributes": ATTRIBUTES, **PLANTED_FILES}, "the files' real bytes"
 
 
 def test_the_capture_reads_nothing_from_the_checkouts_git_directory(repo: Path) -> None:

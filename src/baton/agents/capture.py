@@ -278,9 +278,7 @@ def _staged(listing: bytes) -> dict[bytes, tuple[str, str]]:
     return found
 
 
-def _compare(
-    base: dict[bytes, tuple[str, str]], now: dict[bytes, tuple[str, str]]
-) -> list[_Entry]:
+def _compare(base: dict[bytes, tuple[str, str]], now: dict[bytes, tuple[str, str]]) -> list[_Entry]:
     """What differs between the two listings, in path order. A deletion keeps the mode of what
     it deletes, so that deleting a link or a submodule is judged as such."""
     entries = [
