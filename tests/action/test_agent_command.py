@@ -184,12 +184,22 @@ CREDENTIALS = {
     "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "oidc",
     "ACTIONS_ID_TOKEN_REQUEST_URL": "https://oidc.invalid/",
     "ACTIONS_CACHE_URL": "https://cache.invalid/",
+    "BATON_RECORD_SECRET": "record-secret-variable",
+    "BATON_APP_PRIVATE_KEY": "-----BEGIN RSA PRIVATE KEY-----",
+}
+# Not credentials, but Baton's or the runner's: inputs, Baton's settings, the file commands.
+BATONS = {
+    "INPUT_CONFIG": ".github/baton.yml",
+    "BATON_AGENT_TIMEOUT": "600",
+    "GITHUB_ENV": "/tmp/set-env-file",
+    "GITHUB_PATH": "/tmp/add-path-file",
+    "GITHUB_STATE": "/tmp/save-state-file",
 }
 KEPT = {
     "ANTHROPIC_API_KEY": "sk-ant-kept",
     "OPENAI_API_KEY": "sk-kept",
     "GITHUB_REPOSITORY": "octo/demo",
-    "GITHUB_PATH": "/tmp/path-file",
+    "GITHUB_WORKSPACE": "/tmp/workspace",
 }
 DUMP_ENV = "pathlib.Path(os.environ['ENV_DUMP']).write_text(json.dumps(dict(os.environ)))"
 
@@ -199,12 +209,16 @@ def test_the_agent_runs_with_no_github_credential_in_its_environment(
 ) -> None:
     dump = tmp_path_factory.mktemp("env") / "env.json"
     command = agent_script(action.workdir, "env", before=DUMP_ENV)
-    step = agent(action, "--command", command, ENV_DUMP=str(dump), **CREDENTIALS, **KEPT)
+    step = agent(
+        action, "--command", command, ENV_DUMP=str(dump), **CREDENTIALS, **BATONS, **KEPT
+    )
 
     assert step.returncode == 0, step.stdout + step.stderr
     seen = json.loads(dump.read_text(encoding="utf-8"))
     leaked = {k for k in seen if k in CREDENTIALS or k.upper() == "INPUT_GITHUB-TOKEN"}
     assert leaked == set(), "no GitHub credential reaches the agent"
+    assert not [k for k in seen if k in BATONS or k.startswith("INPUT_") or k == "GITHUB_OUTPUT"]
+    assert not [k for k in seen if k.startswith("BATON_") and not k.endswith(("_FILE"))]
     assert action.fake.token not in json.dumps(seen)
     assert {k: seen.get(k) for k in KEPT} == KEPT, "the agent's own keys and the runner's stay"
     assert seen["BATON_PROMPT_FILE"] and seen["BATON_RESULT_FILE"]

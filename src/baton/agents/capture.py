@@ -177,13 +177,9 @@ def start(workdir: Path, *, environ: Mapping[str, str] | None = None) -> Checkou
     return Checkout(top=root, base=commit, listing=listing)
 
 
-def capture(
-    checkout: Checkout, limits: WorkSettings, *, environ: Mapping[str, str] | None = None
-) -> Changeset:
-    """Everything the working tree changed relative to `checkout.base`, in path order.
-
-    `environ` is not used: capture's git runs with an environment of Baton's alone."""
-    del environ
+def capture(checkout: Checkout, limits: WorkSettings) -> Changeset:
+    """Everything the working tree changed relative to `checkout.base`, in path order; git
+    runs with an environment of Baton's alone (`isolated_environment`)."""
     with tempfile.TemporaryDirectory(prefix="baton-capture-") as scratch:
         git = _own_repository(Path(scratch), checkout.top, checkout.base)
         git("update-index", "-z", "--index-info", stdin=checkout.listing)
