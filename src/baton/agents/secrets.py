@@ -72,9 +72,12 @@ def held(environ: Mapping[str, str], *, withheld: Callable[[str], bool]) -> dict
 
 
 def secrets_of(values: Mapping[str, str]) -> list[Secret]:
-    """Each secret (name -> value) with the forms of its value, the longest value first."""
+    """Each secret (name -> value) of MIN_LENGTH characters or more, blanks around it left
+    out, with the forms of its value; the longest value first."""
     found = [
-        Secret(name=name, forms=forms_of(value.strip())) for name, value in sorted(values.items())
+        Secret(name=name, forms=forms_of(value.strip()))
+        for name, value in sorted(values.items())
+        if len(value.strip()) >= MIN_LENGTH
     ]
     return sorted(found, key=lambda s: -len(s.forms[0]))
 
