@@ -378,7 +378,11 @@ ANCESTORS = (
     "seen, pid = [], os.getppid()\n"
     "while pid > 1 and pid != int(os.environ['TEST_PID']):\n"
     "    proc = pathlib.Path('/proc', str(pid))\n"
-    "    seen.append({'pid': pid, 'environ': (proc / 'environ').read_bytes().decode('latin-1'),\n"
+    "    try:\n"  # unreadable to a user without CAP_SYS_PTRACE: Baton's is undumpable
+    "        environ = (proc / 'environ').read_bytes().decode('latin-1')\n"
+    "    except PermissionError:\n"
+    "        environ = ''\n"
+    "    seen.append({'pid': pid, 'environ': environ,\n"
     "                 'cmdline': (proc / 'cmdline').read_bytes().decode('latin-1')})\n"
     "    pid = int((proc / 'stat').read_text().rpartition(')')[2].split()[1])\n"
     "pathlib.Path(os.environ['ENV_DUMP']).write_text(json.dumps(seen))\n"

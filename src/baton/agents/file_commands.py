@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,13 +44,23 @@ def paths_of(environ: Mapping[str, str]) -> dict[str, str]:
 
 
 def _read(path: Path) -> tuple[bytes | None, int]:
+    """What a regular file at `path` holds, and its permissions; None for anything else (a
+    link is not followed, a FIFO is not waited on, a directory is not read)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None, 0o644
-    with os.fdopen(fd, "rb") as file:
-        mode = os.fstat(file.fileno()).st_mode & 0o777
-        return file.read(MAX_SNAPSHOT + 1), mode
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, 0o644
+        chunks, size = [], 0
+        while size <= MAX_SNAPSHOT and (chunk := os.read(fd, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks), info.st_mode & 0o777
+    finally:
+        os.close(fd)
 
 
 def keep(paths: Mapping[str, str]) -> list[Kept]:
