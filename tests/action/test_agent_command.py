@@ -566,3 +566,21 @@ def test_a_changeset_holding_the_github_token_base64_encoded_is_refused(
 
     assert step.returncode == 0, step.stdout + step.stderr
     assert changeset_of(action)["refused"] == "auth.txt holds the value of INPUT_GITHUB-TOKEN"
+
+
+def test_a_checkout_that_kept_the_token_in_its_git_config_does_not_run_the_agent(
+    action: ActionRunner,
+) -> None:
+    git(action.workdir, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: x")
+    ran = action.workdir / "ran.out"
+    command = agent_script(action.workdir, "never", before=f"pathlib.Path({str(ran)!r}).touch()")
+
+    step = agent(action, "--command", command)
+
+    assert step.returncode == 1
+    assert not ran.exists()
+    errors = [line for line in step.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "persist-credentials: false" in errors[0], step.stdout
+    assert not (action.workdir / "baton-result.json").exists(), "no attempt is spent"
+    marker = (action.workdir / "baton-setup-error.txt").read_text(encoding="utf-8")
+    assert "holds a credential (http.https://github.com/.extraheader)" in marker

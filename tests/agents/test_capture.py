@@ -410,3 +410,29 @@ def test_the_capture_reads_nothing_from_the_checkouts_git_directory(repo: Path) 
     (repo / ".git").write_text("not a git directory\n", encoding="utf-8")
 
     assert files(capture(checkout, LIMITS)) == {"new.txt": (REGULAR, b"new\n")}
+
+
+@pytest.mark.parametrize("how", ["in the config", "behind an include"])
+def test_a_checkout_keeping_the_jobs_token_in_its_config_is_a_clear_error(
+    repo: Path, tmp_path: Path, how: str
+) -> None:
+    # What actions/checkout writes unless `persist-credentials: false`.
+    header = "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3NlY3JldA=="
+    if how == "in the config":
+        git(repo, "config", "http.https://github.com/.extraheader", header)
+    else:
+        included = tmp_path / "credentials.gitconfig"
+        included.write_text(f'[http "https://github.com/"]\n\textraheader = {header}\n')
+        git(repo, "config", "include.path", str(included))
+
+    with pytest.raises(CaptureFailed) as caught:
+        start(repo)
+
+    message = str(caught.value)
+    assert message == (
+        "the checkout's git configuration holds a credential "
+        "(http.https://github.com/.extraheader), where the agent could read it, so the agent "
+        "does not run: add `persist-credentials: false` to the actions/checkout step before "
+        "`baton agent`"
+    )
+    assert "eC1h" not in message

@@ -85,7 +85,12 @@ class _Entry:
 
 
 def _run_git(
-    args: list[str], *, cwd: Path, env: Mapping[str, str], stdin: bytes | None = None
+    args: list[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    stdin: bytes | None = None,
+    found_nothing_ok: bool = False,
 ) -> bytes:
     try:
         done = subprocess.run(
@@ -101,6 +106,8 @@ def _run_git(
         raise CaptureFailed("git is not installed, so the agent's changes cannot be read") from exc
     except subprocess.TimeoutExpired as exc:
         raise CaptureFailed(f"`git {args[0]}` did not finish within {GIT_TIMEOUT} seconds") from exc
+    if done.returncode == 1 and found_nothing_ok:
+        return b""
     if done.returncode:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
         said = lines[-1][:300] if lines else f"exit status {done.returncode}"
@@ -108,11 +115,13 @@ def _run_git(
     return done.stdout
 
 
-def _git(where: Path, *args: str, environ: Mapping[str, str]) -> bytes:
+def _git(
+    where: Path, *args: str, environ: Mapping[str, str], found_nothing_ok: bool = False
+) -> bytes:
     """git in the checkout as actions/checkout left it (only before the agent runs)."""
     env = {k: v for k, v in environ.items() if not k.startswith("GIT_")}
     env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-    return _run_git(list(args), cwd=where, env=env)
+    return _run_git(list(args), cwd=where, env=env, found_nothing_ok=found_nothing_ok)
 
 
 def isolated_environment(scratch: Path, top: Path) -> dict[str, str]:
@@ -172,9 +181,33 @@ def start(workdir: Path, *, environ: Mapping[str, str] | None = None) -> Checkou
             f"captured: check the repository out (actions/checkout) before `baton agent` ({exc})"
         ) from exc
     root = Path(os.fsdecode(top.rstrip(b"\n")))
+    _refuse_persisted_credentials(root, environ)
     commit = base.decode("ascii").strip()
     listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", commit, environ=environ)
     return Checkout(top=root, base=commit, listing=listing)
+
+
+def _refuse_persisted_credentials(top: Path, environ: Mapping[str, str]) -> None:
+    """Raises CaptureFailed when the checkout's git configuration (includes followed) holds an
+    HTTP header, which is where actions/checkout keeps the job's token unless told
+    `persist-credentials: false`: the agent could read it there."""
+    headers = _git(
+        top,
+        "config",
+        "--includes",
+        "--name-only",
+        "--get-regexp",
+        r"^http\..*\.extraheader$",
+        environ=environ,
+        found_nothing_ok=True,
+    )
+    if headers.strip():
+        name = headers.decode("utf-8", "replace").splitlines()[0][:SHOWN]
+        raise CaptureFailed(
+            f"the checkout's git configuration holds a credential ({name}), where the agent "
+            "could read it, so the agent does not run: add `persist-credentials: false` to "
+            "the actions/checkout step before `baton agent`"
+        )
 
 
 def capture(checkout: Checkout, limits: WorkSettings) -> Changeset:
