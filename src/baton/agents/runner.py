@@ -156,6 +156,7 @@ class CommandAgent:
         self.command = command
         self.timeout = timeout
         self.workdir = workdir
+        self.survivors: frozenset[int] = frozenset()  # what the last run left and no kill stopped
 
     def is_available(self) -> bool:
         try:
@@ -172,7 +173,7 @@ class CommandAgent:
             prompt_file.write_text(prompt, encoding="utf-8")
             env = agent_environment(os.environ)
             env.update(BATON_PROMPT_FILE=str(prompt_file), BATON_RESULT_FILE=str(result_file))
-            finished = _run(
+            finished, self.survivors = _run(
                 self.command, prompt_file, env=env, cwd=self.workdir, timeout=self.timeout
             )
             if finished is None:
@@ -192,12 +193,12 @@ class CommandAgent:
 
 def _run(
     command: str, prompt_file: Path, *, env: dict[str, str], cwd: Path | None, timeout: float
-) -> tuple[str, int] | None:
+) -> tuple[tuple[str, int] | None, frozenset[int]]:
     """Run the command in a session of its own, the prompt on its standard input; its output and
-    exit status, or None when it ran out of time. The agent has ended when its own process has
-    (not when the last holder of its output lets go); then its session and every process it left
-    behind, in the session or out of it, is killed, so nothing keeps changing the checkout or the
-    files Baton writes next."""
+    exit status (None when it ran out of time) and the processes it left that could not be
+    killed. The agent has ended when its own process has (not when the last holder of its
+    output lets go); then its session and every process it left behind, in the session or out of
+    it, is killed, so nothing keeps changing the checkout or the files Baton writes next."""
     spared = reaper.descendants(os.getpid())  # whatever ran before the agent is not its
     with prompt_file.open("rb") as stdin, tempfile.TemporaryFile() as output:
         process = subprocess.Popen(
@@ -213,20 +214,19 @@ def _run(
         try:
             process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            _stop(process, spared)
-            return None
-        _stop(process, spared)
+            return None, _stop(process, spared)
+        survivors = _stop(process, spared)
         output.seek(0)
         # Bytes that are not UTF-8 must not crash.
-        return output.read().decode("utf-8", "replace"), process.returncode
+        return (output.read().decode("utf-8", "replace"), process.returncode), survivors
 
 
-def _stop(process: subprocess.Popen[bytes], spared: set[int]) -> None:
+def _stop(process: subprocess.Popen[bytes], spared: set[int]) -> frozenset[int]:
     with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left of it
         os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=10)
-    reaper.stop_descendants(spared=spared)
+    return frozenset(reaper.stop_descendants(spared=spared))
 
 
 @dataclass(frozen=True)
@@ -267,9 +267,13 @@ def run_agent(
         changeset = Changeset(
             base=checkout.base, refused=f"what the agent changed could not be read: {exc}"
         )
-    leak = secrets.leaked(changeset, held)
-    if leak:
-        changeset = Changeset(base=checkout.base, refused=leak)
+    refused = secrets.leaked(changeset, held)
+    if agent.survivors:
+        # Whatever they are still doing to the checkout would not be in the changeset.
+        pids = ", ".join(str(pid) for pid in sorted(agent.survivors)[:5])
+        refused = f"processes the agent started could not be stopped (pid {pids})"
+    if refused:
+        changeset = Changeset(base=checkout.base, refused=refused)
     result = secrets.redact_result(result, held)
     if restored and len(result.issues_found) < MAX_ITEMS:
         said = restored_text(restored)
