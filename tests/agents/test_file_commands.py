@@ -96,6 +96,7 @@ def test_a_fresh_write_replaces_a_link_instead_of_following_it(tmp_path: Path) -
     write_fresh(path, b"{}")
 
     assert not path.is_symlink() and path.read_bytes() == b"{}"
+    assert os.stat(path).st_mode & 0o777 == 0o644 & ~_umask()
     assert victim.read_text(encoding="utf-8") == "untouched\n"
 
 
@@ -108,3 +109,32 @@ def test_a_fifo_in_place_of_a_file_command_is_not_waited_on(tmp_path: Path) -> N
 
     assert restore(kept) == ["GITHUB_OUTPUT"]
     assert path.read_text(encoding="utf-8") == "a=1\n"
+
+
+def test_a_large_file_command_is_put_back_byte_for_byte(tmp_path: Path) -> None:
+    path = tmp_path / "step_summary"
+    contents = bytes(range(256)) * (3 * 4096 + 1)  # three reads and a bit
+    path.write_bytes(contents)
+    kept = keep({"GITHUB_STEP_SUMMARY": str(path)})
+    path.write_bytes(b"# merge it\n")
+
+    assert restore(kept) == ["GITHUB_STEP_SUMMARY"]
+    assert path.read_bytes() == contents
+
+
+def test_every_file_command_is_put_back_after_one_that_was_not_there(tmp_path: Path) -> None:
+    absent, present = tmp_path / "state", tmp_path / "env"
+    present.write_text("A=1\n", encoding="utf-8")
+    kept = keep({"GITHUB_STATE": str(absent), "GITHUB_ENV": str(present)})
+    absent.write_text("x\n", encoding="utf-8")
+    present.write_text("B=2\n", encoding="utf-8")
+
+    assert restore(kept) == ["GITHUB_STATE", "GITHUB_ENV"]
+    assert not absent.exists()
+    assert present.read_text(encoding="utf-8") == "A=1\n"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -77,6 +77,7 @@ def test_the_secrets_held_are_named_ones_and_credentials_of_eight_characters_or_
         "ANTHROPIC_API_KEY": KEY,
         "GITHUB_PAT": "ghp_personal_token",
         "SHORT_TOKEN": "1234567",
+        "EIGHT_TOKEN": "12345678",
         "BLANK_SECRET": "   \t 12  ",
         "HOME": "/home/runner/work",
         "GIT_AUTHOR_NAME": "github-actions[bot]",
@@ -85,7 +86,20 @@ def test_the_secrets_held_are_named_ones_and_credentials_of_eight_characters_or_
     assert held(environ, withheld=credential) == {
         "ANTHROPIC_API_KEY": KEY,
         "GITHUB_PAT": "ghp_personal_token",
+        "EIGHT_TOKEN": "12345678",
     }
+
+
+def test_a_value_that_is_not_utf8_is_looked_for_byte_for_byte() -> None:
+    # os.environ holds bytes that are not UTF-8 as lone surrogates.
+    value = "abcdefg\udcff"
+    (secret,) = secrets_of({"RAW_TOKEN": value})
+
+    assert secret.forms[0] == b"abcdefg\xff"
+    assert leaked(changeset(**{"f.bin": b"..abcdefg\xff.."}), [secret]) == (
+        "f.bin holds the value of RAW_TOKEN"
+    )
+    assert redact(f"x {value} y", [secret]) == f"x {REDACTED} y"
 
 
 def test_the_forms_are_the_value_and_its_base64_at_each_alignment_in_both_alphabets() -> None:
@@ -164,10 +178,13 @@ def test_redaction_replaces_every_form(text: str, expected: str) -> None:
     assert redact(text, only()) == expected
 
 
-def test_a_secret_holding_another_is_redacted_whole() -> None:
-    held_two = secrets_of({"SHORT_KEY": "abcdefgh", "LONG_KEY": "abcdefgh-and-more"})
+def test_a_secret_holding_another_is_redacted_and_named_whole() -> None:
+    # The shorter one sorts after the longer one by length, before it by its bytes.
+    held_two = secrets_of({"SHORT_KEY": "zzzzzzzz", "LONG_KEY": "aaaa-zzzzzzzz-bbbb"})
 
-    assert redact("x abcdefgh-and-more y abcdefgh", held_two) == f"x {REDACTED} y {REDACTED}"
+    assert redact("x aaaa-zzzzzzzz-bbbb y zzzzzzzz", held_two) == f"x {REDACTED} y {REDACTED}"
+    found = leaked(changeset(**{"f.txt": b"aaaa-zzzzzzzz-bbbb"}), held_two)
+    assert found == "f.txt holds the value of LONG_KEY"
 
 
 def test_the_results_texts_are_redacted_and_nothing_else_changes() -> None:

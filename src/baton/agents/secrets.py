@@ -86,7 +86,7 @@ def leaked(changeset: Changeset, secrets: list[Secret]) -> str | None:
     """Why the changeset cannot travel because it holds a secret (naming the variable and the
     file, never the value), or None."""
     for change in changeset.files:
-        where = change.path.encode("utf-8", "surrogateescape")
+        where = change.path.encode("utf-8")  # capture carries UTF-8 paths only
         data = base64.b64decode(change.contents) if change.contents else b""
         for secret in secrets:
             if any(form in where for form in secret.forms):
