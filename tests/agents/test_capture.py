@@ -436,3 +436,58 @@ def test_a_checkout_keeping_the_jobs_token_in_its_config_is_a_clear_error(
         "`baton agent`"
     )
     assert "eC1h" not in message
+
+
+def test_exactly_the_limits_pass_and_one_more_changed_file_is_refused(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "README.md").write_bytes(b"x" * 10)
+    (repo / "run.sh").write_bytes(b"y" * 10)
+
+    at_limits = capture(checkout, WorkSettings(max_files=2, max_bytes=20))
+    assert at_limits.refused is None and len(at_limits.files) == 2
+
+    (repo / "old.txt").write_bytes(b"")
+    over = capture(checkout, WorkSettings(max_files=2, max_bytes=20))
+    assert over.files == []
+    assert over.refused == "the agent changed 3 files (at most 2)"
+
+
+def test_ignored_files_count_against_no_limit(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "build").mkdir()
+    with (repo / "build" / "huge.bin").open("wb") as sparse:
+        sparse.truncate(3 * 1024**3)
+    (repo / "kept.txt").write_text("kept\n", encoding="utf-8")
+
+    changeset = capture(checkout, WorkSettings(max_files=1, max_bytes=1000))
+
+    assert changeset.refused is None
+    assert list(files(changeset)) == ["kept.txt"]
+
+
+def test_a_path_of_the_base_holding_a_tab_is_read_whole(tmp_path: Path) -> None:
+    root = tmp_path / "tabs"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "a\tb.txt").write_text("one\n", encoding="utf-8")
+    (root / "c\td.txt").write_text("two\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "tabs")
+    checkout = start(root)
+    (root / "a\tb.txt").write_text("changed\n", encoding="utf-8")
+
+    assert files(capture(checkout, LIMITS)) == {"a\tb.txt": (REGULAR, b"changed\n")}
+
+
+def test_a_sha256_repository_is_captured_with_its_own_object_format(tmp_path: Path) -> None:
+    root = tmp_path / "sha256"
+    root.mkdir()
+    git(root, "init", "-q", "--object-format=sha256")
+    (root / "README.md").write_text("# Demo\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    checkout = start(root)
+    (root / "new.txt").write_text("new\n", encoding="utf-8")
+
+    assert len(checkout.base) == 64
+    assert files(capture(checkout, LIMITS)) == {"new.txt": (REGULAR, b"new\n")}
