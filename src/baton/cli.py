@@ -396,7 +396,7 @@ def agent(
     from baton.action.commands import context_command, finish
     from baton.agents import file_commands
     from baton.agents.handoff import Handoff, reexec
-    from baton.agents.runner import credential
+    from baton.agents.runner import CommandAgent, credential
     from baton.agents.secrets import held
 
     if handoff_fd is not None:
@@ -420,8 +420,6 @@ def agent(
         _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
     if timeout is None:
         timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
-    from baton.agents.runner import CommandAgent
-
     if not CommandAgent(command).is_available():
         setup_error(f"the agent command {command.split()[0]!r} was not found on PATH")
     try:
