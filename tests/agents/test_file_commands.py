@@ -138,3 +138,14 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_touched_file_command_after_an_untouched_one_is_put_back(tmp_path: Path) -> None:
+    untouched, touched = tmp_path / "output", tmp_path / "env"
+    untouched.write_text("o=1\n", encoding="utf-8")
+    touched.write_text("A=1\n", encoding="utf-8")
+    kept = keep({"GITHUB_OUTPUT": str(untouched), "GITHUB_ENV": str(touched)})
+    touched.write_text("PATH=/tmp/evil\n", encoding="utf-8")
+
+    assert restore(kept) == ["GITHUB_ENV"]
+    assert touched.read_text(encoding="utf-8") == "A=1\n"
