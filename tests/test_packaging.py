@@ -31,7 +31,7 @@ import pytest
 import yaml
 
 from baton import webhooks
-from baton.agents.runner import withheld
+from baton.agents.runner import credential
 from baton.core import events
 from baton.workflow.config import Policy
 
@@ -653,7 +653,7 @@ def test_the_agent_step_has_no_github_token(jobs: dict[str, dict[str, Any]]) -> 
     step = _agent_step(jobs["agent"])
     text = yaml.safe_dump(step)
     assert "github.token" not in text and "GITHUB_TOKEN" not in text
-    assert not any(withheld(name) for name in step.get("env", {}))
+    assert not any(credential(name) for name in step.get("env", {}))
     assert "--prompt" in step["run"], "the briefing was fetched by the step before"
 
 

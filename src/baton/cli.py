@@ -375,6 +375,7 @@ def context(issue: int, fmt: str, output: str | None) -> None:
     help="Seconds the agent may run; default: the `agent-timeout` input "
     f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
 )
+@click.option("--handoff", "handoff_fd", type=int, hidden=True)
 def agent(
     issue: int | None,
     prompt_path: str | None,
@@ -382,28 +383,30 @@ def agent(
     output: str,
     changeset_path: str | None,
     timeout: float | None,
+    handoff_fd: int | None,
 ) -> None:
     """Run a command-line coding agent in this checkout; write its result and its changeset.
 
-    The agent runs without any GitHub token in its environment. What it changed relative to
-    the commit it started from (committed or not, .gitignore'd files left out) is written as a
-    changeset beside the result, for the report job to check and commit."""
-    from baton.action.commands import context_command, finish
-    from baton.agents.capture import describe
-    from baton.agents.runner import CommandAgent, run_agent
-    from baton.errors import CaptureFailed
+    The agent runs without any GitHub token or Baton setting in its environment, from a process
+    whose environment block holds none either. What it changed relative to the commit it started
+    from (committed or not, .gitignore'd files left out) is written as a changeset beside the
+    result, for the report job to check and commit."""
+    import os
 
+    from baton.action.commands import context_command, finish
+    from baton.agents import file_commands
+    from baton.agents.handoff import Handoff, reexec
+    from baton.agents.runner import CommandAgent, credential
+    from baton.agents.secrets import held
+
+    if handoff_fd is not None:
+        _contained_agent(handoff_fd)
+        return
     env = _env()
     result_file = Path(output)
 
     def setup_error(message: str) -> NoReturn:
-        """A setup error, not a failed attempt: no result is written, and the marker beside it
-        tells the report job to fail once with this message instead of spending an attempt."""
-        with contextlib.suppress(OSError):
-            result_file.parent.mkdir(parents=True, exist_ok=True)
-            result_file.with_name(SETUP_ERROR_FILE).write_text(message + "\n", encoding="utf-8")
-        click.echo(annotation("error", message))
-        sys.exit(1)
+        _agent_setup_error(result_file, message)
 
     # A blank --command is "not given": the example passes an unset repository variable as "".
     command = command if command and command.strip() else env.agent_command
@@ -417,8 +420,7 @@ def agent(
         _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
     if timeout is None:
         timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
-    runner = CommandAgent(command, timeout=timeout)
-    if not runner.is_available():
+    if not CommandAgent(command).is_available():
         setup_error(f"the agent command {command.split()[0]!r} was not found on PATH")
     try:
         limits = _settings(env.config if env.config_given else None, None).config.work
@@ -434,18 +436,66 @@ def agent(
         outcome, prompt = context_command(env, issue=issue, fmt="markdown")
         if outcome.exit_code:
             sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
-    try:
-        done = run_agent(runner, prompt, limits=limits)
-    except CaptureFailed as exc:
-        setup_error(str(exc))  # before the agent ran: no result, no attempt spent
     changeset_file = (
         Path(changeset_path) if changeset_path else result_file.with_name(CHANGESET_FILE)
     )
+    handoff = Handoff(
+        prompt=prompt,
+        command=command,
+        timeout=timeout,
+        limits=limits,
+        result_file=str(result_file),  # the exec keeps the working directory
+        changeset_file=str(changeset_file),
+        secrets=held(os.environ, withheld=credential),
+        file_commands=file_commands.paths_of(os.environ),
+    )
+    reexec(handoff, os.environ)
+
+
+def _agent_setup_error(result_file: Path, message: str) -> NoReturn:
+    """A setup error, not a failed attempt: no result is written, and the marker beside it tells
+    the report job to fail once with this message instead of spending an attempt."""
+    with contextlib.suppress(OSError):
+        result_file.parent.mkdir(parents=True, exist_ok=True)
+        result_file.with_name(SETUP_ERROR_FILE).write_text(message + "\n", encoding="utf-8")
+    click.echo(annotation("error", message))
+    sys.exit(1)
+
+
+def _contained_agent(handoff_fd: int) -> None:
+    """`baton agent` after the exec: no credential in its environment block. It adopts and
+    kills whatever the agent leaves running, puts the runner's file commands back, and writes
+    the changeset and the result where the agent cannot have redirected them."""
+    from baton.agents import reaper
+    from baton.agents.capture import describe
+    from baton.agents.file_commands import write_fresh
+    from baton.agents.handoff import receive
+    from baton.agents.runner import CommandAgent, restored_text, run_agent
+    from baton.agents.secrets import secrets_of
+    from baton.errors import CaptureFailed
+
+    handoff = receive(handoff_fd)
+    reaper.become_subreaper()
+    reaper.become_undumpable()
+    result_file, changeset_file = Path(handoff.result_file), Path(handoff.changeset_file)
+    runner = CommandAgent(handoff.command, timeout=handoff.timeout)
+    try:
+        done = run_agent(
+            runner,
+            handoff.prompt,
+            limits=handoff.limits,
+            secrets_held=secrets_of(handoff.secrets),
+            file_command_paths=handoff.file_commands,
+        )
+    except CaptureFailed as exc:
+        _agent_setup_error(result_file, str(exc))  # before the agent ran: no attempt spent
+    if done.restored:
+        click.echo(annotation("warning", restored_text(done.restored)))
     # The changeset first: a result is never found without the changeset it belongs to.
     try:
         for path, model in ((changeset_file, done.changeset), (result_file, done.result)):
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(model.model_dump_json(indent=2), encoding="utf-8")
+            write_fresh(path, model.model_dump_json(indent=2).encode("utf-8"))
     except OSError as exc:
         _fail(f"cannot write {exc.filename}: {exc.strerror}")
     click.echo(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -184,12 +185,22 @@ CREDENTIALS = {
     "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "oidc",
     "ACTIONS_ID_TOKEN_REQUEST_URL": "https://oidc.invalid/",
     "ACTIONS_CACHE_URL": "https://cache.invalid/",
+    "BATON_RECORD_SECRET": "record-secret-variable",
+    "BATON_APP_PRIVATE_KEY": "-----BEGIN RSA PRIVATE KEY-----",
+}
+# Not credentials, but Baton's or the runner's: inputs, Baton's settings, the file commands.
+BATONS = {
+    "INPUT_CONFIG": ".github/baton.yml",
+    "BATON_AGENT_TIMEOUT": "600",
+    "GITHUB_ENV": "/tmp/set-env-file",
+    "GITHUB_PATH": "/tmp/add-path-file",
+    "GITHUB_STATE": "/tmp/save-state-file",
 }
 KEPT = {
     "ANTHROPIC_API_KEY": "sk-ant-kept",
     "OPENAI_API_KEY": "sk-kept",
     "GITHUB_REPOSITORY": "octo/demo",
-    "GITHUB_PATH": "/tmp/path-file",
+    "GITHUB_WORKSPACE": "/tmp/workspace",
 }
 DUMP_ENV = "pathlib.Path(os.environ['ENV_DUMP']).write_text(json.dumps(dict(os.environ)))"
 
@@ -199,12 +210,14 @@ def test_the_agent_runs_with_no_github_credential_in_its_environment(
 ) -> None:
     dump = tmp_path_factory.mktemp("env") / "env.json"
     command = agent_script(action.workdir, "env", before=DUMP_ENV)
-    step = agent(action, "--command", command, ENV_DUMP=str(dump), **CREDENTIALS, **KEPT)
+    step = agent(action, "--command", command, ENV_DUMP=str(dump), **CREDENTIALS, **BATONS, **KEPT)
 
     assert step.returncode == 0, step.stdout + step.stderr
     seen = json.loads(dump.read_text(encoding="utf-8"))
     leaked = {k for k in seen if k in CREDENTIALS or k.upper() == "INPUT_GITHUB-TOKEN"}
     assert leaked == set(), "no GitHub credential reaches the agent"
+    assert not [k for k in seen if k in BATONS or k.startswith("INPUT_") or k == "GITHUB_OUTPUT"]
+    assert not [k for k in seen if k.startswith("BATON_") and not k.endswith("_FILE")]
     assert action.fake.token not in json.dumps(seen)
     assert {k: seen.get(k) for k in KEPT} == KEPT, "the agent's own keys and the runner's stay"
     assert seen["BATON_PROMPT_FILE"] and seen["BATON_RESULT_FILE"]
@@ -356,3 +369,218 @@ def test_outside_a_checkout_the_agent_does_not_run_and_no_result_is_written(
     assert "is not a git checkout" in marker, "the report job fails once with it"
     assert not (tmp_path / "baton-result.json").exists()
     assert not (tmp_path / "baton-changeset.json").exists()
+
+
+# --------------------------------------------------------------------------- containment
+
+ANCESTORS = (
+    "import os, json, pathlib\n"
+    "seen, pid = [], os.getppid()\n"
+    "while pid > 1 and pid != int(os.environ['TEST_PID']):\n"
+    "    proc = pathlib.Path('/proc', str(pid))\n"
+    "    try:\n"  # unreadable to a user without CAP_SYS_PTRACE: Baton's is undumpable
+    "        environ = (proc / 'environ').read_bytes().decode('latin-1')\n"
+    "    except PermissionError:\n"
+    "        environ = ''\n"
+    "    seen.append({'pid': pid, 'environ': environ,\n"
+    "                 'cmdline': (proc / 'cmdline').read_bytes().decode('latin-1')})\n"
+    "    pid = int((proc / 'stat').read_text().rpartition(')')[2].split()[1])\n"
+    "pathlib.Path(os.environ['ENV_DUMP']).write_text(json.dumps(seen))\n"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_no_process_above_the_agent_holds_a_credential_in_its_environment_or_arguments(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    dump = tmp_path_factory.mktemp("env") / "ancestors.json"
+    command = agent_script(action.workdir, "ancestors", before=ANCESTORS)
+    step = agent(
+        action,
+        "--command",
+        command,
+        ENV_DUMP=str(dump),
+        TEST_PID=str(os.getpid()),
+        **CREDENTIALS,
+        **BATONS,
+    )
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    ancestors = json.loads(dump.read_text(encoding="utf-8"))
+    commands = [a["cmdline"] for a in ancestors]
+    assert any("baton\0agent" in c for c in commands), "the walk reached baton"
+    assert ancestors[-1]["cmdline"].split("\0")[:3] == [sys.executable, "-m", "baton"]
+    secrets = [action.fake.token, *CREDENTIALS.values(), *BATONS.values()]
+    for ancestor in ancestors:
+        for block in (ancestor["environ"], ancestor["cmdline"]):
+            assert [s for s in secrets if s in block] == [], ancestor["cmdline"]
+    assert result_of(action)["summary"] == "done by ancestors"
+
+
+LINGERING = (
+    "import os, time\n"
+    "if os.fork() == 0:\n"
+    "    os.setsid()\n"
+    "    if os.fork() == 0:\n"
+    "        fd = os.open(os.devnull, os.O_RDWR)\n"
+    "        for n in (0, 1, 2): os.dup2(fd, n)\n"
+    "        pathlib.Path({pid_file!r}).write_text(str(os.getpid()))\n"
+    "        time.sleep(2)\n"
+    "        for target in {targets!r}:\n"
+    "            pathlib.Path(target).write_text('rewritten by a child that outlived the agent')\n"
+    "        time.sleep(60)\n"
+    "    os._exit(0)\n"
+    "os.wait()\n"
+    "while not pathlib.Path({pid_file!r}).exists(): time.sleep(0.01)\n"
+)
+
+
+def test_a_child_that_left_the_agents_session_does_not_outlive_it(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    pid_file = tmp_path_factory.mktemp("pid") / "lingering.pid"
+    out = action.workdir / "out"
+    targets = [str(action.workdir / "README.md"), str(out / "baton-changeset.json")]
+    before = LINGERING.format(pid_file=str(pid_file), targets=targets)
+    command = agent_script(action.workdir, "forker", before=before)
+
+    step = agent(action, "--command", command, "--output", "out/baton-result.json")
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    lingering = int(pid_file.read_text(encoding="utf-8"))
+    written_then = (out / "baton-changeset.json").read_text(encoding="utf-8")
+    time.sleep(3)
+    assert not Path(f"/proc/{lingering}").exists(), "the double-forked child was killed"
+    assert (out / "baton-changeset.json").read_text(encoding="utf-8") == written_then
+    assert (action.workdir / "README.md").read_text(encoding="utf-8") == "# Demo\n"
+    assert json.loads(written_then)["files"] == []
+
+
+FILE_COMMANDS = (
+    "GITHUB_ENV",
+    "GITHUB_PATH",
+    "GITHUB_STATE",
+    "GITHUB_OUTPUT",
+    "GITHUB_STEP_SUMMARY",
+)
+TAMPER = (
+    "commands = pathlib.Path(os.environ['COMMANDS_DIR'])\n"
+    "(commands / 'set_env').open('a').write('NODE_OPTIONS=--require /tmp/evil.js\\n')\n"
+    "(commands / 'add_path').unlink()\n"
+    "(commands / 'add_path').symlink_to(commands / 'elsewhere')\n"
+    "(commands / 'step_summary').write_text('# all good, merge it\\n')\n"
+)
+
+
+def test_the_runners_file_commands_are_withheld_and_put_back_as_they_were(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # They live in $RUNNER_TEMP/_runner_file_commands, where the agent can find them.
+    commands = tmp_path_factory.mktemp("_runner_file_commands")
+    names = dict(
+        zip(
+            FILE_COMMANDS,
+            ["set_env", "add_path", "save_state", "set_output", "step_summary"],
+            strict=True,
+        )
+    )
+    for name in names.values():
+        (commands / name).write_text(f"{name}=before\n", encoding="utf-8")
+    (commands / "elsewhere").write_text("", encoding="utf-8")
+    dump = tmp_path_factory.mktemp("env") / "env.json"
+    command = agent_script(action.workdir, "tamper", before=TAMPER + DUMP_ENV)
+    paths = {variable: str(commands / name) for variable, name in names.items()}
+
+    step = agent(
+        action, "--command", command, COMMANDS_DIR=str(commands), ENV_DUMP=str(dump), **paths
+    )
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert [k for k in json.loads(dump.read_text(encoding="utf-8")) if k in FILE_COMMANDS] == []
+    for name in names.values():
+        assert not (commands / name).is_symlink()
+        assert (commands / name).read_text(encoding="utf-8") == f"{name}=before\n"
+    assert (commands / "elsewhere").read_text(encoding="utf-8") == ""
+    said = (
+        "the agent changed the runner's file commands ($GITHUB_ENV, $GITHUB_PATH, "
+        "$GITHUB_STEP_SUMMARY); Baton put them back"
+    )
+    assert f"::warning title=Baton::{said}" in step.stdout
+    assert result_of(action)["issues_found"] == [said]
+
+
+def test_the_result_is_written_to_a_new_file_never_through_a_link_the_agent_left(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    target = tmp_path_factory.mktemp("elsewhere") / "victim"
+    target.write_text("untouched\n", encoding="utf-8")
+    plant = (
+        f"pathlib.Path('baton-result.json').symlink_to({str(target)!r})\n"
+        f"pathlib.Path('baton-changeset.json').symlink_to({str(target)!r})\n"
+    )
+    step = agent(action, "--command", agent_script(action.workdir, "linker", before=plant))
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert target.read_text(encoding="utf-8") == "untouched\n"
+    assert not (action.workdir / "baton-result.json").is_symlink()
+    assert result_of(action)["summary"] == "done by linker"
+
+
+API_KEY = "sk-ant-api03-0123456789abcdefXYZ"
+LEAK = (
+    "key = os.environ['ANTHROPIC_API_KEY']\n"
+    "pathlib.Path('src').mkdir()\n"
+    "pathlib.Path('src/settings.py').write_text(f'KEY = {key!r}\\n')\n"
+    "print(json.dumps({'status': 'success', 'confidence': 0.9,\n"
+    "                  'summary': f'I used the key {key} to test',\n"
+    "                  'questions': [f'is {key} right?']}))\n"
+    "sys.exit(0)\n"
+)
+
+
+def test_a_changeset_holding_the_agents_own_key_is_refused_and_the_result_redacted(
+    action: ActionRunner,
+) -> None:
+    command = agent_script(action.workdir, "leaker", before=LEAK)
+
+    step = agent(action, "--command", command, ANTHROPIC_API_KEY=API_KEY)
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    changeset = changeset_of(action)
+    assert changeset["files"] == []
+    assert changeset["refused"] == "src/settings.py holds the value of ANTHROPIC_API_KEY"
+    result = result_of(action)
+    assert result["summary"] == "I used the key [secret] to test"
+    assert result["questions"] == ["is [secret] right?"]
+    on_disk = (action.workdir / "baton-result.json").read_text(encoding="utf-8")
+    assert API_KEY not in on_disk + json.dumps(changeset) + step.stdout
+
+
+def test_a_changeset_holding_the_github_token_base64_encoded_is_refused(
+    action: ActionRunner,
+) -> None:
+    # The token never reaches the agent; here it knows it anyway (say, from the issue).
+    encoded = base64.b64encode(b"Authorization: " + action.fake.token.encode()).decode()
+    write = f"pathlib.Path('auth.txt').write_text({encoded!r})\n"
+    step = agent(action, "--command", agent_script(action.workdir, "encoder", before=write))
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert changeset_of(action)["refused"] == "auth.txt holds the value of INPUT_GITHUB-TOKEN"
+
+
+def test_a_checkout_that_kept_the_token_in_its_git_config_does_not_run_the_agent(
+    action: ActionRunner,
+) -> None:
+    git(action.workdir, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: x")
+    ran = action.workdir / "ran.out"
+    command = agent_script(action.workdir, "never", before=f"pathlib.Path({str(ran)!r}).touch()")
+
+    step = agent(action, "--command", command)
+
+    assert step.returncode == 1
+    assert not ran.exists()
+    errors = [line for line in step.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "persist-credentials: false" in errors[0], step.stdout
+    assert not (action.workdir / "baton-result.json").exists(), "no attempt is spent"
+    marker = (action.workdir / "baton-setup-error.txt").read_text(encoding="utf-8")
+    assert "holds a credential (http.https://github.com/.extraheader)" in marker

@@ -318,3 +318,176 @@ def test_a_monitor_hook_the_agent_planted_in_git_config_is_not_run(repo: Path) -
 
     assert list(files(capture(checkout, LIMITS))) == ["new.txt"]
     assert not marker.exists()
+
+
+def test_an_unpopulated_submodule_of_the_base_is_no_change(repo: Path) -> None:
+    # actions/checkout leaves a submodule's directory empty unless asked to fetch it.
+    commit = git(repo, "rev-parse", "HEAD")
+    git(repo, "update-index", "--add", "--cacheinfo", f"{GITLINK},{commit},vendor/lib")
+    git(repo, "commit", "-q", "-m", "a submodule")
+    (repo / "vendor" / "lib").mkdir(parents=True)
+    checkout = start(repo)
+
+    assert capture(checkout, LIMITS).empty
+
+
+# ----------------------------------------------------------- git configuration the agent wrote
+
+PLANTED_FILES = {
+    "clean.txt": b"the real bytes\r\nwith CRLF and $Id$\r\n",
+    "utf16.txt": "caf\u00e9\n".encode("utf-16-le"),
+}
+ATTRIBUTES = b"* filter=x text eol=lf ident\nutf16.txt working-tree-encoding=UTF-16LE\n"
+
+
+def _program(where: Path) -> Path:
+    """A program that leaves a mark when git runs it (and passes its input through)."""
+    program = where / "ran.sh"
+    program.write_text(f'#!/bin/sh\necho "$*" >> {where / "ran"}\ncat\n', encoding="utf-8")
+    program.chmod(0o755)
+    return program
+
+
+def _plant(repo: Path, where: Path, kind: str) -> None:
+    """One way an agent can make git run its program, or read another tree, through its
+    checkout's git directory or its .gitattributes."""
+    program = _program(where)
+    git_dir = repo / ".git"
+    if kind == "clean filter":
+        git(repo, "config", "filter.x.clean", f"{program} clean")
+        git(repo, "config", "filter.x.required", "true")
+    elif kind == "include":
+        included = where / "included.gitconfig"
+        included.write_text(f'[filter "x"]\n\tclean = {program} included\n', encoding="utf-8")
+        git(repo, "config", "include.path", str(included))
+    elif kind == "hook":
+        hook = git_dir / "hooks" / "post-index-change"
+        hook.parent.mkdir(exist_ok=True)
+        hook.write_text(f"#!/bin/sh\n{program} hook\n", encoding="utf-8")
+        hook.chmod(0o755)
+        git(repo, "config", "core.hooksPath", str(hook.parent))
+    elif kind == "alternates":
+        decoy = where / "decoy"
+        decoy.mkdir()
+        git(decoy, "init", "-q")
+        alternates = git_dir / "objects" / "info" / "alternates"
+        alternates.write_text(f"{decoy / '.git' / 'objects'}\n", encoding="utf-8")
+    elif kind == "another work tree":
+        decoy = where / "decoy"
+        decoy.mkdir()
+        for name in PLANTED_FILES:
+            (decoy / name).write_text("decoy\n", encoding="utf-8")
+        git(repo, "config", "core.worktree", str(decoy))
+    elif kind == "conversions":
+        git(repo, "config", "core.autocrlf", "true")
+    (repo / ".gitattributes").write_bytes(ATTRIBUTES)
+    for name, data in PLANTED_FILES.items():
+        (repo / name).write_bytes(data)
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["clean filter", "include", "hook", "alternates", "another work tree", "conversions"],
+)
+def test_git_configuration_the_agent_wrote_runs_nothing_and_converts_nothing(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    checkout = start(repo)
+    _plant(repo, tmp_path, kind)
+
+    changeset = capture(checkout, LIMITS)
+
+    assert not (tmp_path / "ran").exists(), "no program of the agent's ran during the capture"
+    found = {path: contents for path, (_, contents) in files(changeset).items()}
+    assert found == {".gitattributes": ATTRIBUTES, **PLANTED_FILES}, "the files' real bytes"
+
+
+def test_the_capture_reads_nothing_from_the_checkouts_git_directory(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "new.txt").write_text("new\n", encoding="utf-8")
+    git_dir = repo / ".git"
+    git_dir.rename(repo.parent / "moved-away")
+    (repo / ".git").write_text("not a git directory\n", encoding="utf-8")
+
+    assert files(capture(checkout, LIMITS)) == {"new.txt": (REGULAR, b"new\n")}
+
+
+@pytest.mark.parametrize("how", ["in the config", "behind an include"])
+def test_a_checkout_keeping_the_jobs_token_in_its_config_is_a_clear_error(
+    repo: Path, tmp_path: Path, how: str
+) -> None:
+    # What actions/checkout writes unless `persist-credentials: false`.
+    header = "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3NlY3JldA=="
+    if how == "in the config":
+        git(repo, "config", "http.https://github.com/.extraheader", header)
+    else:
+        included = tmp_path / "credentials.gitconfig"
+        included.write_text(f'[http "https://github.com/"]\n\textraheader = {header}\n')
+        git(repo, "config", "include.path", str(included))
+
+    with pytest.raises(CaptureFailed) as caught:
+        start(repo)
+
+    message = str(caught.value)
+    assert message == (
+        "the checkout's git configuration holds a credential "
+        "(http.https://github.com/.extraheader), where the agent could read it, so the agent "
+        "does not run: add `persist-credentials: false` to the actions/checkout step before "
+        "`baton agent`"
+    )
+    assert "eC1h" not in message
+
+
+def test_exactly_the_limits_pass_and_one_more_changed_file_is_refused(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "README.md").write_bytes(b"x" * 10)
+    (repo / "run.sh").write_bytes(b"y" * 10)
+
+    at_limits = capture(checkout, WorkSettings(max_files=2, max_bytes=20))
+    assert at_limits.refused is None and len(at_limits.files) == 2
+
+    (repo / "old.txt").write_bytes(b"")
+    over = capture(checkout, WorkSettings(max_files=2, max_bytes=20))
+    assert over.files == []
+    assert over.refused == "the agent changed 3 files (at most 2)"
+
+
+def test_ignored_files_count_against_no_limit(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / "build").mkdir()
+    with (repo / "build" / "huge.bin").open("wb") as sparse:
+        sparse.truncate(3 * 1024**3)
+    (repo / "kept.txt").write_text("kept\n", encoding="utf-8")
+
+    changeset = capture(checkout, WorkSettings(max_files=1, max_bytes=1000))
+
+    assert changeset.refused is None
+    assert list(files(changeset)) == ["kept.txt"]
+
+
+def test_a_path_of_the_base_holding_a_tab_is_read_whole(tmp_path: Path) -> None:
+    root = tmp_path / "tabs"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "a\tb.txt").write_text("one\n", encoding="utf-8")
+    (root / "c\td.txt").write_text("two\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "tabs")
+    checkout = start(root)
+    (root / "a\tb.txt").write_text("changed\n", encoding="utf-8")
+
+    assert files(capture(checkout, LIMITS)) == {"a\tb.txt": (REGULAR, b"changed\n")}
+
+
+def test_a_sha256_repository_is_captured_with_its_own_object_format(tmp_path: Path) -> None:
+    root = tmp_path / "sha256"
+    root.mkdir()
+    git(root, "init", "-q", "--object-format=sha256")
+    (root / "README.md").write_text("# Demo\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    checkout = start(root)
+    (root / "new.txt").write_text("new\n", encoding="utf-8")
+
+    assert len(checkout.base) == 64
+    assert files(capture(checkout, LIMITS)) == {"new.txt": (REGULAR, b"new\n")}

@@ -5,13 +5,23 @@ text, so its output is hostile too: extraction never raises and stays linear."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from baton.agents.runner import CommandAgent, agent_environment, result_from_output, withheld
+from baton.agents import runner as runner_module
+from baton.agents.runner import (
+    CommandAgent,
+    agent_environment,
+    result_from_output,
+    run_agent,
+    withheld,
+)
 from baton.core.agent_result import AgentResult
+from baton.workflow.config import WorkSettings
 from baton.workflow.model import AgentStatus
 
 RESULT = {"status": "success", "confidence": 0.9, "summary": "done"}
@@ -258,7 +268,16 @@ def test_an_agent_is_available_when_its_program_exists(command: str, available: 
         pytest.param("ACTIONS_CACHE_URL", True, id="the cache service"),
         pytest.param("ANTHROPIC_API_KEY", False, id="the agent's API key"),
         pytest.param("OPENAI_API_KEY", False, id="another agent's API key"),
-        pytest.param("GITHUB_PATH", False, id="the runner's PATH file is no credential"),
+        pytest.param("BATON_RECORD_SECRET", True, id="the record secret as a variable"),
+        pytest.param("BATON_APP_PRIVATE_KEY", True, id="the App's private key"),
+        pytest.param("INPUT_CONFIG", True, id="any action input"),
+        pytest.param("BATON_AGENT_COMMAND", True, id="Baton's own settings"),
+        pytest.param("GITHUB_ENV", True, id="the runner's variables file"),
+        pytest.param("GITHUB_PATH", True, id="the runner's PATH file"),
+        pytest.param("GITHUB_OUTPUT", True, id="the step's outputs file"),
+        pytest.param("GITHUB_STATE", True, id="the step's state file"),
+        pytest.param("GITHUB_STEP_SUMMARY", True, id="the job summary file"),
+        pytest.param("GITHUB_WORKSPACE", False, id="the runner's other variables"),
         pytest.param("GITHUB_REPOSITORY", False, id="the repository's name"),
         pytest.param("GITHUB_TOKENIZER_MODEL", True, id="a near miss errs on the safe side"),
         pytest.param("HOME", False, id="everything else"),
@@ -267,3 +286,48 @@ def test_an_agent_is_available_when_its_program_exists(command: str, available: 
 def test_which_variables_are_kept_from_the_agent(name: str, kept_from_the_agent: bool) -> None:
     assert withheld(name) is kept_from_the_agent
     assert (name in agent_environment({name: "value", "PATH": "/bin"})) is not kept_from_the_agent
+
+
+def test_the_agent_has_ended_when_its_process_has_even_if_a_child_holds_its_output(
+    tmp_path: Path,
+) -> None:
+    script = (
+        "import json, subprocess, sys\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print(json.dumps({'status': 'success', 'confidence': 1, 'summary': 'left one'}))\n"
+    )
+    runner = agent(script, tmp_path)
+    started = time.monotonic()
+
+    result = runner.dispatch("p")
+
+    assert result.summary == "left one"
+    assert time.monotonic() - started < 20, "not held until the timeout by the child's pipe"
+    assert runner.survivors == frozenset()
+
+
+def _checkout(root: Path) -> Path:
+    root.mkdir()
+    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "start"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=root, check=True
+        )
+    return root
+
+
+def test_a_changeset_is_refused_when_something_the_agent_started_could_not_be_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A process the agent started as another user (say, through sudo) cannot be killed.
+    monkeypatch.setattr(runner_module.reaper, "stop_descendants", lambda spared: {4242, 77})
+    script = "import pathlib\npathlib.Path('new.txt').write_text('x')\nprint('{}')\n"
+    (tmp_path / "agent.py").write_text(script, encoding="utf-8")
+    work = _checkout(tmp_path / "work")
+    command = CommandAgent(f"{sys.executable} {tmp_path / 'agent.py'}", workdir=work)
+
+    done = run_agent(command, "p", limits=WorkSettings(), secrets_held=[], file_command_paths={})
+
+    assert done.changeset.files == []
+    assert (
+        done.changeset.refused == "processes the agent started could not be stopped (pid 77, 4242)"
+    )

@@ -1,13 +1,19 @@
 """What an agent changed in its checkout, as a `Changeset` bound to the commit it started from.
 
-`start` records the checkout's HEAD before the agent runs; `capture` compares the working tree
-with that commit afterwards, so work the agent committed counts as much as work it left in the
-tree. The comparison runs through a temporary index (`GIT_INDEX_FILE`): `read-tree <base>`,
-`add --all`, `diff --cached --raw -z --no-renames <base>`. That leaves the checkout's own index
-alone, leaves out what `.gitignore` ignores, finds new, changed and deleted files, and reports
-modes, so a symbolic link (120000) or a nested repository (160000) travels with its mode and the
-report job refuses it with that reason. Contents are read as git stores them (the blob the
-temporary index holds), never by opening a path, so a symbolic link is never followed.
+`start` records the checkout's HEAD and its tree's listing (`ls-tree`: mode, object id, path)
+before the agent runs, while the checkout is still what actions/checkout made. `capture`
+compares the working tree with that listing afterwards, so work the agent committed counts as
+much as work it left in the tree. Nothing of the checkout's `.git` is used for it: the agent
+could have written filters, hooks, includes, alternates or `core.worktree` there, and git obeys
+them. The comparison runs in a git directory Baton makes after the agent has ended, outside the
+checkout, with the checkout as its work tree, no system, global or repository configuration
+but Baton's, and `info/attributes` (which outranks every `.gitattributes`) turning off filters
+and end-of-line, ident and encoding conversions, so contents are the files' real bytes. Its index
+is seeded with the listing, `add --all` hashes the tree into Baton's own objects, and the index
+is compared with the listing. That leaves out what `.gitignore` ignores, finds new, changed and
+deleted files, and reports modes, so a symbolic link (120000) or a nested repository (160000)
+travels with its mode and the report job refuses it with that reason. Contents are read from
+Baton's objects, never by opening a path, so a symbolic link is never followed.
 
 The agent read untrusted issue text, so its checkout is hostile too: limits are applied
 before contents are read (untracked files by their size on disk, before git hashes them; every
@@ -23,7 +29,7 @@ import stat
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -33,8 +39,8 @@ from baton.workflow.config import WorkSettings
 
 GIT_TIMEOUT = 600  # seconds for one git command; hashing a big checkout takes a while
 SHOWN = 120  # characters of a path quoted in a reason
-# Settings from the checkout's own .git/config (which the agent could write) that would make
-# git start a program of the agent's choosing while Baton captures, or print noise.
+# Settings that would make git start a program or print noise, pinned for every git Baton runs
+# here (in `start`, the checkout's own configuration is still what actions/checkout wrote).
 SAFE_CONFIG = (
     "-c",
     "core.fsmonitor=false",
@@ -44,23 +50,30 @@ SAFE_CONFIG = (
     "advice.addEmbeddedRepo=false",
     "-c",
     "core.quotePath=false",
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "core.safecrlf=false",
 )
+# `$GIT_DIR/info/attributes` outranks every `.gitattributes` in the tree: no filter driver, no
+# end-of-line, ident or encoding conversion, for every path.
+ATTRIBUTES = b"* -filter -text -eol -ident -working-tree-encoding\n"
 
 
 class _Git(Protocol):
-    """`capture`'s git, bound to the checkout."""
+    """`capture`'s git, bound to Baton's own git directory and the checkout as work tree."""
 
-    def __call__(
-        self, *args: str, index: Path | None = None, stdin: bytes | None = None
-    ) -> bytes: ...
+    def __call__(self, *args: str, stdin: bytes | None = None) -> bytes: ...
 
 
 @dataclass(frozen=True)
 class Checkout:
-    """Where the agent works and the commit it started from."""
+    """Where the agent works, the commit it started from and that commit's tree as
+    `ls-tree -r -z --full-tree` lists it (recorded before the agent runs)."""
 
     top: Path
     base: str
+    listing: bytes = field(default=b"", repr=False)
 
 
 @dataclass(frozen=True)
@@ -71,21 +84,18 @@ class _Entry:
     deleted: bool
 
 
-def _git(
-    where: Path,
-    *args: str,
-    environ: Mapping[str, str],
-    index: Path | None = None,
+def _run_git(
+    args: list[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
     stdin: bytes | None = None,
+    found_nothing_ok: bool = False,
 ) -> bytes:
-    env = {k: v for k, v in environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-    if index is not None:
-        env["GIT_INDEX_FILE"] = str(index)
     try:
         done = subprocess.run(
             ["git", *SAFE_CONFIG, *args],
-            cwd=where,
+            cwd=cwd,
             env=env,
             input=stdin,
             capture_output=True,
@@ -96,6 +106,8 @@ def _git(
         raise CaptureFailed("git is not installed, so the agent's changes cannot be read") from exc
     except subprocess.TimeoutExpired as exc:
         raise CaptureFailed(f"`git {args[0]}` did not finish within {GIT_TIMEOUT} seconds") from exc
+    if done.returncode == 1 and found_nothing_ok:
+        return b""
     if done.returncode:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
         said = lines[-1][:300] if lines else f"exit status {done.returncode}"
@@ -103,8 +115,62 @@ def _git(
     return done.stdout
 
 
+def _git(
+    where: Path, *args: str, environ: Mapping[str, str], found_nothing_ok: bool = False
+) -> bytes:
+    """git in the checkout as actions/checkout left it (only before the agent runs)."""
+    env = {k: v for k, v in environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+    return _run_git(list(args), cwd=where, env=env, found_nothing_ok=found_nothing_ok)
+
+
+def isolated_environment(scratch: Path, top: Path) -> dict[str, str]:
+    """The whole environment of capture's git: Baton's git directory and index in `scratch`,
+    the checkout as work tree, and no configuration from the system, the user or the agent."""
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LC_ALL": "C",
+        "HOME": str(scratch / "home"),
+        "XDG_CONFIG_HOME": str(scratch / "xdg"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_ATTR_NOSYSTEM": "1",
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_OPTIONAL_LOCKS": "0",
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_DIR": str(scratch / "git"),
+        "GIT_WORK_TREE": str(top),
+        "GIT_INDEX_FILE": str(scratch / "index"),
+    }
+
+
+def _own_repository(scratch: Path, top: Path, base: str) -> _Git:
+    """A bare git directory of Baton's in `scratch`, made now (after the agent has ended, so
+    nothing the agent ran can have written into it), bound to the checkout as work tree."""
+    git_dir = scratch / "git"
+    for directory in ("home", "xdg"):
+        (scratch / directory).mkdir()
+    init_env = isolated_environment(scratch, top)
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        del init_env[name]
+    object_format = "sha256" if len(base) == 64 else "sha1"
+    _run_git(
+        ["init", "-q", "--bare", "--template=", f"--object-format={object_format}", str(git_dir)],
+        cwd=scratch,
+        env=init_env,
+    )
+    (git_dir / "info").mkdir(exist_ok=True)
+    (git_dir / "info" / "attributes").write_bytes(ATTRIBUTES)
+    env = isolated_environment(scratch, top)
+
+    def git(*args: str, stdin: bytes | None = None) -> bytes:
+        return _run_git(list(args), cwd=top, env=env, stdin=stdin)
+
+    return git
+
+
 def start(workdir: Path, *, environ: Mapping[str, str] | None = None) -> Checkout:
-    """The checkout around `workdir` and its HEAD, taken before the agent runs."""
+    """The checkout around `workdir`, its HEAD and HEAD's listing, taken before the agent runs."""
     environ = os.environ if environ is None else environ
     try:
         top = _git(workdir, "rev-parse", "--show-toplevel", environ=environ)
@@ -114,44 +180,55 @@ def start(workdir: Path, *, environ: Mapping[str, str] | None = None) -> Checkou
             f"{workdir} is not a git checkout with a commit, so what the agent changes cannot be "
             f"captured: check the repository out (actions/checkout) before `baton agent` ({exc})"
         ) from exc
-    return Checkout(top=Path(os.fsdecode(top.rstrip(b"\n"))), base=base.decode("ascii").strip())
+    root = Path(os.fsdecode(top.rstrip(b"\n")))
+    _refuse_persisted_credentials(root, environ)
+    commit = base.decode("ascii").strip()
+    listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", commit, environ=environ)
+    return Checkout(top=root, base=commit, listing=listing)
 
 
-def capture(
-    checkout: Checkout, limits: WorkSettings, *, environ: Mapping[str, str] | None = None
-) -> Changeset:
-    """Everything the working tree changed relative to `checkout.base`, in path order."""
-    environ = os.environ if environ is None else environ
+def _refuse_persisted_credentials(top: Path, environ: Mapping[str, str]) -> None:
+    """Raises CaptureFailed when the checkout's git configuration (includes followed) holds an
+    HTTP header, which is where actions/checkout keeps the job's token unless told
+    `persist-credentials: false`: the agent could read it there."""
+    headers = _git(
+        top,
+        "config",
+        "--includes",
+        "--name-only",
+        "--get-regexp",
+        r"^http\..*\.extraheader$",
+        environ=environ,
+        found_nothing_ok=True,
+    )
+    if headers.strip():
+        name = headers.decode("utf-8", "replace").splitlines()[0][:SHOWN]
+        raise CaptureFailed(
+            f"the checkout's git configuration holds a credential ({name}), where the agent "
+            "could read it, so the agent does not run: add `persist-credentials: false` to "
+            "the actions/checkout step before `baton agent`"
+        )
 
-    def git(*args: str, index: Path | None = None, stdin: bytes | None = None) -> bytes:
-        return _git(checkout.top, *args, environ=environ, index=index, stdin=stdin)
 
+def capture(checkout: Checkout, limits: WorkSettings) -> Changeset:
+    """Everything the working tree changed relative to `checkout.base`, in path order; git
+    runs with an environment of Baton's alone (`isolated_environment`)."""
     with tempfile.TemporaryDirectory(prefix="baton-capture-") as scratch:
-        index = Path(scratch) / "index"
-        git("read-tree", checkout.base, index=index)
-        untracked = git("ls-files", "-z", "--others", "--exclude-standard", index=index)
+        git = _own_repository(Path(scratch), checkout.top, checkout.base)
+        git("update-index", "-z", "--index-info", stdin=checkout.listing)
+        untracked = git("ls-files", "-z", "--others", "--exclude-standard")
         too_much = _untracked_over_limits(checkout.top, untracked, limits)
         if too_much:
             return Changeset(base=checkout.base, refused=too_much)
-        git("add", "--all", "--", ":/", index=index)
-        raw = git(
-            "diff",
-            "--cached",
-            "--raw",
-            "-z",
-            "--no-renames",
-            "--no-abbrev",
-            "--no-relative",
-            "--no-ext-diff",
-            "--ignore-submodules=none",
-            checkout.base,
-            "--",
-            index=index,
-        )
-    entries = sorted(_parse_raw(raw), key=lambda e: e.path)
+        git("add", "--all", "--", ":/")
+        entries = _compare(_listed(checkout.listing), _staged(git("ls-files", "-s", "-z")))
+        return _changeset(checkout.base, entries, git, limits)
+
+
+def _changeset(base: str, entries: list[_Entry], git: _Git, limits: WorkSettings) -> Changeset:
     if len(entries) > limits.max_files:
         return Changeset(
-            base=checkout.base,
+            base=base,
             refused=f"the agent changed {len(entries):,} files (at most {limits.max_files:,})",
         )
     paths: list[str] = []
@@ -160,7 +237,7 @@ def capture(
             paths.append(entry.path.decode("utf-8"))
         except UnicodeDecodeError:
             shown = entry.path[:SHOWN].decode("utf-8", "backslashreplace")
-            return Changeset(base=checkout.base, refused=f"the path {shown!r} is not UTF-8")
+            return Changeset(base=base, refused=f"the path {shown!r} is not UTF-8")
     blobs = [e.oid for e in entries if not e.deleted and e.mode != GITLINK]
     sizes = _sizes(git, blobs)
     total = sum(sizes[e.oid] for e in entries if not e.deleted and e.oid in sizes)
@@ -171,7 +248,7 @@ def capture(
         )[:3]
         named = ", ".join(f"{p[:SHOWN]} ({size:,} bytes)" for size, p in largest)
         return Changeset(
-            base=checkout.base,
+            base=base,
             refused=f"the agent's changes hold {total:,} bytes (at most "
             f"{limits.max_bytes:,}); the largest: {named}",
         )
@@ -180,7 +257,7 @@ def capture(
         FileChange(path=path, mode=entry.mode, contents=_encoded(entry, contents))
         for entry, path in zip(entries, paths, strict=True)
     ]
-    return Changeset(base=checkout.base, files=files)
+    return Changeset(base=base, files=files)
 
 
 def _untracked_over_limits(top: Path, listing: bytes, limits: WorkSettings) -> str | None:
@@ -208,24 +285,42 @@ def _untracked_over_limits(top: Path, listing: bytes, limits: WorkSettings) -> s
     return None
 
 
-def _parse_raw(raw: bytes) -> list[_Entry]:
-    """`git diff --raw -z --no-renames`: `:old new oldoid newoid status NUL path NUL` ..."""
-    entries = []
-    fields = raw.split(b"\0")
-    for meta, path in zip(fields[0:-1:2], fields[1::2], strict=False):
-        old_mode, new_mode, old_oid, new_oid, status = meta.decode("ascii").lstrip(":").split(" ")
-        deleted = status == "D"
-        entries.append(
-            _Entry(
-                path=path,
-                # A deletion keeps the mode of what it deletes, so that deleting a link or a
-                # submodule is judged as such.
-                mode=old_mode if deleted else new_mode,
-                oid=old_oid if deleted else new_oid,
-                deleted=deleted,
-            )
-        )
-    return entries
+def _listed(listing: bytes) -> dict[bytes, tuple[str, str]]:
+    """`ls-tree -r -z`: `mode SP type SP oid TAB path NUL` ... as path -> (mode, oid)."""
+    found = {}
+    for record in listing.split(b"\0"):
+        if record:
+            meta, _, path = record.partition(b"\t")
+            mode, _kind, oid = meta.decode("ascii").split(" ")
+            found[path] = (mode, oid)
+    return found
+
+
+def _staged(listing: bytes) -> dict[bytes, tuple[str, str]]:
+    """`ls-files -s -z`: `mode SP oid SP stage TAB path NUL` ... as path -> (mode, oid)."""
+    found = {}
+    for record in listing.split(b"\0"):
+        if record:
+            meta, _, path = record.partition(b"\t")
+            mode, oid, _stage = meta.decode("ascii").split(" ")
+            found[path] = (mode, oid)
+    return found
+
+
+def _compare(base: dict[bytes, tuple[str, str]], now: dict[bytes, tuple[str, str]]) -> list[_Entry]:
+    """What differs between the two listings, in path order. A deletion keeps the mode of what
+    it deletes, so that deleting a link or a submodule is judged as such."""
+    entries = [
+        _Entry(path=path, mode=mode, oid=oid, deleted=False)
+        for path, (mode, oid) in now.items()
+        if base.get(path) != (mode, oid)
+    ]
+    entries += [
+        _Entry(path=path, mode=mode, oid=oid, deleted=True)
+        for path, (mode, oid) in base.items()
+        if path not in now
+    ]
+    return sorted(entries, key=lambda e: e.path)
 
 
 def _sizes(git: _Git, oids: list[str]) -> dict[str, int]:

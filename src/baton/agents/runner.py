@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from baton.agents import capture
-from baton.core.agent_result import AgentResult, parse_agent_result
+from baton.agents import capture, file_commands, reaper, secrets
+from baton.core.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
 from baton.core.changeset import Changeset
 from baton.errors import CaptureFailed, InvalidAgentResult
 from baton.workflow.config import WorkSettings
@@ -36,13 +36,15 @@ WINDOW = 256  # characters a candidate object is first decoded in
 _OBJECT_START = re.compile(r'\{(?=[ \t\n\r]*["}])')  # only these can open a JSON object
 # No GitHub credential reaches the agent, which reads untrusted issue text: what it changed
 # travels as a changeset that the report job validates and commits. Patterns, upper-cased.
-WITHHELD_PATTERNS = (
+CREDENTIAL_PATTERNS = (
     "*GITHUB*TOKEN*",  # GITHUB_TOKEN, INPUT_GITHUB-TOKEN, INPUT_GITHUB_TOKEN, MY_GITHUB_TOKEN
     "GH_*TOKEN*",  # GH_TOKEN, GH_ENTERPRISE_TOKEN (the gh CLI's names)
     "GITHUB_PAT",
     "GH_PAT",
     "INPUT_RECORD-SECRET",
     "INPUT_RECORD_SECRET",
+    "BATON_RECORD_SECRET",
+    "BATON_APP_PRIVATE_KEY",
     # The runner's own credentials: artifacts, caches and OIDC tokens for the job.
     "ACTIONS_RUNTIME_TOKEN",
     "ACTIONS_RUNTIME_URL",
@@ -51,18 +53,35 @@ WITHHELD_PATTERNS = (
     "ACTIONS_CACHE_URL",
     "ACTIONS_RESULTS_URL",
 )
+# Not credentials, but Baton's alone: the action's inputs and Baton's settings, and the runner's
+# file commands, through which a line would set variables or PATH for the job's later steps.
+WITHHELD_PATTERNS = (*CREDENTIAL_PATTERNS, "INPUT_*", "BATON_*", *file_commands.FILE_COMMANDS)
+
+
+def _matches(name: str, patterns: tuple[str, ...]) -> bool:
+    upper = name.upper()
+    return any(fnmatchcase(upper, pattern) for pattern in patterns)
+
+
+def credential(name: str) -> bool:
+    """Whether the variable `name` holds one of the job's credentials."""
+    return _matches(name, CREDENTIAL_PATTERNS)
 
 
 def withheld(name: str) -> bool:
     """Whether the variable `name` is kept from the agent."""
-    upper = name.upper()
-    return any(fnmatchcase(upper, pattern) for pattern in WITHHELD_PATTERNS)
+    return _matches(name, WITHHELD_PATTERNS)
 
 
 def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment the agent runs with: everything (its API keys, PATH, the runner's
-    variables) except GitHub credentials and Baton's record secret."""
+    variables) except GitHub credentials, Baton's inputs and settings and the file commands."""
     return {k: v for k, v in environ.items() if not withheld(k)}
+
+
+def secrets_of(environ: Mapping[str, str]) -> list[secrets.Secret]:
+    """The secrets in `environ` that must not leave in a changeset or a result."""
+    return secrets.secrets_of(secrets.held(environ, withheld=credential))
 
 
 def _decode_from(text: str, start: int) -> tuple[object, int] | int:
@@ -137,6 +156,7 @@ class CommandAgent:
         self.command = command
         self.timeout = timeout
         self.workdir = workdir
+        self.survivors: frozenset[int] = frozenset()  # what the last run left and no kill stopped
 
     def is_available(self) -> bool:
         try:
@@ -146,13 +166,16 @@ class CommandAgent:
         return shutil.which(program) is not None or Path(program).exists()
 
     def dispatch(self, prompt: str) -> AgentResult:
+        """Run the agent to its end; nothing it started is left running when this returns."""
         with tempfile.TemporaryDirectory(prefix="baton-agent-") as scratch:
             prompt_file = Path(scratch) / "prompt.md"
             result_file = Path(scratch) / "result.json"
             prompt_file.write_text(prompt, encoding="utf-8")
             env = agent_environment(os.environ)
             env.update(BATON_PROMPT_FILE=str(prompt_file), BATON_RESULT_FILE=str(result_file))
-            finished = _run(self.command, prompt, env=env, cwd=self.workdir, timeout=self.timeout)
+            finished, self.survivors = _run(
+                self.command, prompt_file, env=env, cwd=self.workdir, timeout=self.timeout
+            )
             if finished is None:
                 return AgentResult(
                     status=AgentStatus.failure,
@@ -169,60 +192,95 @@ class CommandAgent:
 
 
 def _run(
-    command: str, prompt: str, *, env: dict[str, str], cwd: Path | None, timeout: float
-) -> tuple[str, int] | None:
-    """Run the command in a session of its own; its output and exit status, or None when it
-    ran out of time. On a timeout the whole session is killed, so nothing the agent started
-    keeps changing the checkout while Baton captures it, or holds the pipes open."""
-    process = subprocess.Popen(
-        command,
-        shell=True,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        encoding="utf-8",  # text mode; bytes that are not UTF-8 must not crash
-        errors="replace",
-        env=env,
-        cwd=cwd,
-        start_new_session=True,
-    )
-    try:
-        stdout, _ = process.communicate(prompt, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_session(process)
-        return None
-    _kill_session(process)  # what the agent left running in the background
-    return stdout, process.returncode
+    command: str, prompt_file: Path, *, env: dict[str, str], cwd: Path | None, timeout: float
+) -> tuple[tuple[str, int] | None, frozenset[int]]:
+    """Run the command in a session of its own, the prompt on its standard input; its output and
+    exit status (None when it ran out of time) and the processes it left that could not be
+    killed. The agent has ended when its own process has (not when the last holder of its
+    output lets go); then its session and every process it left behind, in the session or out of
+    it, is killed, so nothing keeps changing the checkout or the files Baton writes next."""
+    spared = reaper.descendants(os.getpid())  # whatever ran before the agent is not its
+    with prompt_file.open("rb") as stdin, tempfile.TemporaryFile() as output:
+        process = subprocess.Popen(
+            command,
+            shell=True,
+            stdin=stdin,
+            stdout=output,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, _stop(process, spared)
+        survivors = _stop(process, spared)
+        output.seek(0)
+        # Bytes that are not UTF-8 must not crash.
+        return (output.read().decode("utf-8", "replace"), process.returncode), survivors
 
 
-def _kill_session(process: subprocess.Popen[str]) -> None:
+def _stop(process: subprocess.Popen[bytes], spared: set[int]) -> frozenset[int]:
     with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left of it
         os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired, ValueError):  # reap; pipes closed
-        process.communicate(timeout=10)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
+    return frozenset(reaper.stop_descendants(spared=spared))
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one run of an agent hands to the report job."""
+    """What one run of an agent hands to the report job, and the file commands (by variable)
+    that the agent had changed and Baton put back."""
 
     result: AgentResult
     changeset: Changeset
+    restored: tuple[str, ...] = ()
 
 
-def run_agent(agent: CommandAgent, prompt: str, *, limits: WorkSettings) -> Outcome:
+def run_agent(
+    agent: CommandAgent,
+    prompt: str,
+    *,
+    limits: WorkSettings,
+    secrets_held: list[secrets.Secret] | None = None,
+    file_command_paths: Mapping[str, str] | None = None,
+) -> Outcome:
     """Run the agent in its checkout and capture what it changed there.
 
     The base is taken before the agent runs (raises CaptureFailed when the directory is no git
     checkout: a setup error, before any attempt is spent). The capture runs whatever the agent
     did, a crash or a timeout included, so partial work is kept; a capture that fails becomes a
-    refused changeset that says why."""
+    refused changeset that says why. `secrets_held` (default: those of this environment) must
+    not leave: a changeset holding one is refused, and the result's texts are redacted.
+    `file_command_paths` (default: this environment's) are put back as they were."""
+    held = secrets_of(os.environ) if secrets_held is None else secrets_held
+    paths = file_commands.paths_of(os.environ) if file_command_paths is None else file_command_paths
+    kept = file_commands.keep(paths)
     checkout = capture.start(agent.workdir or Path.cwd(), environ=agent_environment(os.environ))
     result = agent.dispatch(prompt)
+    restored = tuple(file_commands.restore(kept))
     try:
-        changeset = capture.capture(checkout, limits, environ=agent_environment(os.environ))
+        changeset = capture.capture(checkout, limits)
     except CaptureFailed as exc:
         changeset = Changeset(
             base=checkout.base, refused=f"what the agent changed could not be read: {exc}"
         )
-    return Outcome(result=result, changeset=changeset)
+    refused = secrets.leaked(changeset, held)
+    if agent.survivors:
+        # Whatever they are still doing to the checkout would not be in the changeset.
+        pids = ", ".join(str(pid) for pid in sorted(agent.survivors)[:5])
+        refused = f"processes the agent started could not be stopped (pid {pids})"
+    if refused:
+        changeset = Changeset(base=checkout.base, refused=refused)
+    result = secrets.redact_result(result, held)
+    if restored and len(result.issues_found) < MAX_ITEMS:
+        said = restored_text(restored)
+        result = result.model_copy(update={"issues_found": [*result.issues_found, said]})
+    return Outcome(result=result, changeset=changeset, restored=restored)
+
+
+def restored_text(restored: tuple[str, ...]) -> str:
+    named = ", ".join(f"${name}" for name in restored)
+    return f"the agent changed the runner's file commands ({named}); Baton put them back"
