@@ -27,12 +27,12 @@ from baton.core.events import (
 from baton.core.issue_facts import Actor, Comment, IssueInfo
 from baton.core.record import Record
 from baton.core.triage import event_reason, view_of
-from baton.core.work import PullRequestFacts, branch_name
-from baton.errors import PullRequestRefused, StaleHead, TrackerError
-from baton.github.tracker import CommitRequest, DispatchTarget, Snapshot, Tracker
+from baton.core.work import BranchFacts, PullRequestFacts, branch_name
+from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
+from baton.github.tracker import BranchHead, CommitRequest, DispatchTarget, Snapshot, Tracker
 from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
-from baton.issue.changeset_facts import judge
+from baton.issue.changeset_facts import claims, judge
 from baton.issue.load import Loaded, load
 from baton.workflow.config import RepoBreaker, Settings
 
@@ -179,7 +179,9 @@ def _decide_once(
         secret=secret,
     )
     if isinstance(event, AgentReported) and changeset is not None:
-        event = _judged(event, changeset, snapshot, loaded.record, settings, fresh=read_now)
+        event = _judged(
+            event, changeset, snapshot, loaded.record, settings, tracker, fresh=read_now
+        )
     event = _with_pull_request_details(event, loaded.record, tracker)
     event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
     original = event
@@ -227,20 +229,32 @@ def _judged(
     snapshot: Snapshot,
     record: Record | None,
     settings: Settings,
+    tracker: Tracker,
     *,
     fresh: bool = True,
 ) -> AgentReported:
     """The report with its changeset judged against the branch head just read; once this run
-    has committed it, the facts say so and are kept. A commit refused as stale is kept while
-    the run decides on the read it made before (`fresh` False), and judged again on a new read
-    (a racing run may have committed the very same changeset meanwhile)."""
+    has committed it, or GitHub refused the commit, the facts say so and are kept. A commit
+    refused as stale is kept while the run decides on the read it made before (`fresh` False),
+    and judged again on a new read (a racing run may have committed the very same changeset
+    meanwhile). A head commit claiming the changeset is read only then (`claims`: rare)."""
     facts = event.changeset
     if facts is not None and (
-        facts.status == "committed" or (facts.status == "stale" and not fresh)
+        facts.status in ("committed", "refused") or (facts.status == "stale" and not fresh)
     ):
         return event
     code = record is not None and settings.workflow.changes_code(record.state)
-    facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
+    head = snapshot.branch
+    claimed = head is not None and claims(changeset, head, record)
+    facts = judge(
+        changeset,
+        settings.policy.work,
+        head,
+        record,
+        changes_code=code,
+        head_commit=tracker.commit_facts(head.oid) if head is not None and claimed else None,
+        bot=settings.policy.bot_login,
+    )
     return event.model_copy(update={"changeset": facts})
 
 
@@ -338,7 +352,9 @@ def _commit(
     try:
         if not event.changeset.head:  # no branch yet: it starts where the agent started
             made = tracker.create_branch(plan.branch)
-            notes.append(f"branch {made.name} created at {made.oid[:7]}")
+            if made.ahead:
+                return _foreign(event, made, notes)
+            notes.append(f"branch {made.name} {_made_or_found(made)} at {made.oid[:7]}")
             if made.oid != plan.expected_head:
                 raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
         oid = tracker.commit(request)
@@ -350,9 +366,27 @@ def _commit(
         notes.append(f"the branch moved before the commit: {exc}")
         facts = event.changeset.model_copy(update={"status": "stale", "head": head})
         return event.model_copy(update={"changeset": facts})
+    except CommitRefused as exc:
+        # The same commit would be refused at every run: a refused changeset (a failed attempt,
+        # said on the issue with GitHub's answer), never a run that fails forever.
+        notes.append(f"GitHub refused the commit: {exc}")
+        facts = event.changeset.model_copy(update={"status": "refused", "problems": [str(exc)]})
+        return event.model_copy(update={"changeset": facts})
     notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
     facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
     return event.model_copy(update={"changeset": facts})
+
+
+def _made_or_found(head: BranchHead) -> str:
+    return "created" if head.created else "found (nothing on it Baton did not write)"
+
+
+def _foreign(event: Event, found: BranchHead, notes: list[str]) -> Event:
+    """The issue's branch exists, Baton's record does not say Baton made it, and it carries
+    commits its base lacks: it is someone else's, and `decide` refuses it (never adopts it)."""
+    notes.append(f"branch {found.name} exists with {found.ahead} commit(s) Baton did not make")
+    facts = BranchFacts(name=found.name, head=found.oid, ahead=found.ahead)
+    return event.model_copy(update={"foreign_branch": facts})
 
 
 MAX_WORK_STEPS = 5  # a count, a commit, a pull request (or sub-issues, a merge): then final
@@ -443,7 +477,26 @@ def handle(
             planned = result.decision.record.work if result.decision.record else None
             base = planned.base if planned is not None and planned.base else None
             head = tracker.create_branch(result.decision.create_branch, base)
-            notes.append(f"branch {head.name} at {head.oid[:7]}")
+            if head.ahead:
+                # Someone else's branch: decided again with it, the issue goes to a human.
+                event = _foreign(result.event or event, head, notes)
+                result, issue = _decide_once(
+                    event,
+                    tracker,
+                    settings,
+                    secret=secret,
+                    refresh=False,
+                    identities=identities,
+                    snapshot=result.snapshot,
+                    changeset=changeset,
+                )
+                if result.decision.create_branch is not None or result.decision.work_first:
+                    raise TrackerError(
+                        f"issue #{event.issue.number}: {head.name} is not Baton's, and the "
+                        "decision still asked to use it; nothing was written"
+                    )
+            else:
+                notes.append(f"branch {head.name} {_made_or_found(head)} at {head.oid[:7]}")
         if _changed_since_read(result, tracker):
             continue
         result.notes[:0] = notes

@@ -187,6 +187,17 @@ class ChangesetFacts(BaseModel):
     problems: list[str] = Field(default_factory=list)
 
 
+class BranchFacts(BaseModel):
+    """The issue's branch as Baton found it when it came to create it: made by someone else
+    (the record does not say Baton made it) and carrying `ahead` commits its base lacks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    head: str
+    ahead: int
+
+
 class PullRequestFacts(BaseModel):
     """The pull request a run opened for the issue, or why GitHub would not open it."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from baton.core import messages
 from baton.core.decision import PullRequestPlan
 from baton.core.engine.context import BATON, Ctx, Draft, Scene, escalate
 from baton.core.record import Record
@@ -35,10 +36,32 @@ def with_branch(scene: Scene, record: Record) -> tuple[Record, str | None]:
     if not scene.workflow.changes_code(record.state) and not epic_branch:
         return record, None
     work = record.work
-    if work is not None and work.created:
-        return record, None
+    if (work is not None and work.created) or record.held:
+        return record, None  # held for a human: made when the work goes on
     made = work_of(record, scene.policy).model_copy(update={"created": True})
     return record.model_copy(update={"work": made}), made.branch
+
+
+def foreign_branch_message(name: str, head: str, ahead: int) -> str:
+    return (
+        f"{name} already exists with {ahead} commit(s) Baton did not make (head {head[:7]}), "
+        "and Baton never takes over a branch it did not create: delete or rename that branch, "
+        "then /retry"
+    )
+
+
+def refuse_foreign(scene: Scene, draft: Draft) -> Draft:
+    """A draft that would make the issue's branch, when the run found that branch made by
+    someone else with commits of their own (`Event.foreign_branch`): the issue goes to a human
+    instead, told to delete or rename it; nothing is committed onto it or adopted."""
+    found = scene.event.foreign_branch
+    record = draft.record if draft.record is not None else getattr(scene, "record", None)
+    if found is None or record is None or with_branch(scene, record)[1] != found.name:
+        return draft
+    ctx = Ctx(event=scene.event, workflow=scene.workflow, policy=scene.policy, record=record)
+    why = foreign_branch_message(found.name, found.head, found.ahead)
+    escalated = escalate(ctx, why, actor=BATON)
+    return replace(escalated, message=messages.join(draft.message, escalated.message))
 
 
 def with_ready(scene: Scene, record: Record) -> Record:
