@@ -25,7 +25,7 @@ from baton.core.changeset import CHANGESET_FILE
 from baton.core.work import digest_in
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
-from support.http import messages_of, record_of, status_labels
+from support.http import messages_of, record_comments, record_of, status_labels
 from support.memory import changeset_on
 from test_commit_faults_http import (
     BRANCH,
@@ -235,3 +235,26 @@ def test_a_commit_github_refuses_is_a_refused_changeset_on_the_retry_ladder(fake
     assert record.escalated_from == "implementing"
     assert any("Your changes were refused" in f for f in record.feedback)
     assert json.loads(step.outputs["decision"])["to"] == "requires_human_intervention"
+
+
+# --- docs that match: an invalid result is a failed attempt, not a failed run -------------------
+def test_an_invalid_agent_result_exits_0_with_a_warning_and_is_a_failed_attempt(fake, action):
+    """What README and docs/reliability.md say: not exit 1 with nothing written, but the
+    agent's failed attempt (attempt 2 in the record), the agent dispatched again with why."""
+    at_implementing(action, fake)
+    path = action.workdir / "result.json"
+    path.write_text('{"status": "success", "confidence": 7}', encoding="utf-8")
+    args = ["report", "--issue", str(ISSUE), "--result", str(path)]
+    step = action.invoke(
+        [*args, "--state", "implementing", "--agent", "developer"], "workflow_dispatch", {}
+    )
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert "::warning" in step.stdout and "::error" not in step.stdout
+    record = record_of(fake, ISSUE)
+    assert (record.state, record.attempt) == ("implementing", 2)
+    assert dispatched(step)
+    assert record.feedback == [
+        "the agent result does not validate: confidence: Input should be less than or equal to 1"
+    ]
+    assert "Iteration 0, attempt 2." in record_comments(fake, ISSUE)[0].body

@@ -266,7 +266,9 @@ def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(life
         "requests (the action's `github-token` input, e.g. a GitHub App token).\n"
         "\n"
         "The commits are on the branch and the work goes on; the pull request is tried again at "
-        "the next commit.\n"
+        "the next commit. If the work reaches the pull-request state with none open, the issue "
+        "goes to a human (`requires_human_intervention`) until this is fixed and someone answers "
+        "`/retry`.\n"
         "\n"
         "<sub>— Baton, the PM of this issue</sub>"
     )
