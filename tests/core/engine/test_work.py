@@ -10,9 +10,10 @@ from typing import Any
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
+from baton.core.engine import decide
 from baton.core.engine.reports import MAX_STALE_RUNS
 from baton.core.record import LastReport, Record
-from baton.core.work import CommitMark, Work, pull_request_body
+from baton.core.work import BranchFacts, CommitMark, Work, pull_request_body
 from baton.workflow.config import Policy, WorkSettings
 from baton.workflow.model import AgentStatus, load_preset
 
@@ -663,4 +664,108 @@ def test_an_escalation_for_want_of_the_pull_request_keeps_the_agent_s_report(lif
         confidence=0.85,
         summary="Add the CSV export\nwith a header row",
         at=event.at,
+    )
+
+
+# --- whose branch and whose commit it is ----------------------------------------------------------
+THEIRS = BranchFacts(name=BRANCH, head="9" * 40, ahead=2)
+FOREIGN = (
+    "baton/issue-1 already exists with 2 commit(s) Baton did not make (head 9999999), and Baton "
+    "never takes over a branch it did not create: delete or rename that branch, then /retry"
+)
+
+
+def test_entering_a_code_state_onto_someone_else_s_branch_asks_a_human_instead(lifecycle):
+    event = lifecycle.labeled("status:implementing", "maria", None)
+
+    decision = lifecycle.decide(None, event.model_copy(update={"foreign_branch": THEIRS}))
+
+    assert (decision.state, decision.create_branch, decision.agent) == (ESCALATED, None, None)
+    assert decision.record.work is None or not decision.record.work.created
+    assert decision.record.escalated_from == "implementing"
+    assert [(h.from_state, h.to_state) for h in decision.record.history] == [
+        (None, "implementing"),
+        ("implementing", ESCALATED),
+    ]
+    assert decision.reason == f"escalated: {FOREIGN}"
+    assert FOREIGN.replace("/retry", "") in decision.message.replace("\\", "")
+
+
+def test_a_report_moving_onto_someone_else_s_branch_asks_a_human_and_keeps_the_move(lifecycle):
+    record = lifecycle.record("analyzing_requirements")
+    event = report(lifecycle, "analyzing_requirements").model_copy(
+        update={"foreign_branch": THEIRS}
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.state, decision.create_branch) == (ESCALATED, None)
+    assert decision.record.escalated_from == "creating_tests"
+    assert "A human decision is needed (`creating_tests`)" in decision.message
+
+
+def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs(lifecycle):
+    record = lifecycle.record("implementing")  # written before issues had branches
+    event = report(
+        lifecycle, "implementing", changeset=lifecycle.changeset("ok", head="")
+    ).model_copy(update={"foreign_branch": THEIRS})
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.state, decision.commit, decision.create_branch) == (ESCALATED, None, None)
+    assert decision.reason == f"escalated: {FOREIGN}"
+
+
+def test_someone_else_s_branch_changes_nothing_once_the_record_has_baton_s(lifecycle):
+    """The facts only refuse a branch Baton is about to make; Baton's own stays Baton's."""
+    record = lifecycle.record("creating_tests", work=fresh(lifecycle))
+    event = report(lifecycle, "creating_tests").model_copy(update={"foreign_branch": THEIRS})
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "implementing"
+
+
+def test_without_an_escalation_state_someone_else_s_branch_holds_the_issue_unbranched(lifecycle):
+    """Held in place for a human, the record still makes no branch: it is made when the work
+    goes on (a /retry after the branch was deleted)."""
+    workflow = lifecycle.workflow
+    held_in_place = workflow.model_copy(
+        update={"escalation": workflow.escalation.model_copy(update={"state": None})}
+    )
+    record = lifecycle.record("analyzing_requirements")
+    event = report(lifecycle, "analyzing_requirements").model_copy(
+        update={"foreign_branch": THEIRS}
+    )
+
+    decision = decide(record, event, held_in_place, lifecycle.policy)
+
+    assert (decision.state, decision.create_branch, decision.agent) == (
+        "creating_tests",
+        None,
+        None,
+    )
+    assert decision.record.held
+    assert decision.record.work is None or not decision.record.work.created
+
+
+def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
+    why = "commit bbbbbbb claims these changes but is not Baton's: its author is mallory, not x"
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    changes = lifecycle.changeset("stale", head="b" * 40, problems=[why + " [@octo](x)"])
+
+    decision = lifecycle.decide(record, report(lifecycle, "implementing", changeset=changes))
+
+    assert (decision.outcome, decision.agent) == (Outcome.retry, "developer")
+    assert decision.record.work.commits == fresh(lifecycle).commits
+    assert decision.message == (
+        "### ⚠️ A commit on `baton/issue-1` was not taken as Baton's\n"
+        "\n"
+        "commit bbbbbbb claims these changes but is not Baton's: its author is mallory, not x "
+        "\\[@\u200bocto\\](x)\n"
+        "\n"
+        "Baton lists only commits it made itself. The agent runs again on the branch as it is "
+        "now; if that commit should not be there, remove it from the branch.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
     )
