@@ -398,9 +398,8 @@ def test_a_repository_that_forbids_actions_pull_requests_says_so_and_hands_the_p
         reported.summary
     )
     assert "the issue goes to a human (`requires_human_intervention`)" in said
-    assert "(at the pull-request state the issue goes to a human until it is)" in (
-        reported.summary
-    )
+    summary = reported.summary
+    assert "(at the pull-request state the issue goes to a human until it is)" in summary
     record = record_of(fake, number)
     assert record.work is not None and record.work.problem
 
