@@ -377,6 +377,18 @@ def _commit(
     return event.model_copy(update={"changeset": facts})
 
 
+def _create_branch(result: RunResult, tracker: Tracker, notes: list[str]) -> BranchHead:
+    """The branch the decision makes, from its base (an epic's branch for a task)."""
+    decision = result.decision
+    assert decision.create_branch is not None
+    planned = decision.record.work if decision.record else None
+    base = planned.base if planned is not None and planned.base else None
+    head = tracker.create_branch(decision.create_branch, base)
+    if not head.ahead:
+        notes.append(f"branch {head.name} {_made_or_found(head)} at {head.oid[:7]}")
+    return head
+
+
 def _made_or_found(head: BranchHead) -> str:
     return "created" if head.created else "found (nothing on it Baton did not write)"
 
@@ -389,7 +401,9 @@ def _foreign(event: Event, found: BranchHead, notes: list[str]) -> Event:
     return event.model_copy(update={"foreign_branch": facts})
 
 
-MAX_WORK_STEPS = 5  # a count, a commit, a pull request (or sub-issues, a merge): then final
+# A count, a commit, a pull request (or sub-issues, a merge), the branch (decided again when it
+# is someone else's): then final.
+MAX_WORK_STEPS = 6
 
 
 def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
@@ -449,12 +463,26 @@ def handle(
         if dry_run:
             result.notes.append("dry run: nothing was written")
             return result
+        branch_made = foreign = False
         for _ in range(MAX_WORK_STEPS):
-            if not result.decision.work_first:
-                break
             decided = result.event or event  # the report with its changeset judged
-            breaker = (result.settings or settings).policy.breaker
-            event = _do_work(result.decision, decided, changeset, tracker, notes, breaker)
+            if result.decision.work_first:
+                breaker = (result.settings or settings).policy.breaker
+                event = _do_work(result.decision, decided, changeset, tracker, notes, breaker)
+            elif result.decision.create_branch is not None and not branch_made:
+                # Before the record that names it, and before the re-check of the record, so
+                # the window between that check and the write stays free of calls. A run that
+                # dies after this leaves a branch the next run finds (and adopts: nothing on it
+                # its base lacks).
+                branch_made = True
+                head = _create_branch(result, tracker, notes)
+                if not head.ahead:
+                    break
+                # Someone else's branch: decided again with it, the issue goes to a human.
+                foreign = True
+                event = _foreign(decided, head, notes)
+            else:
+                break
             result, issue = _decide_once(
                 event,
                 tracker,
@@ -465,38 +493,13 @@ def handle(
                 snapshot=result.snapshot,
                 changeset=changeset,
             )
-        if result.decision.work_first:
+        if result.decision.work_first or (
+            result.decision.create_branch is not None and (foreign or not branch_made)
+        ):
             raise TrackerError(
                 f"issue #{event.issue.number}: the decision still asked for GitHub work after "
                 f"{MAX_WORK_STEPS} steps; nothing more was written"
             )
-        if result.decision.create_branch is not None:
-            # Before the record that names it, and before the re-check of the record, so the
-            # window between that check and the write stays free of calls. A run that dies
-            # after this leaves a branch the next run finds (creating it returns it).
-            planned = result.decision.record.work if result.decision.record else None
-            base = planned.base if planned is not None and planned.base else None
-            head = tracker.create_branch(result.decision.create_branch, base)
-            if head.ahead:
-                # Someone else's branch: decided again with it, the issue goes to a human.
-                event = _foreign(result.event or event, head, notes)
-                result, issue = _decide_once(
-                    event,
-                    tracker,
-                    settings,
-                    secret=secret,
-                    refresh=False,
-                    identities=identities,
-                    snapshot=result.snapshot,
-                    changeset=changeset,
-                )
-                if result.decision.create_branch is not None or result.decision.work_first:
-                    raise TrackerError(
-                        f"issue #{event.issue.number}: {head.name} is not Baton's, and the "
-                        "decision still asked to use it; nothing was written"
-                    )
-            else:
-                notes.append(f"branch {head.name} {_made_or_found(head)} at {head.oid[:7]}")
         if _changed_since_read(result, tracker):
             continue
         result.notes[:0] = notes
