@@ -121,6 +121,15 @@ def test_a_commit_the_record_remembers_is_not_committed_again() -> None:
     assert facts.status == "committed" and facts.oid == OTHER
 
 
+def test_baton_s_login_comes_from_the_config_a_github_app_s_for_one() -> None:
+    changeset = _changeset("a")
+    head = _head(OTHER, f"x\n\nBaton-Changeset: {changeset.digest()}")
+    apps = replace(_baton_s(changeset), author="baton-app[bot]")
+    assert judge(changeset, SETTINGS, head, None, head_commit=apps).status == "stale"
+    facts = judge(changeset, SETTINGS, head, None, head_commit=apps, bot="baton-app[bot]")
+    assert facts.status == "committed"
+
+
 def test_a_commit_at_the_head_with_the_digest_in_its_trailer_is_adopted() -> None:
     """An earlier attempt committed, then died before writing the record: found, not redone."""
     changeset = _changeset("a")
@@ -138,7 +147,16 @@ def test_a_commit_at_the_head_with_the_trailer_that_is_not_baton_s_is_a_moved_br
     message = f"mallory: sneaky\n\nBaton-Changeset: {changeset.digest()}"
     forged = replace(_baton_s(changeset), verified=False, author="mallory")
     facts = judge(changeset, SETTINGS, _head(OTHER, message), _record(), head_commit=forged)
-    assert facts.status == "stale" and facts.head == OTHER and facts.oid == ""
+    assert facts == ChangesetFacts(
+        status="stale",
+        digest=changeset.digest(),
+        base=BASE,
+        head=OTHER,
+        files=1,
+        bytes=2,
+        paths=["a"],
+        problems=facts.problems,
+    )
     assert facts.problems == [
         f"commit {OTHER[:7]} claims these changes but is not Baton's: GitHub did not verify its "
         "signature (Baton's commits are signed by GitHub)"

@@ -55,7 +55,8 @@ def refuse_foreign(scene: Scene, draft: Draft) -> Draft:
     someone else with commits of their own (`Event.foreign_branch`): the issue goes to a human
     instead, told to delete or rename it; nothing is committed onto it or adopted."""
     found = scene.event.foreign_branch
-    record = draft.record if draft.record is not None else getattr(scene, "record", None)
+    before = scene.record if isinstance(scene, Ctx) else None
+    record = draft.record if draft.record is not None else before
     if found is None or record is None or with_branch(scene, record)[1] != found.name:
         return draft
     ctx = Ctx(event=scene.event, workflow=scene.workflow, policy=scene.policy, record=record)
