@@ -5,12 +5,14 @@ want of it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
-from baton.core.engine import decide
+from baton.core.engine import decide, work_product
+from baton.core.engine.context import Ctx, Draft
 from baton.core.engine.reports import MAX_STALE_RUNS
 from baton.core.record import LastReport, Record
 from baton.core.work import BranchFacts, CommitMark, Work, pull_request_body
@@ -769,3 +771,26 @@ def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
         "\n"
         "<sub>— Baton, the PM of this issue</sub>"
     )
+
+
+def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(lifecycle):
+    """The draft's own message (questions, a refused changeset) is kept, the escalation after."""
+    record = lifecycle.record("analyzing_requirements")
+    event = report(lifecycle, "analyzing_requirements").model_copy(
+        update={"foreign_branch": THEIRS}
+    )
+    moved = record.model_copy(update={"state": "implementing"})
+    draft = Draft(Outcome.transition, "moved", record=moved, message="### Said first")
+    ctx = Ctx(event=event, workflow=lifecycle.workflow, policy=lifecycle.policy, record=record)
+
+    refused = work_product.refuse_foreign(ctx, draft)
+
+    assert refused.record is not None and refused.record.state == ESCALATED
+    assert refused.message is not None
+    assert refused.message.startswith("### Said first\n\n### 🚨 A human decision is needed")
+    unchanged = work_product.refuse_foreign(replace(ctx, record=moved), replace(draft, record=None))
+    assert unchanged.record is not None and unchanged.record.state == ESCALATED
+    untouched = Draft(Outcome.transition, "moved", record=moved)
+    assert work_product.refuse_foreign(
+        replace(ctx, event=report(lifecycle, "implementing")), untouched
+    ) is (untouched)
