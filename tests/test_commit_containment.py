@@ -82,7 +82,8 @@ def test_someone_else_s_branch_is_refused_in_memory(gh, settings):
 
     result = relabel_job(gh, settings, "status:implementing", "maria").run()
 
-    assert result.decision.state == "requires_human_intervention"
+    assert (result.decision.state, result.decision.agent) == ("implementing", None)
+    assert result.record is not None and result.record.held
     assert gh.git.head(BRANCH) == theirs
     assert "delete or rename that branch" in messages_of(gh)[-1]
 

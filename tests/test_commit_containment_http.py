@@ -144,9 +144,9 @@ def test_a_branch_someone_else_made_first_is_refused_on_the_issue(fake, action):
     step = ok(label_run(action, fake, "status:implementing"))
 
     record = record_of(fake, ISSUE)
-    assert record.state == "requires_human_intervention"
+    assert (record.state, record.held) == ("implementing", True)
     assert record.work is None or not record.work.created
-    assert status_labels(fake, ISSUE) == ["status:requires-human-intervention"]
+    assert status_labels(fake, ISSUE) == ["status:implementing"]
     assert step.outputs["agent"] == ""
     assert fake.branch_head(BRANCH) == theirs, "their branch is left as it is"
     said = messages_of(fake, ISSUE)[-1]
@@ -166,7 +166,7 @@ def test_after_the_branch_is_deleted_retry_makes_baton_s_own(fake, action):
     ok(action.run("issue_comment", payloads.comment_created(fake, comment["id"])))
 
     record = record_of(fake, ISSUE)
-    assert record.state == "implementing"
+    assert (record.state, record.held) == ("implementing", False)
     assert record.work is not None and record.work.created
     assert fake.branch_head(BRANCH) == main
 
@@ -202,7 +202,7 @@ def test_a_report_that_would_create_the_branch_refuses_one_someone_else_made(fak
 
     assert fake.branch_head(BRANCH) == theirs
     record = record_of(fake, ISSUE)
-    assert record.state == "requires_human_intervention"
+    assert (record.state, record.held) == ("implementing", True)
     assert not dispatched(step)
     assert "delete or rename that branch" in messages_of(fake, ISSUE)[-1]
 

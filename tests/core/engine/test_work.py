@@ -11,8 +11,8 @@ from typing import Any
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
-from baton.core.engine import decide, work_product
-from baton.core.engine.context import Ctx, Draft
+from baton.core.engine import work_product
+from baton.core.engine.context import Ctx, Draft, Scene
 from baton.core.engine.reports import MAX_STALE_RUNS
 from baton.core.record import LastReport, Record
 from baton.core.work import BranchFacts, CommitMark, Work, pull_request_body
@@ -677,23 +677,28 @@ FOREIGN = (
 )
 
 
-def test_entering_a_code_state_onto_someone_else_s_branch_asks_a_human_instead(lifecycle):
+def test_entering_a_code_state_onto_someone_else_s_branch_holds_it_there_for_a_human(lifecycle):
+    """Still one transition in the run: the entry stands, held, with no agent and no branch."""
     event = lifecycle.labeled("status:implementing", "maria", None)
 
     decision = lifecycle.decide(None, event.model_copy(update={"foreign_branch": THEIRS}))
 
-    assert (decision.state, decision.create_branch, decision.agent) == (ESCALATED, None, None)
+    assert (decision.state, decision.create_branch, decision.agent) == (
+        "implementing",
+        None,
+        None,
+    )
+    assert decision.record.held and decision.record.dispatch is None
     assert decision.record.work is None or not decision.record.work.created
     assert decision.record.escalated_from == "implementing"
-    assert [(h.from_state, h.to_state) for h in decision.record.history] == [
-        (None, "implementing"),
-        ("implementing", ESCALATED),
-    ]
-    assert decision.reason == f"escalated: {FOREIGN}"
-    assert FOREIGN.replace("/retry", "") in decision.message.replace("\\", "")
+    assert [(h.from_state, h.to_state) for h in decision.record.history] == [(None, "implementing")]
+    assert decision.reason.endswith(f"; held for a human: {FOREIGN}")
+    assert "### 🚨 A human decision is needed (`implementing`)" in decision.message
+    assert "The issue is held in `implementing`." in decision.message
+    assert "delete or rename that branch, then /retry" in decision.message
 
 
-def test_a_report_moving_onto_someone_else_s_branch_asks_a_human_and_keeps_the_move(lifecycle):
+def test_a_report_moving_onto_someone_else_s_branch_keeps_the_move_and_holds_it(lifecycle):
     record = lifecycle.record("analyzing_requirements")
     event = report(lifecycle, "analyzing_requirements").model_copy(
         update={"foreign_branch": THEIRS}
@@ -701,8 +706,16 @@ def test_a_report_moving_onto_someone_else_s_branch_asks_a_human_and_keeps_the_m
 
     decision = lifecycle.decide(record, event)
 
-    assert (decision.state, decision.create_branch) == (ESCALATED, None)
-    assert decision.record.escalated_from == "creating_tests"
+    assert (decision.state, decision.create_branch, decision.agent) == (
+        "creating_tests",
+        None,
+        None,
+    )
+    assert decision.record.held and decision.record.escalated_from == "creating_tests"
+    assert [(h.from_state, h.to_state) for h in decision.record.history][-1] == (
+        "analyzing_requirements",
+        "creating_tests",
+    )
     assert "A human decision is needed (`creating_tests`)" in decision.message
 
 
@@ -714,8 +727,15 @@ def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs
 
     decision = lifecycle.decide(record, event)
 
-    assert (decision.state, decision.commit, decision.create_branch) == (ESCALATED, None, None)
-    assert decision.reason == f"escalated: {FOREIGN}"
+    assert (decision.state, decision.commit, decision.create_branch, decision.agent) == (
+        "implementing",
+        None,
+        None,
+        None,
+    )
+    assert decision.record.held
+    assert decision.record.has_processed(event.id)
+    assert decision.reason.endswith(f"; held for a human: {FOREIGN}")
 
 
 def test_someone_else_s_branch_changes_nothing_once_the_record_has_baton_s(lifecycle):
@@ -725,30 +745,16 @@ def test_someone_else_s_branch_changes_nothing_once_the_record_has_baton_s(lifec
 
     decision = lifecycle.decide(record, event)
 
-    assert decision.state == "implementing"
+    assert decision.state == "implementing" and not decision.record.held
 
 
-def test_without_an_escalation_state_someone_else_s_branch_holds_the_issue_unbranched(lifecycle):
-    """Held in place for a human, the record still makes no branch: it is made when the work
-    goes on (a /retry after the branch was deleted)."""
-    workflow = lifecycle.workflow
-    held_in_place = workflow.model_copy(
-        update={"escalation": workflow.escalation.model_copy(update={"state": None})}
-    )
+def test_a_held_record_makes_no_branch_until_the_work_goes_on(lifecycle):
     record = lifecycle.record("analyzing_requirements")
-    event = report(lifecycle, "analyzing_requirements").model_copy(
-        update={"foreign_branch": THEIRS}
-    )
+    held = record.model_copy(update={"state": "implementing", "held": True})
+    scene = Scene(report(lifecycle, "implementing"), lifecycle.workflow, lifecycle.policy)
 
-    decision = decide(record, event, held_in_place, lifecycle.policy)
-
-    assert (decision.state, decision.create_branch, decision.agent) == (
-        "creating_tests",
-        None,
-        None,
-    )
-    assert decision.record.held
-    assert decision.record.work is None or not decision.record.work.created
+    assert work_product.with_branch(scene, held)[1] is None
+    assert work_product.with_branch(scene, held.model_copy(update={"held": False}))[1] == BRANCH
 
 
 def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
@@ -774,7 +780,7 @@ def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
 
 
 def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(lifecycle):
-    """The draft's own message (questions, a refused changeset) is kept, the escalation after."""
+    """The draft's own message (questions, a refused changeset) is kept, the refusal after."""
     record = lifecycle.record("analyzing_requirements")
     event = report(lifecycle, "analyzing_requirements").model_copy(
         update={"foreign_branch": THEIRS}
@@ -785,11 +791,13 @@ def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(
 
     refused = work_product.refuse_foreign(ctx, draft)
 
-    assert refused.record is not None and refused.record.state == ESCALATED
+    assert refused.record is not None and refused.record.held
+    assert (refused.outcome, refused.record.state) == (Outcome.transition, "implementing")
     assert refused.message is not None
     assert refused.message.startswith("### Said first\n\n### 🚨 A human decision is needed")
     unchanged = work_product.refuse_foreign(replace(ctx, record=moved), replace(draft, record=None))
-    assert unchanged.record is not None and unchanged.record.state == ESCALATED
+    assert unchanged.record is not None and unchanged.record.held
+    assert unchanged.record.has_processed(event.id)
     untouched = Draft(Outcome.transition, "moved", record=moved)
     assert work_product.refuse_foreign(
         replace(ctx, event=report(lifecycle, "implementing")), untouched
