@@ -57,6 +57,12 @@ class StaleHead(TrackerError):
         self.head = head
 
 
+class CommitRefused(TrackerError):
+    """GitHub answered the commit itself with a refusal other than a moved head (a deletion of
+    a path the branch lacks, a path the token may not write): nothing was written, and the same
+    changeset would be refused again, so it is a refused changeset, not a failed run."""
+
+
 class PullRequestRefused(TrackerError):
     """GitHub would not open the pull request (Actions may not create pull requests in this
     repository, or nothing differs from the base): the message says what a maintainer fixes."""

@@ -27,12 +27,12 @@ from baton.core.events import (
 from baton.core.issue_facts import Actor, Comment, IssueInfo
 from baton.core.record import Record
 from baton.core.triage import event_reason, view_of
-from baton.core.work import PullRequestFacts, branch_name
-from baton.errors import PullRequestRefused, StaleHead, TrackerError
-from baton.github.tracker import CommitRequest, DispatchTarget, Snapshot, Tracker
+from baton.core.work import BranchFacts, PullRequestFacts, branch_name
+from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
+from baton.github.tracker import BranchHead, CommitRequest, DispatchTarget, Snapshot, Tracker
 from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
-from baton.issue.changeset_facts import judge
+from baton.issue.changeset_facts import claims, judge
 from baton.issue.load import Loaded, load
 from baton.workflow.config import RepoBreaker, Settings
 
@@ -179,7 +179,9 @@ def _decide_once(
         secret=secret,
     )
     if isinstance(event, AgentReported) and changeset is not None:
-        event = _judged(event, changeset, snapshot, loaded.record, settings, fresh=read_now)
+        event = _judged(
+            event, changeset, snapshot, loaded.record, settings, tracker, fresh=read_now
+        )
     event = _with_pull_request_details(event, loaded.record, tracker)
     event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
     original = event
@@ -227,20 +229,32 @@ def _judged(
     snapshot: Snapshot,
     record: Record | None,
     settings: Settings,
+    tracker: Tracker,
     *,
     fresh: bool = True,
 ) -> AgentReported:
     """The report with its changeset judged against the branch head just read; once this run
-    has committed it, the facts say so and are kept. A commit refused as stale is kept while
-    the run decides on the read it made before (`fresh` False), and judged again on a new read
-    (a racing run may have committed the very same changeset meanwhile)."""
+    has committed it, or GitHub refused the commit, the facts say so and are kept. A commit
+    refused as stale is kept while the run decides on the read it made before (`fresh` False),
+    and judged again on a new read (a racing run may have committed the very same changeset
+    meanwhile). A head commit claiming the changeset is read only then (`claims`: rare)."""
     facts = event.changeset
     if facts is not None and (
-        facts.status == "committed" or (facts.status == "stale" and not fresh)
+        facts.status in ("committed", "refused") or (facts.status == "stale" and not fresh)
     ):
         return event
     code = record is not None and settings.workflow.changes_code(record.state)
-    facts = judge(changeset, settings.policy.work, snapshot.branch, record, changes_code=code)
+    head = snapshot.branch
+    claimed = head is not None and claims(changeset, head, record)
+    facts = judge(
+        changeset,
+        settings.policy.work,
+        head,
+        record,
+        changes_code=code,
+        head_commit=tracker.commit_facts(head.oid) if head is not None and claimed else None,
+        bot=settings.policy.bot_login,
+    )
     return event.model_copy(update={"changeset": facts})
 
 
@@ -339,7 +353,9 @@ def _commit(
     try:
         if not event.changeset.head:  # no branch yet: it starts where the agent started
             made = tracker.create_branch(plan.branch)
-            notes.append(f"branch {made.name} created at {made.oid[:7]}")
+            if made.ahead:
+                return _foreign(event, made, notes)
+            notes.append(f"branch {made.name} {_made_or_found(made)} at {made.oid[:7]}")
             if made.oid != plan.expected_head:
                 raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
         oid = tracker.commit(request)
@@ -351,12 +367,44 @@ def _commit(
         notes.append(f"the branch moved before the commit: {exc}")
         facts = event.changeset.model_copy(update={"status": "stale", "head": head})
         return event.model_copy(update={"changeset": facts})
+    except CommitRefused as exc:
+        # The same commit would be refused at every run: a refused changeset (a failed attempt,
+        # said on the issue with GitHub's answer), never a run that fails forever.
+        notes.append(f"GitHub refused the commit: {exc}")
+        facts = event.changeset.model_copy(update={"status": "refused", "problems": [str(exc)]})
+        return event.model_copy(update={"changeset": facts})
     notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
     facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
     return event.model_copy(update={"changeset": facts})
 
 
-MAX_WORK_STEPS = 5  # a count, a commit, a pull request (or sub-issues, a merge): then final
+def _create_branch(result: RunResult, tracker: Tracker, notes: list[str]) -> BranchHead:
+    """The branch the decision makes, from its base (an epic's branch for a task)."""
+    decision = result.decision
+    assert decision.create_branch is not None
+    planned = decision.record.work if decision.record else None
+    base = planned.base if planned is not None and planned.base else None
+    head = tracker.create_branch(decision.create_branch, base)
+    if not head.ahead:
+        notes.append(f"branch {head.name} {_made_or_found(head)} at {head.oid[:7]}")
+    return head
+
+
+def _made_or_found(head: BranchHead) -> str:
+    return "created" if head.created else "found (nothing on it Baton did not write)"
+
+
+def _foreign(event: Event, found: BranchHead, notes: list[str]) -> Event:
+    """The issue's branch exists, Baton's record does not say Baton made it, and it carries
+    commits its base lacks: it is someone else's, and `decide` refuses it (never adopts it)."""
+    notes.append(f"branch {found.name} exists with {found.ahead} commit(s) Baton did not make")
+    facts = BranchFacts(name=found.name, head=found.oid, ahead=found.ahead)
+    return event.model_copy(update={"foreign_branch": facts})
+
+
+# A count, a commit, a pull request (or sub-issues, a merge), the branch (decided again when it
+# is someone else's): then final.
+MAX_WORK_STEPS = 6
 
 
 def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
@@ -416,12 +464,26 @@ def handle(
         if dry_run:
             result.notes.append("dry run: nothing was written")
             return result
+        branch_made = foreign = False
         for _ in range(MAX_WORK_STEPS):
-            if not result.decision.work_first:
-                break
             decided = result.event or event  # the report with its changeset judged
-            breaker = (result.settings or settings).policy.breaker
-            event = _do_work(result.decision, decided, changeset, tracker, notes, breaker)
+            if result.decision.work_first:
+                breaker = (result.settings or settings).policy.breaker
+                event = _do_work(result.decision, decided, changeset, tracker, notes, breaker)
+            elif result.decision.create_branch is not None and not branch_made:
+                # Before the record that names it, and before the re-check of the record, so
+                # the window between that check and the write stays free of calls. A run that
+                # dies after this leaves a branch the next run finds (and adopts: nothing on it
+                # its base lacks).
+                branch_made = True
+                head = _create_branch(result, tracker, notes)
+                if not head.ahead:
+                    break
+                # Someone else's branch: decided again with it, the issue goes to a human.
+                foreign = True
+                event = _foreign(decided, head, notes)
+            else:
+                break
             result, issue = _decide_once(
                 event,
                 tracker,
@@ -432,19 +494,13 @@ def handle(
                 snapshot=result.snapshot,
                 changeset=changeset,
             )
-        if result.decision.work_first:
+        if result.decision.work_first or (
+            result.decision.create_branch is not None and (foreign or not branch_made)
+        ):
             raise TrackerError(
                 f"issue #{event.issue.number}: the decision still asked for GitHub work after "
                 f"{MAX_WORK_STEPS} steps; nothing more was written"
             )
-        if result.decision.create_branch is not None:
-            # Before the record that names it, and before the re-check of the record, so the
-            # window between that check and the write stays free of calls. A run that dies
-            # after this leaves a branch the next run finds (creating it returns it).
-            planned = result.decision.record.work if result.decision.record else None
-            base = planned.base if planned is not None and planned.base else None
-            head = tracker.create_branch(result.decision.create_branch, base)
-            notes.append(f"branch {head.name} at {head.oid[:7]}")
         if _changed_since_read(result, tracker):
             continue
         result.notes[:0] = notes

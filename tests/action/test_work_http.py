@@ -384,7 +384,7 @@ def test_a_pull_request_closed_unmerged_hands_the_issue_to_a_maintainer(
     assert f"#{pr}" in fake.comments(number)[-1]["body"]
 
 
-def test_a_repository_that_forbids_actions_pull_requests_says_so_and_waits_at_the_pr(
+def test_a_repository_that_forbids_actions_pull_requests_says_so_and_hands_the_pr_state_to_a_human(
     fake: FakeGitHub, action: ActionRunner, tmp_path: Path
 ) -> None:
     fake.actions_may_open_pull_requests = False
@@ -399,11 +399,14 @@ def test_a_repository_that_forbids_actions_pull_requests_says_so_and_waits_at_th
     assert "GitHub Actions is not permitted to create or approve pull requests." in (
         reported.summary
     )
+    assert "the issue goes to a human (`requires_human_intervention`)" in said
+    summary = reported.summary
+    assert "(at the pull-request state the issue goes to a human until it is)" in summary
     record = record_of(fake, number)
     assert record.work is not None and record.work.problem
 
     # The work reaches the pull-request state: no pull request can be opened, so the issue
-    # waits for a maintainer, who fixes the setting and retries.
+    # goes to requires_human_intervention; a maintainer fixes the setting and retries.
     chain(action, fake)
     out = jobs.run(
         BRANCH, {CODE: "x = 2\n"}, summary="Fixed.", confidence=0.95, next_state="creating_pr"

@@ -18,9 +18,9 @@ import requests
 
 from baton.core.decision import PullRequestPlan
 from baton.core.epic.model import MergeFacts, MergePlan, NewTask, TaskCreationPlan
-from baton.errors import TrackerError
+from baton.errors import CommitRefused, TrackerError
 from baton.github.client import GitHubTracker
-from baton.github.tracker import CommitRequest, Tracker, request_count
+from baton.github.tracker import BranchHead, CommitFacts, CommitRequest, Tracker, request_count
 from baton.sim.memory_github import MemoryGitHub
 from fakes.http_github import FakeGitHub
 
@@ -323,3 +323,59 @@ def test_both_fakes_tell_the_same_epic_at_the_same_cost() -> None:
         MergeFacts(status="conflict", detail="Merge conflict"),
         MergeFacts(status="missing", detail="Head does not exist"),
     ]
+
+
+# --- whose commit and whose branch: what the report run asks when a head claims a changeset ---
+def work_transcript(world: EpicWorld) -> list[object]:
+    """Baton's branch and commit, a human's push on top, each commit's facts, the branch found
+    again, and a commit GitHub refuses: what each answered and the round trips it cost."""
+    tracker = world.tracker
+    said: list[object] = []
+
+    def cost(step: Any) -> Any:
+        before = request_count(tracker) or 0
+        answer = step()
+        said.append(request_count(tracker) - before)  # type: ignore[operator]
+        return answer
+
+    made = cost(lambda: tracker.create_branch(BRANCH))
+    said.append((made.created, made.ahead))
+    said.append(cost(lambda: tracker.create_branch(BRANCH)))  # at the default head: no compare
+    added = (("a.txt", base64.b64encode(b"a\n").decode()),)
+    ours = tracker.commit(CommitRequest(BRANCH, made.oid, "Change", "", added, ("README.md",)))
+    pushed = world.push(BRANCH, {"b.txt": "b"})
+    said.append(cost(lambda: tracker.commit_facts(ours)))
+    said.append(cost(lambda: tracker.commit_facts(pushed)))
+    said.append(cost(lambda: tracker.commit_facts("f" * 40)))
+    found = cost(lambda: tracker.create_branch(BRANCH))
+    said.append((found.oid == pushed, found.created, found.ahead))
+    ghost = CommitRequest(BRANCH, pushed, "Tidy", "", deletions=("ghost.txt",))
+    with pytest.raises(CommitRefused) as refused:
+        tracker.commit(ghost)
+    said.append(str(refused.value).removeprefix("GitHub refused the commit: UNPROCESSABLE "))
+    return said
+
+
+def test_both_fakes_tell_whose_commit_and_whose_branch_it_is_at_the_same_cost() -> None:
+    with FakeGitHub() as fake:
+        over_http = work_transcript(EpicOverHttp(fake))
+    in_memory = work_transcript(EpicInMemory())
+
+    assert in_memory == over_http
+    assert over_http[:4] == [
+        2,
+        (True, 0),
+        1,
+        BranchHead(BRANCH, over_http[3].oid, "Initial commit"),
+    ]
+    ours, pushed = over_http[5], over_http[7]
+    assert isinstance(ours, CommitFacts) and isinstance(pushed, CommitFacts)
+    assert (ours.verified, ours.author) == (True, "github-actions[bot]")
+    assert [(f.path, f.status) for f in ours.files] == [
+        ("README.md", "removed"),
+        ("a.txt", "added"),
+    ]
+    assert (pushed.verified, pushed.author, pushed.parents) == (False, "maria", (ours.oid,))
+    assert over_http[8:10] == [1, None]  # an unknown commit: one call, no facts
+    assert over_http[10:12] == [2, (True, False, 2)]  # read the branch, then compare
+    assert over_http[12].startswith("A path was requested for deletion which does not exist")

@@ -916,3 +916,46 @@ def test_faults_reach_the_new_routes(repo: Any, fake: FakeGitHub) -> None:
 
     assert failed.value.status == 502
     assert repo.create_pull(base="main", head=BRANCH, title="CSV", draft=True).number == 1
+
+
+def test_a_commit_reads_through_pygithub_with_its_files_signature_and_pages(
+    repo: Any, fake: FakeGitHub
+) -> None:
+    """GET /commits/{sha}: a push is unsigned and its author's; its files 300 a page, the
+    `Link` header naming the next while there is one (PyGithub follows it)."""
+    files = {f"f{i:03d}.txt": str(i) for i in range(301)}
+    oid = fake.push("baton/issue-1", files, "Many", by="bob")
+
+    commit = repo.get_commit(oid)
+
+    assert commit.author.login == "bob"
+    assert commit.raw_data["commit"]["verification"]["verified"] is False
+    assert commit.parents[0].sha == fake.branch_head("main")
+    listed = list(commit.files)
+    assert len(listed) == 301
+    assert {f.status for f in listed} == {"added"}
+    first = raw(fake, "GET", f"/repos/octo/demo/commits/{oid}")
+    assert len(first.json()["files"]) == 300
+    assert 'rel="next"' in first.headers["link"]
+    second = raw(fake, "GET", f"/repos/octo/demo/commits/{oid}?page=2")
+    assert [f["filename"] for f in second.json()["files"]] == ["f300.txt"]
+    assert "link" not in second.headers
+
+
+def test_compare_counts_commits_ahead_and_behind_by_ids_or_names(
+    repo: Any, fake: FakeGitHub
+) -> None:
+    main = fake.branch_head("main")
+    theirs = fake.push("baton/issue-1", {"a.txt": "a"}, by="bob")
+    later = fake.push("main", {"b.txt": "b"}, by="maria")
+
+    comparison = repo.compare(main, theirs)
+    diverged = raw(fake, "GET", f"/repos/octo/demo/compare/{later}...{theirs}").json()
+    behind = raw(fake, "GET", f"/repos/octo/demo/compare/main...{main}").json()
+
+    assert (comparison.status, comparison.ahead_by, comparison.behind_by) == ("ahead", 1, 0)
+    assert [c.sha for c in comparison.commits] == [theirs]
+    assert (diverged["status"], diverged["ahead_by"], diverged["behind_by"]) == ("diverged", 1, 1)
+    assert diverged["merge_base_commit"]["sha"] == main
+    assert (behind["status"], behind["ahead_by"], behind["behind_by"]) == ("behind", 0, 1)
+    assert raw(fake, "GET", f"/repos/octo/demo/compare/{main}..{theirs}").status_code == 404

@@ -11,9 +11,9 @@ import pytest
 import responses
 
 from baton.core.decision import PullRequestPlan
-from baton.errors import PullRequestRefused, StaleHead, TrackerError
+from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.client import GitHubTracker
-from baton.github.tracker import BranchHead, CommitRequest
+from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, CommitRequest
 
 API = "https://api.github.com:443"
 GRAPHQL = f"{API}/graphql"
@@ -57,7 +57,7 @@ def test_a_new_branch_is_created_at_the_default_branch_head(
     mocked.post(GRAPHQL, json=repository(None))
     mocked.post(GRAPHQL, json={"data": {"createRef": {"ref": ref(MAIN)}}})
     head = tracker.create_branch("baton/issue-7")
-    assert head == BranchHead("baton/issue-7", MAIN, "init")
+    assert head == BranchHead("baton/issue-7", MAIN, "init", created=True)
     look, create = (sent(c) for c in mocked.calls)
     assert look["variables"]["ref"] == "refs/heads/baton/issue-7"
     assert create["variables"] == {
@@ -69,14 +69,28 @@ def test_a_new_branch_is_created_at_the_default_branch_head(
     assert tracker.requests == 2
 
 
-def test_an_existing_branch_is_returned_without_a_write(
+def test_an_existing_branch_at_the_default_head_is_returned_without_a_write(
     mocked: responses.RequestsMock, tracker: GitHubTracker
 ) -> None:
-    mocked.post(GRAPHQL, json=repository(ref(HEAD, "tester: tests")))
-    assert tracker.create_branch("baton/issue-7") == BranchHead(
-        "baton/issue-7", HEAD, "tester: tests"
-    )
+    mocked.post(GRAPHQL, json=repository(ref(MAIN, "init")))
+    assert tracker.create_branch("baton/issue-7") == BranchHead("baton/issue-7", MAIN, "init")
     assert tracker.requests == 1
+
+
+@pytest.mark.parametrize(("ahead_by", "status"), [(0, "behind"), (2, "diverged")])
+def test_an_existing_branch_elsewhere_is_compared_with_the_default_head_by_commit_ids(
+    mocked: responses.RequestsMock, tracker: GitHubTracker, ahead_by: int, status: str
+) -> None:
+    mocked.post(GRAPHQL, json=repository(ref(HEAD, "tester: tests")))
+    compare = mocked.get(
+        f"{REPO}/compare/{MAIN}...{HEAD}",
+        json={"status": status, "ahead_by": ahead_by, "behind_by": 1, "total_commits": ahead_by},
+    )
+    assert tracker.create_branch("baton/issue-7") == BranchHead(
+        "baton/issue-7", HEAD, "tester: tests", ahead=ahead_by
+    )
+    assert compare.call_count == 1
+    assert tracker.requests == 2
 
 
 def test_a_branch_a_racing_run_created_first_is_read_and_used(
@@ -98,7 +112,7 @@ def test_a_branch_a_racing_run_created_first_is_read_and_used(
         },
     )
     mocked.post(GRAPHQL, json=repository(ref(MAIN)))
-    assert tracker.create_branch("baton/issue-7").oid == MAIN
+    assert tracker.create_branch("baton/issue-7") == BranchHead("baton/issue-7", MAIN, "init")
 
 
 def test_the_branch_over_rest_when_graphql_is_off(mocked: responses.RequestsMock) -> None:
@@ -161,23 +175,111 @@ def test_a_moved_head_is_a_stale_head_and_nothing_else(
     assert str(caught.value) == f"baton/issue-7 moved since 2222222: {message}"
 
 
-def test_a_refused_commit_names_github_s_reason(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+@pytest.mark.parametrize(
+    ("kind", "status", "message"),
+    [
+        ("FORBIDDEN", 403, "no access"),
+        (
+            "UNPROCESSABLE",
+            422,
+            f"A path was requested for deletion which does not exist as of commit oid `{HEAD}`",
+        ),
+    ],
+)
+def test_a_refused_commit_is_commit_refused_with_github_s_reason(
+    mocked: responses.RequestsMock, tracker: GitHubTracker, kind: str, status: int, message: str
 ) -> None:
     mocked.post(
         GRAPHQL,
         json={
             "data": {"createCommitOnBranch": None},
-            "errors": [
-                {"type": "FORBIDDEN", "path": ["createCommitOnBranch"], "message": "no access"}
-            ],
+            "errors": [{"type": kind, "path": ["createCommitOnBranch"], "message": message}],
         },
     )
+    with pytest.raises(CommitRefused) as caught:
+        tracker.commit(REQUEST)
+    assert caught.value.status == status
+    assert str(caught.value) == f"GitHub refused the commit: {kind} {message}"
+
+
+def test_a_commit_failing_at_the_http_level_is_no_refusal_of_the_changeset(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """A secondary rate limit (403) or a 502 says nothing about the changeset: the run fails
+    and its re-run commits, as before."""
+    mocked.post(GRAPHQL, status=403, json={"message": "You have exceeded a secondary rate limit"})
     with pytest.raises(TrackerError) as caught:
         tracker.commit(REQUEST)
-    assert not isinstance(caught.value, StaleHead)
-    assert caught.value.status == 403
-    assert "FORBIDDEN no access" in str(caught.value)
+    assert not isinstance(caught.value, CommitRefused)
+
+
+# --- a commit's facts -----------------------------------------------------------------------
+def rest_commit(**overrides: Any) -> dict[str, Any]:
+    """A commit as REST "get a commit" answers, trimmed to what Baton reads and a little more."""
+    answer: dict[str, Any] = {
+        "sha": NEW,
+        "commit": {
+            "message": "developer: x (#7)",
+            "verification": {"verified": True, "reason": "valid", "verified_at": "2026-01-05"},
+        },
+        "author": {"login": "github-actions[bot]", "type": "Bot"},
+        "committer": {"login": "web-flow", "type": "User"},
+        "parents": [{"sha": HEAD, "url": f"{REPO}/commits/{HEAD}"}],
+        "files": [
+            {"sha": "a" * 40, "filename": "src/a.py", "status": "modified", "additions": 1},
+            {
+                "sha": "b" * 40,
+                "filename": "new.py",
+                "status": "renamed",
+                "previous_filename": "old.py",
+            },
+            {"sha": "c" * 40, "filename": "gone.py", "status": "removed"},
+        ],
+    }
+    answer.update(overrides)
+    return answer
+
+
+def test_a_commit_s_facts_are_one_rest_call(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.get(f"{REPO}/commits/{NEW}", json=rest_commit())
+    facts = tracker.commit_facts(NEW)
+    assert facts == CommitFacts(
+        oid=NEW,
+        parents=(HEAD,),
+        files=(
+            ChangedFile("src/a.py", "modified", "a" * 40),
+            ChangedFile("new.py", "renamed", "b" * 40, "old.py"),
+            ChangedFile("gone.py", "removed", "c" * 40),
+        ),
+        verified=True,
+        author="github-actions[bot]",
+    )
+    assert tracker.requests == 1
+
+
+def test_an_unsigned_commit_of_no_account_with_more_files_says_so(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    unsigned = {"message": "m", "verification": {"verified": False, "reason": "unsigned"}}
+    mocked.get(
+        f"{REPO}/commits/{NEW}",
+        json=rest_commit(commit=unsigned, author=None, files=[]),
+        headers={"Link": f'<{REPO}/commits/{NEW}?page=2>; rel="next"'},
+    )
+    facts = tracker.commit_facts(NEW)
+    assert facts is not None
+    assert (facts.verified, facts.author, facts.files, facts.more_files) == (False, "", (), True)
+
+
+def test_an_unknown_commit_has_no_facts(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.get(
+        f"{REPO}/commits/{NEW}", status=422, json={"message": f"No commit found for SHA: {NEW}"}
+    )
+    assert tracker.commit_facts(NEW) is None
 
 
 def test_commits_need_graphql() -> None:

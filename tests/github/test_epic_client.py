@@ -283,10 +283,14 @@ def test_a_task_branch_starts_at_the_epics_and_merges_back(
     fake.push("baton/epic-1", {"plan.md": "the plan"})
     epic_head = fake.branch_head("baton/epic-1")
     task = tracker.create_branch("baton/issue-2", "baton/epic-1")
-    assert task == BranchHead("baton/issue-2", str(epic_head), fake.commit_message(epic_head))
+    assert task == BranchHead(
+        "baton/issue-2", str(epic_head), fake.commit_message(epic_head), created=True
+    )
     assert epic_branch.oid != epic_head
-    # an existing branch is returned as it is, whatever the base
-    assert tracker.create_branch("baton/issue-2", "main") == task
+    # an existing branch is returned as it is, with the commits it carries that the base lacks
+    again = tracker.create_branch("baton/issue-2", "main")
+    assert (again.oid, again.created, again.ahead) == (task.oid, False, 1)
+    assert tracker.create_branch("baton/issue-2", "baton/epic-1").ahead == 0
     with pytest.raises(TrackerError, match="there is no branch nope") as missing:
         tracker.create_branch("baton/issue-3", "nope")
     assert missing.value.status == 404

@@ -4,14 +4,21 @@ already committed, or to commit."""
 from __future__ import annotations
 
 import base64
+import hashlib
+from dataclasses import replace
 from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baton.core.changeset import Changeset, FileChange
 from baton.core.record import Record
 from baton.core.work import ChangesetFacts, CommitMark, Work
-from baton.github.tracker import BranchHead
-from baton.issue.changeset_facts import judge
+from baton.github.tracker import BranchHead, ChangedFile, CommitFacts
+from baton.issue.changeset_facts import blob_oid, claims, judge, not_baton_s
 from baton.workflow.config import WorkSettings
+from support.property_budget import budget
 
 BASE = "a" * 40
 OTHER = "b" * 40
@@ -30,6 +37,28 @@ def _record(work: Work | None = None, state: str = "implementing") -> Record:
 
 def _head(oid: str = BASE, message: str = "tester: tests (#7)") -> BranchHead:
     return BranchHead(name="baton/issue-7", oid=oid, message=message)
+
+
+def _blob(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _baton_s(changeset: Changeset, oid: str = OTHER) -> CommitFacts:
+    """The facts GitHub gives of Baton's own commit of `changeset`: on its base, signed by
+    GitHub, by the bot, changing exactly its files."""
+    files = tuple(
+        ChangedFile(f.path, "removed", "d" * 40)
+        if f.contents is None
+        else ChangedFile(f.path, "modified", _blob(base64.b64decode(f.contents)))
+        for f in changeset.files
+    )
+    return CommitFacts(
+        oid=oid,
+        parents=(changeset.base,),
+        files=files,
+        verified=True,
+        author="github-actions[bot]",
+    )
 
 
 def test_a_changeset_on_the_current_head_is_ok_with_its_digest() -> None:
@@ -93,12 +122,73 @@ def test_a_commit_the_record_remembers_is_not_committed_again() -> None:
     assert facts.status == "committed" and facts.oid == OTHER
 
 
+def test_baton_s_login_comes_from_the_config_a_github_app_s_for_one() -> None:
+    changeset = _changeset("a")
+    head = _head(OTHER, f"x\n\nBaton-Changeset: {changeset.digest()}")
+    apps = replace(_baton_s(changeset), author="baton-app[bot]")
+    assert judge(changeset, SETTINGS, head, None, head_commit=apps).status == "stale"
+    facts = judge(changeset, SETTINGS, head, None, head_commit=apps, bot="baton-app[bot]")
+    assert facts.status == "committed"
+
+
 def test_a_commit_at_the_head_with_the_digest_in_its_trailer_is_adopted() -> None:
     """An earlier attempt committed, then died before writing the record: found, not redone."""
     changeset = _changeset("a")
     message = f"developer: done (#7)\n\nRefs: #7\nBaton-Changeset: {changeset.digest()}"
-    facts = judge(changeset, SETTINGS, _head(OTHER, message), _record())
+    head = _head(OTHER, message)
+    assert claims(changeset, head, _record())
+    facts = judge(changeset, SETTINGS, head, _record(), head_commit=_baton_s(changeset))
     assert facts.status == "committed" and facts.oid == OTHER
+
+
+def test_a_commit_at_the_head_with_the_trailer_that_is_not_baton_s_is_a_moved_branch() -> None:
+    """A write user copied the trailer of a changeset whose commit was lost: not adopted, and
+    the facts say why (the issue is told)."""
+    changeset = _changeset("a")
+    message = f"mallory: sneaky\n\nBaton-Changeset: {changeset.digest()}"
+    forged = replace(_baton_s(changeset), verified=False, author="mallory")
+    facts = judge(changeset, SETTINGS, _head(OTHER, message), _record(), head_commit=forged)
+    assert facts == ChangesetFacts(
+        status="stale",
+        digest=changeset.digest(),
+        base=BASE,
+        head=OTHER,
+        files=1,
+        bytes=2,
+        paths=["a"],
+        problems=facts.problems,
+    )
+    assert facts.problems == [
+        f"commit {OTHER[:7]} claims these changes but is not Baton's: GitHub did not verify its "
+        "signature (Baton's commits are signed by GitHub)"
+    ]
+    unread = judge(changeset, SETTINGS, _head(OTHER, message), _record())
+    assert unread.status == "stale"
+    assert unread.problems == [
+        f"commit {OTHER[:7]} claims these changes but is not Baton's: GitHub knows no such commit"
+    ]
+
+
+def test_only_a_head_naming_this_changeset_unknown_to_the_record_is_read() -> None:
+    changeset = _changeset("a")
+    digest = changeset.digest()
+    trailer = f"x\n\nBaton-Changeset: {digest}"
+    mark = CommitMark(
+        digest=digest,
+        oid=OTHER,
+        agent="developer",
+        state="implementing",
+        attempt=1,
+        files=1,
+        at=NOW,
+    )
+    known = Work(branch="baton/issue-7", created=True).with_commit(mark)
+    assert claims(changeset, _head(OTHER, trailer), None)
+    assert not claims(changeset, _head(OTHER, trailer), _record(known))
+    assert not claims(changeset, _head(OTHER, "x\n\nBaton-Changeset: sha256:" + "0" * 64), None)
+    assert not claims(changeset, _head(OTHER), None)
+    assert not claims(changeset, None, None)
+    assert not claims(Changeset(base=BASE), _head(OTHER, trailer), None)
 
 
 def test_another_digest_in_the_head_trailer_is_just_a_moved_branch() -> None:
@@ -149,9 +239,9 @@ def test_the_facts_of_each_status_carry_every_field_decide_reads() -> None:
     assert judge(changeset, SETTINGS, _head("c" * 40), _record(remembered)) == ChangesetFacts(
         status="committed", digest=digest, oid=OTHER, **common
     )
-    assert judge(changeset, SETTINGS, _head(OTHER, trailer), _record()) == ChangesetFacts(
-        status="committed", digest=digest, oid=OTHER, head=OTHER, **common
-    )
+    assert judge(
+        changeset, SETTINGS, _head(OTHER, trailer), _record(), head_commit=_baton_s(changeset)
+    ) == ChangesetFacts(status="committed", digest=digest, oid=OTHER, head=OTHER, **common)
     missing = Work(branch="baton/issue-7", created=True)
     assert judge(changeset, SETTINGS, None, _record(missing)) == ChangesetFacts(
         status="refused",
@@ -198,3 +288,150 @@ def test_a_refused_changeset_counts_only_the_bytes_that_decode_and_names_20_prob
     facts = judge(many, SETTINGS, _head(), _record())
     assert (facts.status, facts.files, len(facts.paths)) == ("refused", 25, 20)
     assert facts.problems == [f'"../f{i}" is not a normalised relative path' for i in range(20)]
+
+
+# --- whose commit it is -------------------------------------------------------------------------
+def _mixed() -> Changeset:
+    """A changeset writing src/a.py and src/b.py and deleting old.py."""
+    files = [
+        FileChange(path="src/a.py", contents=base64.b64encode(b"A").decode()),
+        FileChange(path="src/b.py", contents=base64.b64encode(b"B").decode()),
+        FileChange(path="old.py"),
+    ]
+    return Changeset(base=BASE, files=files)
+
+
+def _with_files(*files: ChangedFile) -> CommitFacts:
+    return replace(_baton_s(_mixed()), files=files)
+
+
+A, B = (
+    ChangedFile("src/a.py", "modified", _blob(b"A")),
+    ChangedFile("src/b.py", "added", _blob(b"B")),
+)
+OLD = ChangedFile("old.py", "removed", "e" * 40)
+NOT_BATON_S = {
+    "no such commit": (None, "GitHub knows no such commit"),
+    "a parent that is not the base": (
+        replace(_baton_s(_mixed()), parents=(OTHER,)),
+        f"its parent is {OTHER[:7]}, not the changeset's base {BASE[:7]}",
+    ),
+    "a merge commit": (
+        replace(_baton_s(_mixed()), parents=(BASE, OTHER)),
+        f"its parent is {BASE[:7]}, {OTHER[:7]}, not the changeset's base {BASE[:7]}",
+    ),
+    "no parent at all": (
+        replace(_baton_s(_mixed()), parents=()),
+        f"its parent is none, not the changeset's base {BASE[:7]}",
+    ),
+    "not signed by GitHub": (
+        replace(_baton_s(_mixed()), verified=False),
+        "GitHub did not verify its signature (Baton's commits are signed by GitHub)",
+    ),
+    "signed, by a person": (
+        replace(_baton_s(_mixed()), author="mallory"),
+        "its author is mallory, not github-actions[bot]",
+    ),
+    "an author email of no account": (
+        replace(_baton_s(_mixed()), author=""),
+        "its author is no GitHub account, not github-actions[bot]",
+    ),
+    "more files than a page": (
+        replace(_baton_s(_mixed()), more_files=True),
+        "it changes more files than the changeset's 3",
+    ),
+    "one more file": (
+        _with_files(A, B, OLD, ChangedFile(".github/baton.yml", "added", "f" * 40)),
+        "it writes .github/baton.yml, which the changeset does not",
+    ),
+    "another blob at a path": (
+        _with_files(replace(A, blob=_blob(b"A2")), B, OLD),
+        "its src/a.py is not the changeset's",
+    ),
+    "a deletion left out": (_with_files(A, B), "it leaves out old.py, which the changeset changes"),
+    "a write left out": (
+        _with_files(A, OLD),
+        "it leaves out src/b.py, which the changeset changes",
+    ),
+    "a deletion of its own": (
+        _with_files(A, B, OLD, ChangedFile("keep.py", "removed", "f" * 40)),
+        "it deletes keep.py, which the changeset does not",
+    ),
+    "a rename from a kept path": (
+        _with_files(A, OLD, ChangedFile("src/b.py", "renamed", _blob(b"B"), "keep.py")),
+        "it deletes keep.py, which the changeset does not",
+    ),
+    "a mode change": (
+        _with_files(A, B, OLD, ChangedFile("run.sh", "changed", "f" * 40)),
+        "it changes run.sh (changed), which the changeset does not",
+    ),
+    "a path written where the changeset deletes": (
+        _with_files(A, B, ChangedFile("old.py", "modified", "f" * 40)),
+        "it writes old.py, which the changeset does not",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_BATON_S))
+def test_a_commit_that_is_not_provably_baton_s_is_named_why(case: str) -> None:
+    commit, why = NOT_BATON_S[case]
+    assert not_baton_s(_mixed(), commit) == why
+
+
+def test_baton_s_own_commit_is_adopted_even_when_git_saw_a_rename() -> None:
+    """Deleting old.py and writing its exact bytes at src/b.py is one rename to GitHub."""
+    assert not_baton_s(_mixed(), _with_files(A, B, OLD)) is None
+    renamed = _with_files(A, ChangedFile("src/b.py", "renamed", _blob(b"B"), "old.py"))
+    assert not_baton_s(_mixed(), renamed) is None
+    assert not_baton_s(_mixed(), replace(renamed, author="robot[bot]"), "robot[bot]") is None
+
+
+def test_git_s_blob_id_is_sha1_of_its_header_and_bytes() -> None:
+    """As `git hash-object` prints them for an empty file and for "hello\\n"."""
+    assert blob_oid(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+    assert blob_oid(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
+
+
+paths = st.lists(
+    st.text(alphabet="ab/._-\u200c~1", min_size=1, max_size=12), min_size=1, max_size=8, unique=True
+)
+
+
+@settings(budget(200), derandomize=True)
+@given(paths, st.data())
+def test_any_commit_of_exactly_the_changeset_is_adopted_and_any_one_change_refused(
+    names: list[str], data: st.DataObject
+) -> None:
+    """Exactly base + changeset passes; one file more, one less, or one other blob never does."""
+    files = [
+        FileChange(path=n, contents=None if i % 3 == 2 else base64.b64encode(n.encode()).decode())
+        for i, n in enumerate(names)
+    ]
+    changeset = Changeset(base=BASE, files=files)
+    exact = _baton_s(changeset)
+    assert not_baton_s(changeset, exact) is None
+    index = data.draw(st.integers(0, len(exact.files) - 1))
+    fewer = replace(exact, files=exact.files[:index] + exact.files[index + 1 :])
+    assert not_baton_s(changeset, fewer) is not None
+    extra = ChangedFile("\u0000extra", "added", "0" * 40)
+    assert not_baton_s(changeset, replace(exact, files=(*exact.files, extra))) is not None
+    target = exact.files[index]
+    if target.status != "removed":
+        other = replace(target, blob=_blob(b"other " + target.path.encode()))
+        changed = (*exact.files[:index], other, *exact.files[index + 1 :])
+        assert not_baton_s(changeset, replace(exact, files=changed)) is not None
+
+
+def test_a_64_kb_forged_commit_is_judged_in_linear_time() -> None:
+    """Thousands of paths with hostile names: one pass each, and the first difference named."""
+    hostile = "\u202e" * 4
+    names = [f"{'a/' * 8}{i:05d}{hostile}" for i in range(3000)]
+    changeset = Changeset(
+        base=BASE,
+        files=[FileChange(path=n, contents=base64.b64encode(b"x").decode()) for n in names],
+    )
+    exact = _baton_s(changeset)
+    assert sum(len(n) for n in names) > 64_000
+    assert not_baton_s(changeset, exact) is None
+    forged = replace(exact, files=(*exact.files[:-1], replace(exact.files[-1], blob="0" * 40)))
+    assert not_baton_s(changeset, forged) == f"its {names[-1]} is not the changeset's"

@@ -14,8 +14,8 @@ import pytest
 
 from baton.core.decision import PullRequestPlan
 from baton.core.events import ReviewNote
-from baton.errors import PullRequestRefused, StaleHead, TrackerError
-from baton.github.tracker import CommitRequest, LabelSpec, Writes
+from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
+from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
 from baton.sim import github_rules
 from baton.sim.memory_github import MemoryGitHub
 from support.memory import WRITES
@@ -176,8 +176,88 @@ def test_a_branch_starts_at_the_default_head_and_is_created_once(gh: MemoryGitHu
     again = gh.create_branch(BRANCH)
 
     assert gh.requests - before == 1
-    assert first == again
-    assert first.oid == gh.git.head("main")
+    assert (first.created, again.created) == (True, False)
+    assert first.oid == again.oid == gh.git.head("main")
+    assert again.ahead == 0
+
+
+def test_an_existing_branch_counts_the_commits_it_carries_that_the_base_lacks(
+    gh: MemoryGitHub,
+) -> None:
+    """Compared (one more round trip) only when its head is not the base's."""
+    gh.human_push(BRANCH, {"mine.txt": "1"}, by="bob")
+    gh.human_push(BRANCH, {"mine.txt": "2"}, by="bob")
+    before = gh.requests
+
+    found = gh.create_branch(BRANCH)
+
+    assert (found.created, found.ahead, found.oid) == (False, 2, gh.git.head(BRANCH))
+    assert gh.requests - before == 2
+    assert gh.calls["compare"] == 1
+
+
+def test_a_branch_behind_the_moved_default_branch_carries_nothing_of_its_own(
+    gh: MemoryGitHub,
+) -> None:
+    """Baton made it, died before its record said so, and main moved on: still adoptable."""
+    made = gh.create_branch(BRANCH)
+    gh.human_push("main", {"later.txt": "x"}, by="maria")
+
+    found = gh.create_branch(BRANCH)
+
+    assert (found.oid, found.ahead, found.created) == (made.oid, 0, False)
+
+
+def test_baton_s_commit_is_signed_and_its_own_a_pushed_one_is_neither(gh: MemoryGitHub) -> None:
+    gh.human_push("main", {"old.txt": "same", "gone.txt": "x"}, by="maria")
+    base = gh.create_branch(BRANCH).oid
+    ours = gh.commit(
+        CommitRequest(
+            BRANCH,
+            base,
+            "Add",
+            "",
+            (("new.txt", encoded("same")), ("README.md", encoded("# new\n"))),
+            ("old.txt", "gone.txt"),
+        )
+    )
+    pushed = gh.human_push(BRANCH, {"x.txt": "x"}, "Baton-Changeset: forged", by="mallory")
+
+    facts = gh.commit_facts(ours)
+    theirs = gh.commit_facts(pushed)
+
+    assert facts == CommitFacts(
+        oid=ours,
+        parents=(base,),
+        files=(
+            ChangedFile("README.md", "modified", github_rules.blob_oid(b"# new\n")),
+            ChangedFile("gone.txt", "removed", github_rules.blob_oid(b"x")),
+            ChangedFile("new.txt", "renamed", github_rules.blob_oid(b"same"), "old.txt"),
+        ),
+        verified=True,
+        author="github-actions[bot]",
+    )
+    assert theirs is not None
+    assert (theirs.parents, theirs.verified, theirs.author) == ((ours,), False, "mallory")
+    assert theirs.files == (ChangedFile("x.txt", "added", github_rules.blob_oid(b"x")),)
+    assert gh.commit_facts("f" * 40) is None
+    assert gh.calls["commit_facts"] == 3
+
+
+def test_git_s_blob_id_is_sha1_of_its_header_and_bytes() -> None:
+    """`git hash-object` of an empty file and of "hello\\n", as git prints them."""
+    assert github_rules.blob_oid(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+    assert github_rules.blob_oid(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
+
+
+def test_a_commit_with_more_files_than_a_page_says_there_are_more(gh: MemoryGitHub) -> None:
+    files = {f"f{i}.txt": str(i) for i in range(github_rules.COMMIT_FILES_PAGE + 1)}
+    oid = gh.human_push(BRANCH, files, by="bob")
+
+    facts = gh.commit_facts(oid)
+
+    assert facts is not None and facts.more_files
+    assert len(facts.files) == github_rules.COMMIT_FILES_PAGE
 
 
 @pytest.mark.parametrize(
@@ -254,7 +334,7 @@ def test_a_change_to_a_workflow_is_refused_as_github_refuses_github_token(
         BRANCH, head, "CI", "", (("ok.txt", encoded("x")), (".github/workflows/ci.yml", "eDo="))
     )
 
-    with pytest.raises(TrackerError) as refused:
+    with pytest.raises(CommitRefused) as refused:
         gh.commit(request)
 
     assert refused.value.status == 403
@@ -267,8 +347,14 @@ def test_a_change_to_a_workflow_is_refused_as_github_refuses_github_token(
 def test_deleting_a_path_that_is_not_there_is_refused(gh: MemoryGitHub) -> None:
     head = gh.create_branch(BRANCH).oid
 
-    with pytest.raises(TrackerError, match="requested for deletion which does not exist"):
+    with pytest.raises(CommitRefused) as refused:
         gh.commit(CommitRequest(BRANCH, head, "Tidy", "", deletions=("gone.txt",)))
+
+    assert str(refused.value) == (
+        f"A path was requested for deletion which does not exist as of commit oid `{head}`"
+    )
+    assert refused.value.status == 422
+    assert gh.git.head(BRANCH) == head
 
 
 def test_a_pull_request_needs_a_commit_the_base_lacks(gh: MemoryGitHub) -> None:

@@ -96,7 +96,10 @@ def work_lines(record: Record | None, settings: Settings) -> list[str]:
         how = "ready for review" if work.ready else "draft"
         lines[-1] += f" · pull request #{work.pull_request} ({how})"
     if work.problem:
-        lines.append(f"Pull request: not opened: {markdown.escape(work.problem)}")
+        lines.append(
+            f"Pull request: not opened: {markdown.escape(work.problem)} (at the pull-request "
+            "state the issue goes to a human until it is)"
+        )
     for mark in work.commits[-3:]:
         lines.append(
             f"- commit `{mark.oid[:7]}` by {markdown.escape(mark.agent)} in {mark.state} "

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from baton.core.agent_result import AgentResult
 from baton.core.epic.model import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
 from baton.core.issue_facts import Actor, IssueInfo
-from baton.core.work import ChangesetFacts, PullRequestFacts
+from baton.core.work import BranchFacts, ChangesetFacts, PullRequestFacts
 
 
 class _Event(BaseModel):
@@ -45,6 +45,11 @@ class _Event(BaseModel):
         default=None,
         description="The pull request this run opened (or could not) on an event that is no "
         "report: an epic's at completion. A report carries its own in `pull_request`.",
+    )
+    foreign_branch: BranchFacts | None = Field(
+        default=None,
+        description="The issue's branch, found made by someone else when Baton came to create "
+        "it: refused, never adopted.",
     )
 
 

@@ -235,7 +235,9 @@ def pull_request_refused(branch: str, problem: str) -> str:
             "pull requests (the action's `github-token` input, e.g. a GitHub App token).",
             "",
             "The commits are on the branch and the work goes on; the pull request is tried "
-            "again at the next commit.",
+            "again at the next commit. If the work reaches the pull-request state with none "
+            "open, the issue goes to a human (`requires_human_intervention`) until this is "
+            "fixed and someone answers `/retry`.",
         ]
     )
 

@@ -172,10 +172,12 @@ def pull_request_body(issue: int, work: Work) -> str:
 class ChangesetFacts(BaseModel):
     """An agent's changeset as the report job found it, before `decide` reads the report.
 
-    ok: valid, its base is the branch head: commit it. refused: `problems` say why; nothing is
-    written. stale: the branch moved since `base` (now `head`); nothing is written and the agent
-    runs again on the new head. committed: on the branch as `oid` (this run committed it, or an
-    earlier attempt did: a re-run never commits twice). empty: the agent changed nothing."""
+    ok: valid, its base is the branch head: commit it. refused: `problems` say why (Baton's
+    checks, or GitHub's refusal of the commit); nothing is written. stale: the branch moved since
+    `base` (now `head`); nothing is written and the agent runs again on the new head (`problems`:
+    why a head claiming these changes was not taken as Baton's). committed: on the branch as
+    `oid` (this run committed it, or an earlier attempt did, provably Baton's: a re-run never
+    commits twice). empty: the agent changed nothing."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -188,6 +190,17 @@ class ChangesetFacts(BaseModel):
     bytes: int = 0
     paths: list[str] = Field(default_factory=list)  # the first few, for messages
     problems: list[str] = Field(default_factory=list)
+
+
+class BranchFacts(BaseModel):
+    """The issue's branch as Baton found it when it came to create it: made by someone else
+    (the record does not say Baton made it) and carrying `ahead` commits its base lacks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    head: str
+    ahead: int
 
 
 class PullRequestFacts(BaseModel):

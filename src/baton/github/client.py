@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
@@ -43,12 +44,20 @@ from baton.core.epic.model import (
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
 from baton.core.triage import FAILED_CONCLUSIONS
-from baton.errors import GraphQLUnusable, PullRequestRefused, StaleHead, TrackerError
+from baton.errors import (
+    CommitRefused,
+    GraphQLUnusable,
+    PullRequestRefused,
+    StaleHead,
+    TrackerError,
+)
 from baton.github import graphql as gql
 from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.permission import role_of
 from baton.github.tracker import (
     BranchHead,
+    ChangedFile,
+    CommitFacts,
     CommitRequest,
     DispatchTarget,
     LabelSpec,
@@ -104,6 +113,34 @@ def _when(value: str | None) -> datetime:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _commit_facts(data: Any, headers: Any) -> CommitFacts | None:
+    """A REST commit (`GET /repos/{o}/{r}/commits/{ref}`) as `CommitFacts`; None if it is not
+    one. `author` is the GitHub account of the author email (null when none is linked)."""
+    if not isinstance(data, dict) or not isinstance(data.get("sha"), str):
+        return None
+    files = tuple(
+        ChangedFile(
+            path=str(f.get("filename") or ""),
+            status=str(f.get("status") or ""),
+            blob=str(f.get("sha") or ""),
+            previous=str(f.get("previous_filename") or ""),
+        )
+        for f in data.get("files") or []
+        if isinstance(f, dict)
+    )
+    verification = (data.get("commit") or {}).get("verification") or {}
+    author = data.get("author") or {}
+    links = {str(k).lower(): str(v) for k, v in (headers or {}).items()}.get("link", "")
+    return CommitFacts(
+        oid=str(data["sha"]),
+        parents=tuple(str(p.get("sha")) for p in data.get("parents") or [] if isinstance(p, dict)),
+        files=files,
+        verified=verification.get("verified") is True,
+        author=str(author.get("login") or "") if isinstance(author, dict) else "",
+        more_files='rel="next"' in links,
+    )
 
 
 def _comment(item: dict[str, Any]) -> Comment:
@@ -979,7 +1016,7 @@ class GitHubTracker:
         else:
             repository, head, found = self._repository_and_base(name, base)
         if found is not None:
-            return found
+            return self._found_branch(found, head)
         if not head:
             raise TrackerError(f"creating branch {name}: the repository has no default branch")
         what = f"creating branch {name} from {base}"
@@ -987,13 +1024,39 @@ class GitHubTracker:
         answer = self._query(gql.CREATE_REF, variables, what, mutation=True)
         created = gql.parse_ref(((answer["data"] or {}).get("createRef") or {}).get("ref"))
         if created is not None:
-            return BranchHead(*created)
+            return BranchHead(*created, created=True)
         error = gql.field_errors(answer).get("createRef")
         if error is not None and "already exists" in error.message:
             again = self.branch(name)  # created meanwhile (a racing run): use it
             if again is not None:
-                return again
+                return self._found_branch(again, head)
         raise self._refused(what, error or gql.FieldError("createRef", "ERROR", "no ref"))
+
+    def _found_branch(self, found: BranchHead, start: str) -> BranchHead:
+        """An existing branch with the commits it carries that `start` (its base's head) lacks:
+        REST compare's `ahead_by`, by commit ids (a branch name may hold a `/`)."""
+        if not start or found.oid == start:
+            return found
+        _, data = self._call(
+            "GET",
+            f"{self._base}/compare/{start}...{found.oid}",
+            f"comparing branch {found.name} with its base",
+        )
+        ahead = data.get("ahead_by") if isinstance(data, dict) else None
+        return replace(found, ahead=ahead if isinstance(ahead, int) else 1)
+
+    def commit_facts(self, oid: str) -> CommitFacts | None:
+        """REST "get a commit": one call for its parents, files (300 on the first page, the
+        `Link` header naming more), GitHub's verification of its signature and its author."""
+        try:
+            headers, data = self._call(
+                "GET", f"{self._base}/commits/{quote(oid, safe='')}", f"reading commit {oid[:7]}"
+            )
+        except TrackerError as exc:
+            if exc.status in (404, 422):
+                return None
+            raise
+        return _commit_facts(data, headers)
 
     def commit(self, request: CommitRequest) -> str:
         if not self.graphql:
@@ -1022,7 +1085,12 @@ class GitHubTracker:
             raise StaleHead(
                 f"{request.branch} moved since {request.expected_head[:7]}: {error.message}"
             )
-        raise self._refused(what, error)
+        # GitHub ran the mutation and refused this commit (nothing written): the changeset is
+        # refused, as a changeset failing Baton's own checks is.
+        raise CommitRefused(
+            f"GitHub refused the commit: {error.kind} {error.message}",
+            status=gql.STATUS_OF.get(error.kind, 422),
+        )
 
     def _default(self) -> str:
         if self._default_branch is None:

@@ -50,6 +50,33 @@ class BranchHead:
     name: str
     oid: str
     message: str = ""
+    # From `create_branch`: whether this call made the branch, and, for one it found, how many
+    # commits it carries that its base lacks (0: nothing Baton did not write; safe to adopt).
+    created: bool = False
+    ahead: int = 0
+
+
+@dataclass(frozen=True)
+class ChangedFile:
+    """One file a commit changed against its first parent, as REST "get a commit" lists it."""
+
+    path: str
+    status: str  # added, removed, modified, renamed, copied, changed, unchanged
+    blob: str  # git's blob id of the file after the commit ("" when GitHub gives none)
+    previous: str = ""  # a rename's old path
+
+
+@dataclass(frozen=True)
+class CommitFacts:
+    """Who made a commit and what it changed: enough to tell whether it is provably Baton's
+    (its parent, its files and their blobs, GitHub's signature, the author's login)."""
+
+    oid: str
+    parents: tuple[str, ...]
+    files: tuple[ChangedFile, ...]
+    verified: bool  # signed, and GitHub verified the signature
+    author: str  # the login of the account the author email belongs to ("" none)
+    more_files: bool = False  # GitHub listed only the first page of its files
 
 
 @dataclass(frozen=True)
@@ -208,13 +235,22 @@ class Tracker(Protocol):
         ...
 
     def create_branch(self, name: str, base: str | None = None) -> BranchHead:
-        """Create `name` at the head of `base` (default: the default branch); a branch that
-        already exists is returned as it is (a re-run creates nothing twice)."""
+        """Create `name` at the head of `base` (default: the default branch), `created`. A
+        branch that already exists is returned as it is (a re-run creates nothing twice), with
+        `ahead`: the commits it carries that `base` lacks (one more call, only when its head is
+        not the head of `base`), so a branch someone else made is never adopted silently."""
+        ...
+
+    def commit_facts(self, oid: str) -> CommitFacts | None:
+        """A commit's parents, changed files, signature and author (None: no such commit);
+        asked only when a commit claims to be Baton's and the record does not know it."""
         ...
 
     def commit(self, request: CommitRequest) -> str:
         """Write one commit atomically and return its id. Raises `StaleHead` (nothing written)
-        when the branch head is no longer `request.expected_head`."""
+        when the branch head is no longer `request.expected_head`, `CommitRefused` (nothing
+        written) when GitHub refuses the commit itself (a deletion of a path the branch does
+        not have, a path the token may not write), with GitHub's message."""
         ...
 
     def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:

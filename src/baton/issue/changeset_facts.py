@@ -2,17 +2,104 @@
 
 The one place that says whether a changeset is refused, stale, already committed or to be
 committed; `decide` reads the answer (`ChangesetFacts`) and never the files themselves.
+
+A commit at the branch head whose trailer names the changeset is adopted as Baton's only when
+it provably is (`not_baton_s`): anyone who may push can copy a trailer, nobody but GitHub can
+sign as Baton's `createCommitOnBranch`, and the tree check holds whoever made it.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+
 from baton.core.changeset import Changeset, decoded_size, problems
 from baton.core.record import Record
 from baton.core.work import ChangesetFacts, digest_in
-from baton.github.tracker import BranchHead
-from baton.workflow.config import WorkSettings
+from baton.github.tracker import BranchHead, CommitFacts
+from baton.workflow.config import DEFAULT_BOT_LOGIN, WorkSettings
 
 SHOWN_PATHS = 20
+
+
+def blob_oid(data: bytes) -> str:
+    """The id git gives a file's contents: sha1 of `blob <length>\\0` and the bytes."""
+    raw = b"blob %d\0" % len(data) + data
+    return hashlib.sha1(raw, usedforsecurity=False).hexdigest()
+
+
+def claims(changeset: Changeset, head: BranchHead | None, record: Record | None) -> bool:
+    """Whether the head commit names this changeset in its trailer while the record does not
+    know the commit: the one case where `judge` needs the commit's facts (`commit_facts`)."""
+    if changeset.empty or head is None or digest_in(head.message) is None:
+        return False
+    digest = changeset.digest()
+    work = record.work if record is not None else None
+    if work is not None and work.committed(digest) is not None:
+        return False
+    return digest_in(head.message) == digest
+
+
+def _wanted(changeset: Changeset) -> tuple[dict[str, str], set[str]]:
+    """The blob each added or changed path must hold, and the paths that must be gone."""
+    blobs: dict[str, str] = {}
+    for f in changeset.files:
+        if f.contents is None:
+            continue
+        try:
+            blobs[f.path] = blob_oid(base64.b64decode(f.contents, validate=True))
+        except (binascii.Error, ValueError):
+            blobs[f.path] = ""  # matches no blob GitHub names
+    return blobs, {f.path for f in changeset.files if f.contents is None}
+
+
+def _tree_problem(changeset: Changeset, commit: CommitFacts) -> str | None:
+    """Why the commit's changes are not exactly the changeset's, or None: every changed path
+    with the changeset's blob, every deletion gone, nothing else touched. Linear in both."""
+    blobs, deletions = _wanted(changeset)
+    seen: set[str] = set()
+    for change in commit.files:
+        removed: set[str] = set()
+        wrote: str | None = change.path
+        if change.status == "removed":
+            removed, wrote = {change.path}, None
+        elif change.status == "renamed":
+            removed = {change.previous}
+        elif change.status not in ("added", "modified"):
+            return f"it changes {change.path} ({change.status}), which the changeset does not"
+        for path in removed:
+            if path not in deletions:
+                return f"it deletes {path}, which the changeset does not"
+            seen.add(path)
+        if wrote is not None:
+            if wrote not in blobs:
+                return f"it writes {wrote}, which the changeset does not"
+            if blobs[wrote] != change.blob:
+                return f"its {wrote} is not the changeset's"
+            seen.add(wrote)
+    missing = next((f.path for f in changeset.files if f.path not in seen), None)
+    return f"it leaves out {missing}, which the changeset changes" if missing else None
+
+
+def not_baton_s(
+    changeset: Changeset, commit: CommitFacts | None, bot: str = DEFAULT_BOT_LOGIN
+) -> str | None:
+    """Why a commit claiming the changeset is not Baton's commit of it, or None: its one parent
+    is the changeset's base, its tree is exactly base + changeset, GitHub verified its signature
+    (`createCommitOnBranch` commits are signed by GitHub) and its author is Baton's login."""
+    if commit is None:
+        return "GitHub knows no such commit"
+    if commit.parents != (changeset.base,):
+        parents = ", ".join(p[:7] for p in commit.parents) or "none"
+        return f"its parent is {parents}, not the changeset's base {changeset.base[:7]}"
+    if not commit.verified:
+        return "GitHub did not verify its signature (Baton's commits are signed by GitHub)"
+    if commit.author != bot:
+        return f"its author is {commit.author or 'no GitHub account'}, not {bot}"
+    if commit.more_files:
+        return f"it changes more files than the changeset's {len(changeset.files)}"
+    return _tree_problem(changeset, commit)
 
 
 def judge(
@@ -22,11 +109,15 @@ def judge(
     record: Record | None,
     *,
     changes_code: bool = True,
+    head_commit: CommitFacts | None = None,
+    bot: str = DEFAULT_BOT_LOGIN,
 ) -> ChangesetFacts:
-    """Refused (what the checks found), committed (the record, or the commit at the branch head,
-    carries its digest: an earlier attempt of this run wrote it), stale (the branch moved since
-    the agent started), ok (commit it), or empty. `changes_code`: whether the issue's state is
-    one whose agent changes the repository; another agent's changes are left out, and said."""
+    """Refused (what the checks found), committed (the record carries its digest, or the commit
+    at the branch head does and is provably Baton's commit of it (`head_commit`, read when the
+    head `claims` it): an earlier attempt of this run wrote it), stale (the branch moved since
+    the agent started; `problems` says why a head claiming the changeset was not adopted), ok
+    (commit it), or empty. `changes_code`: whether the issue's state is one whose agent changes
+    the repository; another agent's changes are left out, and said."""
     if changeset.empty:
         return ChangesetFacts(status="empty", base=changeset.base)
     if not changes_code:
@@ -63,8 +154,14 @@ def judge(
             **common,
         )
     if digest_in(head.message) == digest:
+        not_ours = not_baton_s(changeset, head_commit, bot)
+        if not_ours is None:
+            return ChangesetFacts(
+                status="committed", digest=digest, oid=head.oid, head=head.oid, **common
+            )
+        claim = f"commit {head.oid[:7]} claims these changes but is not Baton's: {not_ours}"
         return ChangesetFacts(
-            status="committed", digest=digest, oid=head.oid, head=head.oid, **common
+            status="stale", digest=digest, head=head.oid, problems=[claim], **common
         )
     if head.oid != changeset.base:
         return ChangesetFacts(status="stale", digest=digest, head=head.oid, **common)

@@ -208,6 +208,7 @@ DEFAULT_BRANCH = "main"
 README = "README.md"
 HEADS = "refs/heads/"
 WORKFLOWS_DIR = ".github/workflows/"
+COMMIT_FILES_PAGE = 300  # files REST "get a commit" lists on its first page
 ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS = (
     "GitHub Actions is not permitted to create or approve pull requests."
 )
@@ -297,6 +298,9 @@ class GitCommit:
     author: str
     email: str
     when: datetime
+    # Signed by GitHub: what it makes itself (`createCommitOnBranch`, a merge through the API
+    # or the web) shows `verification.verified`; a commit pushed unsigned does not.
+    signed: bool = False
 
     @property
     def headline(self) -> str:
@@ -310,6 +314,46 @@ class GitCommit:
 def _object(kind: str, data: bytes) -> tuple[str, bytes]:
     raw = f"{kind} {len(data)}\0".encode() + data
     return hashlib.sha1(raw, usedforsecurity=False).hexdigest(), raw
+
+
+def blob_oid(data: bytes) -> str:
+    """The id git gives a file's contents: sha1 of `blob <length>\\0` and the bytes."""
+    return _object("blob", data)[0]
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    """One entry of a commit's `files` in REST "get a commit": against its first parent."""
+
+    path: str
+    status: str  # added, removed, modified, renamed
+    blob: str  # the blob at `path` after the commit; for a removal, the one removed
+    previous: str = ""  # a rename's old path
+
+
+def diff(before: Mapping[str, bytes], after: Mapping[str, bytes]) -> list[FileDiff]:
+    """What changed from `before` to `after`, as GitHub lists a commit's files: a removed
+    path whose exact contents reappear at an added path is one rename (GitHub also finds
+    renames of similar files; exact ones are the case both fakes model)."""
+    added = [p for p in after if p not in before]
+    removed = [p for p in before if p not in after]
+    gone = {blob_oid(before[p]): p for p in removed}
+    found: list[FileDiff] = []
+    renamed: set[str] = set()
+    for path in sorted(added):
+        blob = blob_oid(after[path])
+        old = gone.pop(blob, None)
+        if old is not None:
+            renamed.add(old)
+            found.append(FileDiff(path, "renamed", blob, old))
+        else:
+            found.append(FileDiff(path, "added", blob))
+    for path in sorted(removed):
+        if path not in renamed:
+            found.append(FileDiff(path, "removed", blob_oid(before[path])))
+    for path in sorted(p for p in after if p in before and after[p] != before[p]):
+        found.append(FileDiff(path, "modified", blob_oid(after[path])))
+    return sorted(found, key=lambda f: f.path)
 
 
 def tree_oid(files: Mapping[str, bytes]) -> str:
@@ -371,9 +415,11 @@ class Git:
         author: str,
         email: str,
         when: datetime,
+        *,
+        signed: bool = False,
     ) -> GitCommit:
         oid = commit_oid(files, parents, message, author, email, when)
-        commit = GitCommit(oid, dict(files), parents, message, author, email, when)
+        commit = GitCommit(oid, dict(files), parents, message, author, email, when, signed)
         self.commits[oid] = commit
         return commit
 
@@ -427,7 +473,7 @@ class Git:
                 raise GitRefusal("no_path", missing_deletion_message(path, head))
             del files[path]
         files.update(additions)
-        commit = self._store(files, (head,), message, author, email, when)
+        commit = self._store(files, (head,), message, author, email, when, signed=True)
         self.refs[branch] = commit.oid
         return commit
 
@@ -466,7 +512,17 @@ class Git:
 
     def ahead(self, base: str, head: str) -> int:
         """Commits on `head` that `base` lacks (a pull request needs at least one)."""
-        return len(self.ancestors(self.refs[head]) - self.ancestors(self.refs[base]))
+        return self.ahead_of(self.refs[base], self.refs[head])
+
+    def ahead_of(self, base: str, head: str) -> int:
+        """Commits `head` descends from that `base` does not (REST compare's `ahead_by`)."""
+        return len(self.ancestors(head) - self.ancestors(base))
+
+    def changes(self, oid: str) -> list[FileDiff]:
+        """The files commit `oid` changed against its first parent (all added for a root)."""
+        commit = self.commits[oid]
+        before = self.commits[commit.parents[0]].tree if commit.parents else {}
+        return diff(before, commit.tree)
 
     def merge_base(self, one: str, other: str) -> str:
         """The newest commit both branches descend from."""
@@ -518,7 +574,9 @@ class Git:
                 else:
                     tree.pop(path, None)
         email = f"{author}@users.noreply"
-        commit = self._store(tree, (ours.oid, theirs.oid), message, author, email, when)
+        commit = self._store(
+            tree, (ours.oid, theirs.oid), message, author, email, when, signed=True
+        )
         self.refs[base] = commit.oid
         return commit
 

@@ -43,12 +43,14 @@ from baton.core.epic.model import (
 )
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
-from baton.errors import PullRequestRefused, StaleHead, TrackerError
+from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github import graphql as gql
 from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.permission import role_of
 from baton.github.tracker import (
     BranchHead,
+    ChangedFile,
+    CommitFacts,
     CommitRequest,
     DispatchTarget,
     LabelSpec,
@@ -846,27 +848,54 @@ class MemoryGitHub:
     def create_branch(self, name: str, base: str | None = None) -> BranchHead:
         """Two round trips as over GraphQL: the head of `base` (the default branch unless
         named) and whether `name` exists (`create_branch` in `calls`), then `createRef`
-        (`create_ref`); one when the branch is there already."""
+        (`create_ref`); when the branch is there already, none or REST's compare of its head
+        with the head of `base` (`compare`) for the commits it carries that `base` lacks."""
         self._call("create_branch")
+        start_at = self.git.head(base or self.git.default_branch)
         head = self.git.head(name)
-        found = self.git.commits[head] if head is not None else None
-        if found is None:
-            start_at = self.git.head(base or self.git.default_branch)
-            if start_at is None:
-                raise TrackerError(f"creating branch {name}: there is no branch {base}", status=404)
-            self._call("create_ref")  # the second round trip: a test may race it here
-            start = start_at
-            try:
-                self.git.create_branch(name, start)
-            except rules.GitRefusal as refused:
-                now = self.git.head(name)
-                if refused.kind != "exists" or now is None:
-                    raise TrackerError(refused.message, status=422) from None
-                start = now  # created meanwhile (a racing run): used, as the client does
-            else:
-                self.log.append(f"branch {name} created at {start[:7]}")
-            found = self.git.commits[start]
-        return BranchHead(name=name, oid=found.oid, message=found.message)
+        if head is not None:
+            return self._found_branch(name, head, start_at)
+        if start_at is None:
+            raise TrackerError(f"creating branch {name}: there is no branch {base}", status=404)
+        self._call("create_ref")  # the second round trip: a test may race it here
+        try:
+            self.git.create_branch(name, start_at)
+        except rules.GitRefusal as refused:
+            now = self.git.head(name)
+            if refused.kind != "exists" or now is None:
+                raise TrackerError(refused.message, status=422) from None
+            # created meanwhile (a racing run): used, as the client does
+            return self._found_branch(name, now, start_at)
+        self.log.append(f"branch {name} created at {start_at[:7]}")
+        message = self.git.commits[start_at].message
+        return BranchHead(name=name, oid=start_at, message=message, created=True)
+
+    def _found_branch(self, name: str, head: str, start_at: str | None) -> BranchHead:
+        ahead = 0
+        if start_at is not None and head != start_at:
+            self._call("compare")
+            ahead = self.git.ahead_of(start_at, head)
+        message = self.git.commits[head].message
+        return BranchHead(name=name, oid=head, message=message, ahead=ahead)
+
+    def commit_facts(self, oid: str) -> CommitFacts | None:
+        """REST "get a commit": one round trip (`commit_facts`); what GitHub made itself is
+        verified, a pushed commit is not; the author is the login that made it."""
+        self._call("commit_facts")
+        commit = self.git.commits.get(oid)
+        if commit is None:
+            return None
+        files = tuple(
+            ChangedFile(f.path, f.status, f.blob, f.previous) for f in self.git.changes(oid)
+        )
+        return CommitFacts(
+            oid=oid,
+            parents=commit.parents,
+            files=files[: rules.COMMIT_FILES_PAGE],
+            verified=commit.signed,
+            author=commit.author,
+            more_files=len(files) > rules.COMMIT_FILES_PAGE,
+        )
 
     def commit(self, request: CommitRequest) -> str:
         """`createCommitOnBranch`: one round trip, all or nothing, as the bot."""
@@ -876,7 +905,7 @@ class MemoryGitHub:
             try:
                 additions[path] = base64.b64decode(contents, validate=True)
             except (binascii.Error, ValueError):
-                raise TrackerError(
+                raise CommitRefused(
                     f"the contents of {path} are not base64 (UNPROCESSABLE)", status=422
                 ) from None
         message = request.headline + (f"\n\n{request.body}" if request.body else "")
@@ -896,7 +925,7 @@ class MemoryGitHub:
             if refused.kind == "stale":
                 raise StaleHead(refused.message, head=refused.head) from None
             status = {"no_branch": 404, "workflow": 403}.get(refused.kind, 422)
-            raise TrackerError(refused.message, status=status) from None
+            raise CommitRefused(refused.message, status=status) from None
         files = len(additions) + len(request.deletions)
         self.log.append(
             f"commit {made.oid[:7]} on {request.branch} ({files} files): {made.headline}"

@@ -5,14 +5,17 @@ want of it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome, PullRequestPlan
+from baton.core.engine import work_product
+from baton.core.engine.context import Ctx, Draft, Scene
 from baton.core.engine.reports import MAX_STALE_RUNS
 from baton.core.record import LastReport, Record
-from baton.core.work import CommitMark, Work, pull_request_body
+from baton.core.work import BranchFacts, CommitMark, Work, pull_request_body
 from baton.workflow.config import Policy, WorkSettings
 from baton.workflow.model import AgentStatus, load_preset
 
@@ -266,7 +269,9 @@ def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(life
         "requests (the action's `github-token` input, e.g. a GitHub App token).\n"
         "\n"
         "The commits are on the branch and the work goes on; the pull request is tried again at "
-        "the next commit.\n"
+        "the next commit. If the work reaches the pull-request state with none open, the issue "
+        "goes to a human (`requires_human_intervention`) until this is fixed and someone answers "
+        "`/retry`.\n"
         "\n"
         "<sub>— Baton, the PM of this issue</sub>"
     )
@@ -662,3 +667,138 @@ def test_an_escalation_for_want_of_the_pull_request_keeps_the_agent_s_report(lif
         summary="Add the CSV export\nwith a header row",
         at=event.at,
     )
+
+
+# --- whose branch and whose commit it is ----------------------------------------------------------
+THEIRS = BranchFacts(name=BRANCH, head="9" * 40, ahead=2)
+FOREIGN = (
+    "baton/issue-1 already exists with 2 commit(s) Baton did not make (head 9999999), and Baton "
+    "never takes over a branch it did not create: delete or rename that branch, then /retry"
+)
+
+
+def test_entering_a_code_state_onto_someone_else_s_branch_holds_it_there_for_a_human(lifecycle):
+    """Still one transition in the run: the entry stands, held, with no agent and no branch."""
+    event = lifecycle.labeled("status:implementing", "maria", None)
+
+    decision = lifecycle.decide(None, event.model_copy(update={"foreign_branch": THEIRS}))
+
+    assert (decision.state, decision.create_branch, decision.agent) == (
+        "implementing",
+        None,
+        None,
+    )
+    assert decision.record.held and decision.record.dispatch is None
+    assert decision.record.work is None or not decision.record.work.created
+    assert decision.record.escalated_from == "implementing"
+    assert [(h.from_state, h.to_state) for h in decision.record.history] == [(None, "implementing")]
+    assert decision.reason.endswith(f"; held for a human: {FOREIGN}")
+    assert "### 🚨 A human decision is needed (`implementing`)" in decision.message
+    assert "The issue is held in `implementing`." in decision.message
+    assert "delete or rename that branch, then /retry" in decision.message
+
+
+def test_a_report_moving_onto_someone_else_s_branch_keeps_the_move_and_holds_it(lifecycle):
+    record = lifecycle.record("analyzing_requirements")
+    event = report(lifecycle, "analyzing_requirements").model_copy(
+        update={"foreign_branch": THEIRS}
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.state, decision.create_branch, decision.agent) == (
+        "creating_tests",
+        None,
+        None,
+    )
+    assert decision.record.held and decision.record.escalated_from == "creating_tests"
+    assert [(h.from_state, h.to_state) for h in decision.record.history][-1] == (
+        "analyzing_requirements",
+        "creating_tests",
+    )
+    assert "A human decision is needed (`creating_tests`)" in decision.message
+
+
+def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs(lifecycle):
+    record = lifecycle.record("implementing")  # written before issues had branches
+    event = report(
+        lifecycle, "implementing", changeset=lifecycle.changeset("ok", head="")
+    ).model_copy(update={"foreign_branch": THEIRS})
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.state, decision.commit, decision.create_branch, decision.agent) == (
+        "implementing",
+        None,
+        None,
+        None,
+    )
+    assert decision.record.held
+    assert decision.record.has_processed(event.id)
+    assert decision.reason.endswith(f"; held for a human: {FOREIGN}")
+
+
+def test_someone_else_s_branch_changes_nothing_once_the_record_has_baton_s(lifecycle):
+    """The facts only refuse a branch Baton is about to make; Baton's own stays Baton's."""
+    record = lifecycle.record("creating_tests", work=fresh(lifecycle))
+    event = report(lifecycle, "creating_tests").model_copy(update={"foreign_branch": THEIRS})
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.state == "implementing" and not decision.record.held
+
+
+def test_a_held_record_makes_no_branch_until_the_work_goes_on(lifecycle):
+    record = lifecycle.record("analyzing_requirements")
+    held = record.model_copy(update={"state": "implementing", "held": True})
+    scene = Scene(report(lifecycle, "implementing"), lifecycle.workflow, lifecycle.policy)
+
+    assert work_product.with_branch(scene, held)[1] is None
+    assert work_product.with_branch(scene, held.model_copy(update={"held": False}))[1] == BRANCH
+
+
+def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
+    why = "commit bbbbbbb claims these changes but is not Baton's: its author is mallory, not x"
+    record = lifecycle.record("implementing", work=fresh(lifecycle))
+    changes = lifecycle.changeset("stale", head="b" * 40, problems=[why + " [@octo](x)"])
+
+    decision = lifecycle.decide(record, report(lifecycle, "implementing", changeset=changes))
+
+    assert (decision.outcome, decision.agent) == (Outcome.retry, "developer")
+    assert decision.record.work.commits == fresh(lifecycle).commits
+    assert decision.message == (
+        "### ⚠️ A commit on `baton/issue-1` was not taken as Baton's\n"
+        "\n"
+        "commit bbbbbbb claims these changes but is not Baton's: its author is mallory, not x "
+        "\\[@\u200bocto\\](x)\n"
+        "\n"
+        "Baton lists only commits it made itself. The agent runs again on the branch as it is "
+        "now; if that commit should not be there, remove it from the branch.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(lifecycle):
+    """The draft's own message (questions, a refused changeset) is kept, the refusal after."""
+    record = lifecycle.record("analyzing_requirements")
+    event = report(lifecycle, "analyzing_requirements").model_copy(
+        update={"foreign_branch": THEIRS}
+    )
+    moved = record.model_copy(update={"state": "implementing"})
+    draft = Draft(Outcome.transition, "moved", record=moved, message="### Said first")
+    ctx = Ctx(event=event, workflow=lifecycle.workflow, policy=lifecycle.policy, record=record)
+
+    refused = work_product.refuse_foreign(ctx, draft)
+
+    assert refused.record is not None and refused.record.held
+    assert (refused.outcome, refused.record.state) == (Outcome.transition, "implementing")
+    assert refused.message is not None
+    assert refused.message.startswith("### Said first\n\n### 🚨 A human decision is needed")
+    unchanged = work_product.refuse_foreign(replace(ctx, record=moved), replace(draft, record=None))
+    assert unchanged.record is not None and unchanged.record.held
+    assert unchanged.record.has_processed(event.id)
+    untouched = Draft(Outcome.transition, "moved", record=moved)
+    assert work_product.refuse_foreign(
+        replace(ctx, event=report(lifecycle, "implementing")), untouched
+    ) is (untouched)

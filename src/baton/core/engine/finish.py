@@ -65,6 +65,7 @@ def _drift(
 def finish(scene: Scene, draft: Draft) -> Decision:
     """Make a rule's draft the Decision: labels projected from the record, drift repaired and
     reported, the record's revision and outbox. An entry (no record before) takes it too."""
+    draft = work_product.refuse_foreign(scene, draft)
     ctx = scene if isinstance(scene, Ctx) else None  # None: the issue had no record
     event, policy = scene.event, scene.policy
     was = ctx.state if ctx else None

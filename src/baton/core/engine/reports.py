@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baton.core import messages
+from baton.core import markdown, messages
 from baton.core.agent_result import AgentResult
 from baton.core.decision import CommitPlan, Outcome
 from baton.core.engine.context import (
@@ -33,6 +33,7 @@ from baton.core.record import KEEP_FEEDBACK, LastReport, clip
 from baton.core.work import ChangesetFacts, CommitMark, commit_message, first_line
 from baton.workflow.model import ESCALATE, RETRY, StateKind
 
+NOT_ADOPTED = 500  # characters of why a commit was not taken as Baton's
 MAX_STALE_RUNS = 3  # stale re-runs in a row before a human is asked
 STALE_NOTE = "Your changes were not committed: "
 
@@ -225,6 +226,9 @@ def _stale(ctx: Ctx, changes: ChangesetFacts, agent: str) -> Draft:
     )
     kept = [f for f in record.feedback if not f.startswith(STALE_NOTE)]
     state_agent = ctx.workflow.agent_of(ctx.state)
+    # A head commit that claimed these changes and was not adopted is said on the issue: a
+    # human should know who pushed it, and Baton never lists it as its own.
+    message = not_adopted(work.branch, changes.problems[0]) if changes.problems else None
     updated = seen(ctx).model_copy(
         update={
             "work": work.model_copy(update={"stale_runs": work.stale_runs + 1}),
@@ -237,7 +241,23 @@ def _stale(ctx: Ctx, changes: ChangesetFacts, agent: str) -> Draft:
         f"stale changeset: {why}; the {agent} runs again on {head} "
         f"(attempt {record.attempt}, not counted)",
         record=updated,
+        message=message,
         agent=agent_due(ctx, updated),
+    )
+
+
+def not_adopted(branch: str, why: str) -> str:
+    """A commit at the head of the issue's branch named the agent's changes in Baton's
+    trailer, and is not provably Baton's: not adopted, and the agent runs again on it."""
+    return messages.sign(
+        [
+            f"### ⚠️ A commit on {markdown.code(branch)} was not taken as Baton's",
+            "",
+            f"{markdown.clip(markdown.escape(why), NOT_ADOPTED)}",
+            "",
+            "Baton lists only commits it made itself. The agent runs again on the branch as it "
+            "is now; if that commit should not be there, remove it from the branch.",
+        ]
     )
 
 

@@ -11,8 +11,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from baton.core import messages
 from baton.core.decision import PullRequestPlan
-from baton.core.engine.context import BATON, Ctx, Draft, Scene, escalate
+from baton.core.engine.context import (
+    BATON,
+    Ctx,
+    Draft,
+    Scene,
+    escalate,
+    escalation_message,
+    seen,
+)
 from baton.core.record import Record
 from baton.core.work import Work, branch_name, pull_request_body, pull_request_title
 from baton.workflow.config import Policy
@@ -35,10 +44,46 @@ def with_branch(scene: Scene, record: Record) -> tuple[Record, str | None]:
     if not scene.workflow.changes_code(record.state) and not epic_branch:
         return record, None
     work = record.work
-    if work is not None and work.created:
-        return record, None
+    if (work is not None and work.created) or record.held:
+        return record, None  # held for a human: made when the work goes on
     made = work_of(record, scene.policy).model_copy(update={"created": True})
     return record.model_copy(update={"work": made}), made.branch
+
+
+def foreign_branch_message(name: str, head: str, ahead: int) -> str:
+    return (
+        f"{name} already exists with {ahead} commit(s) Baton did not make (head {head[:7]}), "
+        "and Baton never takes over a branch it did not create: delete or rename that branch, "
+        "then /retry"
+    )
+
+
+def refuse_foreign(scene: Scene, draft: Draft) -> Draft:
+    """A draft that would make the issue's branch, when the run found that branch made by
+    someone else with commits of their own (`Event.foreign_branch`): the draft stands (still one
+    transition per run), but the issue is held there for a human, told to delete or rename the
+    branch; no agent runs, nothing is committed onto it, and no record names it as Baton's."""
+    found = scene.event.foreign_branch
+    before = scene.record if isinstance(scene, Ctx) else None
+    record = draft.record if draft.record is not None else before
+    if found is None or record is None or with_branch(scene, record)[1] != found.name:
+        return draft
+    if draft.record is None and isinstance(scene, Ctx):
+        record = seen(scene)  # the event is answered (a report's changes are not committed)
+    held = record.model_copy(
+        update={"held": True, "escalated_from": record.state, "dispatch": None}
+    )
+    ctx = Ctx(event=scene.event, workflow=scene.workflow, policy=scene.policy, record=held)
+    why = foreign_branch_message(found.name, found.head, found.ahead)
+    message = escalation_message(ctx, why, moved_to=None)
+    return replace(
+        draft,
+        reason=f"{draft.reason}; held for a human: {why}",
+        record=held,
+        message=messages.join(draft.message, message),
+        agent=None,
+        commit=None,
+    )
 
 
 def with_ready(scene: Scene, record: Record) -> Record:
