@@ -1,7 +1,7 @@
 """Pins the rules of `core/engine/epics.py` that a mutation sample found unprotected (issue 18,
 item 5): which report is stale, when a dispatched run starts the epic's agent, when a conductor
-pass changes nothing, whether a held epic starts tasks, and how the 100-sub-issue limit counts
-an extension's plan."""
+pass changes nothing, whether a held epic starts tasks, how the 100-sub-issue limit counts
+an extension's plan, and what the discovery and planning agents are told when they run again."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ import pytest
 from baton.core.agent_result import AgentResult
 from baton.core.decision import Decision, Outcome
 from baton.core.epic.model import (
+    CreatedTask,
     Discovery,
     EpicState,
     PlannedTask,
+    TaskCreationFacts,
     TaskObservation,
     TaskSpec,
     TaskStatus,
@@ -243,3 +245,162 @@ def test_a_replan_that_would_create_a_101st_sub_issue_is_refused() -> None:
     decision = B.decide(record, B.reported("planning", result(tasks=[spec("more")])))
     assert decision.record is not None and decision.record.epic is not None
     assert decision.record.epic.plan_problem == LIMIT
+
+
+# --- what the epic's agents are told, and when they run -------------------------------------
+def test_an_unreadable_report_retries_with_the_reason_it_was_unreadable() -> None:
+    record = B.record("planning", epic=EpicState())
+    decision = B.decide(record, B.reported("planning", None, error="the result is not JSON"))
+    assert decision.outcome is Outcome.retry
+    assert decision.record is not None
+    assert decision.record.feedback == ["the result is not JSON"]
+
+
+def test_the_discovery_agents_questions_are_kept_clipped_to_500_characters() -> None:
+    record = B.record("discovery", epic=EpicState(discovery=Discovery(phase="asking")))
+    decision = B.decide(record, B.reported("discovery", result(questions=["q" * 600])))
+    assert decision.record is not None
+    assert decision.record.open_questions == ["q" * 499 + "…"]
+
+
+def test_a_discovery_report_with_nothing_in_it_names_the_categories_left() -> None:
+    found = Discovery(phase="asking", categories_done=["purpose"])
+    record = B.record("discovery", epic=EpicState(discovery=found))
+    decision = B.decide(record, B.reported("discovery", result(summary="hmm")))
+    assert decision.outcome is Outcome.retry
+    assert decision.record is not None
+    assert decision.record.feedback == [
+        "the discovery returned neither questions nor a specification: "
+        "ask about users, scope, constraints, edge_cases"
+    ]
+
+
+def test_an_answer_runs_the_discovery_agent_from_attempt_one() -> None:
+    found = Discovery(phase="answering", category="purpose")
+    record = B.record("discovery", epic=EpicState(discovery=found), dispatch=None, attempt=2)
+    decision = B.decide(record, B.commented("Admins.", "alice", "discovery"))
+    assert decision.outcome is Outcome.resume
+    assert decision.record is not None and decision.record.dispatch is not None
+    dispatch = decision.record.dispatch
+    assert (dispatch.agent, dispatch.state, dispatch.attempt) == ("discovery", "discovery", 1)
+    assert decision.record.attempt == 1
+
+
+def test_sub_issues_github_did_not_create_refuse_the_plan_naming_them() -> None:
+    record = B.record("planning", epic=EpicState(pending_plan=[spec("a"), spec("b")]))
+    created = TaskCreationFacts(created=[CreatedTask(key="a", number=10)])
+    event = B.dispatched("planning").model_copy(update={"created": created})
+    decision = B.decide(record, event)
+    assert decision.outcome is Outcome.retry
+    assert decision.record is not None and decision.record.epic is not None
+    assert decision.record.epic.plan_problem == "GitHub did not create the sub-issues of b"
+    assert decision.record.epic.tasks == [] and decision.record.epic.pending_plan == []
+
+
+def test_a_plan_refused_at_the_last_attempt_hands_over_with_the_escalation_message() -> None:
+    record = B.record("planning", epic=EpicState(), attempt=3)
+    decision = B.decide(record, B.reported("planning", result(tasks=[spec("a"), spec("a")])))
+    assert (decision.outcome, decision.state) == (Outcome.transition, "blocked")
+    assert decision.message is not None
+    assert decision.message.startswith("### 🚨 A human decision is needed (`planning`)")
+    assert "/replan" in decision.message
+
+
+# --- what a human says to an epic ------------------------------------------------------------
+def _discovery(phase: str, **found: Any) -> Record:
+    return B.record("discovery", epic=EpicState(discovery=Discovery(phase=phase, **found)))
+
+
+def _say(record: Record, body: str, by: str) -> Decision:
+    return B.decide(record, B.commented(body, by, record.state))
+
+
+PRESENTING = {"spec": "# Spec", "spec_version": 1}
+
+
+@pytest.mark.parametrize(
+    ("record", "body", "by", "outcome", "reason"),
+    [
+        pytest.param(
+            conducting("completing", [planned("a", 10, TaskStatus.completed)]),
+            "/resume",
+            "maria",
+            Outcome.refused,
+            "refused maria: `resume` does nothing while the epic is in completing",
+            id="a command that does nothing in completing is refused",
+        ),
+        pytest.param(
+            _discovery("presenting", **PRESENTING),
+            "generate now",
+            "maria",
+            Outcome.refused,
+            "refused maria: the specification waits for approval, `/edit` or `/revise`",
+            id="generate now while the spec is presented is refused",
+        ),
+        pytest.param(
+            _discovery("presenting", **PRESENTING),
+            "rename the page",
+            "maria",
+            Outcome.resume,
+            "the discovery goes on: maria's reply is taken as minor edits",
+            id="an approver's plain reply to the spec is taken as minor edits",
+        ),
+        pytest.param(
+            _discovery("presenting", **PRESENTING),
+            "rename the page",
+            "alice",
+            Outcome.noted,
+            "kept the reply of alice for the next revision",
+            id="the author's plain reply to the spec waits for the next revision",
+        ),
+        pytest.param(
+            _discovery("warned", turns=2, warned=True, category="scope"),
+            "Teams of ten.",
+            "alice",
+            Outcome.resume,
+            "the discovery goes on: answer 3 from alice",
+            id="a plain answer after the warning is one more answer",
+        ),
+        pytest.param(
+            _discovery("asking"),
+            "also admins",
+            "alice",
+            Outcome.noted,
+            "kept the reply of alice for the discovery agent",
+            id="a reply while the discovery agent asks is kept for it",
+        ),
+    ],
+)
+def test_what_a_human_says_to_an_epic(
+    record: Record, body: str, by: str, outcome: Outcome, reason: str
+) -> None:
+    decision = _say(record, body, by)
+    assert (decision.outcome, decision.reason) == (outcome, reason)
+
+
+def test_an_approved_specification_counts_the_limits_afresh() -> None:
+    decision = _say(_discovery("presenting", **PRESENTING), "approved", "maria")
+    assert decision.state == "planning" and decision.record is not None
+    assert decision.record.budget_from == decision.record.iteration == 2
+    assert decision.record.visits == {"planning": 1}
+
+
+def test_long_requests_are_kept_clipped_to_2000_characters() -> None:
+    edited = _say(_discovery("presenting", **PRESENTING), "x" * 2500, "maria")
+    assert edited.record is not None and edited.record.epic is not None
+    assert edited.record.epic.discovery.request == "x" * 1999 + "…"
+    record = conducting("completing", [planned("a", 10, TaskStatus.completed)])
+    more = _say(record, "/continue " + "y" * 2500, "maria")
+    assert more.record is not None and more.record.epic is not None
+    assert more.record.epic.extension == "y" * 1999 + "…"
+
+
+def test_completion_with_the_epics_pull_request_open_opens_no_other() -> None:
+    work = Work(branch="baton/issue-1", pull_request=42, pull_request_id="PR_kwDOfake42")
+    tasks = [planned("a", 10, TaskStatus.pending_review, starts=1)]
+    record = conducting("implementing", tasks, work=work)
+    decision = pass_(record, [TaskObservation(number=10, status=TaskStatus.completed)])
+    assert (decision.state, decision.open_pull_request) == ("completing", None)
+    assert decision.record is not None and decision.record.work is not None
+    assert decision.record.work.pull_request == 42
+    assert decision.message is not None and "pull request #42" in decision.message
