@@ -50,7 +50,7 @@ def test_each_flaw_of_a_prefix_is_refused_on_its_own(prefix: str) -> None:
     with pytest.raises(InvalidConfig) as caught:
         _load(prefix)
     assert str(caught.value) == (
-        f"baton.yml:2: work.branch_prefix: Value error, {prefix!r} cannot start a git branch name"
+        f"baton.yml:2: work.branch_prefix: {prefix!r} cannot start a git branch name"
     )
 
 
