@@ -213,7 +213,17 @@ class WorkSettings(BaseModel):
     @field_validator("branch_prefix")
     @classmethod
     def _prefix(cls, value: str) -> str:
-        if ".." in value or value.startswith(("/", "-")) or value.endswith(".lock"):
+        # git's check-ref-format for `<prefix><number>`: no `..`, no empty folder, no name
+        # starting with a dot, no folder ending in `.lock` (the pattern keeps out the rest).
+        folders, _, last = value.rpartition("/")
+        names = folders.split("/") if folders else []
+        if (
+            ".." in value
+            or value.startswith(("/", "-"))
+            or value.endswith(".lock")
+            or any(not name or name.endswith(".lock") for name in names)
+            or any(name.startswith(".") for name in (*names, last))
+        ):
             raise ValueError(f"{value!r} cannot start a git branch name")
         return value
 
