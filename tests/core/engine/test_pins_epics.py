@@ -234,17 +234,21 @@ def test_an_extension_counts_its_new_tasks_against_githubs_limit(
         assert epic.plan_problem is None and len(epic.pending_plan) == added
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a replan counts only the live tasks: the sub-issues it creates (and the replaced "
-    "ones, which stay linked to the epic) are not counted, so a 101st is asked of GitHub",
-)
 def test_a_replan_that_would_create_a_101st_sub_issue_is_refused() -> None:
     tasks = [planned(f"t{i}", 100 + i, TaskStatus.completed) for i in range(100)]
     record = conducting("planning", tasks, dispatch=due("planner", "planning"))
     decision = B.decide(record, B.reported("planning", result(tasks=[spec("more")])))
     assert decision.record is not None and decision.record.epic is not None
     assert decision.record.epic.plan_problem == LIMIT
+
+
+def test_a_replan_within_githubs_limit_counting_the_replaced_sub_issues_goes_on() -> None:
+    tasks = [planned(f"t{i}", 100 + i, TaskStatus.completed) for i in range(99)]
+    record = conducting("planning", tasks, dispatch=due("planner", "planning"))
+    decision = B.decide(record, B.reported("planning", result(tasks=[spec("more")])))
+    assert decision.record is not None and decision.record.epic is not None
+    assert decision.record.epic.plan_problem is None
+    assert [s.key for s in decision.record.epic.pending_plan] == ["more"]
 
 
 # --- what the epic's agents are told, and when they run -------------------------------------

@@ -50,6 +50,7 @@ DISCOVERY, PLANNING, IMPLEMENTING, BLOCKED, COMPLETING, DONE = (
 CONDUCTING = frozenset({IMPLEMENTING, BLOCKED, COMPLETING})
 AGENT_PHASES = frozenset({"asking", "generating", "editing"})
 TABLE_BUDGET = 20_000  # characters of the task table in a message
+SUB_ISSUE_LIMIT = 100  # sub-issues GitHub links to one parent
 
 
 def epic_of(record: Record) -> EpicState:
@@ -247,15 +248,16 @@ def _planning_report(ctx: Ctx, event: AgentReported, result: AgentResult, agent:
     mode = _mode(epic)
     kept = _known(epic, mode)
     problem = validate_plan(specs, max_tasks=ctx.policy.epics.max_tasks, known=kept)
-    if (
-        problem is None
-        and len([t for t in epic.tasks if t.replaced_by is None])
-        + (len(specs) if mode == "extend" else 0)
-        > 100
-    ):
-        problem_text: str | None = "the epic would have more than 100 sub-issues (GitHub's limit)"
-    else:
-        problem_text = problem.message if problem is not None else None
+    problem_text = problem.message if problem is not None else None
+    if problem_text is None:
+        # GitHub counts every sub-issue linked to the epic, a replaced task's included (it
+        # stays linked, for the record), and those the plan would create.
+        _, to_create = revise(epic, specs, mode=mode)
+        linked = sum(1 for t in epic.tasks if t.number is not None)
+        if linked + len(to_create) > SUB_ISSUE_LIMIT:
+            problem_text = (
+                f"the epic would have more than {SUB_ISSUE_LIMIT} sub-issues (GitHub's limit)"
+            )
     if problem_text is not None:
         return _plan_refused(ctx, problem_text, agent)
     # First the plan itself, in the record: a run that dies while the sub-issues are created
