@@ -410,7 +410,7 @@ def test_no_process_above_the_agent_holds_a_credential_in_its_environment_or_arg
     ancestors = json.loads(dump.read_text(encoding="utf-8"))
     commands = [a["cmdline"] for a in ancestors]
     assert any("baton\0agent" in c for c in commands), "the walk reached baton"
-    assert ancestors[-1]["cmdline"].split("\0")[:3] == [sys.executable, "-m", "baton"]
+    assert ancestors[-1]["cmdline"].split("\0")[:4] == [sys.executable, "-P", "-m", "baton"]
     secrets = [action.fake.token, *CREDENTIALS.values(), *BATONS.values()]
     for ancestor in ancestors:
         for block in (ancestor["environ"], ancestor["cmdline"]):
