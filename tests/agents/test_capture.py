@@ -636,6 +636,34 @@ def test_which_changes_a_forbidden_link_reaches(
     assert found == ((path, link) if reached else None)
 
 
+def test_every_forbidden_link_is_looked_at_past_ordinary_ones() -> None:
+    links = (("a.md", "x"), (".claude", "tools/claude"), ("b.md", "y"), ("CLAUDE.md", "guide.md"))
+
+    assert reached_through_links(links, ["guide.md"], LIMITS) == ("guide.md", "CLAUDE.md")
+    assert reached_through_links(links, ["x", "y", "tools/claude/z"], LIMITS) == (
+        "tools/claude/z",
+        ".claude",
+    )
+    assert reached_through_links(links, ["x", "y"], LIMITS) is None
+
+
+def test_without_path_start_looks_for_git_where_the_system_would(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not on Baton's own PATH: with no PATH in the environment given, git is looked for in
+    # os.defpath, as the system's exec would.
+    planted = tmp_path / "bin"
+    planted.mkdir()
+    (planted / "git").write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    (planted / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", str(planted))
+    environ = {k: v for k, v in os.environ.items() if k != "PATH"}
+
+    checkout = start(repo, environ=environ)
+
+    assert os.path.dirname(checkout.git.path) in os.defpath.split(os.pathsep)
+
+
 def test_a_link_forbidden_by_the_repositorys_own_setting_counts_too(linked: Path) -> None:
     checkout = start(linked)
     (linked / "docs" / "ai-guide.md").write_text("x\n", encoding="utf-8")

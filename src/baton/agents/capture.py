@@ -341,15 +341,14 @@ def reached_through_links(
     links: tuple[tuple[str, str], ...], paths: list[str], limits: WorkSettings
 ) -> tuple[str, str] | None:
     """The first (changed path, link) where a base link at a forbidden path points at the
-    changed path or a folder above it, or None. A target is read relative to the link's folder;
-    one that leaves the repository (absolute, or above its root) reaches nothing here."""
+    changed path or a folder above it, or None. A target is read relative to the link's folder
+    and normalised; one that leaves the repository (absolute, or `../` above its root) is
+    never a prefix of a changed path, which is relative and inside it."""
     targets = []
     for link, target in links:
         if forbidden_problem(link, limits) is None:
             continue
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
-        if target.startswith("/") or resolved == ".." or resolved.startswith("../"):
-            continue
         targets.append((link, "" if resolved == "." else resolved))
     if not targets:
         return None
