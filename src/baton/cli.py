@@ -462,6 +462,27 @@ def _agent_setup_error(result_file: Path, message: str) -> NoReturn:
     sys.exit(1)
 
 
+def _remove_planted_setup_error(result_file: Path) -> None:
+    """Remove a setup-error marker beside the result: Baton writes one only before the agent
+    runs, and then exits, so one there now is the agent's, and the report job would take its
+    failed attempt for a setup error that spends nothing and says nothing on the issue."""
+    import os
+    import shutil
+
+    marker = result_file.with_name(SETUP_ERROR_FILE)
+    if not os.path.lexists(marker):
+        return
+    try:
+        if marker.is_dir() and not marker.is_symlink():
+            shutil.rmtree(marker)
+        else:
+            marker.unlink(missing_ok=True)
+    except OSError as exc:  # the result is written regardless, and outranks the marker
+        click.echo(annotation("warning", f"cannot remove {marker}: {exc.strerror}"))
+        return
+    click.echo(annotation("warning", f"the agent wrote {marker}; Baton removed it"))
+
+
 def _contained_agent(handoff_fd: int) -> None:
     """`baton agent` after the exec: no credential in its environment block. It adopts and
     kills whatever the agent leaves running, puts the runner's file commands back, and writes
@@ -489,6 +510,7 @@ def _contained_agent(handoff_fd: int) -> None:
         )
     except CaptureFailed as exc:
         _agent_setup_error(result_file, str(exc))  # before the agent ran: no attempt spent
+    _remove_planted_setup_error(result_file)
     if done.restored:
         click.echo(annotation("warning", restored_text(done.restored)))
     # The changeset first: a result is never found without the changeset it belongs to.

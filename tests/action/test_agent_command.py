@@ -10,6 +10,7 @@ import base64
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -409,7 +410,7 @@ def test_no_process_above_the_agent_holds_a_credential_in_its_environment_or_arg
     ancestors = json.loads(dump.read_text(encoding="utf-8"))
     commands = [a["cmdline"] for a in ancestors]
     assert any("baton\0agent" in c for c in commands), "the walk reached baton"
-    assert ancestors[-1]["cmdline"].split("\0")[:3] == [sys.executable, "-m", "baton"]
+    assert ancestors[-1]["cmdline"].split("\0")[:4] == [sys.executable, "-P", "-m", "baton"]
     secrets = [action.fake.token, *CREDENTIALS.values(), *BATONS.values()]
     for ancestor in ancestors:
         for block in (ancestor["environ"], ancestor["cmdline"]):
@@ -584,3 +585,182 @@ def test_a_checkout_that_kept_the_token_in_its_git_config_does_not_run_the_agent
     assert not (action.workdir / "baton-result.json").exists(), "no attempt is spent"
     marker = (action.workdir / "baton-setup-error.txt").read_text(encoding="utf-8")
     assert "holds a credential (http.https://github.com/.extraheader)" in marker
+
+
+def test_a_refusal_naming_a_file_named_after_the_agents_key_names_no_key(
+    action: ActionRunner,
+) -> None:
+    # A new file over the size limit is named in the refusal, which the report job posts on
+    # the issue: the path is redacted before it is quoted, never cut first.
+    long_key = "sk-ant-api03-" + "Q7f" * 20
+    write = (
+        "pathlib.Path('a' * 100).mkdir()\n"
+        "pathlib.Path('a' * 100, os.environ['ANTHROPIC_API_KEY']).write_bytes(b'x' * 4_100_000)\n"
+    )
+    command = agent_script(action.workdir, "namer", before=write)
+
+    step = agent(action, "--command", command, ANTHROPIC_API_KEY=long_key)
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    refused = changeset_of(action)["refused"]
+    assert refused.startswith("the agent's new files hold more than"), refused
+    assert f"(reached at {'a' * 100}/[secret], 4,100,000 bytes)" in refused
+    written_out = (action.workdir / "baton-changeset.json").read_text(encoding="utf-8")
+    assert long_key[:20] not in written_out + step.stdout
+
+
+def test_a_setup_error_marker_the_agent_wrote_beside_the_result_is_removed(
+    action: ActionRunner,
+) -> None:
+    # The report job stops on the marker as a setup error (no attempt spent, nothing said on
+    # the issue); one there after the agent ended is the agent's, so its attempt still counts.
+    write = (
+        "pathlib.Path('out').mkdir()\n"
+        "pathlib.Path('out/baton-setup-error.txt').write_text('no agent command: set it')\n"
+    )
+    command = agent_script(action.workdir, "staller", before=write)
+
+    step = agent(action, "--command", command, "--output", "out/baton-result.json")
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert result_of(action, "out/baton-result.json")["summary"] == "done by staller"
+    assert not (action.workdir / "out" / "baton-setup-error.txt").exists()
+    said = "::warning title=Baton::the agent wrote out/baton-setup-error.txt; Baton removed it"
+    assert said in step.stdout.splitlines()
+
+
+def test_a_setup_error_marker_planted_as_a_folder_or_a_link_is_removed(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "kept.txt"
+    elsewhere.write_text("not the agent's to lose\n", encoding="utf-8")
+    folder = (
+        "pathlib.Path('out/baton-setup-error.txt').mkdir(parents=True)\n"
+        "pathlib.Path('out/baton-setup-error.txt/x').write_text('x')\n"
+    )
+    link = (
+        "pathlib.Path('o2').mkdir()\n"
+        f"pathlib.Path('o2/baton-setup-error.txt').symlink_to({str(elsewhere)!r})\n"
+    )
+    folder_agent = agent_script(action.workdir, "folder", before=folder)
+    link_agent = agent_script(action.workdir, "link", before=link)
+
+    first = agent(action, "--command", folder_agent, "--output", "out/baton-result.json")
+    second = agent(action, "--command", link_agent, "--output", "o2/baton-result.json")
+
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert not os.path.lexists(action.workdir / "out" / "baton-setup-error.txt")
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert not os.path.lexists(action.workdir / "o2" / "baton-setup-error.txt")
+    assert elsewhere.read_text(encoding="utf-8") == "not the agent's to lose\n"
+
+
+# A `git` the agent drops into a directory of its PATH that it can write (on GitHub-hosted
+# runners ~/.local/bin and the tool cache's Python bin, both before /usr/bin). It records that
+# it ran and hands on to the real git so nothing looks wrong.
+PLANTED_GIT = '#!/bin/sh\necho "$*" >> {marker}\nexec {real} "$@"\n'
+
+
+def test_capture_never_runs_a_git_the_agent_planted_on_its_path(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    bin_dir = tmp_path_factory.mktemp("user-local-bin")  # writable by the job's user
+    marker = tmp_path_factory.mktemp("proof") / "git-ran"
+    real = shutil.which("git")
+    assert real is not None
+    planted = PLANTED_GIT.format(marker=shlex.quote(str(marker)), real=shlex.quote(real))
+    plant = (
+        f"p = pathlib.Path({str(bin_dir / 'git')!r})\n"
+        f"p.write_text({planted!r})\n"
+        "p.chmod(0o755)\n"
+        "pathlib.Path('README.md').write_text('# Demo\\n\\nwork\\n')\n"
+    )
+    command = agent_script(action.workdir, "planter", before=plant)
+    path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
+
+    step = agent(action, "--command", command, PATH=path)
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    assert written(changeset_of(action)) == {"README.md": "# Demo\n\nwork\n"}
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+
+
+def test_a_git_replaced_while_the_agent_ran_refuses_the_changeset(
+    action: ActionRunner, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # The git Baton resolved before the agent lies in a folder the agent can write (as the tool
+    # cache's is): the agent replaces it, so the capture refuses rather than run it.
+    bin_dir = tmp_path_factory.mktemp("writable-bin")
+    marker = tmp_path_factory.mktemp("proof") / "git-ran"
+    real = shutil.which("git")
+    assert real is not None
+    shutil.copy2(real, bin_dir / "git")
+    planted = PLANTED_GIT.format(marker=shlex.quote(str(marker)), real=shlex.quote(real))
+    swap = (
+        f"p = pathlib.Path({str(bin_dir / 'git')!r})\n"
+        "p.unlink()\n"
+        f"p.write_text({planted!r})\n"
+        "p.chmod(0o755)\n"
+    )
+    command = agent_script(action.workdir, "swapper", before=swap)
+    path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', os.defpath)}"
+
+    step = agent(action, "--command", command, PATH=path)
+
+    assert step.returncode == 0, step.stdout + step.stderr
+    changeset = changeset_of(action)
+    assert changeset["files"] == []
+    assert changeset["refused"] == (
+        f"the git Baton resolved before the agent ran ({bin_dir / 'git'}) changed since"
+    )
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+
+
+def test_a_baton_package_in_the_checkout_does_not_replace_baton_after_the_re_exec(
+    tmp_path: Path,
+) -> None:
+    # The previous agent's changeset added `baton/__main__.py` at the repository's root (no
+    # forbidden entry covers it). `baton agent` re-executes `python -P -m baton agent --handoff
+    # FD` in the checkout: without -P the working directory comes first on sys.path and the
+    # checkout's `baton` would run with the handoff (the agent's keys) and no containment.
+    work = tmp_path / "checkout"
+    work.mkdir()
+    proof = tmp_path / "planted-ran"
+    git(work, "init", "-q", "-b", "main")
+    planted = f"import pathlib, sys\npathlib.Path({str(proof)!r}).write_text(' '.join(sys.argv))\n"
+    for package in ("baton", "click", "pydantic"):
+        (work / package).mkdir()
+        (work / package / "__init__.py").write_text(planted, encoding="utf-8")
+        (work / package / "__main__.py").write_text(planted, encoding="utf-8")
+    (work / "README.md").write_text("# Demo\n", encoding="utf-8")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "the previous agent's commit")
+    prompt = tmp_path / "prompt.md"
+    prompt.write_text("do the work\n", encoding="utf-8")
+    script = tmp_path / "agent.py"
+    script.write_text(f"print({json.dumps({**SUCCESS, 'summary': 'ok'})!r})\n", encoding="utf-8")
+    console = Path(sys.executable).with_name("baton")  # the `baton` the workflow's pip installs
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
+
+    done = subprocess.run(
+        [
+            str(console),
+            "agent",
+            "--prompt",
+            str(prompt),
+            "--output",
+            str(tmp_path / "r.json"),
+            "--command",
+            f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}",
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert not proof.exists(), proof.read_text(encoding="utf-8")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["summary"] == "ok"

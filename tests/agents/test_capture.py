@@ -7,15 +7,30 @@ from __future__ import annotations
 
 import base64
 import os
+import shutil
 import subprocess
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from baton.agents.capture import Checkout, capture, describe, start
+from baton.agents.capture import (
+    SHOWN,
+    Checkout,
+    _Shown,
+    capture,
+    describe,
+    reached_through_links,
+    start,
+)
+from baton.agents.secrets import secrets_of
 from baton.core.changeset import EXECUTABLE, GITLINK, REGULAR, SYMLINK, Changeset, problems
 from baton.errors import CaptureFailed
 from baton.workflow.config import WorkSettings
+from support.property_budget import budget
 
 LIMITS = WorkSettings()
 
@@ -491,3 +506,273 @@ def test_a_sha256_repository_is_captured_with_its_own_object_format(tmp_path: Pa
 
     assert len(checkout.base) == 64
     assert files(capture(checkout, LIMITS)) == {"new.txt": (REGULAR, b"new\n")}
+
+
+# --- forbidden paths the base links elsewhere ------------------------------------------------
+@pytest.fixture
+def linked(tmp_path: Path) -> Path:
+    """A checkout keeping its instructions under several names, as many do: CLAUDE.md and
+    .claude are links (forbidden paths) to an ordinary file and folder."""
+    root = tmp_path / "checkout"
+    (root / "docs").mkdir(parents=True)
+    (root / "tools" / "claude").mkdir(parents=True)
+    (root / "tools" / "claudex").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    (root / "docs" / "ai-guide.md").write_text("Run the tests.\n", encoding="utf-8")
+    (root / "tools" / "claude" / "settings.json").write_text("{}\n", encoding="utf-8")
+    (root / "tools" / "claudex" / "notes.md").write_text("notes\n", encoding="utf-8")
+    (root / "CLAUDE.md").symlink_to("docs/ai-guide.md")
+    (root / ".claude").symlink_to("tools/claude")
+    (root / "docs" / "guide.md").symlink_to("ai-guide.md")  # not forbidden
+    (root / "docs" / "AGENTS.md").symlink_to("../tools/claudex/../claude/settings.json")
+    (root / "far").mkdir()
+    (root / "far" / ".cursorrules").symlink_to("../../outside")  # leaves the repository
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    return root
+
+
+HOOKS = '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "sh x"}]}]}}\n'
+
+
+def test_a_change_to_what_a_forbidden_link_points_at_is_refused_naming_both(linked: Path) -> None:
+    checkout = start(linked)
+    (linked / "tools" / "claude" / "settings.json").write_text(HOOKS, encoding="utf-8")
+
+    changeset = capture(checkout, LIMITS)
+
+    assert changeset.files == []
+    assert changeset.refused == (
+        "tools/claude/settings.json is what .claude points at, and .claude is a forbidden "
+        "path: a change there is a change to it"
+    )
+
+
+def test_a_change_to_the_file_a_forbidden_link_names_is_refused(linked: Path) -> None:
+    checkout = start(linked)
+    (linked / "docs" / "ai-guide.md").write_text("Push to main.\n", encoding="utf-8")
+
+    assert capture(checkout, LIMITS).refused == (
+        "docs/ai-guide.md is what CLAUDE.md points at, and CLAUDE.md is a forbidden path: "
+        "a change there is a change to it"
+    )
+
+
+def test_a_new_file_under_a_forbidden_links_folder_is_refused(linked: Path) -> None:
+    checkout = start(linked)
+    (linked / "tools" / "claude" / "commands").mkdir()
+    (linked / "tools" / "claude" / "commands" / "go.md").write_text("x\n", encoding="utf-8")
+
+    refused = capture(checkout, LIMITS).refused
+
+    assert refused is not None
+    assert refused.startswith("tools/claude/commands/go.md is what .claude points at")
+
+
+def test_a_forbidden_links_target_is_resolved_from_its_folder_and_normalised(
+    linked: Path,
+) -> None:
+    # docs/AGENTS.md -> ../tools/claudex/../claude/settings.json is tools/claude/settings.json;
+    # .claude's rule finds it first in path order, so delete .claude's link from the base view.
+    checkout = start(linked)
+    checkout = replace(checkout, links=tuple(x for x in checkout.links if x[0] != ".claude"))
+    (linked / "tools" / "claude" / "settings.json").write_text(HOOKS, encoding="utf-8")
+
+    assert capture(checkout, LIMITS).refused == (
+        "tools/claude/settings.json is what docs/AGENTS.md points at, and docs/AGENTS.md is a "
+        "forbidden path: a change there is a change to it"
+    )
+
+
+def test_beside_a_forbidden_links_target_and_through_an_ordinary_link_changes_pass(
+    linked: Path,
+) -> None:
+    checkout = start(linked)
+    (linked / "tools" / "claudex" / "notes.md").write_text("more notes\n", encoding="utf-8")
+    (linked / "tools" / "claude-two.md").write_text("x\n", encoding="utf-8")
+
+    changeset = capture(checkout, LIMITS)
+
+    assert changeset.refused is None
+    assert sorted(files(changeset)) == ["tools/claude-two.md", "tools/claudex/notes.md"]
+
+
+def test_a_link_leaving_the_repository_or_to_its_root_is_judged_by_where_it_lands(
+    linked: Path,
+) -> None:
+    checkout = start(linked)
+    assert ("far/.cursorrules", "../../outside") in checkout.links
+    (linked / "outside").write_text("x\n", encoding="utf-8")  # ../outside from far: the root's
+    assert capture(checkout, LIMITS).refused is None
+    rooted = replace(checkout, links=((".claude", "."),))
+
+    refused = capture(rooted, LIMITS).refused
+
+    assert refused is not None and refused.startswith("outside is what .claude points at")
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "path", "reached"),
+    [
+        (".claude", "tools/claude", "tools/claude", True),
+        (".claude", "tools/claude", "tools/claude/a/b", True),
+        (".claude", "tools/claude/", "tools/claude/a", True),
+        (".claude", "tools/claude", "tools/claudex", False),
+        (".claude", "tools/claude", "tools", False),
+        ("a/.claude", "../b", "b/x", True),
+        ("a/.claude", "./b", "a/b/x", True),
+        ("a/.claude", "../../b", "b/x", False),
+        (".claude", "/etc", "etc/x", False),
+        (".claude", "..", "x", False),
+        ("a/.claude", "..", "x", True),
+        ("docs/guide.md", "ai-guide.md", "docs/ai-guide.md", False),  # not a forbidden path
+    ],
+)
+def test_which_changes_a_forbidden_link_reaches(
+    link: str, target: str, path: str, reached: bool
+) -> None:
+    found = reached_through_links(((link, target),), [path], LIMITS)
+
+    assert found == ((path, link) if reached else None)
+
+
+def test_every_forbidden_link_is_looked_at_past_ordinary_ones() -> None:
+    links = (("a.md", "x"), (".claude", "tools/claude"), ("b.md", "y"), ("CLAUDE.md", "guide.md"))
+
+    assert reached_through_links(links, ["guide.md"], LIMITS) == ("guide.md", "CLAUDE.md")
+    assert reached_through_links(links, ["x", "y", "tools/claude/z"], LIMITS) == (
+        "tools/claude/z",
+        ".claude",
+    )
+    assert reached_through_links(links, ["x", "y"], LIMITS) is None
+
+
+def test_without_path_start_looks_for_git_where_the_system_would(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not on Baton's own PATH: with no PATH in the environment given, git is looked for in
+    # os.defpath, as the system's exec would.
+    planted = tmp_path / "bin"
+    planted.mkdir()
+    (planted / "git").write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    (planted / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", str(planted))
+    environ = {k: v for k, v in os.environ.items() if k != "PATH"}
+
+    checkout = start(repo, environ=environ)
+
+    assert os.path.dirname(checkout.git.path) in os.defpath.split(os.pathsep)
+
+
+def test_a_link_forbidden_by_the_repositorys_own_setting_counts_too(linked: Path) -> None:
+    checkout = start(linked)
+    (linked / "docs" / "ai-guide.md").write_text("x\n", encoding="utf-8")
+
+    assert capture(checkout, WorkSettings(allow=("CLAUDE.md",))).refused is None
+    own = WorkSettings(allow=("CLAUDE.md",), forbidden=("docs/guide.md",))
+    refused = capture(checkout, own).refused
+    assert refused is not None and refused.startswith("docs/ai-guide.md is what docs/guide.md")
+
+
+# --- the git capture runs --------------------------------------------------------------------
+def test_start_resolves_git_to_an_absolute_path_before_the_agent_runs(
+    repo: Path, tmp_path: Path
+) -> None:
+    checkout = start(repo)
+
+    assert os.path.isabs(checkout.git.path) and os.path.realpath(checkout.git.path) == (
+        checkout.git.path
+    )
+    assert checkout.git.search_path.split(os.pathsep) == [
+        os.path.dirname(checkout.git.path),
+        *[d for d in ("/usr/bin", "/bin") if d != os.path.dirname(checkout.git.path)],
+    ]
+
+
+def test_a_git_that_changed_after_start_is_not_run(repo: Path, tmp_path: Path) -> None:
+    real = shutil.which("git")
+    assert real is not None
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shutil.copy2(real, bin_dir / "git")
+    checkout = start(repo, environ={**os.environ, "PATH": str(bin_dir)})
+    assert checkout.git.path == str(bin_dir / "git")
+    (repo / "README.md").write_text("changed\n", encoding="utf-8")
+    with (bin_dir / "git").open("ab") as program:
+        program.write(b"\0")
+
+    changeset = capture(checkout, LIMITS)
+
+    assert changeset.files == []
+    assert changeset.refused == (
+        f"the git Baton resolved before the agent ran ({bin_dir / 'git'}) changed since"
+    )
+    (bin_dir / "git").unlink()
+    assert capture(checkout, LIMITS).refused == (
+        f"the git Baton resolved before the agent ran ({bin_dir / 'git'}) is gone: "
+        f"[Errno 2] No such file or directory: '{bin_dir / 'git'}'"
+    )
+
+
+def test_without_git_on_path_start_is_one_clear_error(repo: Path, tmp_path: Path) -> None:
+    with pytest.raises(CaptureFailed, match=r"^git is not installed, so the agent's changes"):
+        start(repo, environ={**os.environ, "PATH": str(tmp_path)})
+
+
+# --- paths quoted in a reason hold no secret -------------------------------------------------
+KEY = "sk-ant-api03-" + "Q7f" * 20
+
+
+def test_a_path_named_after_a_secret_is_redacted_before_it_is_cut(repo: Path) -> None:
+    checkout = start(repo)
+    (repo / ("a" * 100)).mkdir()
+    (repo / ("a" * 100) / KEY).write_bytes(b"x" * 30)
+    tight = WorkSettings(max_bytes=20)
+
+    refused = capture(checkout, tight, held=secrets_of({"ANTHROPIC_API_KEY": KEY})).refused
+
+    assert refused == (
+        f"the agent's new files hold more than 20 bytes (reached at {'a' * 100}/[secret], 30 bytes)"
+    )
+    assert KEY[:8] in capture(checkout, tight).refused  # type: ignore[operator]
+
+
+def test_the_largest_changed_paths_are_named_redacted(repo: Path) -> None:
+    (repo / KEY).write_text("small\n", encoding="utf-8")  # tracked: git judges its size
+    git(repo, "add", KEY)
+    git(repo, "commit", "-q", "-m", "a file named like a key")
+    checkout = start(repo)
+    (repo / KEY).write_text("y" * 30, encoding="utf-8")
+
+    refused = capture(
+        checkout, WorkSettings(max_bytes=20), held=secrets_of({"X_TOKEN": KEY})
+    ).refused
+
+    assert refused is not None and "the largest: [secret] (30 bytes)" in refused
+    assert KEY[:8] not in refused
+
+
+secret_values = st.text(st.sampled_from("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"), min_size=8)
+plain = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz/._-"), max_size=300)
+
+
+@settings(budget(200), derandomize=True)
+@given(secret_values, plain, plain)
+def test_a_quoted_path_never_holds_a_piece_of_a_secret_and_stays_short(
+    value: str, before: str, after: str
+) -> None:
+    shown = _Shown(secrets_of({"MY_TOKEN": value}))(before + value + after + value)
+
+    assert len(shown) <= SHOWN
+    assert not any(ch in shown for ch in value)
+
+
+def test_quoting_a_64_kb_path_full_of_near_misses_is_linear() -> None:
+    value = "ab" * 20 + "c"
+    path = ("ab" * 20 + "/") * (64 * 1024 // 41)
+    started = time.process_time()
+
+    shown = _Shown(secrets_of({"MY_TOKEN": value}))(path.encode())
+
+    assert time.process_time() - started < 2.0
+    assert shown == path[:SHOWN]

@@ -19,21 +19,32 @@ The agent read untrusted issue text, so its checkout is hostile too: limits are 
 before contents are read (untracked files by their size on disk, before git hashes them; every
 blob by the size git reports), and a changeset over them carries `refused` and no files.
 `core.changeset.problems` checks everything again in the report job.
+
+The agent can also write a `git` into a directory of its PATH (on hosted runners ~/.local/bin
+comes before /usr/bin), so `start` resolves git's absolute path before the agent runs and records
+its stat; every git here runs by that path with a PATH of its directory, /usr/bin and /bin, and a
+capture whose git changed after the agent is refused. Likewise the base's symbolic links are read
+in `start`: a forbidden path that is a link of the base (`.claude -> tools/claude`) is reached by
+changing what it points at, so a change at or under the target of such a link is refused.
+Paths quoted in a reason have the job's secrets replaced first (a file may be named after a key).
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import posixpath
+import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from baton.core.changeset import GITLINK, Changeset, FileChange
+from baton.agents import secrets
+from baton.core.changeset import GITLINK, SYMLINK, Changeset, FileChange, forbidden_problem
 from baton.errors import CaptureFailed
 from baton.workflow.config import WorkSettings
 
@@ -58,6 +69,7 @@ SAFE_CONFIG = (
 # `$GIT_DIR/info/attributes` outranks every `.gitattributes` in the tree: no filter driver, no
 # end-of-line, ident or encoding conversion, for every path.
 ATTRIBUTES = b"* -filter -text -eol -ident -working-tree-encoding\n"
+SYSTEM_PATH = ("/usr/bin", "/bin")  # after git's own directory, for the programs git starts
 
 
 class _Git(Protocol):
@@ -73,7 +85,49 @@ class Checkout:
 
     top: Path
     base: str
+    git: GitProgram
     listing: bytes = field(default=b"", repr=False)
+    links: tuple[tuple[str, str], ...] = ()  # the base's symbolic links: (path, target)
+
+
+@dataclass(frozen=True)
+class GitProgram:
+    """The git `start` resolved before the agent ran, and what it was then: the agent may
+    replace it later, and capture must notice (device, inode, size, modification time)."""
+
+    path: str
+    identity: tuple[int, int, int, int]
+
+    @property
+    def search_path(self) -> str:
+        return os.pathsep.join(dict.fromkeys((os.path.dirname(self.path), *SYSTEM_PATH)))
+
+    def changed(self) -> str | None:
+        """Why this git may not be run now, or None."""
+        try:
+            now = _identity(self.path)
+        except OSError as exc:
+            return f"the git Baton resolved before the agent ran ({self.path}) is gone: {exc}"
+        if now != self.identity:
+            return f"the git Baton resolved before the agent ran ({self.path}) changed since"
+        return None
+
+
+def _identity(path: str) -> tuple[int, int, int, int]:
+    info = os.stat(path)
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def resolve_git(environ: Mapping[str, str]) -> GitProgram:
+    """git on `environ`'s PATH as an absolute path with no link in it, and its identity."""
+    found = shutil.which("git", path=environ.get("PATH", os.defpath))
+    if found is None:
+        raise CaptureFailed("git is not installed, so the agent's changes cannot be read")
+    path = os.path.realpath(found)
+    try:
+        return GitProgram(path=path, identity=_identity(path))
+    except OSError as exc:
+        raise CaptureFailed(f"git at {path} cannot be read: {exc.strerror}") from exc
 
 
 @dataclass(frozen=True)
@@ -85,6 +139,7 @@ class _Entry:
 
 
 def _run_git(
+    program: GitProgram,
     args: list[str],
     *,
     cwd: Path,
@@ -94,9 +149,9 @@ def _run_git(
 ) -> bytes:
     try:
         done = subprocess.run(
-            ["git", *SAFE_CONFIG, *args],
+            [program.path, *SAFE_CONFIG, *args],
             cwd=cwd,
-            env=env,
+            env={**env, "PATH": program.search_path},
             input=stdin,
             capture_output=True,
             timeout=GIT_TIMEOUT,
@@ -116,19 +171,26 @@ def _run_git(
 
 
 def _git(
-    where: Path, *args: str, environ: Mapping[str, str], found_nothing_ok: bool = False
+    program: GitProgram,
+    where: Path,
+    *args: str,
+    environ: Mapping[str, str],
+    found_nothing_ok: bool = False,
+    stdin: bytes | None = None,
 ) -> bytes:
     """git in the checkout as actions/checkout left it (only before the agent runs)."""
     env = {k: v for k, v in environ.items() if not k.startswith("GIT_")}
     env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-    return _run_git(list(args), cwd=where, env=env, found_nothing_ok=found_nothing_ok)
+    return _run_git(
+        program, list(args), cwd=where, env=env, stdin=stdin, found_nothing_ok=found_nothing_ok
+    )
 
 
 def isolated_environment(scratch: Path, top: Path) -> dict[str, str]:
     """The whole environment of capture's git: Baton's git directory and index in `scratch`,
     the checkout as work tree, and no configuration from the system, the user or the agent."""
     return {
-        "PATH": os.environ.get("PATH", os.defpath),
+        "PATH": os.pathsep.join(SYSTEM_PATH),  # `_run_git` puts git's own directory first
         "LC_ALL": "C",
         "HOME": str(scratch / "home"),
         "XDG_CONFIG_HOME": str(scratch / "xdg"),
@@ -144,7 +206,7 @@ def isolated_environment(scratch: Path, top: Path) -> dict[str, str]:
     }
 
 
-def _own_repository(scratch: Path, top: Path, base: str) -> _Git:
+def _own_repository(program: GitProgram, scratch: Path, top: Path, base: str) -> _Git:
     """A bare git directory of Baton's in `scratch`, made now (after the agent has ended, so
     nothing the agent ran can have written into it), bound to the checkout as work tree."""
     git_dir = scratch / "git"
@@ -155,6 +217,7 @@ def _own_repository(scratch: Path, top: Path, base: str) -> _Git:
         del init_env[name]
     object_format = "sha256" if len(base) == 64 else "sha1"
     _run_git(
+        program,
         ["init", "-q", "--bare", "--template=", f"--object-format={object_format}", str(git_dir)],
         cwd=scratch,
         env=init_env,
@@ -164,7 +227,7 @@ def _own_repository(scratch: Path, top: Path, base: str) -> _Git:
     env = isolated_environment(scratch, top)
 
     def git(*args: str, stdin: bytes | None = None) -> bytes:
-        return _run_git(list(args), cwd=top, env=env, stdin=stdin)
+        return _run_git(program, list(args), cwd=top, env=env, stdin=stdin)
 
     return git
 
@@ -172,26 +235,55 @@ def _own_repository(scratch: Path, top: Path, base: str) -> _Git:
 def start(workdir: Path, *, environ: Mapping[str, str] | None = None) -> Checkout:
     """The checkout around `workdir`, its HEAD and HEAD's listing, taken before the agent runs."""
     environ = os.environ if environ is None else environ
+    program = resolve_git(environ)
     try:
-        top = _git(workdir, "rev-parse", "--show-toplevel", environ=environ)
-        base = _git(workdir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", environ=environ)
+        top = _git(program, workdir, "rev-parse", "--show-toplevel", environ=environ)
+        base = _git(
+            program, workdir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", environ=environ
+        )
     except CaptureFailed as exc:
         raise CaptureFailed(
             f"{workdir} is not a git checkout with a commit, so what the agent changes cannot be "
             f"captured: check the repository out (actions/checkout) before `baton agent` ({exc})"
         ) from exc
     root = Path(os.fsdecode(top.rstrip(b"\n")))
-    _refuse_persisted_credentials(root, environ)
+    _refuse_persisted_credentials(program, root, environ)
     commit = base.decode("ascii").strip()
-    listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", commit, environ=environ)
-    return Checkout(top=root, base=commit, listing=listing)
+    listing = _git(program, root, "ls-tree", "-r", "-z", "--full-tree", commit, environ=environ)
+    links = _link_targets(program, root, listing, environ)
+    return Checkout(top=root, base=commit, listing=listing, git=program, links=links)
 
 
-def _refuse_persisted_credentials(top: Path, environ: Mapping[str, str]) -> None:
+def _link_targets(
+    program: GitProgram, top: Path, listing: bytes, environ: Mapping[str, str]
+) -> tuple[tuple[str, str], ...]:
+    """Each symbolic link of the base and what it points at, read from the checkout's objects
+    before the agent runs (a link or target that is not UTF-8 cannot match a forbidden entry
+    as text and is left out)."""
+    links = [(path, oid) for path, (mode, oid) in _listed(listing).items() if mode == SYMLINK]
+    if not links:
+        return ()
+    targets = _read_batch(
+        lambda stdin: _git(program, top, "cat-file", "--batch", environ=environ, stdin=stdin),
+        [oid for _path, oid in links],
+    )
+    found = []
+    for path, oid in links:
+        try:
+            found.append((path.decode("utf-8"), targets[oid].decode("utf-8")))
+        except UnicodeDecodeError:
+            continue
+    return tuple(found)
+
+
+def _refuse_persisted_credentials(
+    program: GitProgram, top: Path, environ: Mapping[str, str]
+) -> None:
     """Raises CaptureFailed when the checkout's git configuration (includes followed) holds an
     HTTP header, which is where actions/checkout keeps the job's token unless told
     `persist-credentials: false`: the agent could read it there."""
     headers = _git(
+        program,
         top,
         "config",
         "--includes",
@@ -210,22 +302,67 @@ def _refuse_persisted_credentials(top: Path, environ: Mapping[str, str]) -> None
         )
 
 
-def capture(checkout: Checkout, limits: WorkSettings) -> Changeset:
+def capture(
+    checkout: Checkout, limits: WorkSettings, *, held: list[secrets.Secret] | None = None
+) -> Changeset:
     """Everything the working tree changed relative to `checkout.base`, in path order; git
-    runs with an environment of Baton's alone (`isolated_environment`)."""
+    runs by the path `start` resolved, with an environment of Baton's alone
+    (`isolated_environment`). `held` secrets are replaced in every path a reason quotes."""
+    program = checkout.git
+    tampered = program.changed()
+    if tampered:
+        return Changeset(base=checkout.base, refused=tampered)
+    shown = _Shown(held or [])
     with tempfile.TemporaryDirectory(prefix="baton-capture-") as scratch:
-        git = _own_repository(Path(scratch), checkout.top, checkout.base)
+        git = _own_repository(program, Path(scratch), checkout.top, checkout.base)
         git("update-index", "-z", "--index-info", stdin=checkout.listing)
         untracked = git("ls-files", "-z", "--others", "--exclude-standard")
-        too_much = _untracked_over_limits(checkout.top, untracked, limits)
+        too_much = _untracked_over_limits(checkout.top, untracked, limits, shown)
         if too_much:
             return Changeset(base=checkout.base, refused=too_much)
         git("add", "--all", "--", ":/")
         entries = _compare(_listed(checkout.listing), _staged(git("ls-files", "-s", "-z")))
-        return _changeset(checkout.base, entries, git, limits)
+        return _changeset(checkout, entries, git, limits, shown)
 
 
-def _changeset(base: str, entries: list[_Entry], git: _Git, limits: WorkSettings) -> Changeset:
+@dataclass(frozen=True)
+class _Shown:
+    """How a path the agent chose is quoted in a reason: secrets replaced, then cut short (a
+    cut first could leave part of a secret that no longer matches)."""
+
+    held: list[secrets.Secret]
+
+    def __call__(self, path: bytes | str) -> str:
+        text = path if isinstance(path, str) else path.decode("utf-8", "backslashreplace")
+        return secrets.redact(text, self.held)[:SHOWN]
+
+
+def reached_through_links(
+    links: tuple[tuple[str, str], ...], paths: list[str], limits: WorkSettings
+) -> tuple[str, str] | None:
+    """The first (changed path, link) where a base link at a forbidden path points at the
+    changed path or a folder above it, or None. A target is read relative to the link's folder
+    and normalised; one that leaves the repository (absolute, or `../` above its root) is
+    never a prefix of a changed path, which is relative and inside it."""
+    targets = []
+    for link, target in links:
+        if forbidden_problem(link, limits) is None:
+            continue
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
+        targets.append((link, "" if resolved == "." else resolved))
+    if not targets:
+        return None
+    for path in paths:
+        for link, resolved in targets:
+            if not resolved or path == resolved or path.startswith(resolved + "/"):
+                return path, link
+    return None
+
+
+def _changeset(
+    checkout: Checkout, entries: list[_Entry], git: _Git, limits: WorkSettings, shown: _Shown
+) -> Changeset:
+    base = checkout.base
     if len(entries) > limits.max_files:
         return Changeset(
             base=base,
@@ -236,8 +373,15 @@ def _changeset(base: str, entries: list[_Entry], git: _Git, limits: WorkSettings
         try:
             paths.append(entry.path.decode("utf-8"))
         except UnicodeDecodeError:
-            shown = entry.path[:SHOWN].decode("utf-8", "backslashreplace")
-            return Changeset(base=base, refused=f"the path {shown!r} is not UTF-8")
+            return Changeset(base=base, refused=f"the path {shown(entry.path)!r} is not UTF-8")
+    reached = reached_through_links(checkout.links, paths, limits)
+    if reached:
+        path, link = reached
+        return Changeset(
+            base=base,
+            refused=f"{shown(path)} is what {shown(link)} points at, and {shown(link)} is a "
+            "forbidden path: a change there is a change to it",
+        )
     blobs = [e.oid for e in entries if not e.deleted and e.mode != GITLINK]
     sizes = _sizes(git, blobs)
     total = sum(sizes[e.oid] for e in entries if not e.deleted and e.oid in sizes)
@@ -246,7 +390,7 @@ def _changeset(base: str, entries: list[_Entry], git: _Git, limits: WorkSettings
             ((sizes[e.oid], p) for e, p in zip(entries, paths, strict=True) if e.oid in sizes),
             reverse=True,
         )[:3]
-        named = ", ".join(f"{p[:SHOWN]} ({size:,} bytes)" for size, p in largest)
+        named = ", ".join(f"{shown(p)} ({size:,} bytes)" for size, p in largest)
         return Changeset(
             base=base,
             refused=f"the agent's changes hold {total:,} bytes (at most "
@@ -260,7 +404,9 @@ def _changeset(base: str, entries: list[_Entry], git: _Git, limits: WorkSettings
     return Changeset(base=base, files=files)
 
 
-def _untracked_over_limits(top: Path, listing: bytes, limits: WorkSettings) -> str | None:
+def _untracked_over_limits(
+    top: Path, listing: bytes, limits: WorkSettings, shown: _Shown
+) -> str | None:
     """Why the new files alone are over the limits, judged by their size on disk before git
     reads a byte of them; None when they are within. Tracked files git hashes regardless (their
     size is bounded by the repository they came from)."""
@@ -277,10 +423,9 @@ def _untracked_over_limits(top: Path, listing: bytes, limits: WorkSettings) -> s
         if stat.S_ISREG(info.st_mode):
             total += info.st_size
             if total > limits.max_bytes:
-                shown = name[:SHOWN].decode("utf-8", "backslashreplace")
                 return (
                     f"the agent's new files hold more than {limits.max_bytes:,} bytes "
-                    f"(reached at {shown}, {info.st_size:,} bytes)"
+                    f"(reached at {shown(name)}, {info.st_size:,} bytes)"
                 )
     return None
 
@@ -337,9 +482,14 @@ def _sizes(git: _Git, oids: list[str]) -> dict[str, int]:
 
 
 def _contents(git: _Git, oids: list[str]) -> dict[str, bytes]:
+    return _read_batch(lambda stdin: git("cat-file", "--batch", stdin=stdin), oids)
+
+
+def _read_batch(batch: Callable[[bytes], bytes], oids: list[str]) -> dict[str, bytes]:
+    """Each object's contents by `cat-file --batch`, given as `batch` (stdin -> stdout)."""
     if not oids:
         return {}
-    stream = git("cat-file", "--batch", stdin=_lines(oids))
+    stream = batch(_lines(oids))
     found: dict[str, bytes] = {}
     at = 0
     while at < len(stream):

@@ -7,6 +7,12 @@ token, hands what the rest needs to a fresh image of itself: `execve` (same pid,
 block: the agent's environment) of `baton agent --handoff FD`, where FD is an unlinked temporary
 file holding this `Handoff`. The new image reads it and closes it before the agent starts;
 nothing of it is in its arguments.
+
+The new image starts with `-P`: `python -m` would otherwise put the working directory (the
+checkout, which the previous agent's changeset wrote) first on `sys.path`, and a `baton/` or
+`click.py` there would run instead of Baton with the handoff in hand. `-I` would close that too
+but also drop the user site-packages (`pip install --user`) and PYTHONPATH, where Baton may be
+installed; `-P` removes only the unsafe path.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ def reexec(handoff: Handoff, environ: Mapping[str, str]) -> NoReturn:
         os.set_inheritable(fd, True)
         sys.stdout.flush()
         sys.stderr.flush()
-        argv = [sys.executable, "-m", "baton", "agent", HANDOFF_OPTION, str(fd)]
+        argv = [sys.executable, "-P", "-m", "baton", "agent", HANDOFF_OPTION, str(fd)]
         os.execve(sys.executable, argv, agent_environment(environ))
 
 

@@ -262,7 +262,7 @@ def run_agent(
     result = agent.dispatch(prompt)
     restored = tuple(file_commands.restore(kept))
     try:
-        changeset = capture.capture(checkout, limits)
+        changeset = capture.capture(checkout, limits, held=held)
     except CaptureFailed as exc:
         changeset = Changeset(
             base=checkout.base, refused=f"what the agent changed could not be read: {exc}"
@@ -274,6 +274,8 @@ def run_agent(
         refused = f"processes the agent started could not be stopped (pid {pids})"
     if refused:
         changeset = Changeset(base=checkout.base, refused=refused)
+    if changeset.refused:  # it may quote what the agent chose (a path, git's complaint)
+        changeset = Changeset(base=checkout.base, refused=secrets.redact(changeset.refused, held))
     result = secrets.redact_result(result, held)
     if restored and len(result.issues_found) < MAX_ITEMS:
         said = restored_text(restored)
