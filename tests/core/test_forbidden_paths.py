@@ -7,13 +7,22 @@ checkout folds onto it, and as a file above or below it; a maintainer lifts an e
 from __future__ import annotations
 
 import base64
+import time
+import unicodedata
 
 import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baton.core.changeset import Changeset, FileChange, forbidden_problem, problems, relation
+from baton.core.changeset import (
+    Changeset,
+    FileChange,
+    folded,
+    forbidden_problem,
+    problems,
+    relation,
+)
 from baton.errors import InvalidConfig
 from baton.workflow.config import (
     DEFAULT_FORBIDDEN,
@@ -268,6 +277,73 @@ def test_the_forbidden_set_ignores_case_and_covers_what_lies_below_a_refused_pat
     rules = [r.pattern.casefold() for r in (*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN)]
     if any(relation(path.casefold(), r) in {"match", "below"} for r in rules):
         assert refused and _refused(path + "/x")
+
+
+def test_a_repository_forbidden_path_spelled_in_nfd_is_refused_like_its_nfc_spelling() -> None:
+    # APFS and HFS+ open `cafe\u0301` and `caf\u00e9` as one directory, as they open `.Claude`
+    # as `.claude`: a pattern in either spelling refuses a path in either.
+    nfc, nfd = "docs/caf\u00e9/run.sh", "docs/cafe\u0301/run.sh"
+    for pattern in ("docs/caf\u00e9/**", "docs/cafe\u0301/**", "docs/CAF\u00c9/**"):
+        work = WorkSettings(forbidden=(pattern,))
+        assert forbidden_problem(nfd, work) == (
+            f"{nfd} is a forbidden path ({pattern}, in work.forbidden)"
+        )
+        assert forbidden_problem(nfc, work) == (
+            f"{nfc} is a forbidden path ({pattern}, in work.forbidden)"
+        )
+    assert folded("Caf\u00c9/E\u0301") == "caf\u00e9/\u00e9"
+    # `?` matches one character of what the checkout opens: the composed letter.
+    assert _refused(nfd, WorkSettings(forbidden=("docs/caf?/**",)))
+
+
+ACCENTED = st.lists(
+    st.sampled_from(
+        [
+            "e",
+            "E",
+            "\u00e9",
+            "\u00c9",
+            "e\u0301",
+            "E\u0301",
+            "\u212b",
+            "A\u030a",
+            "/",
+            "\u0323",
+            "\u0302",
+            "\u1ec7",
+            "\u0130",
+            "\u01f0",
+            "\u200c",
+        ]
+    ),
+    min_size=1,
+    max_size=12,
+).map("".join)
+
+
+@budget(300)
+@given(ACCENTED, ACCENTED)
+def test_every_canonically_equivalent_spelling_of_a_path_is_judged_alike(
+    path: str, pattern: str
+) -> None:
+    names = [n for n in pattern.replace("\u200c", "").split("/") if n]
+    work = WorkSettings(forbidden=("/".join(names) or "e",))
+    spellings = {unicodedata.normalize(form, path) for form in ("NFC", "NFD", "NFKC")}
+    spellings |= {s.upper() for s in spellings}
+    verdicts = {_refused(s, work) for s in spellings}
+    assert len(verdicts) == 1, spellings
+    seen = unicodedata.normalize("NFD", path.replace("\u200c", ""))
+    nfd = unicodedata.normalize("NFD", seen.casefold())
+    assert folded(path) == unicodedata.normalize("NFC", nfd)  # the library's own, quadratic
+
+
+def test_64_kb_of_combining_marks_is_folded_and_judged_in_linear_time() -> None:
+    hostile = "a" + "\u0301\u0323" * 32_768 + "/" + "e\u200c\u0301" * 10_000
+    assert len(hostile.encode()) > 64_000
+    started = time.perf_counter()
+    assert forbidden_problem(hostile, WorkSettings(forbidden=("x/**",))) is None
+    assert folded(hostile).startswith("\u1ea1\u0323")  # dot below sorts first
+    assert time.perf_counter() - started < 1.0
 
 
 def test_300_files_of_1024_characters_are_judged_in_one_pass_each() -> None:

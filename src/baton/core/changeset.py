@@ -12,6 +12,7 @@ import binascii
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -175,10 +176,36 @@ def _relate(names: tuple[str, ...], present: frozenset[str], glob: _Glob) -> Rel
     return None
 
 
+@lru_cache(maxsize=4096)
+def _decomposed(char: str) -> str:
+    return unicodedata.normalize("NFD", char)
+
+
+def _nfd(text: str) -> str:
+    """NFD in O(n log n): `unicodedata.normalize` orders a run of combining marks by insertion
+    sort, quadratic on a hostile run; here each character is decomposed alone and each run is
+    sorted stably by combining class, which is what canonical ordering is."""
+    out: list[str] = []
+    run: list[str] = []
+    for char in "".join(map(_decomposed, text)):
+        if unicodedata.combining(char):
+            run.append(char)
+            continue
+        out.extend(sorted(run, key=unicodedata.combining))
+        run.clear()
+        out.append(char)
+    out.extend(sorted(run, key=unicodedata.combining))
+    return "".join(out)
+
+
 def folded(path: str) -> str:
-    """The name a case-insensitive checkout (macOS, Windows) opens: case folded, and the code
-    points HFS+ ignores dropped, so `.Claude/x` and `.c\\u200claude/x` are `.claude/x`."""
-    return path.translate(_DROP_HFS_IGNORED).casefold()
+    """The name a case-insensitive checkout (macOS, Windows) opens: case folded, the code
+    points HFS+ ignores dropped, so `.Claude/x` and `.c\\u200claude/x` are `.claude/x`, and
+    normalised (Unicode's canonical caseless match, composed), as APFS and HFS+ open
+    `cafe\\u0301` and `caf\\u00e9` as one name. NFC of text already in canonical order is
+    one pass, so the whole fold stays O(n log n) in the path's length."""
+    caseless = _nfd(_nfd(path.translate(_DROP_HFS_IGNORED)).casefold())
+    return unicodedata.normalize("NFC", caseless)
 
 
 def forbidden_problem(path: str, work: WorkSettings) -> str | None:
