@@ -254,6 +254,7 @@ def _judged(
         changes_code=code,
         head_commit=tracker.commit_facts(head.oid) if head is not None and claimed else None,
         bot=settings.policy.bot_login,
+        config=settings.policy.config_path,
     )
     return event.model_copy(update={"changeset": facts})
 

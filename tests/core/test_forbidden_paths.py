@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import time
 import unicodedata
+from pathlib import Path
 
 import pytest
 import yaml
@@ -28,6 +29,7 @@ from baton.workflow.config import (
     DEFAULT_FORBIDDEN,
     LOCKED_FORBIDDEN,
     WorkSettings,
+    load_config,
     parse_config,
 )
 from support.property_budget import budget
@@ -277,6 +279,49 @@ def test_the_forbidden_set_ignores_case_and_covers_what_lies_below_a_refused_pat
     rules = [r.pattern.casefold() for r in (*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN)]
     if any(relation(path.casefold(), r) in {"match", "below"} for r in rules):
         assert refused and _refused(path + "/x")
+
+
+@pytest.mark.parametrize(
+    "path", ["ci/baton.yml", "CI/Baton.YML", "ci", "ci/baton.yml/x", "ci/cafe\u0301/b[1]*.yml"]
+)
+def test_the_config_at_the_configured_path_is_locked_with_its_ancestors_and_descendants(
+    path: str,
+) -> None:
+    config = "ci/baton.yml" if "[" not in path else "ci/caf\u00e9/b[1]*.yml"
+    everything = WorkSettings(allow=("**",))
+    assert forbidden_problem(path, everything, config=config) == (
+        f"{path} is a forbidden path ({config}): Baton's config, as the workflow's `config` "
+        "input names it: an agent would rewrite its own rules; no setting allows it"
+    )
+    assert forbidden_problem(path, everything) is None  # no config path given: not locked
+
+
+def test_a_configured_path_with_glob_characters_locks_that_file_only() -> None:
+    config = "ci/b[1]*.yml"
+    assert forbidden_problem("ci/b1x.yml", DEFAULTS, config=config) is None
+    assert forbidden_problem("ci/b[1]*.yml", DEFAULTS, config=config) is not None
+
+
+@pytest.mark.parametrize(
+    ("given", "locked"),
+    [
+        (".github/baton.yml", ".github/baton.yml"),
+        ("./ci/../ci/baton.yml", "ci/baton.yml"),
+        ("/etc/baton.yml", None),
+        ("../elsewhere/baton.yml", None),
+    ],
+)
+def test_the_loaded_config_names_its_path_as_a_changeset_would(
+    given: str, locked: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkout = tmp_path / "repo"  # the working directory: the checkout's root in the action
+    file = (checkout / given) if not given.startswith("/") else tmp_path / "abs.yml"
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text("{}\n", encoding="utf-8")
+    checkout.mkdir(exist_ok=True)
+    monkeypatch.chdir(checkout)
+    read = Path(given) if not given.startswith("/") else file
+    assert load_config(read, required=True).policy.config_path == locked
 
 
 def test_a_repository_forbidden_path_spelled_in_nfd_is_refused_like_its_nfc_spelling() -> None:

@@ -208,12 +208,18 @@ def folded(path: str) -> str:
     return unicodedata.normalize("NFC", caseless)
 
 
-def forbidden_problem(path: str, work: WorkSettings) -> str | None:
-    """Why `path` is forbidden, or None: Baton's locked entries, then its default set (which
-    `work.allow` lifts for the paths it matches), then the repository's `work.forbidden`. A
-    path matching an entry, below one or above one is refused, compared case-insensitively
-    (`folded`): a checkout on macOS or Windows opens `.Claude/settings.json` as the
-    `.claude/settings.json` Claude Code obeys."""
+def _literal(path: str) -> str:
+    """A glob matching `path` only: each wildcard character in a class of its own."""
+    return path.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")
+
+
+def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = None) -> str | None:
+    """Why `path` is forbidden, or None: Baton's locked entries and its config at `config` (the
+    path the workflow's `config` input names), then its default set (which `work.allow` lifts
+    for the paths it matches), then the repository's `work.forbidden`. A path matching an
+    entry, below one or above one is refused, compared case-insensitively (`folded`): a
+    checkout on macOS or Windows opens `.Claude/settings.json` as the `.claude/settings.json`
+    Claude Code obeys."""
     names = tuple(folded(path).split("/"))
     present = frozenset(names)
 
@@ -224,6 +230,11 @@ def forbidden_problem(path: str, work: WorkSettings) -> str | None:
     for rule in LOCKED_FORBIDDEN:
         if relates(rule.pattern):
             return f"{path} is a forbidden path ({rule.pattern}): {rule.why}; no setting allows it"
+    if config is not None and relates(_literal(config)):
+        return (
+            f"{path} is a forbidden path ({config}): Baton's config, as the workflow's `config` "
+            "input names it: an agent would rewrite its own rules; no setting allows it"
+        )
     if not any(relates(glob, only_match=True) for glob in work.allow):
         for rule in DEFAULT_FORBIDDEN:
             if relates(rule.pattern):
@@ -238,8 +249,9 @@ def forbidden_problem(path: str, work: WorkSettings) -> str | None:
     return None
 
 
-def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
-    """Every reason to refuse the changeset, in a stable order; empty when it may be written."""
+def problems(changeset: Changeset, limits: WorkSettings, *, config: str | None = None) -> list[str]:
+    """Every reason to refuse the changeset, in a stable order; empty when it may be written.
+    `config`: the config's path in the repository (`Policy.config_path`), locked too."""
     found: list[str] = []
     if changeset.refused:
         found.append(changeset.refused)
@@ -264,7 +276,7 @@ def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
             found.append(f"{change.path} is a submodule")
         elif change.mode not in {REGULAR, EXECUTABLE}:
             found.append(f"{change.path} has file mode {change.mode[:10]!r}")
-        blocked = forbidden_problem(change.path, limits)
+        blocked = forbidden_problem(change.path, limits, config=config)
         if blocked:
             found.append(blocked)
         if change.contents is not None:

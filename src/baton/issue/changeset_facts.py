@@ -18,7 +18,7 @@ from baton.core.changeset import Changeset, decoded_size, problems
 from baton.core.record import Record
 from baton.core.work import ChangesetFacts, digest_in
 from baton.github.tracker import BranchHead, CommitFacts
-from baton.workflow.config import DEFAULT_BOT_LOGIN, WorkSettings
+from baton.workflow.config import DEFAULT_BOT_LOGIN, DEFAULT_CONFIG_PATH, WorkSettings
 
 SHOWN_PATHS = 20
 
@@ -111,13 +111,15 @@ def judge(
     changes_code: bool = True,
     head_commit: CommitFacts | None = None,
     bot: str = DEFAULT_BOT_LOGIN,
+    config: str | None = DEFAULT_CONFIG_PATH,
 ) -> ChangesetFacts:
-    """Refused (what the checks found), committed (the record carries its digest, or the commit
-    at the branch head does and is provably Baton's commit of it (`head_commit`, read when the
-    head `claims` it): an earlier attempt of this run wrote it), stale (the branch moved since
-    the agent started; `problems` says why a head claiming the changeset was not adopted), ok
-    (commit it), or empty. `changes_code`: whether the issue's state is one whose agent changes
-    the repository; another agent's changes are left out, and said."""
+    """Refused (what the checks found; `config`, the config's path, is locked too), committed
+    (the record carries its digest, or the commit at the branch head does and is provably
+    Baton's commit of it (`head_commit`, read when the head `claims` it): an earlier attempt of
+    this run wrote it), stale (the branch moved since the agent started; `problems` says why a
+    head claiming the changeset was not adopted), ok (commit it), or empty. `changes_code`:
+    whether the issue's state is one whose agent changes the repository; another agent's
+    changes are left out, and said."""
     if changeset.empty:
         return ChangesetFacts(status="empty", base=changeset.base)
     if not changes_code:
@@ -125,7 +127,7 @@ def judge(
         count = len(changeset.files)
         why = f"{state} does not change code: the {count} changed file(s) were left out"
         return ChangesetFacts(status="empty", base=changeset.base, problems=[why])
-    found = problems(changeset, settings)
+    found = problems(changeset, settings, config=config)
     paths = [f.path for f in changeset.files[:SHOWN_PATHS]]
     size = sum(decoded_size(f.contents) or 0 for f in changeset.files if f.contents)
     common = {
