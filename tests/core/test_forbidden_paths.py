@@ -31,6 +31,7 @@ from baton.workflow.config import (
     WorkSettings,
     load_config,
     parse_config,
+    repository_path,
 )
 from support.property_budget import budget
 
@@ -300,6 +301,16 @@ def test_a_configured_path_with_glob_characters_locks_that_file_only() -> None:
     config = "ci/b[1]*.yml"
     assert forbidden_problem("ci/b1x.yml", DEFAULTS, config=config) is None
     assert forbidden_problem("ci/b[1]*.yml", DEFAULTS, config=config) is not None
+    assert forbidden_problem("ci/other.yml", DEFAULTS, config="ci/*.yml") is None
+    assert forbidden_problem("ci/a.yml", DEFAULTS, config="ci/?.yml") is None
+    assert forbidden_problem("ci/?.yml", DEFAULTS, config="ci/?.yml") is not None
+
+
+@pytest.mark.parametrize(("given", "locked"), [("..", None), ("ci/..", "."), ("a/../..", None)])
+def test_a_config_path_that_leaves_the_checkout_locks_nothing(
+    given: str, locked: str | None
+) -> None:
+    assert repository_path(Path(given)) == locked
 
 
 @pytest.mark.parametrize(
