@@ -3,7 +3,8 @@
 
 * A commit at the branch head carrying the changeset's `Baton-Changeset:` trailer is adopted
   only when it is provably Baton's (REST "get a commit": on the changeset's base, exactly base +
-  changeset, signed by GitHub, authored by the bot); a write user's copy of the trailer is not,
+  changeset, signed by GitHub itself as web-flow, authored by the bot, with the very message
+  Baton writes); a write user's copy of the trailer is not,
   and the issue is told. Baton's own commit whose record was never written still is.
 * A `baton/issue-N` branch someone else made first, with commits of their own, is refused with
   a message on the issue (delete or rename it); Baton's own branch found again after a crash
@@ -23,6 +24,8 @@ import pytest
 from action_harness import ActionRunner, Step
 from baton.core.changeset import CHANGESET_FILE
 from baton.core.work import digest_in
+from baton.github.client import GitHubTracker
+from baton.github.tracker import CommitRequest
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.http import messages_of, record_comments, record_of, status_labels
@@ -129,6 +132,36 @@ def test_a_copy_of_baton_s_tree_pushed_by_hand_is_still_not_baton_s(fake, action
 
     assert all(mark.oid != copied for mark in record_of(fake, ISSUE).work.commits)
     assert "GitHub did not verify its signature" in messages_of(fake, ISSUE)[-1]
+
+
+def test_a_github_signed_commit_of_the_changeset_with_another_message_is_not_adopted(fake, action):
+    """Any workflow's token can have GitHub make and sign a commit (createCommitOnBranch):
+    committed by web-flow, authored by the bot, exactly base + changeset, the trailer copied.
+    Only the message Baton itself writes for this attempt and result makes it Baton's."""
+    base = at_implementing(action, fake)
+    digest = hand_in(action, base)
+    changeset = changeset_on(base, CODE)
+    elsewhere = GitHubTracker("octo/demo", fake.token, api_url=fake.url)  # all the bot's
+    additions = tuple((f.path, f.contents) for f in changeset.files if f.contents is not None)
+    made = elsewhere.commit(
+        CommitRequest(
+            BRANCH,
+            base,
+            "developer: done (#1)",
+            f"Refs: #1\nBaton-Changeset: {digest}",
+            additions,
+            tuple(f.path for f in changeset.files if f.contents is None),
+        )
+    )
+    facts = elsewhere.commit_facts(made)
+    assert facts is not None and (facts.verified, facts.committer) == (True, "web-flow")
+
+    ok(report(action))
+
+    assert all(mark.oid != made for mark in record_of(fake, ISSUE).work.commits)
+    said = messages_of(fake, ISSUE)[-1]
+    assert f"commit {made[:7]} claims these changes but is not Baton's" in said
+    assert "its message is not the one Baton writes for this changeset" in said
 
 
 # --- 2. a branch Baton did not make ---------------------------------------------------------------

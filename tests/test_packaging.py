@@ -683,9 +683,12 @@ def test_the_briefing_trusts_the_identity_the_writing_jobs_write_as() -> None:
 def test_the_agent_job_checks_out_the_issues_branch_without_credentials(
     jobs: dict[str, dict[str, Any]],
 ) -> None:
-    (checkout,) = _steps(jobs["agent"], "actions/checkout")
+    config, checkout = _steps(jobs["agent"], "actions/checkout")
     assert checkout["with"]["ref"] == "${{ needs.baton.outputs.branch }}"
-    assert checkout["with"]["persist-credentials"] is False
+    assert "path" not in checkout["with"]
+    # Baton's config from the default branch (tests/test_agent_job_workflow.py).
+    assert config["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert checkout["with"]["persist-credentials"] is config["with"]["persist-credentials"] is False
     assert jobs["baton"]["outputs"]["branch"] == "${{ steps.baton.outputs.branch }}"
 
 
@@ -712,7 +715,11 @@ def test_a_setup_error_stops_the_report_job_before_any_result_is_made_up(
     names = [step.get("name") for step in steps]
     stop = names.index("Stop on a setup error")
     assert stop < names.index("Stand in for a missing result")
-    assert steps[stop]["if"] == "hashFiles('baton-result/baton-setup-error.txt') != ''"
+    # Only without a result: the agent can write the setup error itself, to go uncounted.
+    assert " ".join(steps[stop]["if"].split()) == (
+        "hashFiles('baton-result/baton-setup-error.txt') != '' "
+        "&& hashFiles('baton-result/baton-result.json') == ''"
+    )
     assert steps[stop]["run"].rstrip().endswith("exit 1")
 
 

@@ -32,7 +32,7 @@ from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerEr
 from baton.github.tracker import BranchHead, CommitRequest, DispatchTarget, Snapshot, Tracker
 from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
-from baton.issue.changeset_facts import claims, judge
+from baton.issue.changeset_facts import baton_message, claims, judge
 from baton.issue.load import Loaded, load
 from baton.workflow.config import RepoBreaker, Settings
 
@@ -246,6 +246,8 @@ def _judged(
     code = record is not None and settings.workflow.changes_code(record.state)
     head = snapshot.branch
     claimed = head is not None and claims(changeset, head, record)
+    agent = (settings.workflow.agent_of(record.state) if record is not None else None) or "agent"
+    summary = event.result.summary if event.result is not None else ""
     facts = judge(
         changeset,
         settings.policy.work,
@@ -254,6 +256,8 @@ def _judged(
         changes_code=code,
         head_commit=tracker.commit_facts(head.oid) if head is not None and claimed else None,
         bot=settings.policy.bot_login,
+        config=settings.policy.config_path,
+        message=baton_message(changeset, record, agent, summary) if claimed else None,
     )
     return event.model_copy(update={"changeset": facts})
 

@@ -64,3 +64,32 @@ def test_agent_config_is_refused_and_agent_and_issue_text_land_only_as_data(
     pull = fake.issue(int(tested.outputs["pull-request"]))  # its title and body are its issue's
     assert pull["title"] == f"Fixes #{Z}3 for @{Z}octo/security (#1)"
     assert LIVE.findall(pull["body"] or "") == ["#1", "#1"]  # "Closes #1", "on issue #1"
+
+
+def test_a_changeset_rewriting_the_config_at_the_configured_path_is_refused(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    # The workflow's `config:` input may name any path: that file is Baton's config as much as
+    # .github/baton.yml is (the approvers, the next agent's instructions).
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "baton.yml").write_text("{}\n", encoding="utf-8")
+    action = ActionRunner(fake, tmp_path, config="ci/baton.yml")
+    number = _to_creating_tests(action, fake, "Export the report as CSV")
+    jobs = AgentJob(action, fake, tmp_path / "jobs", INPUT_CONFIG="ci/baton.yml")
+    head = fake.branch_head(BRANCH)
+
+    out = jobs.run(
+        BRANCH,
+        {"CI/Baton.yml": "approvers: {users: [mallory]}\n", TESTS: "def test_x():\n    pass\n"},
+        summary="Tests.",
+    )
+    refused = ok(jobs.report(out))
+
+    assert refused.decision["outcome"] == "retry"
+    assert fake.file_at(BRANCH, "CI/Baton.yml") is None, "the agent rewrote Baton's config"
+    assert fake.branch_head(BRANCH) == head
+    said = fake.comments(number)[-1]["body"]
+    assert (
+        "- CI/Baton.yml is a forbidden path (ci/baton.yml): Baton's config, as the workflow's "
+        "\\`config\\` input names it: an agent would rewrite its own rules; no setting allows it"
+    ) in said

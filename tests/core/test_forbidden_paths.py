@@ -7,19 +7,31 @@ checkout folds onto it, and as a file above or below it; a maintainer lifts an e
 from __future__ import annotations
 
 import base64
+import time
+import unicodedata
+from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baton.core.changeset import Changeset, FileChange, forbidden_problem, problems, relation
+from baton.core.changeset import (
+    Changeset,
+    FileChange,
+    folded,
+    forbidden_problem,
+    problems,
+    relation,
+)
 from baton.errors import InvalidConfig
 from baton.workflow.config import (
     DEFAULT_FORBIDDEN,
     LOCKED_FORBIDDEN,
     WorkSettings,
+    load_config,
     parse_config,
+    repository_path,
 )
 from support.property_budget import budget
 
@@ -268,6 +280,126 @@ def test_the_forbidden_set_ignores_case_and_covers_what_lies_below_a_refused_pat
     rules = [r.pattern.casefold() for r in (*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN)]
     if any(relation(path.casefold(), r) in {"match", "below"} for r in rules):
         assert refused and _refused(path + "/x")
+
+
+@pytest.mark.parametrize(
+    "path", ["ci/baton.yml", "CI/Baton.YML", "ci", "ci/baton.yml/x", "ci/cafe\u0301/b[1]*.yml"]
+)
+def test_the_config_at_the_configured_path_is_locked_with_its_ancestors_and_descendants(
+    path: str,
+) -> None:
+    config = "ci/baton.yml" if "[" not in path else "ci/caf\u00e9/b[1]*.yml"
+    everything = WorkSettings(allow=("**",))
+    assert forbidden_problem(path, everything, config=config) == (
+        f"{path} is a forbidden path ({config}): Baton's config, as the workflow's `config` "
+        "input names it: an agent would rewrite its own rules; no setting allows it"
+    )
+    assert forbidden_problem(path, everything) is None  # no config path given: not locked
+
+
+def test_a_configured_path_with_glob_characters_locks_that_file_only() -> None:
+    config = "ci/b[1]*.yml"
+    assert forbidden_problem("ci/b1x.yml", DEFAULTS, config=config) is None
+    assert forbidden_problem("ci/b[1]*.yml", DEFAULTS, config=config) is not None
+    assert forbidden_problem("ci/other.yml", DEFAULTS, config="ci/*.yml") is None
+    assert forbidden_problem("ci/a.yml", DEFAULTS, config="ci/?.yml") is None
+    assert forbidden_problem("ci/?.yml", DEFAULTS, config="ci/?.yml") is not None
+
+
+@pytest.mark.parametrize(("given", "locked"), [("..", None), ("ci/..", "."), ("a/../..", None)])
+def test_a_config_path_that_leaves_the_checkout_locks_nothing(
+    given: str, locked: str | None
+) -> None:
+    assert repository_path(Path(given)) == locked
+
+
+@pytest.mark.parametrize(
+    ("given", "locked"),
+    [
+        (".github/baton.yml", ".github/baton.yml"),
+        ("./ci/../ci/baton.yml", "ci/baton.yml"),
+        ("/etc/baton.yml", None),
+        ("../elsewhere/baton.yml", None),
+    ],
+)
+def test_the_loaded_config_names_its_path_as_a_changeset_would(
+    given: str, locked: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkout = tmp_path / "repo"  # the working directory: the checkout's root in the action
+    file = (checkout / given) if not given.startswith("/") else tmp_path / "abs.yml"
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text("{}\n", encoding="utf-8")
+    checkout.mkdir(exist_ok=True)
+    monkeypatch.chdir(checkout)
+    read = Path(given) if not given.startswith("/") else file
+    assert load_config(read, required=True).policy.config_path == locked
+
+
+def test_a_repository_forbidden_path_spelled_in_nfd_is_refused_like_its_nfc_spelling() -> None:
+    # APFS and HFS+ open `cafe\u0301` and `caf\u00e9` as one directory, as they open `.Claude`
+    # as `.claude`: a pattern in either spelling refuses a path in either.
+    nfc, nfd = "docs/caf\u00e9/run.sh", "docs/cafe\u0301/run.sh"
+    for pattern in ("docs/caf\u00e9/**", "docs/cafe\u0301/**", "docs/CAF\u00c9/**"):
+        work = WorkSettings(forbidden=(pattern,))
+        assert forbidden_problem(nfd, work) == (
+            f"{nfd} is a forbidden path ({pattern}, in work.forbidden)"
+        )
+        assert forbidden_problem(nfc, work) == (
+            f"{nfc} is a forbidden path ({pattern}, in work.forbidden)"
+        )
+    assert folded("Caf\u00c9/E\u0301") == "caf\u00e9/\u00e9"
+    # `?` matches one character of what the checkout opens: the composed letter.
+    assert _refused(nfd, WorkSettings(forbidden=("docs/caf?/**",)))
+
+
+ACCENTED = st.lists(
+    st.sampled_from(
+        [
+            "e",
+            "E",
+            "\u00e9",
+            "\u00c9",
+            "e\u0301",
+            "E\u0301",
+            "\u212b",
+            "A\u030a",
+            "/",
+            "\u0323",
+            "\u0302",
+            "\u1ec7",
+            "\u0130",
+            "\u01f0",
+            "\u200c",
+        ]
+    ),
+    min_size=1,
+    max_size=12,
+).map("".join)
+
+
+@budget(300)
+@given(ACCENTED, ACCENTED)
+def test_every_canonically_equivalent_spelling_of_a_path_is_judged_alike(
+    path: str, pattern: str
+) -> None:
+    names = [n for n in pattern.replace("\u200c", "").split("/") if n]
+    work = WorkSettings(forbidden=("/".join(names) or "e",))
+    spellings = {unicodedata.normalize(form, path) for form in ("NFC", "NFD", "NFKC")}
+    spellings |= {s.upper() for s in spellings}
+    verdicts = {_refused(s, work) for s in spellings}
+    assert len(verdicts) == 1, spellings
+    seen = unicodedata.normalize("NFD", path.replace("\u200c", ""))
+    nfd = unicodedata.normalize("NFD", seen.casefold())
+    assert folded(path) == unicodedata.normalize("NFC", nfd)  # the library's own, quadratic
+
+
+def test_64_kb_of_combining_marks_is_folded_and_judged_in_linear_time() -> None:
+    hostile = "a" + "\u0301\u0323" * 32_768 + "/" + "e\u200c\u0301" * 10_000
+    assert len(hostile.encode()) > 64_000
+    started = time.perf_counter()
+    assert forbidden_problem(hostile, WorkSettings(forbidden=("x/**",))) is None
+    assert folded(hostile).startswith("\u1ea1\u0323")  # dot below sorts first
+    assert time.perf_counter() - started < 1.0
 
 
 def test_300_files_of_1024_characters_are_judged_in_one_pass_each() -> None:

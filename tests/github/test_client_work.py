@@ -5,15 +5,18 @@ comments and the failing checks."""
 from __future__ import annotations
 
 import json
+from base64 import b64encode
 from typing import Any
 
 import pytest
 import responses
 
+from baton.core.changeset import Changeset, FileChange
 from baton.core.decision import PullRequestPlan
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, CommitRequest
+from baton.issue.changeset_facts import blob_oid, not_baton_s
 
 API = "https://api.github.com:443"
 GRAPHQL = f"{API}/graphql"
@@ -255,6 +258,9 @@ def test_a_commit_s_facts_are_one_rest_call(
         ),
         verified=True,
         author="github-actions[bot]",
+        committer="web-flow",
+        reason="valid",
+        message="developer: x (#7)",
     )
     assert tracker.requests == 1
 
@@ -409,3 +415,35 @@ def test_every_document_the_client_sends_validates_against_github_s_schema() -> 
         mutation.document(),
     ):
         assert github_graphql.validation_errors(document) == [], document
+
+
+def test_a_commit_a_write_user_signed_with_the_bots_author_email_is_not_adopted(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    # `author` is the account of the author EMAIL, which anyone can write; `verified` holds for
+    # any signature GitHub can check against the committer, here mallory's own key. GitHub
+    # signs a createCommitOnBranch commit as committer web-flow.
+    changeset = Changeset(
+        base=HEAD,
+        files=[FileChange(path="src/export.py", contents=b64encode(b"print('csv')\n").decode())],
+    )
+    files = [{"filename": "src/export.py", "status": "added", "sha": blob_oid(b"print('csv')\n")}]
+    forged = rest_commit(
+        committer={"login": "mallory", "type": "User"},
+        parents=[{"sha": HEAD}],
+        files=files,
+    )
+    mocked.get(f"{REPO}/commits/{NEW}", json=forged)
+    mocked.get(
+        f"{REPO}/commits/{HEAD}", json=rest_commit(sha=HEAD, parents=[{"sha": HEAD}], files=files)
+    )
+
+    facts = tracker.commit_facts(NEW)
+    ours = tracker.commit_facts(HEAD)
+
+    assert facts is not None and (facts.committer, facts.reason) == ("mallory", "valid")
+    assert not_baton_s(changeset, facts) == (
+        "its committer is mallory, not web-flow (GitHub itself signs Baton's commits)"
+    )
+    assert ours is not None and ours.committer == "web-flow"
+    assert not_baton_s(changeset, ours) is None

@@ -16,7 +16,7 @@ from baton.core.changeset import Changeset, FileChange
 from baton.core.record import Record
 from baton.core.work import ChangesetFacts, CommitMark, Work
 from baton.github.tracker import BranchHead, ChangedFile, CommitFacts
-from baton.issue.changeset_facts import blob_oid, claims, judge, not_baton_s
+from baton.issue.changeset_facts import baton_message, blob_oid, claims, judge, not_baton_s
 from baton.workflow.config import WorkSettings
 from support.property_budget import budget
 
@@ -58,6 +58,8 @@ def _baton_s(changeset: Changeset, oid: str = OTHER) -> CommitFacts:
         files=files,
         verified=True,
         author="github-actions[bot]",
+        committer="web-flow",
+        reason="valid",
     )
 
 
@@ -139,6 +141,31 @@ def test_a_commit_at_the_head_with_the_digest_in_its_trailer_is_adopted() -> Non
     assert claims(changeset, head, _record())
     facts = judge(changeset, SETTINGS, head, _record(), head_commit=_baton_s(changeset))
     assert facts.status == "committed" and facts.oid == OTHER
+
+
+def test_a_commit_at_the_head_is_adopted_only_with_the_very_message_baton_writes() -> None:
+    """GitHub signs what any createCommitOnBranch makes, another workflow's token's too: the
+    message must be byte for byte the one this record's attempt and this result give."""
+    changeset = _changeset("a")
+    record = _record(state="creating_tests")
+    message = baton_message(changeset, record, "tester", "Tests for the export.")
+    assert message == (
+        "tester: Tests for the export. (#7)\n\nAgent tester in creating_tests, attempt 1.\n\n"
+        f"Refs: #7\nBaton-Changeset: {changeset.digest()}"
+    )
+    head = _head(OTHER, message)
+    ours = replace(_baton_s(changeset), message=message)
+    facts = judge(changeset, SETTINGS, head, record, head_commit=ours, message=message)
+    assert facts.status == "committed" and facts.oid == OTHER
+    for other in (message + "\n", message.replace("attempt 1", "attempt 2"), ""):
+        copied = replace(ours, message=other)
+        facts = judge(changeset, SETTINGS, head, record, head_commit=copied, message=message)
+        assert facts.status == "stale"
+        assert facts.problems == [
+            f"commit {OTHER[:7]} claims these changes but is not Baton's: its message is not "
+            "the one Baton writes for this changeset"
+        ]
+    assert baton_message(changeset, None, "tester", "x") == ""  # no record: nothing matches
 
 
 def test_a_commit_at_the_head_with_the_trailer_that_is_not_baton_s_is_a_moved_branch() -> None:
@@ -326,6 +353,19 @@ NOT_BATON_S = {
     ),
     "not signed by GitHub": (
         replace(_baton_s(_mixed()), verified=False),
+        "GitHub did not verify its signature (Baton's commits are signed by GitHub)",
+    ),
+    "signed with a write user's own key": (
+        # `verified` holds for any key GitHub knows; GitHub signs only as web-flow.
+        replace(_baton_s(_mixed()), committer="mallory"),
+        "its committer is mallory, not web-flow (GitHub itself signs Baton's commits)",
+    ),
+    "committed by no account": (
+        replace(_baton_s(_mixed()), committer=""),
+        "its committer is no GitHub account, not web-flow (GitHub itself signs Baton's commits)",
+    ),
+    "a signature GitHub does not call valid": (
+        replace(_baton_s(_mixed()), reason="unknown_signature_type"),
         "GitHub did not verify its signature (Baton's commits are signed by GitHub)",
     ),
     "signed, by a person": (

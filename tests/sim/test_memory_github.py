@@ -236,9 +236,14 @@ def test_baton_s_commit_is_signed_and_its_own_a_pushed_one_is_neither(gh: Memory
         ),
         verified=True,
         author="github-actions[bot]",
+        committer="web-flow",
+        reason="valid",
+        message="Add",
     )
     assert theirs is not None
     assert (theirs.parents, theirs.verified, theirs.author) == ((ours,), False, "mallory")
+    assert (theirs.committer, theirs.reason) == ("mallory", "unsigned")  # as GitHub answers
+    assert theirs.message == "Baton-Changeset: forged"
     assert theirs.files == (ChangedFile("x.txt", "added", github_rules.blob_oid(b"x")),)
     assert gh.commit_facts("f" * 40) is None
     assert gh.calls["commit_facts"] == 3

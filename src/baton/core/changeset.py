@@ -12,6 +12,7 @@ import binascii
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -175,18 +176,50 @@ def _relate(names: tuple[str, ...], present: frozenset[str], glob: _Glob) -> Rel
     return None
 
 
+@lru_cache(maxsize=4096)
+def _decomposed(char: str) -> str:
+    return unicodedata.normalize("NFD", char)
+
+
+def _nfd(text: str) -> str:
+    """NFD in O(n log n): `unicodedata.normalize` orders a run of combining marks by insertion
+    sort, quadratic on a hostile run; here each character is decomposed alone and each run is
+    sorted stably by combining class, which is what canonical ordering is."""
+    out: list[str] = []
+    run: list[str] = []
+    for char in "".join(map(_decomposed, text)):
+        if unicodedata.combining(char):
+            run.append(char)
+            continue
+        out.extend(sorted(run, key=unicodedata.combining))
+        run.clear()
+        out.append(char)
+    out.extend(sorted(run, key=unicodedata.combining))
+    return "".join(out)
+
+
 def folded(path: str) -> str:
-    """The name a case-insensitive checkout (macOS, Windows) opens: case folded, and the code
-    points HFS+ ignores dropped, so `.Claude/x` and `.c\\u200claude/x` are `.claude/x`."""
-    return path.translate(_DROP_HFS_IGNORED).casefold()
+    """The name a case-insensitive checkout (macOS, Windows) opens: case folded, the code
+    points HFS+ ignores dropped, so `.Claude/x` and `.c\\u200claude/x` are `.claude/x`, and
+    normalised (Unicode's canonical caseless match, composed), as APFS and HFS+ open
+    `cafe\\u0301` and `caf\\u00e9` as one name. NFC of text already in canonical order is
+    one pass, so the whole fold stays O(n log n) in the path's length."""
+    caseless = _nfd(_nfd(path.translate(_DROP_HFS_IGNORED)).casefold())
+    return unicodedata.normalize("NFC", caseless)
 
 
-def forbidden_problem(path: str, work: WorkSettings) -> str | None:
-    """Why `path` is forbidden, or None: Baton's locked entries, then its default set (which
-    `work.allow` lifts for the paths it matches), then the repository's `work.forbidden`. A
-    path matching an entry, below one or above one is refused, compared case-insensitively
-    (`folded`): a checkout on macOS or Windows opens `.Claude/settings.json` as the
-    `.claude/settings.json` Claude Code obeys."""
+def _literal(path: str) -> str:
+    """A glob matching `path` only: each wildcard character in a class of its own."""
+    return path.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")
+
+
+def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = None) -> str | None:
+    """Why `path` is forbidden, or None: Baton's locked entries and its config at `config` (the
+    path the workflow's `config` input names), then its default set (which `work.allow` lifts
+    for the paths it matches), then the repository's `work.forbidden`. A path matching an
+    entry, below one or above one is refused, compared case-insensitively (`folded`): a
+    checkout on macOS or Windows opens `.Claude/settings.json` as the `.claude/settings.json`
+    Claude Code obeys."""
     names = tuple(folded(path).split("/"))
     present = frozenset(names)
 
@@ -197,6 +230,11 @@ def forbidden_problem(path: str, work: WorkSettings) -> str | None:
     for rule in LOCKED_FORBIDDEN:
         if relates(rule.pattern):
             return f"{path} is a forbidden path ({rule.pattern}): {rule.why}; no setting allows it"
+    if config is not None and relates(_literal(config)):
+        return (
+            f"{path} is a forbidden path ({config}): Baton's config, as the workflow's `config` "
+            "input names it: an agent would rewrite its own rules; no setting allows it"
+        )
     if not any(relates(glob, only_match=True) for glob in work.allow):
         for rule in DEFAULT_FORBIDDEN:
             if relates(rule.pattern):
@@ -211,8 +249,9 @@ def forbidden_problem(path: str, work: WorkSettings) -> str | None:
     return None
 
 
-def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
-    """Every reason to refuse the changeset, in a stable order; empty when it may be written."""
+def problems(changeset: Changeset, limits: WorkSettings, *, config: str | None = None) -> list[str]:
+    """Every reason to refuse the changeset, in a stable order; empty when it may be written.
+    `config`: the config's path in the repository (`Policy.config_path`), locked too."""
     found: list[str] = []
     if changeset.refused:
         found.append(changeset.refused)
@@ -237,7 +276,7 @@ def problems(changeset: Changeset, limits: WorkSettings) -> list[str]:
             found.append(f"{change.path} is a submodule")
         elif change.mode not in {REGULAR, EXECUTABLE}:
             found.append(f"{change.path} has file mode {change.mode[:10]!r}")
-        blocked = forbidden_problem(change.path, limits)
+        blocked = forbidden_problem(change.path, limits, config=config)
         if blocked:
             found.append(blocked)
         if change.contents is not None:

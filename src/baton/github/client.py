@@ -117,7 +117,8 @@ def _one_line(text: str) -> str:
 
 def _commit_facts(data: Any, headers: Any) -> CommitFacts | None:
     """A REST commit (`GET /repos/{o}/{r}/commits/{ref}`) as `CommitFacts`; None if it is not
-    one. `author` is the GitHub account of the author email (null when none is linked)."""
+    one. `author` is the GitHub account of the author email (null when none is linked), which
+    anyone can write; `committer` is `web-flow` for a commit GitHub made and signed itself."""
     if not isinstance(data, dict) or not isinstance(data.get("sha"), str):
         return None
     files = tuple(
@@ -130,8 +131,10 @@ def _commit_facts(data: Any, headers: Any) -> CommitFacts | None:
         for f in data.get("files") or []
         if isinstance(f, dict)
     )
-    verification = (data.get("commit") or {}).get("verification") or {}
+    git_commit = data.get("commit") or {}
+    verification = git_commit.get("verification") or {}
     author = data.get("author") or {}
+    committer = data.get("committer") or {}
     links = {str(k).lower(): str(v) for k, v in (headers or {}).items()}.get("link", "")
     return CommitFacts(
         oid=str(data["sha"]),
@@ -140,6 +143,9 @@ def _commit_facts(data: Any, headers: Any) -> CommitFacts | None:
         verified=verification.get("verified") is True,
         author=str(author.get("login") or "") if isinstance(author, dict) else "",
         more_files='rel="next"' in links,
+        committer=str(committer.get("login") or "") if isinstance(committer, dict) else "",
+        reason=str(verification.get("reason") or ""),
+        message=str(git_commit.get("message") or ""),
     )
 
 

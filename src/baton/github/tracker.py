@@ -69,7 +69,8 @@ class ChangedFile:
 @dataclass(frozen=True)
 class CommitFacts:
     """Who made a commit and what it changed: enough to tell whether it is provably Baton's
-    (its parent, its files and their blobs, GitHub's signature, the author's login)."""
+    (its parent, its files and their blobs, GitHub's own signature, the author's login, the
+    message)."""
 
     oid: str
     parents: tuple[str, ...]
@@ -77,6 +78,11 @@ class CommitFacts:
     verified: bool  # signed, and GitHub verified the signature
     author: str  # the login of the account the author email belongs to ("" none)
     more_files: bool = False  # GitHub listed only the first page of its files
+    # The account that committed: `web-flow` for what GitHub made and signed itself
+    # (createCommitOnBranch); the pusher's (its committer email's) otherwise.
+    committer: str = ""
+    reason: str = ""  # GitHub's verification reason: `valid` for a good signature
+    message: str = ""  # the whole commit message
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,12 @@ import hashlib
 
 from baton.core.changeset import Changeset, decoded_size, problems
 from baton.core.record import Record
-from baton.core.work import ChangesetFacts, digest_in
+from baton.core.work import ChangesetFacts, commit_message, digest_in
 from baton.github.tracker import BranchHead, CommitFacts
-from baton.workflow.config import DEFAULT_BOT_LOGIN, WorkSettings
+from baton.workflow.config import DEFAULT_BOT_LOGIN, DEFAULT_CONFIG_PATH, WorkSettings
 
 SHOWN_PATHS = 20
+WEB_FLOW = "web-flow"  # the account GitHub commits as when it makes and signs a commit
 
 
 def blob_oid(data: bytes) -> str:
@@ -83,23 +84,51 @@ def _tree_problem(changeset: Changeset, commit: CommitFacts) -> str | None:
 
 
 def not_baton_s(
-    changeset: Changeset, commit: CommitFacts | None, bot: str = DEFAULT_BOT_LOGIN
+    changeset: Changeset,
+    commit: CommitFacts | None,
+    bot: str = DEFAULT_BOT_LOGIN,
+    *,
+    message: str | None = None,
 ) -> str | None:
     """Why a commit claiming the changeset is not Baton's commit of it, or None: its one parent
-    is the changeset's base, its tree is exactly base + changeset, GitHub verified its signature
-    (`createCommitOnBranch` commits are signed by GitHub) and its author is Baton's login."""
+    is the changeset's base, its tree is exactly base + changeset, GitHub signed it itself (a
+    `createCommitOnBranch` commit: committer `web-flow`, signature `valid`; `verified` alone
+    holds for any key GitHub knows, and the author is only the author email's account), its
+    author is Baton's login, and its message is `message`, the one Baton writes for it."""
     if commit is None:
         return "GitHub knows no such commit"
     if commit.parents != (changeset.base,):
         parents = ", ".join(p[:7] for p in commit.parents) or "none"
         return f"its parent is {parents}, not the changeset's base {changeset.base[:7]}"
-    if not commit.verified:
+    if not commit.verified or commit.reason != "valid":
         return "GitHub did not verify its signature (Baton's commits are signed by GitHub)"
+    if commit.committer != WEB_FLOW:
+        who = commit.committer or "no GitHub account"
+        return f"its committer is {who}, not {WEB_FLOW} (GitHub itself signs Baton's commits)"
     if commit.author != bot:
         return f"its author is {commit.author or 'no GitHub account'}, not {bot}"
     if commit.more_files:
         return f"it changes more files than the changeset's {len(changeset.files)}"
+    if message is not None and commit.message != message:
+        return "its message is not the one Baton writes for this changeset"
     return _tree_problem(changeset, commit)
+
+
+def baton_message(changeset: Changeset, record: Record | None, agent: str, summary: str) -> str:
+    """The whole message Baton writes when it commits `changeset` for `record`'s state and
+    attempt with the result's `summary` (`commit_message`, as createCommitOnBranch joins it);
+    empty, so that no commit matches, without a record."""
+    if record is None:
+        return ""
+    headline, body = commit_message(
+        issue=record.issue,
+        agent=agent,
+        state=record.state,
+        attempt=record.attempt,
+        summary=summary,
+        digest=changeset.digest(),
+    )
+    return f"{headline}\n\n{body}" if body else headline
 
 
 def judge(
@@ -111,13 +140,16 @@ def judge(
     changes_code: bool = True,
     head_commit: CommitFacts | None = None,
     bot: str = DEFAULT_BOT_LOGIN,
+    config: str | None = DEFAULT_CONFIG_PATH,
+    message: str | None = None,
 ) -> ChangesetFacts:
-    """Refused (what the checks found), committed (the record carries its digest, or the commit
-    at the branch head does and is provably Baton's commit of it (`head_commit`, read when the
-    head `claims` it): an earlier attempt of this run wrote it), stale (the branch moved since
-    the agent started; `problems` says why a head claiming the changeset was not adopted), ok
-    (commit it), or empty. `changes_code`: whether the issue's state is one whose agent changes
-    the repository; another agent's changes are left out, and said."""
+    """Refused (what the checks found; `config`, the config's path, is locked too), committed
+    (the record carries its digest, or the commit at the branch head does and is provably
+    Baton's commit of it (`head_commit`, read when the head `claims` it): an earlier attempt of
+    this run wrote it), stale (the branch moved since the agent started; `problems` says why a
+    head claiming the changeset was not adopted), ok (commit it), or empty. `changes_code`:
+    whether the issue's state is one whose agent changes the repository; another agent's
+    changes are left out, and said."""
     if changeset.empty:
         return ChangesetFacts(status="empty", base=changeset.base)
     if not changes_code:
@@ -125,7 +157,7 @@ def judge(
         count = len(changeset.files)
         why = f"{state} does not change code: the {count} changed file(s) were left out"
         return ChangesetFacts(status="empty", base=changeset.base, problems=[why])
-    found = problems(changeset, settings)
+    found = problems(changeset, settings, config=config)
     paths = [f.path for f in changeset.files[:SHOWN_PATHS]]
     size = sum(decoded_size(f.contents) or 0 for f in changeset.files if f.contents)
     common = {
@@ -154,7 +186,7 @@ def judge(
             **common,
         )
     if digest_in(head.message) == digest:
-        not_ours = not_baton_s(changeset, head_commit, bot)
+        not_ours = not_baton_s(changeset, head_commit, bot, message=message)
         if not_ours is None:
             return ChangesetFacts(
                 status="committed", digest=digest, oid=head.oid, head=head.oid, **common

@@ -880,7 +880,8 @@ class MemoryGitHub:
 
     def commit_facts(self, oid: str) -> CommitFacts | None:
         """REST "get a commit": one round trip (`commit_facts`); what GitHub made itself is
-        verified, a pushed commit is not; the author is the login that made it."""
+        verified and committed by `web-flow`, a pushed commit is neither (its committer is its
+        pusher); the author is the login that made it."""
         self._call("commit_facts")
         commit = self.git.commits.get(oid)
         if commit is None:
@@ -895,6 +896,9 @@ class MemoryGitHub:
             verified=commit.signed,
             author=commit.author,
             more_files=len(files) > rules.COMMIT_FILES_PAGE,
+            committer="web-flow" if commit.signed else commit.author,
+            reason="valid" if commit.signed else "unsigned",
+            message=commit.message,
         )
 
     def commit(self, request: CommitRequest) -> str:

@@ -7,6 +7,7 @@ checking the workflow on the way so the engine never runs on a broken one.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -463,6 +464,9 @@ class Policy:
     budgets: Budgets = field(default_factory=lambda: Budgets())
     breaker: RepoBreaker | None = None
     ci: CiSettings = field(default_factory=lambda: CiSettings())
+    # The config file's path in the repository, locked like .github/baton.yml (the workflow's
+    # `config` input may name any path); None when it was read from outside the repository.
+    config_path: str | None = DEFAULT_CONFIG_PATH
 
     @property
     def held_ci(self) -> bool:
@@ -726,4 +730,15 @@ def load_config(
         raise InvalidConfig(f"cannot read {path}: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
         raise InvalidConfig(f"{path} is not UTF-8 (byte {exc.start})") from exc
-    return parse_config(text, source=str(path), bot_login=bot_login)
+    settings = parse_config(text, source=str(path), bot_login=bot_login)
+    policy = replace(settings.policy, config_path=repository_path(path))
+    return replace(settings, policy=policy)
+
+
+def repository_path(path: Path) -> str | None:
+    """`path` as a changeset names it (`./ci/../ci/baton.yml` is `ci/baton.yml`), or None when
+    it lies outside the working directory, the checkout's root where the action runs."""
+    if path.is_absolute():
+        return None
+    normal = posixpath.normpath(path.as_posix())
+    return None if normal == ".." or normal.startswith("../") else normal

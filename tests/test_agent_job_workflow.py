@@ -1,0 +1,161 @@
+"""The agent job's steps before the agent's own, in the reusable workflow and the expanded
+example: the issue's branch is what earlier agents wrote, so nothing of it may run before the
+agent does (a `pip/` package, an `.npmrc`), and Baton's config comes from the default branch.
+
+The `run` steps are replayed for real where they can run offline (the pip install, against a
+checkout holding a planted `pip` package), and read off the file where they cannot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+REUSABLE = ROOT / ".github" / "workflows" / "baton-issues.yml"
+EXPANDED = ROOT / "examples" / "workflows" / "baton-expanded.yml"
+FLOWS = [REUSABLE, EXPANDED]
+RUNNER_TEMP = "${{ runner.temp }}"
+
+
+def _ids(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _job(path: Path, name: str) -> dict[str, Any]:
+    flow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    job = flow["jobs"][name]
+    assert isinstance(job, dict)
+    return job
+
+
+def _before_the_agent(path: Path) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = _job(path, "agent")["steps"]
+    agent = next(i for i, s in enumerate(steps) if s.get("name") == "Run the agent")
+    return steps[:agent]
+
+
+def _pip_step(path: Path) -> dict[str, Any]:
+    return next(s for s in _before_the_agent(path) if "pip install" in s.get("run", ""))
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_the_agent_jobs_pip_step_does_not_run_a_pip_package_an_agent_committed(
+    flow: Path, tmp_path: Path
+) -> None:
+    # `python -m pip` puts its working directory first on sys.path: in the checkout, a `pip/`
+    # package a changeset added runs, with GITHUB_ENV and GITHUB_PATH open for later steps.
+    step = _pip_step(flow)
+    proof = tmp_path / "planted-pip-ran"
+    workspace = tmp_path / "checkout"
+    (workspace / "pip").mkdir(parents=True)
+    (workspace / "pip" / "__init__.py").write_text("", encoding="utf-8")
+    (workspace / "pip" / "__main__.py").write_text(
+        f"import pathlib\npathlib.Path({str(proof)!r}).write_text('ran')\n", encoding="utf-8"
+    )
+    runner_temp = tmp_path / "runner-temp"
+    (runner_temp / "baton-config").mkdir(parents=True)
+    where = step.get("working-directory", "")
+    assert where.startswith(RUNNER_TEMP), f"{step['run']!r} runs in the checkout"
+    cwd = runner_temp / where.removeprefix(RUNNER_TEMP).lstrip("/")
+    env = {**os.environ, "BATON_SOURCE": "octo/none", "BATON_COMMIT": "0" * 40}
+    env.update(
+        GIT_ALLOW_PROTOCOL="file",
+        PIP_NO_INDEX="1",
+        BATON_VERSION="0.0.0",
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        GITHUB_WORKSPACE=str(workspace),
+        RUNNER_TEMP=str(runner_temp),
+        PYTHONPATH="",
+    )
+    env.update({k: str(v) for k, v in (step.get("env") or {}).items() if "${{" not in str(v)})
+
+    done = subprocess.run(
+        ["bash", "-e", "-c", step["run"]],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert "issue-baton" in done.stdout + done.stderr  # the real pip ran, offline
+    assert not proof.exists(), "the checkout's pip ran in the agent job's install step"
+    # The same step in the checkout runs the planted package: what the check above guards.
+    subprocess.run(
+        ["bash", "-e", "-c", step["run"]],
+        cwd=workspace,
+        env={**env, "PYTHONSAFEPATH": ""},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert proof.exists()
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_every_step_before_the_agents_runs_outside_the_checkout(flow: Path) -> None:
+    runs = [s for s in _before_the_agent(flow) if "run" in s]
+    assert len(runs) >= 4  # keep the config, install Baton, install the agent, the briefing
+    for step in runs:
+        assert step.get("working-directory", "").startswith(RUNNER_TEMP), step["run"]
+        assert "GITHUB_WORKSPACE" not in step["run"] or step["run"].startswith("mv "), step
+    python = [s for s in runs if "python" in s["run"] or "baton " in s["run"]]
+    assert python and all(s["env"].get("PYTHONSAFEPATH") == "1" for s in python)
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_the_agent_job_reads_the_config_from_the_default_branch_not_the_issues_branch(
+    flow: Path,
+) -> None:
+    steps = _job(flow, "agent")["steps"]
+    config = steps[0]
+    assert config["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert config["with"]["sparse-checkout-cone-mode"] is False
+    assert config["with"]["path"] == ".baton-config"
+    moved = steps[1]["run"]
+    assert moved == 'mv "$GITHUB_WORKSPACE/.baton-config" "$RUNNER_TEMP/baton-config"'
+    issue = steps[2]
+    assert issue["with"]["ref"] == "${{ needs.baton.outputs.branch }}"  # after the move
+    briefing = next(s for s in steps if s.get("name") == "Fetch the briefing")
+    assert briefing["working-directory"] == f"{RUNNER_TEMP}/baton-config"
+    agent = next(s for s in steps if s.get("name") == "Run the agent")
+    assert 'export INPUT_CONFIG="$RUNNER_TEMP/baton-config/' in agent["run"]
+
+
+def _run_the_agents_config_choice(flow: Path, tmp_path: Path, *, on_default: bool) -> str:
+    """The `Run the agent` step's script up to `baton agent`, replayed: which INPUT_CONFIG
+    `baton agent` is given."""
+    agent = next(s for s in _job(flow, "agent")["steps"] if s.get("name") == "Run the agent")
+    script = agent["run"].split("baton agent", 1)[0] + 'printf %s "${INPUT_CONFIG-}"\n'
+    temp = tmp_path / "temp"
+    config = temp / "baton-config" / ".github" / "baton.yml"
+    config.parent.mkdir(parents=True)
+    if on_default:
+        config.write_text("{}\n", encoding="utf-8")
+    given = agent.get("env", {}).get("INPUT_CONFIG")
+    env = {"PATH": os.environ["PATH"], "RUNNER_TEMP": str(temp)}
+    if given is not None:
+        env["INPUT_CONFIG"] = ".github/baton.yml"
+    done = subprocess.run(
+        ["bash", "-e", "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.replace(str(temp), "$RUNNER_TEMP")
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_baton_agent_is_given_the_default_branchs_config_when_there_is_one(
+    flow: Path, tmp_path: Path
+) -> None:
+    assert (
+        _run_the_agents_config_choice(flow, tmp_path, on_default=True)
+        == "$RUNNER_TEMP/baton-config/.github/baton.yml"
+    )
+    absent = _run_the_agents_config_choice(flow, tmp_path / "none", on_default=False)
+    assert absent in {"", ".github/baton.yml"}  # the defaults: that path is locked
