@@ -1,6 +1,7 @@
-"""Every event of one issue queues in one concurrency group, read off the workflow files and
-evaluated by GitHub's own expression engine (`@actions/expressions`, installed test-only in
-tests/workflow/expressions by `.ci/run`).
+"""Every event of one issue queues in one concurrency group, and the `baton` job's filter lets
+the labels Baton acts on through: read off the workflow files and evaluated by GitHub's own
+expression engine (`@actions/expressions`, installed test-only in tests/workflow/expressions by
+`.ci/run`).
 
 Issue, comment and dispatch events name the issue; pull-request and CI events name its branch.
 Both must spell the same group in the `baton` job and in the `report` job, or two runs on one
@@ -190,3 +191,45 @@ def test_the_engine_renders_what_the_runner_would() -> None:
         {"x": {"n": 7}},
     )
     assert rendered == ["a-7--p/7"]
+
+
+def _starts(path: Path, label: str, inputs: dict[str, Any]) -> bool:
+    """Whether the `baton` job's `if:` lets a maintainer's label through, by GitHub's engine."""
+    gh = MemoryGitHub("octo/repo")
+    number = gh.open_issue("Export the report as CSV", author="alice")
+    gh.human_label(number, label, by="maria")
+    github = {
+        "event_name": "issues",
+        "event": payloads.labeled(gh, number, label, sender="maria"),
+        "repository": "octo/repo",
+    }
+    condition = "${{ " + _jobs(path)["baton"]["if"] + " }}"
+    (rendered,) = render([condition], {"github": github, "inputs": inputs})
+    return rendered == "true"
+
+
+@pytest.mark.parametrize("path", [REUSABLE, EXPANDED], ids=["reusable", "expanded"])
+@pytest.mark.parametrize(
+    ("label", "starts"),
+    [
+        pytest.param("baton:epic", True, id="the epic label"),
+        pytest.param("baton", True, id="the trigger label"),
+        pytest.param("status:implementing", True, id="a status label"),
+        pytest.param("bug", False, id="another label"),
+    ],
+)
+def test_the_epic_label_starts_the_job_as_the_trigger_and_status_labels_do(
+    path: Path, label: str, starts: bool
+) -> None:
+    """Labelling an issue `baton:epic` must reach Baton: the filter let only status labels
+    and the trigger label through, so no epic could start from the recommended workflow."""
+    assert _starts(path, label, _inputs(None)) is starts
+
+
+def test_a_renamed_epic_label_starts_the_job_and_an_empty_one_lets_nothing_more_through() -> None:
+    renamed = {**_inputs(None), "epic-label": "saga"}
+    assert _starts(REUSABLE, "saga", renamed)
+    assert not _starts(REUSABLE, "baton:epic", renamed)
+    off = {**_inputs(None), "epic-label": ""}
+    assert not _starts(REUSABLE, "baton:epic", off)
+    assert _starts(REUSABLE, "baton", off), "the trigger label still starts it"
