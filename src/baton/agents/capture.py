@@ -431,24 +431,24 @@ def _untracked_over_limits(
 
 
 def _listed(listing: bytes) -> dict[bytes, tuple[str, str]]:
-    """`ls-tree -r -z`: `mode SP type SP oid TAB path NUL` ... as path -> (mode, oid)."""
-    found = {}
-    for record in listing.split(b"\0"):
-        if record:
-            meta, _, path = record.partition(b"\t")
-            mode, _kind, oid = meta.decode("ascii").split(" ")
-            found[path] = (mode, oid)
-    return found
+    """`ls-tree -r -z` (`mode SP type SP oid TAB path`) as path -> (mode, oid)."""
+    return _entries(listing, oid_field=2)
 
 
 def _staged(listing: bytes) -> dict[bytes, tuple[str, str]]:
-    """`ls-files -s -z`: `mode SP oid SP stage TAB path NUL` ... as path -> (mode, oid)."""
+    """`ls-files -s -z` (`mode SP oid SP stage TAB path`) as path -> (mode, oid)."""
+    return _entries(listing, oid_field=1)
+
+
+def _entries(listing: bytes, *, oid_field: int) -> dict[bytes, tuple[str, str]]:
+    """NUL-separated `meta TAB path` records whose space-separated meta starts with the mode
+    and holds the object id at `oid_field`."""
     found = {}
     for record in listing.split(b"\0"):
         if record:
             meta, _, path = record.partition(b"\t")
-            mode, oid, _stage = meta.decode("ascii").split(" ")
-            found[path] = (mode, oid)
+            fields = meta.decode("ascii").split(" ")
+            found[path] = (fields[0], fields[oid_field])
     return found
 
 
