@@ -91,3 +91,24 @@ class GraphQLUnusable(Exception):
     def __init__(self, why: str, *, lasting: bool = True) -> None:
         super().__init__(why)
         self.lasting = lasting
+
+
+# --- A value that breaks its rule, found while a model or the inputs are read. Each is a
+# ValueError so that pydantic reports it at its key (with the config's line), and
+# `action.inputs.read` names the input it came from.
+
+
+class InvalidDuration(ValueError):
+    """A duration ("90m", "7d") in a workflow, a config or a scenario is not one Baton reads."""
+
+
+class InvalidSetting(ValueError):
+    """A value in `.github/baton.yml` breaks a rule of its own (a team, a glob, a word)."""
+
+
+class InvalidInput(ValueError):
+    """An Action input or `BATON_*` variable does not parse; `action.inputs.read` names it."""
+
+
+class InvalidStep(ValueError):
+    """A `baton simulate` step is not one step as written (two actions, `by` twice)."""

@@ -212,58 +212,6 @@ def test_a_bad_value_is_refused_with_file_and_line(text: str, where: str) -> Non
     assert where in str(caught.value)
 
 
-# --- approval words ----------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("words", "expected"),
-    [
-        (["approved"], ("approved",)),
-        (["approved", "lgtm"], ("approved", "lgtm")),
-        (["LGTM"], ("lgtm",)),
-        ([" ship-it "], ("ship-it",)),
-    ],
-    ids=[
-        "the default word",
-        "two words",
-        "a word in capitals is kept in lower case",
-        "surrounding spaces are trimmed",
-    ],
-)
-def test_approval_words_are_accepted(words: list[str], expected: tuple[str, ...]) -> None:
-    text = f"approval_words: {json.dumps(words)}\n"
-    assert _parse(text).policy.approval_words == expected
-
-
-@pytest.mark.parametrize(
-    ("words", "reason"),
-    [
-        (["looks good"], "single words"),
-        (["approved\tnow"], "single words"),
-        ([""], "single words"),
-        (["not"], "'not' cannot be an approval word"),
-        (["NOT"], "'not' cannot be an approval word"),
-        (["no"], "'no' cannot be an approval word"),
-        (["approved", "unapproved"], "'unapproved' cannot be an approval word"),
-        ([], "at least 1"),
-    ],
-    ids=[
-        "a phrase with a space",
-        "a word with a tab inside",
-        "an empty word",
-        "'not' would read 'not approved' as an approval",
-        "'NOT' in capitals is still 'not'",
-        "'no' is a refusal",
-        "'unapproved' is a refusal even beside a good word",
-        "an empty list leaves no way to approve",
-    ],
-)
-def test_approval_words_that_would_mislead_are_refused(words: list[str], reason: str) -> None:
-    text = f"approval_words: {json.dumps(words)}\n"
-    with pytest.raises(InvalidConfig) as caught:
-        _parse(text)
-    assert "baton.yml:1: approval_words" in str(caught.value)
-    assert reason in str(caught.value)
-
-
 # --- overrides reach the workflow --------------------------------------------------------------
 def test_a_timeout_override_changes_how_long_a_waiting_state_waits() -> None:
     workflow = _parse("timeouts: {waiting_for_human_input: 3d}\n").workflow

@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from baton.core.triage import DEFAULT_CONFIG
+from baton.errors import InvalidInput
 
 DEFAULT_API_URL = "https://api.github.com"
 
@@ -30,19 +31,19 @@ REPOSITORY = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\[bot\])?$")
 
 
-# --- how text becomes a value; each raises ValueError, whose text `read` ignores -----------
+# --- how text becomes a value; each raises InvalidInput, whose text `read` ignores ---------
 def flag(text: str) -> bool:
     """GitHub passes booleans as the strings `true` and `false`; nothing else is a boolean
     (`ture`, `yes` or `1` would otherwise pass for one value or the other)."""
     folded = text.casefold()
     if folded not in {"true", "false"}:
-        raise ValueError(text)
+        raise InvalidInput(text)
     return folded == "true"
 
 
 def whole(text: str, *, least: int) -> int:
     if not text.isascii() or not text.isdigit() or int(text) < least:
-        raise ValueError(text)
+        raise InvalidInput(text)
     return int(text)
 
 
@@ -57,19 +58,19 @@ def run_number(text: str) -> str:
 def http_url(text: str) -> str:
     parts = urlsplit(text)
     if parts.scheme not in {"http", "https"} or not parts.netloc or parts.query or parts.fragment:
-        raise ValueError(text)
+        raise InvalidInput(text)
     return text
 
 
 def owner_name(text: str) -> str:
     if not REPOSITORY.match(text):
-        raise ValueError(text)
+        raise InvalidInput(text)
     return text
 
 
 def github_login(text: str) -> str:
     if not LOGIN.match(text):
-        raise ValueError(text)
+        raise InvalidInput(text)
     return text
 
 

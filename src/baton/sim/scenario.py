@@ -37,7 +37,7 @@ from baton.core.decision import Decision
 from baton.core.issue_facts import IssueInfo
 from baton.core.record import Record
 from baton.core.work import branch_name
-from baton.errors import InvalidScenario, TrackerError
+from baton.errors import InvalidScenario, InvalidStep, TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
@@ -87,7 +87,7 @@ class Report(BaseModel):
     @model_validator(mode="after")
     def _stale_needs_changes(self) -> Report:
         if self.base == "stale" and self.changes is None:
-            raise ValueError("`base: stale` needs `changes`: a changeset to be stale")
+            raise InvalidStep("`base: stale` needs `changes`: a changeset to be stale")
         return self
 
     def result_fields(self) -> dict[str, Any]:
@@ -227,12 +227,12 @@ class Step(BaseModel):
     def _one_action(self) -> Step:
         given = [name for name in ACTIONS if getattr(self, name) not in (None, False)]
         if len(given) != 1:
-            raise ValueError(
+            raise InvalidStep(
                 f"a step needs exactly one of {', '.join(ACTIONS)}; got {given or 'none'}"
             )
         inner = getattr(getattr(self, given[0]), "by", None)
         if inner is not None and self.by is not None and inner != self.by:
-            raise ValueError(f"`by` is given twice ({self.by} and {inner}); give it once")
+            raise InvalidStep(f"`by` is given twice ({self.by} and {inner}); give it once")
         return self
 
     @property

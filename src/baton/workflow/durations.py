@@ -8,10 +8,12 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
+from baton.errors import InvalidDuration
+
 _PART = re.compile(r"(\d+)\s*([wdhms])")
 _WHOLE = re.compile(r"^\s*(?:\d+\s*[wdhms]\s*)+$")
 _UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
-# Past this a timeout means "never" and timedelta would overflow; a ValueError, not a crash.
+# Past this a timeout means "never" and timedelta would overflow; an InvalidDuration, not a crash.
 MAX_SECONDS = 3650 * 86400
 
 
@@ -26,7 +28,7 @@ def parse_duration(value: object) -> timedelta:
     if seconds is not None and 0 < seconds <= MAX_SECONDS:  # NaN fails both comparisons
         return timedelta(seconds=seconds)
     shown = value if not isinstance(value, str) or len(value) <= 40 else value[:40] + "…"
-    raise ValueError(
+    raise InvalidDuration(
         f"{shown!r} is not a duration; write e.g. 30m, 12h, 7d or 1d12h (at most 3650d)"
     )
 
