@@ -163,7 +163,8 @@ def test_the_passer_bys_approval_comes_before_the_accepted_one(demo: Result) -> 
 
 
 def test_the_demo_names_the_branch_each_commit_the_pull_request_and_the_merge() -> None:
-    from baton.sim.scenario import Player, demo_scenario
+    from baton.sim.scenario.format import demo_scenario
+    from baton.sim.scenario.player import Player
     from baton.workflow.config import load_config
 
     player = Player(demo_scenario(), load_config(None), lambda _: None)

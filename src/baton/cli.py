@@ -62,7 +62,8 @@ def cli() -> None:
 def demo(quiet: bool, epic: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
-    from baton.sim.scenario import Player, demo_scenario
+    from baton.sim.scenario.format import demo_scenario
+    from baton.sim.scenario.player import Player
 
     if epic:
         _epic_demo(quiet)
@@ -140,7 +141,8 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None, epic:
     """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
 
     Exit status 1 if an `expect` step does not hold."""
-    from baton.sim.scenario import Player, load_scenario, one_line
+    from baton.sim.scenario.format import load_scenario, one_line
+    from baton.sim.scenario.player import Player
 
     if epic:
         _simulate_epic(scenario_file)

@@ -9,7 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.sim.scenario import Player, demo_scenario, load_scenario, parse_scenario
+from baton.sim.scenario.format import demo_scenario, load_scenario, parse_scenario
+from baton.sim.scenario.player import Player
 from baton.workflow.config import load_config
 
 FIGURE = re.compile(r"(\d+) GitHub")

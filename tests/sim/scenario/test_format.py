@@ -1,0 +1,117 @@
+"""The scenario format (`sim/scenario/format.py`): what docs/scenarios.md names, and how a file
+that is no scenario is refused in one line that says where."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from baton.errors import InvalidScenario, InvalidStep
+from baton.sim.scenario.format import (
+    ACTIONS,
+    Checks,
+    Expect,
+    IssueSpec,
+    Note,
+    Push,
+    Report,
+    Review,
+    Scenario,
+    Step,
+    Who,
+    demo_scenario,
+    load_scenario,
+    one_line,
+    parse_scenario,
+)
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "scenarios.md"
+
+
+# --- docs/scenarios.md ----------------------------------------------------------------------
+def test_the_scenario_doc_names_every_step_kind_and_every_key():
+    models = (Scenario, IssueSpec, Step, Report, Push, Review, Note, Who, Checks, Expect)
+    keys = {name for model in models for name in model.model_fields}
+    named = set(re.findall(r"`([a-z_]+)(?::[^`]*)?`", DOC.read_text(encoding="utf-8")))
+
+    missing = sorted((set(ACTIONS) | keys) - named)
+
+    assert not missing, f"docs/scenarios.md does not mention {missing}"
+
+
+# --- reading ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        pytest.param("steps: [", "inline: not valid YAML", id="YAML that does not parse"),
+        pytest.param(
+            "steps:\n  - {label: baton, comment: hi}\n",
+            "steps.0: Value error, a step needs exactly one of",
+            id="a step with two actions names the step",
+        ),
+        pytest.param(
+            "steps:\n  - {merge: {by: maria}, by: bob}\n",
+            "`by` is given twice (bob and maria); give it once",
+            id="a step whose doer is given twice",
+        ),
+        pytest.param(
+            "steps:\n  - report: {base: stale}\n",
+            "`base: stale` needs `changes`",
+            id="a stale base without changes",
+        ),
+        pytest.param(
+            "steps:\n  - wait: soon\n",
+            "'soon' is not a duration",
+            id="a wait that is no duration",
+        ),
+        pytest.param("steps: []\nwho: me\n", "who: Extra inputs are not permitted", id="a key"),
+    ],
+)
+def test_a_file_that_is_no_scenario_is_refused_in_one_line_naming_where(
+    text: str, words: str
+) -> None:
+    with pytest.raises(InvalidScenario) as caught:
+        parse_scenario(text, "inline")
+
+    assert words in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_steps_rule_is_a_value_error_so_pydantic_places_it() -> None:
+    assert issubclass(InvalidStep, ValueError)
+
+
+def test_merge_true_is_a_merge_whose_keys_all_take_their_defaults() -> None:
+    scenario = parse_scenario("steps:\n  - merge: true\n  - checks: true\n", "inline")
+
+    assert [step.action for step in scenario.steps] == ["merge", "checks"]
+    assert scenario.steps[1].checks == Checks()
+
+
+def test_the_doer_is_read_beside_the_action_or_inside_it() -> None:
+    scenario = parse_scenario(
+        "steps:\n  - {merge: {by: maria}}\n  - {comment: hi, by: bob}\n  - comment: hey\n",
+        "inline",
+    )
+
+    assert [step.actor for step in scenario.steps] == ["maria", "bob", None]
+
+
+def test_a_file_that_cannot_be_read_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "latin1.yml").write_bytes(b"steps: []\n# caf\xe9\n")
+
+    with pytest.raises(InvalidScenario, match="is not UTF-8"):
+        load_scenario(tmp_path / "latin1.yml")
+    with pytest.raises(InvalidScenario, match="cannot read"):
+        load_scenario(tmp_path / "missing.yml")
+
+
+def test_the_demo_ships_with_the_package_and_reads() -> None:
+    assert demo_scenario().steps
+
+
+def test_one_line_flattens_and_cuts_long_text() -> None:
+    assert one_line("a\n  b\tc") == "a b c"
+    assert one_line("x" * 10, limit=5) == "xxxx…"

@@ -1,0 +1,71 @@
+"""What `baton simulate` says (`sim/scenario/narration.py`): each step in one line, the
+decision, and what the step changed on GitHub."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from baton.sim.scenario import narration
+from baton.sim.scenario.format import parse_scenario
+from baton.sim.scenario.holding import Holding
+from baton.sim.scenario.player import Player
+
+
+@pytest.mark.parametrize(
+    ("step", "said"),
+    [
+        ("{label: baton, by: maria}", "maria adds label baton"),
+        ("{comment: 'Any\n   news?'}", "alice comments: 'Any news?'"),
+        ("{wait: 2h}", "time passes: 2:00:00"),
+        ("{merge: {by: maria}}", "maria merges pull request #2"),
+        ("{close_pr: true}", "alice closes pull request #2 without merging"),
+        ("{review: {verdict: approved, by: wendy}}", "wendy reviews pull request #2: approves"),
+        ("{report: {agent: pm, questions: [Why]}}", "pm reports success, confidence 0.90, 1 ques"),
+    ],
+    ids=[
+        "a label",
+        "a comment over lines, flattened",
+        "the clock",
+        "a merge by someone",
+        "a close by the issue's author",
+        "a review's verdict in words",
+        "a report and its questions",
+    ],
+)
+def test_each_step_is_said_in_one_line(worked: Player, step: str, said: str) -> None:
+    player = worked
+    (parsed,) = parse_scenario(f"steps:\n  - {step}\n", "inline").steps
+
+    assert narration.describe(player, parsed, "alice").startswith(said)
+
+
+def test_a_new_branch_is_said_with_its_commit_and_files_and_the_draft_pull_request(
+    worked: Player,
+) -> None:
+    player = worked
+
+    lines = narration.change_lines(player, Holding())
+
+    assert lines[0].startswith("   GitHub: branch baton/issue-1 created at ")
+    assert "by github-actions[bot]: developer: Add the export (#1)" in lines[1]
+    assert lines[2] == "     + src/export.py"
+    assert lines[3] == "   GitHub: pull request #2 opened as a draft from baton/issue-1"
+
+
+def test_nothing_changed_is_nothing_said(
+    worked: Player,
+) -> None:
+    player = worked
+
+    assert narration.change_lines(player, player.holding()) == []
+
+
+def test_the_work_is_one_line_or_none(played: Callable[[str], Player], worked: Player) -> None:
+    head = (worked.holding().head or "")[:7]
+
+    assert narration.work_line(played("steps:\n  - comment: hi\n")) is None
+    assert narration.work_line(worked) == (
+        f"baton/issue-1 at {head}, 1 commit(s) by Baton; pull request #2 draft"
+    )
