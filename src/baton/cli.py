@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 from pathlib import Path
@@ -12,8 +11,9 @@ import click
 
 from baton import __version__
 from baton.action.env import ActionEnv
+from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
-from baton.core.changeset import CHANGESET_FILE, SETUP_ERROR_FILE
+from baton.core.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.config import (
@@ -260,9 +260,6 @@ def _env() -> ActionEnv:
         sys.exit(1)
 
 
-DEFAULT_AGENT_TIMEOUT = 3600.0
-
-
 @cli.command()
 def run() -> None:
     """Act on the GitHub event of this job (the Action's entry point)."""
@@ -395,137 +392,64 @@ def agent(
     result, for the report job to check and commit."""
     import os
 
-    from baton.action.commands import context_command, finish
-    from baton.agents import file_commands
-    from baton.agents.handoff import Handoff, reexec
-    from baton.agents.runner import CommandAgent, credential
-    from baton.agents.secrets import held
+    from baton.action.commands import (
+        CommandResult,
+        agent_command_line,
+        agent_handoff,
+        finish,
+    )
+    from baton.agents.handoff import reexec
+    from baton.errors import AgentSetupError
 
     if handoff_fd is not None:
         _contained_agent(handoff_fd)
         return
     env = _env()
     result_file = Path(output)
-
-    def setup_error(message: str) -> NoReturn:
-        _agent_setup_error(result_file, message)
-
-    # A blank --command is "not given": the example passes an unset repository variable as "".
-    command = command if command and command.strip() else env.agent_command
-    if not command:
-        setup_error(
-            "no agent command: set the action's `agent-command` input (or the "
-            "BATON_AGENT_COMMAND variable), or pass --command, to the coding agent's "
-            "command line"
-        )
-    if prompt_path is None and issue is None:
-        _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
-    if timeout is None:
-        timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
-    if not CommandAgent(command).is_available():
-        setup_error(f"the agent command {command.split()[0]!r} was not found on PATH")
     try:
-        limits = _settings(env.config if env.config_given else None, None).config.work
-    except BatonError as exc:
-        setup_error(str(exc))
-    if prompt_path is not None:
-        try:
-            prompt = Path(prompt_path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            setup_error(f"cannot read the briefing {prompt_path}: {exc}")
-    else:
-        assert issue is not None
-        outcome, prompt = context_command(env, issue=issue, fmt="markdown")
-        if outcome.exit_code:
-            sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
-    changeset_file = (
-        Path(changeset_path) if changeset_path else result_file.with_name(CHANGESET_FILE)
-    )
-    handoff = Handoff(
-        prompt=prompt,
-        command=command,
-        timeout=timeout,
-        limits=limits,
-        result_file=str(result_file),  # the exec keeps the working directory
-        changeset_file=str(changeset_file),
-        secrets=held(os.environ, withheld=credential),
-        file_commands=file_commands.paths_of(os.environ),
-    )
+        command = agent_command_line(env, command)
+        if prompt_path is None and issue is None:
+            _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
+        handoff = agent_handoff(
+            env,
+            command=command,
+            issue=issue,
+            prompt_path=prompt_path,
+            result_file=result_file,
+            changeset_path=changeset_path,
+            timeout=timeout,
+        )
+    except AgentSetupError as exc:
+        _agent_setup_error(result_file, str(exc))
+    if isinstance(handoff, CommandResult):  # the briefing could not be fetched
+        sys.exit(finish(env, handoff, lambda line: click.echo(line, err=True)))
     reexec(handoff, os.environ)
 
 
 def _agent_setup_error(result_file: Path, message: str) -> NoReturn:
     """A setup error, not a failed attempt: no result is written, and the marker beside it tells
     the report job to fail once with this message instead of spending an attempt."""
-    with contextlib.suppress(OSError):
-        result_file.parent.mkdir(parents=True, exist_ok=True)
-        result_file.with_name(SETUP_ERROR_FILE).write_text(message + "\n", encoding="utf-8")
+    from baton.agents.contained import write_setup_error
+
+    write_setup_error(result_file, message)
     click.echo(annotation("error", message))
     sys.exit(1)
 
 
-def _remove_planted_setup_error(result_file: Path) -> None:
-    """Remove a setup-error marker beside the result: Baton writes one only before the agent
-    runs, and then exits, so one there now is the agent's, and the report job would take its
-    failed attempt for a setup error that spends nothing and says nothing on the issue."""
-    import os
-    import shutil
-
-    marker = result_file.with_name(SETUP_ERROR_FILE)
-    if not os.path.lexists(marker):
-        return
-    try:
-        if marker.is_dir() and not marker.is_symlink():
-            shutil.rmtree(marker)
-        else:
-            marker.unlink(missing_ok=True)
-    except OSError as exc:  # the result is written regardless, and outranks the marker
-        click.echo(annotation("warning", f"cannot remove {marker}: {exc.strerror}"))
-        return
-    click.echo(annotation("warning", f"the agent wrote {marker}; Baton removed it"))
-
-
 def _contained_agent(handoff_fd: int) -> None:
-    """`baton agent` after the exec: no credential in its environment block. It adopts and
-    kills whatever the agent leaves running, puts the runner's file commands back, and writes
-    the changeset and the result where the agent cannot have redirected them."""
-    from baton.agents import reaper
-    from baton.agents.capture import describe
-    from baton.agents.file_commands import write_fresh
+    """`baton agent` after the exec (`agents.contained`): no credential in its environment."""
+    from baton.agents.contained import run_contained
     from baton.agents.handoff import receive
-    from baton.agents.runner import CommandAgent, restored_text, run_agent
-    from baton.agents.secrets import secrets_of
-    from baton.errors import CaptureFailed
+    from baton.errors import AgentSetupError, ResultUnwritable
 
     handoff = receive(handoff_fd)
-    reaper.become_subreaper()
-    reaper.become_undumpable()
-    result_file, changeset_file = Path(handoff.result_file), Path(handoff.changeset_file)
-    runner = CommandAgent(handoff.command, timeout=handoff.timeout)
     try:
-        done = run_agent(
-            runner,
-            handoff.prompt,
-            limits=handoff.limits,
-            secrets_held=secrets_of(handoff.secrets),
-            file_command_paths=handoff.file_commands,
-        )
-    except CaptureFailed as exc:
-        _agent_setup_error(result_file, str(exc))  # before the agent ran: no attempt spent
-    _remove_planted_setup_error(result_file)
-    if done.restored:
-        click.echo(annotation("warning", restored_text(done.restored)))
-    # The changeset first: a result is never found without the changeset it belongs to.
-    try:
-        for path, model in ((changeset_file, done.changeset), (result_file, done.result)):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_fresh(path, model.model_dump_json(indent=2).encode("utf-8"))
-    except OSError as exc:
-        _fail(f"cannot write {exc.filename}: {exc.strerror}")
-    click.echo(
-        f"agent result: {done.result.status.value}, confidence {done.result.confidence:.2f} "
-        f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}"
-    )
+        line = run_contained(handoff, lambda text: click.echo(annotation("warning", text)))
+    except AgentSetupError as exc:
+        _agent_setup_error(Path(handoff.result_file), str(exc))
+    except ResultUnwritable as exc:
+        _fail(str(exc))
+    click.echo(line)
 
 
 def main() -> None:

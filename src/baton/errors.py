@@ -112,3 +112,12 @@ class InvalidInput(ValueError):
 
 class InvalidStep(ValueError):
     """A `baton simulate` step is not one step as written (two actions, `by` twice)."""
+
+
+class AgentSetupError(BatonError):
+    """`baton agent` cannot start the agent (no command, an unreadable briefing or config, no
+    git): a setup error of the job, reported once, that spends no attempt."""
+
+
+class ResultUnwritable(BatonError):
+    """`baton agent` could not write the agent's result or changeset where the job reads it."""

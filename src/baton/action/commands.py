@@ -1,4 +1,5 @@
-"""The Action's commands: `run`, `report`, `sweep` and `context`, from environment to exit status.
+"""The Action's commands: `run`, `report`, `sweep` and `context`, from environment to exit status,
+and what `baton agent` prepares before it hands the agent over (`agent_handoff`).
 
 Each command ends in one place, `finish`: outputs to `$GITHUB_OUTPUT`, a job summary, a log
 line with the reason (every no-op says why), and the exit status of the contract. PyGithub is
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from baton.action.env import ActionEnv
+from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import (
     annotation,
     append_summary,
@@ -35,14 +37,22 @@ from baton.action.summary import (
     sweep_outputs,
     sweep_summary,
 )
+from baton.core.changeset import CHANGESET_FILE
 from baton.core.events import Event, Ignored, Sweep
 from baton.core.triage import quick_reason, view_of
-from baton.errors import BatonError, InvalidAgentResult, InvalidEvent, TrackerError
+from baton.errors import (
+    AgentSetupError,
+    BatonError,
+    InvalidAgentResult,
+    InvalidEvent,
+    TrackerError,
+)
 from baton.github.tracker import cost_note
 from baton.webhooks import parse
-from baton.workflow.config import Settings, load_config
+from baton.workflow.config import DEFAULT_CONFIG_PATH, Settings, load_config
 
 if TYPE_CHECKING:
+    from baton.agents.handoff import Handoff
     from baton.core.changeset import Changeset
     from baton.github.tracker import DispatchTarget, Tracker
     from baton.run import RunResult
@@ -326,6 +336,72 @@ def context_command(env: ActionEnv, *, issue: int, fmt: str) -> tuple[CommandRes
     text = briefing.to_json(brief) if fmt == "json" else briefing.to_markdown(brief)
     outcome = CommandResult(log=[f"context for #{issue} in {brief.state} ({brief.agent})"])
     return outcome, text
+
+
+def agent_command_line(env: ActionEnv, given: str | None) -> str:
+    """The agent's command line: `--command`, else the `agent-command` input. A blank one is
+    "not given": the example passes an unset repository variable as ""."""
+    command = given if given and given.strip() else env.agent_command
+    if not command:
+        raise AgentSetupError(
+            "no agent command: set the action's `agent-command` input (or the "
+            "BATON_AGENT_COMMAND variable), or pass --command, to the coding agent's "
+            "command line"
+        )
+    return command
+
+
+def agent_handoff(
+    env: ActionEnv,
+    *,
+    command: str,
+    issue: int | None,
+    prompt_path: str | None,
+    result_file: Path,
+    changeset_path: str | None,
+    timeout: float | None,
+) -> Handoff | CommandResult:
+    """What `baton agent` hands across the exec to its contained self: the briefing (a file,
+    else fetched with the token), the command, its time and the changeset's limits. The
+    briefing's fetch failing is its CommandResult; anything else missing is AgentSetupError."""
+    from baton.agents import file_commands
+    from baton.agents.handoff import Handoff
+    from baton.agents.runner import CommandAgent, credential
+    from baton.agents.secrets import held
+
+    if timeout is None:
+        timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
+    if not CommandAgent(command).is_available():
+        raise AgentSetupError(f"the agent command {command.split()[0]!r} was not found on PATH")
+    config = env.config if env.config_given else None
+    path = Path(config) if config else Path(DEFAULT_CONFIG_PATH)
+    try:
+        limits = load_config(path, required=config is not None).config.work
+    except BatonError as exc:
+        raise AgentSetupError(str(exc)) from exc
+    if prompt_path is not None:
+        try:
+            prompt = Path(prompt_path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise AgentSetupError(f"cannot read the briefing {prompt_path}: {exc}") from exc
+    else:
+        assert issue is not None
+        outcome, prompt = context_command(env, issue=issue, fmt="markdown")
+        if outcome.exit_code:
+            return outcome
+    changeset_file = (
+        Path(changeset_path) if changeset_path else result_file.with_name(CHANGESET_FILE)
+    )
+    return Handoff(
+        prompt=prompt,
+        command=command,
+        timeout=timeout,
+        limits=limits,
+        result_file=str(result_file),  # the exec keeps the working directory
+        changeset_file=str(changeset_file),
+        secrets=held(os.environ, withheld=credential),
+        file_commands=file_commands.paths_of(os.environ),
+    )
 
 
 def context_for_stdout(text: str, stdout: IO[str], environ: Mapping[str, str]) -> str:

@@ -24,6 +24,7 @@ from baton.core.triage import DEFAULT_CONFIG
 from baton.errors import InvalidInput
 
 DEFAULT_API_URL = "https://api.github.com"
+DEFAULT_AGENT_TIMEOUT = 3600.0  # seconds `baton agent` gives the agent without --timeout or input
 
 REPOSITORY = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 # A user login (alphanumerics and hyphens; managed users add `_shortcode`) or an App's

@@ -1,0 +1,95 @@
+"""What `baton agent` prepares before the exec (`action/commands.py`: `agent_command_line`,
+`agent_handoff`): every missing piece is a setup error with its fix, and a briefing on disk
+needs neither a token nor a call."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from baton.action.commands import CommandResult, agent_command_line, agent_handoff
+from baton.action.env import ActionEnv
+from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
+from baton.agents.handoff import Handoff
+from baton.errors import AgentSetupError
+
+PYTHON = f"{sys.executable} -c pass"
+
+
+@pytest.mark.parametrize(
+    ("given", "configured", "expected"),
+    [
+        ("claude -p", "codex exec", "claude -p"),
+        ("   ", "codex exec", "codex exec"),
+        (None, "codex exec", "codex exec"),
+    ],
+    ids=[
+        "--command wins over the input",
+        "a blank --command is not given",
+        "no --command means the input",
+    ],
+)
+def test_the_agents_command_line_is_the_option_else_the_input(
+    given: str | None, configured: str, expected: str
+) -> None:
+    assert agent_command_line(ActionEnv(agent_command=configured), given) == expected
+
+
+def test_no_command_anywhere_is_a_setup_error_naming_the_input() -> None:
+    with pytest.raises(AgentSetupError, match="set the action's `agent-command` input"):
+        agent_command_line(ActionEnv(), "")
+
+
+def _handoff(tmp_path: Path, env: ActionEnv, **given: object) -> Handoff | CommandResult:
+    options: dict[str, object] = {
+        "command": PYTHON,
+        "issue": None,
+        "prompt_path": None,
+        "result_file": tmp_path / "out" / "baton-result.json",
+        "changeset_path": None,
+        "timeout": None,
+    }
+    return agent_handoff(env, **{**options, **given})  # type: ignore[arg-type]
+
+
+def test_a_briefing_on_disk_is_handed_over_with_the_default_time_and_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "prompt.md").write_text("Do the thing.", encoding="utf-8")
+
+    handoff = _handoff(tmp_path, ActionEnv(), prompt_path="prompt.md")
+
+    assert isinstance(handoff, Handoff)
+    assert handoff.prompt == "Do the thing."
+    assert handoff.timeout == DEFAULT_AGENT_TIMEOUT
+    assert handoff.changeset_file == str(tmp_path / "out" / "baton-changeset.json")
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ({"command": "no-such-agent-xyz --go"}, "'no-such-agent-xyz' was not found on PATH"),
+        ({"prompt_path": "missing.md"}, "cannot read the briefing missing.md"),
+    ],
+    ids=["an agent that is not installed", "a briefing that cannot be read"],
+)
+def test_what_the_job_lacks_is_a_setup_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: dict[str, object], words: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    with pytest.raises(AgentSetupError, match=words):
+        _handoff(tmp_path, ActionEnv(), **given)
+
+
+def test_a_named_config_that_does_not_exist_is_a_setup_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    env = ActionEnv(config="ci/baton.yml", config_given=True)
+
+    with pytest.raises(AgentSetupError, match=r"config file ci/baton\.yml does not exist"):
+        _handoff(tmp_path, env, prompt_path="prompt.md")
