@@ -106,13 +106,6 @@ def test_every_bad_value_is_named_at_once() -> None:
     assert len(str(refused.value).splitlines()) == 2
 
 
-def test_a_refused_secret_is_never_echoed() -> None:
-    # No secret is refused today; the rule holds for whatever check is added to one.
-    secret = next(s for s in inputs.SOURCES if s.field == "record_secret")
-    reading = inputs.read({"INPUT_RECORD-SECRET": "hunter2"})
-    assert secret.secret and reading.problems == []
-
-
 def test_the_values_read_are_typed() -> None:
     env = ActionEnv.from_environ(
         {

@@ -1,4 +1,4 @@
-"""Pins the rules of `workflow/config.py` that a mutation sample found unprotected (issue 18,
+"""Pins the rules of `workflow/config_model.py` that a mutation sample found unprotected (issue 18,
 item 5): each thing that keeps a branch prefix from starting a git branch name is refused on
 its own, with one line naming the setting and the value."""
 
