@@ -2,8 +2,9 @@
 
 `Config` (in `workflow.config_model`) is what a maintainer writes; `Policy` is the plain data
 `decide` needs from it, and `load_config` turns one into the other, checking the workflow on the
-way so the engine never runs on a broken one. The model's names are re-exported here, where
-the rest of Baton has always imported them.
+way so the engine never runs on a broken one. The model's and the forbidden list's names that
+the rest of Baton imports from here are re-exported (`__all__`), so their importers stay as
+they are while `core` moves.
 """
 
 from __future__ import annotations
@@ -24,16 +25,13 @@ from baton.workflow.config_model import (
     Budgets,
     CiSettings,
     Config,
-    EntryRule,
     EpicSettings,
-    LimitOverrides,
     Permission,
-    PermissionName,
     RepoBreaker,
     Who,
     WorkSettings,
 )
-from baton.workflow.forbidden import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, ForbiddenPath
+from baton.workflow.forbidden import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN
 from baton.workflow.model import (
     Limits,
     Timeout,
@@ -55,12 +53,8 @@ __all__ = [
     "Budgets",
     "CiSettings",
     "Config",
-    "EntryRule",
     "EpicSettings",
-    "ForbiddenPath",
-    "LimitOverrides",
     "Permission",
-    "PermissionName",
     "Policy",
     "RepoBreaker",
     "Settings",
