@@ -189,7 +189,7 @@ def test_a_quiet_block_never_uses_a_token_the_text_holds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tokens = iter(["a" * 32, "b" * 32])
-    monkeypatch.setattr(workflow_commands.secrets, "token_hex", lambda size: next(tokens))
+    monkeypatch.setattr(workflow_commands, "_token", lambda: next(tokens))
 
     assert quiet_block("::" + "a" * 32 + "::") == (
         f"::stop-commands::{'b' * 32}\n::{'a' * 32}::\n::{'b' * 32}::\n"
@@ -222,7 +222,7 @@ def test_each_output_value_sits_in_a_heredoc_it_cannot_end(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     tokens = iter(["1" * 32, "2" * 32, "3" * 32])
-    monkeypatch.setattr(workflow_commands.secrets, "token_hex", lambda size: next(tokens))
+    monkeypatch.setattr(workflow_commands, "_token", lambda: next(tokens))
     values = {"decision": "x\nghadelimiter_" + "1" * 32 + "\nagent=evil", "agent": ""}
 
     workflow_commands.write_outputs(tmp_path / "out", values)

@@ -11,10 +11,17 @@ token (`quiet_block`), the runner's own way to echo untrusted text.
 from __future__ import annotations
 
 import json
-import secrets
+import os
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+
+def _token() -> str:
+    """128 random bits in hex, as `secrets.token_hex(16)` makes them (`os.urandom`), without
+    importing `secrets` (hashlib, hmac, random) on the fast path."""
+    return os.urandom(16).hex()
+
 
 OUTPUT_NAMES = ("issue", "state", "previous-state", "agent", "transitioned", "decision")
 
@@ -23,9 +30,9 @@ def format_outputs(values: Mapping[str, str]) -> str:
     """`name<<DELIM` blocks; the delimiter is random and checked against every value."""
     blocks = []
     for name, value in values.items():
-        delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
+        delimiter = f"ghadelimiter_{_token()}"
         while delimiter in value:  # pragma: no cover - 128 random bits
-            delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
+            delimiter = f"ghadelimiter_{_token()}"
         blocks.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
     return "".join(blocks)
 
@@ -63,9 +70,9 @@ def log_line(text: str) -> str:
 def quiet_block(text: str) -> str:
     """The text verbatim, between `::stop-commands::TOKEN` and `::TOKEN::`: the runner executes
     no command in between, and the random token cannot be guessed to resume early."""
-    token = secrets.token_hex(16)
+    token = _token()
     while token in text:  # pragma: no cover - 128 random bits
-        token = secrets.token_hex(16)
+        token = _token()
     body = text if text.endswith("\n") or not text else text + "\n"
     return f"::stop-commands::{token}\n{body}::{token}::\n"
 

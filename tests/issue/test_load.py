@@ -1,4 +1,4 @@
-"""Issue 11: whose record a run trusts, and whether it is the current one.
+"""`issue/load.py`: whose record a run trusts, and whether it is the current one (issue 11).
 
 A record is Baton's only if GitHub's own stamps on its comment agree: written by the bot, last
 edited by the bot, and set no later than `PUT_BACK_TOLERANCE` after the record says it was

@@ -1,4 +1,5 @@
-"""The sweep and a trigger label left on an issue: resolved once, not reported every hour.
+"""The sweep: which issues it reads (`due_reason`, from the listing alone), and a trigger label
+left on an issue: resolved once, not reported every hour.
 
 A trigger label whose run never came (it failed, or the label was added while Baton could not
 run) used to make every hourly sweep read the issue, decide "not in the workflow" and leave the
@@ -9,11 +10,14 @@ issue that has a record, the engine's label repair takes it off, also once.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from baton.core.decision import Outcome
+from baton.core.issue_facts import IssueInfo
 from baton.sim.memory_github import MemoryGitHub
-from baton.sweep import RECENT, stale_trigger_note
+from baton.sweep import RECENT, due_reason, stale_trigger_note
 from baton.sweep import sweep as run_sweep
 from baton.workflow.config import Settings
 from support.memory import (
@@ -121,3 +125,64 @@ def test_a_renamed_trigger_label_is_the_one_taken_off(gh: MemoryGitHub) -> None:
 
     assert gh.labels_of(ISSUE) == ["bug"]
     assert messages_of(gh) == [stale_trigger_note("go-baton")]
+
+
+# --- which issues a sweep reads: `due_reason`, from the listing alone ---------------------------
+
+NOW = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+
+
+def _listed(*labels: str, idle: timedelta | None) -> IssueInfo:
+    return IssueInfo(
+        number=9, labels=labels, updated_at=None if idle is None else NOW - idle, partial=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("labels", "idle", "reason"),
+    [
+        (("bug",), timedelta(days=30), None),
+        (("baton",), RECENT, None),
+        (
+            ("baton",),
+            RECENT + timedelta(seconds=1),
+            "the trigger label is still on it (a run that entered it may have died)",
+        ),
+        (
+            ("baton",),
+            None,
+            "the trigger label is still on it (a run that entered it may have died)",
+        ),
+        (("status:implementing", "status:completed"), RECENT, "its status labels need repair"),
+        (("status:no-such-state",), RECENT, "its status labels need repair"),
+        (("status:implementing",), None, "its last update is unknown"),
+        (("status:implementing",), timedelta(hours=1, minutes=59), None),
+        (
+            ("status:implementing",),
+            timedelta(hours=2),
+            "the developer has been silent for 2:00:00",
+        ),
+        (("status:waiting-for-human-input",), RECENT, "recent activity while it waits for a human"),
+        (("status:waiting-for-human-input",), RECENT + timedelta(seconds=1), None),
+        (("status:waiting-for-human-input",), timedelta(days=14), "it has waited 14 days"),
+        (
+            ("status:requires-human-intervention",),
+            RECENT,
+            "recent activity while it waits for a human decision",
+        ),
+        (("status:requires-human-intervention",), timedelta(days=3), None),
+        (("status:completed",), timedelta(minutes=5), None),
+    ],
+)
+def test_due_reason_reads_an_issue_only_when_a_run_may_be_owed(
+    labels: tuple[str, ...], idle: timedelta | None, reason: str | None
+) -> None:
+    settings = configured(agent_timeout="2h")
+    assert due_reason(_listed(*labels, idle=idle), NOW, settings) == reason
+
+
+def test_without_an_agent_timeout_a_silent_agent_is_not_due() -> None:
+    settings = configured()
+    assert (
+        due_reason(_listed("status:implementing", idle=timedelta(days=90)), NOW, settings) is None
+    )

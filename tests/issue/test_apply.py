@@ -1,0 +1,156 @@
+"""A Decision as writes, in the order that survives a crash: the lost message, the record, the
+labels as a difference against what the issue may really carry, the marked message once, the
+reaction, the duplicates; and the labels' colours and descriptions as GitHub takes them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from baton.core.decision import Decision, Outcome, Reaction
+from baton.core.issue_facts import IssueInfo
+from baton.core.record import HistoryEntry, Outbox, Record
+from baton.issue import record_comment
+from baton.issue.apply import apply, label_specs, plan
+from baton.issue.load import Loaded
+from baton.sim.memory_github import MemoryGitHub
+from baton.workflow.config import Policy
+from baton.workflow.model import load_preset
+
+AT = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+WORKFLOW = load_preset("issue-lifecycle")
+POLICY = Policy()
+
+
+def _record(state: str, revision: int, *, outbox: Outbox | None = None) -> Record:
+    entry = HistoryEntry(
+        at=AT, from_state=None, to_state=state, reason="entered", actor="baton", trigger="label"
+    )
+    return Record(
+        workflow=WORKFLOW.name,
+        issue=7,
+        state=state,
+        entered_at=AT,
+        visits={state: 1},
+        history=[entry],
+        revision=revision,
+        outbox=outbox,
+    )
+
+
+def _issue(*labels: str, number: int = 7) -> IssueInfo:
+    return IssueInfo(number=number, title="t", author="ann", labels=labels)
+
+
+def _moved(message: str | None = "Moving on.", **changes: object) -> Decision:
+    after = _record("analyzing_requirements", 2, outbox=Outbox(revision=2, text=message or ""))
+    fields: dict[str, object] = {
+        "outcome": Outcome.transition,
+        "issue": 7,
+        "reason": "approved",
+        "previous_state": "received",
+        "state": "analyzing_requirements",
+        "record": after,
+        "labels": ("bug", "status:analyzing-requirements"),
+        "message": message,
+        "event_id": "c-42",
+    }
+    fields.update(changes)
+    return Decision.model_validate(fields)
+
+
+def test_label_specs_colour_each_state_by_its_kind_and_failures_red() -> None:
+    specs = label_specs(WORKFLOW, POLICY)
+    assert set(specs) == {WORKFLOW.label_for(s, POLICY.label_prefix) for s in WORKFLOW.states}
+    colours = {name: spec.color for name, spec in specs.items()}
+    assert colours["status:failed"] == "b60205"
+    assert colours["status:requires-human-intervention"] == "b60205"
+    assert colours["status:completed"] == "0e8a16"
+    assert colours["status:implementing"] == "1d76db"
+    assert all(spec.description.startswith("Baton: ") for spec in specs.values())
+
+
+def test_a_long_description_is_cut_to_githubs_hundred_characters() -> None:
+    state = WORKFLOW.states["implementing"].model_copy(update={"description": "x" * 200})
+    workflow = WORKFLOW.model_copy(update={"states": {**WORKFLOW.states, "implementing": state}})
+    spec = label_specs(workflow, POLICY)["status:implementing"]
+    assert spec.description == "Baton: " + "x" * 92 + "…"
+    assert len(spec.description) == 100
+
+
+def test_a_move_writes_the_record_the_label_difference_and_the_marked_message() -> None:
+    before = _record("received", 1)
+    loaded = Loaded(record=before, comment_id=99, duplicates=(5, 6))
+    writes = plan(
+        _moved(reaction=Reaction(comment_id=42, content="+1")),
+        loaded,
+        _issue("bug", "status:analyzing-requirements"),
+        WORKFLOW,
+        POLICY,
+        written_at=AT,
+    )
+    assert writes.number == 7 and writes.repost is None
+    assert writes.record_comment == 99
+    assert writes.record is not None and '"revision":2' in writes.record.replace(" ", "")
+    assert writes.labels is not None
+    # The snapshot's new status label is not trusted (another run may have removed it) and the
+    # old state's label is removed although the snapshot lacks it.
+    assert writes.labels.current == ("bug", "status:received")
+    assert writes.labels.add == ["status:analyzing-requirements"]
+    assert writes.labels.remove == ["status:received"]
+    assert writes.message == f"{record_comment.message_mark(2, 'c-42')}\nMoving on."
+    assert writes.reaction == (42, "+1")
+    assert writes.delete == (5, 6)
+
+
+def test_a_message_an_earlier_attempt_posted_is_not_posted_again() -> None:
+    mark = record_comment.message_mark(2, "c-42")
+    posted = frozenset({(2, "c-42", "Moving on.")})
+    loaded = Loaded(record=_record("received", 1), comment_id=99, posted=posted)
+    assert record_comment.mark_of(mark) == (2, "c-42")
+    writes = plan(_moved(), loaded, _issue("status:received"), WORKFLOW, POLICY, written_at=AT)
+    assert writes.message is None
+    assert writes.record is not None
+
+
+def test_a_lost_message_is_reposted_first_with_a_note() -> None:
+    lost = Outbox(revision=1, text="What should the parser accept?")
+    loaded = Loaded(
+        record=_record("received", 1, outbox=lost), comment_id=99, lost_message=lost.text
+    )
+    writes = plan(_moved(), loaded, _issue("status:received"), WORKFLOW, POLICY, written_at=AT)
+    assert writes.repost == (
+        f"{record_comment.message_mark(1)}\nWhat should the parser accept?"
+        "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
+    )
+
+
+def test_a_decision_without_record_or_labels_writes_neither() -> None:
+    decision = Decision(outcome=Outcome.ignored, issue=7, reason="nothing to do")
+    writes = plan(decision, Loaded(record=None), _issue(), WORKFLOW, POLICY)
+    assert (writes.record, writes.record_comment, writes.labels, writes.message) == (
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def test_apply_writes_through_the_tracker_and_says_each_step() -> None:
+    gh = MemoryGitHub()
+    number = gh.open_issue("t", "", labels=("bug", "status:received"))
+    decision = _moved().model_copy(update={"issue": number})
+    applied = apply(
+        decision,
+        Loaded(record=None),
+        _issue("bug", "status:received", number=number),
+        gh,
+        WORKFLOW,
+        POLICY,
+    )
+    assert gh.labels_of(number) == ["bug", "status:analyzing-requirements"]
+    assert applied.comment_id is not None
+    assert applied.steps[0] == f"record created (comment {applied.comment_id})"
+    assert applied.steps[1] == "labels: -status:received, +status:analyzing-requirements"
+    assert applied.steps[2].startswith("message posted (comment ")
+    bodies = [c.body for c in gh.comments_of(number)]
+    assert any(body.endswith("\nMoving on.") for body in bodies)
