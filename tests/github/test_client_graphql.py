@@ -12,7 +12,6 @@ import responses
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import LabelChange, LabelSpec, Writes, cost_note
-from baton.sim.memory_github import MemoryGitHub
 
 API = "https://api.github.com:443"
 GRAPHQL = f"{API}/graphql"
@@ -452,7 +451,7 @@ def test_each_run_says_what_it_cost_and_what_is_left_of_each_budget(
     assert cost_note(tracker) == (
         "2 (1 GraphQL, 1 REST); left this hour: 977 of 1,000 REST, 990 of 1,000 GraphQL"
     )
-    assert cost_note(MemoryGitHub()) == "0"
+    assert cost_note(GitHubTracker("octo/demo", "t0ken")) == "0"  # no call made yet
 
 
 def test_an_error_inside_a_field_that_answered_is_not_a_failed_field(

@@ -10,7 +10,7 @@ import json
 import pytest
 import responses
 
-from baton.errors import TrackerError
+from baton.errors import InvalidWorkflowRef, TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import DispatchTarget, LabelSpec
 from baton.sim.github_rules import permission_answer
@@ -139,6 +139,21 @@ def test_dispatch_targets_the_running_workflow_file_and_ref(
         "ref": "refs/heads/main",
         "inputs": {"issue": "3"},
     }
+
+
+def test_a_workflow_ref_without_a_ref_is_refused_as_no_place_to_chain_runs() -> None:
+    with pytest.raises(InvalidWorkflowRef, match="is not path@ref"):
+        DispatchTarget.from_workflow_ref("octo/demo/.github/workflows/baton.yml")
+
+
+def test_a_refusal_carries_github_s_status_and_message_with_a_422_s_details(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    answer = {"message": "Validation Failed", "errors": [{"message": "body is too long"}]}
+    mocked.patch(f"{REPO}/issues/comments/9", status=422, json=answer)
+    with pytest.raises(TrackerError) as raised:
+        tracker.edit_comment(9, "body")
+    assert (raised.value.status, raised.value.said) == (422, "Validation Failed: body is too long")
 
 
 def test_failures_name_the_call_and_status_but_never_the_token(

@@ -37,14 +37,20 @@ from baton.action.summary import (
 )
 from baton.core.events import Event, Ignored, Sweep
 from baton.core.triage import quick_reason, view_of
-from baton.errors import BatonError, InvalidAgentResult, InvalidEvent, TrackerError
+from baton.errors import (
+    BatonError,
+    InvalidAgentResult,
+    InvalidEvent,
+    InvalidWorkflowRef,
+    TrackerError,
+)
 from baton.github.tracker import cost_note
 from baton.webhooks import parse
 from baton.workflow.config import Settings, load_config
 
 if TYPE_CHECKING:
     from baton.core.changeset import Changeset
-    from baton.github.tracker import DispatchTarget, Tracker
+    from baton.github.tracker import ActionTracker, DispatchTarget, Transported
     from baton.run import RunResult
     from baton.sweep import SweepResult
 
@@ -71,7 +77,7 @@ def load_settings(env: ActionEnv) -> Settings:
 
 def make_tracker(
     env: ActionEnv, settings: Settings, *, writes_per_minute: float | None = None
-) -> Tracker:
+) -> ActionTracker:
     if env.token is None:
         raise TrackerError(
             "no GitHub token: set the `github-token` input (it defaults to ${{ github.token }})"
@@ -100,11 +106,11 @@ def chain_target(env: ActionEnv) -> DispatchTarget | None:
         return None
     try:
         return DispatchTarget.from_workflow_ref(env.workflow_ref)
-    except ValueError:
+    except InvalidWorkflowRef:
         return None
 
 
-def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> CommandResult:
+def _from_result(result: RunResult, settings: Settings, tracker: ActionTracker) -> CommandResult:
     decision = result.decision
     calls = cost_note(tracker)
     outcome = CommandResult(
@@ -123,10 +129,9 @@ def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> Com
     return outcome
 
 
-def transport_notes(tracker: Tracker) -> list[str]:
+def transport_notes(tracker: Transported) -> list[str]:
     """What the transport wants said (a fall-back from GraphQL to REST)."""
-    notes = getattr(tracker, "notes", None)
-    return [str(x) for x in notes] if isinstance(notes, list) else []
+    return list(tracker.notes)
 
 
 def _failure(exc: BatonError) -> CommandResult:
@@ -185,7 +190,7 @@ def run_event(env: ActionEnv) -> CommandResult:
 def handle_event(
     env: ActionEnv,
     settings: Settings,
-    tracker: Tracker,
+    tracker: ActionTracker,
     event: Event,
     *,
     chain: DispatchTarget | None,
@@ -208,7 +213,7 @@ def handle_event(
 
 
 def _from_sweep(
-    env: ActionEnv, settings: Settings, tracker: Tracker, at: datetime
+    env: ActionEnv, settings: Settings, tracker: ActionTracker, at: datetime
 ) -> CommandResult:
     from baton.sweep import sweep
 

@@ -254,7 +254,6 @@ class GitHubTracker:
         self._removing: dict[str, tuple[str, ...]] = {}  # a document's removals -> their labels
         self._default_branch: str | None = None
         self.bot_login = bot_login
-        self._said = ""  # GitHub's message in the last refused REST call
 
     # --- plumbing -------------------------------------------------------------------------
     def _call(
@@ -268,10 +267,11 @@ class GitHubTracker:
         try:
             headers, data = requester.requestJsonAndCheck(verb, path, **kwargs)
         except GithubException as exc:
-            self._said = _said(exc.data)
+            said = _said(exc.data)
             raise TrackerError(
-                f"GitHub refused {what} ({verb} {path}): {exc.status} {self._said}".rstrip(),
+                f"GitHub refused {what} ({verb} {path}): {exc.status} {said}".rstrip(),
                 status=exc.status,
+                said=said,
             ) from None
         except OSError as exc:  # connection refused, timeouts (requests wraps them in OSError)
             raise TrackerError(f"GitHub unreachable for {what} ({verb} {path}): {exc}") from None
@@ -309,6 +309,7 @@ class GitHubTracker:
             raise TrackerError(
                 f"GitHub refused {what} (GraphQL): {exc.status} {message or ''}".rstrip(),
                 status=exc.status,
+                said=str(message or ""),
             ) from None
         except OSError as exc:
             raise TrackerError(f"GitHub unreachable for {what} (GraphQL): {exc}") from None
@@ -342,7 +343,13 @@ class GitHubTracker:
         return TrackerError(
             f"GitHub refused {what} (GraphQL): {error.kind} {error.message}",
             status=gql.STATUS_OF.get(error.kind),
+            kind=error.kind,
+            said=error.message,
         )
+
+    def clock(self) -> datetime:
+        """The runner's clock, which GitHub-hosted runners keep synced with GitHub's."""
+        return datetime.now(UTC)
 
     # --- reads ---------------------------------------------------------------------------
     def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
@@ -900,6 +907,8 @@ class GitHubTracker:
                     f"(GraphQL), {key} first: {error.kind} {error.message}"
                 ),
                 status=gql.STATUS_OF.get(error.kind),
+                kind=error.kind,
+                said=error.message,
             )
         return made
 
@@ -926,6 +935,8 @@ class GitHubTracker:
                     f"{error.kind} {error.message}"
                 ),
                 status=gql.STATUS_OF.get(error.kind),
+                kind=error.kind,
+                said=error.message,
             )
 
     def merge(self, plan: MergePlan) -> MergeFacts:
@@ -937,9 +948,9 @@ class GitHubTracker:
             _, data = self._call("POST", f"{self._base}/merges", what, input=body)
         except TrackerError as exc:
             if exc.status == 409:
-                return MergeFacts(status="conflict", detail=self._said or "Merge conflict")
+                return MergeFacts(status="conflict", detail=exc.said or "Merge conflict")
             if exc.status == 404:
-                return MergeFacts(status="missing", detail=self._said or "Not Found")
+                return MergeFacts(status="missing", detail=exc.said or "Not Found")
             raise
         sha = data.get("sha") if isinstance(data, dict) else None
         if isinstance(sha, str) and sha:
@@ -1089,13 +1100,17 @@ class GitHubTracker:
         )
         if error.kind == "STALE_DATA" or "Expected branch to point to" in error.message:
             raise StaleHead(
-                f"{request.branch} moved since {request.expected_head[:7]}: {error.message}"
+                f"{request.branch} moved since {request.expected_head[:7]}: {error.message}",
+                kind=error.kind,
+                said=error.message,
             )
         # GitHub ran the mutation and refused this commit (nothing written): the changeset is
         # refused, as a changeset failing Baton's own checks is.
         raise CommitRefused(
             f"GitHub refused the commit: {error.kind} {error.message}",
             status=gql.STATUS_OF.get(error.kind, 422),
+            kind=error.kind,
+            said=error.message,
         )
 
     def _default(self) -> str:
