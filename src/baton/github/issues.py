@@ -32,6 +32,7 @@ from baton.github.transport import PER_PAGE, Role
 
 
 def info_of(data: dict[str, Any]) -> IssueInfo:
+    """A REST issue (or pull request: the issues API lists both) as `IssueInfo`."""
     return IssueInfo(
         number=int(data["number"]),
         title=str(data.get("title") or ""),
@@ -49,6 +50,7 @@ def _when(value: str | None) -> datetime:
 
 
 def comment_of(item: dict[str, Any]) -> Comment:
+    """A REST issue comment as `Comment`."""
     user = item.get("user") or {}
     return Comment(
         id=int(item["id"]),
