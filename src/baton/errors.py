@@ -1,9 +1,25 @@
 """The exceptions Baton raises; each message is written for the maintainer who must fix it.
 
-They all live here, so a reader finds every way a run can fail in one place. Three are not
-`BatonError`s because they never reach a user as such: `DuplicateKeyError` becomes an
-`InvalidConfig`/`InvalidWorkflow` with its line, `RecordCorrupt` a rebuild from labels, and
-`GraphQLUnusable` the same work done over REST.
+They all live here, so a reader finds every way a run can fail in one place:
+
+    BatonError                   reported to a user, as the run's error
+    ├── InvalidWorkflow          a workflow definition
+    ├── InvalidConfig            `.github/baton.yml`
+    ├── InvalidAgentResult       an agent's result JSON
+    ├── InvalidChangeset         an agent's changeset file
+    ├── CaptureFailed            reading what an agent changed in its checkout
+    ├── InvalidEvent             an event payload
+    ├── InvalidScenario          a `baton simulate` scenario
+    ├── InvalidWorkflowRef       GITHUB_WORKFLOW_REF, where chained runs go
+    └── TrackerError             GitHub refused or failed a call (status, type, message)
+        ├── StaleHead            a commit's compare-and-swap: the branch moved
+        ├── CommitRefused        GitHub refused the commit itself
+        └── PullRequestRefused   GitHub would not open the pull request
+    DuplicateKeyError (ValueError)   becomes an InvalidConfig/InvalidWorkflow with its line
+    RecordCorrupt (ValueError)       becomes a rebuild of the record from the labels
+    GraphQLUnusable                  becomes the same work done over REST
+
+The last three never reach a user as such.
 """
 
 
@@ -40,20 +56,33 @@ class InvalidScenario(BatonError):
     """A `baton simulate` scenario file is malformed."""
 
 
-class TrackerError(BatonError):
-    """GitHub (or the in-memory stand-in) refused or failed a call."""
+class InvalidWorkflowRef(BatonError):
+    """GITHUB_WORKFLOW_REF is not `path@ref`: there is no workflow to chain runs to."""
 
-    def __init__(self, message: str, *, status: int | None = None) -> None:
+
+class TrackerError(BatonError):
+    """GitHub (or the in-memory stand-in) refused or failed a call. It carries GitHub's answer
+    where there was one, so a caller tells a conflict from a missing branch without parsing the
+    message: `status` (HTTP, or the one a GraphQL error type stands for), `kind` (GraphQL's
+    error type, e.g. NOT_FOUND) and `said` (GitHub's own message, with a 422's details)."""
+
+    def __init__(
+        self, message: str, *, status: int | None = None, kind: str = "", said: str = ""
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.kind = kind
+        self.said = said
 
 
 class StaleHead(TrackerError):
     """The branch moved since the changeset's base (a human pushed): the compare-and-swap of a
     commit refused it, and nothing was written."""
 
-    def __init__(self, message: str, *, head: str | None = None) -> None:
-        super().__init__(message, status=409)
+    def __init__(
+        self, message: str, *, head: str | None = None, kind: str = "", said: str = ""
+    ) -> None:
+        super().__init__(message, status=409, kind=kind, said=said)
         self.head = head
 
 

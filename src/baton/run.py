@@ -8,33 +8,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.authority import answers_whoever, needs_identity, reopens_whoever
 from baton.core.catchup import as_event, missed_comment
 from baton.core.changeset import Changeset
-from baton.core.comment_commands import parse_command
-from baton.core.decision import CommitPlan, Decision, Outcome
+from baton.core.decision import Decision, Outcome
 from baton.core.engine import decide
-from baton.core.epic.commands import parse_epic_command
 from baton.core.events import (
     AgentReported,
     ChecksCompleted,
     Commented,
     Event,
-    IssueChanged,
     Labeled,
     Reviewed,
 )
-from baton.core.issue_facts import Actor, Comment, IssueInfo
+from baton.core.issue_facts import Comment, IssueInfo
 from baton.core.record import Record
 from baton.core.triage import event_reason, view_of
-from baton.core.work import BranchFacts, PullRequestFacts, branch_name
-from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
-from baton.github.tracker import BranchHead, CommitRequest, DispatchTarget, Snapshot, Tracker
+from baton.core.work import branch_name
+from baton.errors import TrackerError
+from baton.github.tracker import DispatchTarget, Git, Issues, PullRequests, Snapshot, Tracker
+from baton.identities import Identities, with_identity
 from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
 from baton.issue.changeset_facts import baton_message, claims, judge
 from baton.issue.load import Loaded, load
-from baton.workflow.config import RepoBreaker, Settings
+from baton.work_first import create_branch, do_work, with_foreign_branch
+from baton.workflow.config import Settings
 
 
 @dataclass
@@ -52,71 +50,6 @@ class RunResult:
     def record(self) -> Record | None:
         """The issue's record after this run: the one written, else the one read."""
         return self.decision.record or self.loaded.record
-
-
-def _needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
-    """Look the actor up only when the decision may turn on who they are."""
-    if event.actor.is_bot or event.actor.permission is not None:
-        return False
-    if isinstance(event, Labeled):
-        return event.added
-    if needs_identity(event):  # a review steers the issue only from an approver
-        return True
-    if isinstance(event, IssueChanged):
-        # Only a reopen turns on who did it, and not when the config lets this human anyway.
-        policy = settings.policy
-        return event.action == "reopened" and not reopens_whoever(
-            event.actor.login, event.issue.author, policy
-        )
-    if not isinstance(event, Commented):
-        return False
-    if parse_command(event.body, settings.policy.approval_words):
-        return True
-    if settings.workflow.role == "epic" and parse_epic_command(event.body) is not None:
-        return True
-    record = loaded.record
-    if record is not None and settings.workflow.converses(record.state):
-        return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
-    if record is None or not settings.workflow.is_waiting(record.state):
-        return False
-    return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
-
-
-@dataclass
-class Identities:
-    """The permissions and teams one run looked up, by login: a run may decide several times
-    (a caught-up comment, then the event itself; again after a concurrent run), and each
-    lookup is a round trip. Per run, never global: a permission can change between runs."""
-
-    known: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-
-    def of(self, actor: Actor, tracker: Tracker, settings: Settings) -> Actor:
-        """`actor` with their permission and the config's teams they belong to."""
-        login = actor.login
-        if login not in self.known:
-            # OWNER is the one association that cannot misreport; everything else asks the API.
-            owner = actor.association == "OWNER"
-            permission = "admin" if owner else tracker.permission(login)
-            policy = settings.policy
-            teams = sorted(set(policy.approvers.teams) | set(policy.maintainers.teams))
-            member_of = tuple(t for t in teams if tracker.is_team_member(t, login))
-            self.known[login] = (permission, member_of)
-        permission, member_of = self.known[login]
-        return Actor(
-            login=login,
-            is_bot=actor.is_bot,
-            association=actor.association,
-            permission=permission,
-            teams=member_of,
-        )
-
-
-def _with_identity(
-    event: Event, loaded: Loaded, tracker: Tracker, settings: Settings, identities: Identities
-) -> Event:
-    if not _needs_permission(event, loaded, settings):
-        return event
-    return event.model_copy(update={"actor": identities.of(event.actor, tracker, settings)})
 
 
 def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Comment | None]:
@@ -186,12 +119,12 @@ def _decide_once(
     event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
-    event = _with_identity(event, loaded, tracker, settings, identities)
+    event = with_identity(event, loaded, tracker, settings, identities)
     decision = decide(loaded.record, event, settings.workflow, settings.policy)
     if caught_up is not None and decision.outcome is Outcome.ignored:
         caught_up = None  # the missed comment turned out not to matter: handle the event itself
         floored = _with_floor(original, loaded)
-        event = _with_identity(floored, loaded, tracker, settings, identities)
+        event = with_identity(floored, loaded, tracker, settings, identities)
         decision = decide(loaded.record, event, settings.workflow, settings.policy)
     if decision.repairs and not fetched:
         # The payload's labels are a snapshot from when the event fired; confirm drift against
@@ -229,7 +162,7 @@ def _judged(
     snapshot: Snapshot,
     record: Record | None,
     settings: Settings,
-    tracker: Tracker,
+    tracker: Git,
     *,
     fresh: bool = True,
 ) -> AgentReported:
@@ -262,7 +195,7 @@ def _judged(
     return event.model_copy(update={"changeset": facts})
 
 
-def _with_pull_request_details(event: Event, record: Record | None, tracker: Tracker) -> Event:
+def _with_pull_request_details(event: Event, record: Record | None, tracker: PullRequests) -> Event:
     """What the payload of a pull-request event leaves out, read only for the issue's own pull
     request and only when the decision needs it: a review's inline comments, the failing
     checks' names and output."""
@@ -287,131 +220,12 @@ def _with_pull_request_details(event: Event, record: Record | None, tracker: Tra
     return event
 
 
-def _do_work(
-    decision: Decision,
-    event: Event,
-    changeset: Changeset | None,
-    tracker: Tracker,
-    notes: list[str],
-    settings_breaker: RepoBreaker | None = None,
-) -> Event:
-    """Carry out what the decision needs GitHub to do before it is final (a commit, a new pull
-    request, an epic's sub-issues, a task's merge) and hand the answer back as facts on the
-    event, for `decide` to read again."""
-    if decision.count_failing:
-        breaker = settings_breaker
-        assert breaker is not None
-        since = event.at - breaker.window
-        count = tracker.failing_issues(breaker.label, since, breaker.threshold)
-        notes.append(f"the repository breaker counts {count} failing issue(s) since {since:%H:%M}")
-        return event.model_copy(update={"failing_issues": count})
-    if decision.create_tasks is not None:
-        plan = decision.create_tasks
-        facts = tracker.create_tasks(plan)
-        notes.append(
-            f"sub-issues of #{plan.epic}: {len(facts.created)} for {len(plan.tasks)} tasks"
-        )
-        return event.model_copy(update={"created": facts})
-    if decision.merge is not None:
-        merging = tracker.merge(decision.merge)
-        notes.append(f"merged {decision.merge.head} into {decision.merge.base}: {merging.status}")
-        return event.model_copy(update={"merge": merging})
-    if decision.commit is not None:
-        assert isinstance(event, AgentReported)
-        return _commit(decision.commit, event, changeset, tracker, notes)
-    opening = decision.open_pull_request
-    assert opening is not None
-    try:
-        opened = tracker.open_pull_request(opening)
-    except PullRequestRefused as exc:
-        notes.append(f"the pull request could not be opened: {exc}")
-        facts_refused = PullRequestFacts(problem=str(exc))
-        return _with_opened(event, facts_refused)
-    notes.append(f"opened draft pull request #{opened.number} from {opening.branch}")
-    opened_facts = PullRequestFacts(number=opened.number, node_id=opened.node_id)
-    return _with_opened(event, opened_facts)
-
-
-def _with_opened(event: Event, facts: PullRequestFacts) -> Event:
-    if isinstance(event, AgentReported):
-        return event.model_copy(update={"pull_request": facts})
-    return event.model_copy(update={"opened": facts})
-
-
-def _commit(
-    plan: CommitPlan,
-    event: AgentReported,
-    changeset: Changeset | None,
-    tracker: Tracker,
-    notes: list[str],
-) -> Event:
-    assert changeset is not None and event.changeset is not None
-    request = CommitRequest(
-        branch=plan.branch,
-        expected_head=plan.expected_head,
-        headline=plan.headline,
-        body=plan.body,
-        additions=tuple((f.path, f.contents) for f in changeset.files if f.contents is not None),
-        deletions=tuple(f.path for f in changeset.files if f.contents is None),
-    )
-    try:
-        if not event.changeset.head:  # no branch yet: it starts where the agent started
-            made = tracker.create_branch(plan.branch)
-            if made.ahead:
-                return _foreign(event, made, notes)
-            notes.append(f"branch {made.name} {_made_or_found(made)} at {made.oid[:7]}")
-            if made.oid != plan.expected_head:
-                raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
-        oid = tracker.commit(request)
-    except StaleHead as exc:
-        head = exc.head
-        if head is None:
-            found = tracker.branch(plan.branch)
-            head = found.oid if found is not None else ""
-        notes.append(f"the branch moved before the commit: {exc}")
-        facts = event.changeset.model_copy(update={"status": "stale", "head": head})
-        return event.model_copy(update={"changeset": facts})
-    except CommitRefused as exc:
-        # The same commit would be refused at every run: a refused changeset (a failed attempt,
-        # said on the issue with GitHub's answer), never a run that fails forever.
-        notes.append(f"GitHub refused the commit: {exc}")
-        facts = event.changeset.model_copy(update={"status": "refused", "problems": [str(exc)]})
-        return event.model_copy(update={"changeset": facts})
-    notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
-    facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
-    return event.model_copy(update={"changeset": facts})
-
-
-def _create_branch(result: RunResult, tracker: Tracker, notes: list[str]) -> BranchHead:
-    """The branch the decision makes, from its base (an epic's branch for a task)."""
-    decision = result.decision
-    assert decision.create_branch is not None
-    planned = decision.record.work if decision.record else None
-    base = planned.base if planned is not None and planned.base else None
-    head = tracker.create_branch(decision.create_branch, base)
-    if not head.ahead:
-        notes.append(f"branch {head.name} {_made_or_found(head)} at {head.oid[:7]}")
-    return head
-
-
-def _made_or_found(head: BranchHead) -> str:
-    return "created" if head.created else "found (nothing on it Baton did not write)"
-
-
-def _foreign(event: Event, found: BranchHead, notes: list[str]) -> Event:
-    """The issue's branch exists, Baton's record does not say Baton made it, and it carries
-    commits its base lacks: it is someone else's, and `decide` refuses it (never adopts it)."""
-    notes.append(f"branch {found.name} exists with {found.ahead} commit(s) Baton did not make")
-    facts = BranchFacts(name=found.name, head=found.oid, ahead=found.ahead)
-    return event.model_copy(update={"foreign_branch": facts})
-
-
 # A count, a commit, a pull request (or sub-issues, a merge), the branch (decided again when it
 # is someone else's): then final.
 MAX_WORK_STEPS = 6
 
 
-def _changed_since_read(result: RunResult, tracker: Tracker) -> bool:
+def _changed_since_read(result: RunResult, tracker: Issues) -> bool:
     """Whether another run rewrote the record between our read and our write."""
     loaded = result.loaded
     if result.decision.record is None or loaded.comment_id is None:
@@ -473,19 +287,19 @@ def handle(
             decided = result.event or event  # the report with its changeset judged
             if result.decision.work_first:
                 breaker = (result.settings or settings).policy.breaker
-                event = _do_work(result.decision, decided, changeset, tracker, notes, breaker)
+                event = do_work(result.decision, decided, changeset, tracker, notes, breaker)
             elif result.decision.create_branch is not None and not branch_made:
                 # Before the record that names it, and before the re-check of the record, so
                 # the window between that check and the write stays free of calls. A run that
                 # dies after this leaves a branch the next run finds (and adopts: nothing on it
                 # its base lacks).
                 branch_made = True
-                head = _create_branch(result, tracker, notes)
+                head = create_branch(result.decision, tracker, notes)
                 if not head.ahead:
                     break
                 # Someone else's branch: decided again with it, the issue goes to a human.
                 foreign = True
-                event = _foreign(decided, head, notes)
+                event = with_foreign_branch(decided, head, notes)
             else:
                 break
             result, issue = _decide_once(

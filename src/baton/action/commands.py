@@ -45,6 +45,7 @@ from baton.errors import (
     BatonError,
     InvalidAgentResult,
     InvalidEvent,
+    InvalidWorkflowRef,
     TrackerError,
 )
 from baton.github.tracker import cost_note
@@ -54,7 +55,7 @@ from baton.workflow.config import DEFAULT_CONFIG_PATH, Settings, load_config
 if TYPE_CHECKING:
     from baton.agents.handoff import Handoff
     from baton.core.changeset import Changeset
-    from baton.github.tracker import DispatchTarget, Tracker
+    from baton.github.tracker import ActionTracker, DispatchTarget, Transported
     from baton.run import RunResult
     from baton.sweep import SweepResult
 
@@ -81,7 +82,7 @@ def load_settings(env: ActionEnv) -> Settings:
 
 def make_tracker(
     env: ActionEnv, settings: Settings, *, writes_per_minute: float | None = None
-) -> Tracker:
+) -> ActionTracker:
     if env.token is None:
         raise TrackerError(
             "no GitHub token: set the `github-token` input (it defaults to ${{ github.token }})"
@@ -110,11 +111,11 @@ def chain_target(env: ActionEnv) -> DispatchTarget | None:
         return None
     try:
         return DispatchTarget.from_workflow_ref(env.workflow_ref)
-    except ValueError:
+    except InvalidWorkflowRef:
         return None
 
 
-def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> CommandResult:
+def _from_result(result: RunResult, settings: Settings, tracker: ActionTracker) -> CommandResult:
     decision = result.decision
     calls = cost_note(tracker)
     outcome = CommandResult(
@@ -133,10 +134,9 @@ def _from_result(result: RunResult, settings: Settings, tracker: Tracker) -> Com
     return outcome
 
 
-def transport_notes(tracker: Tracker) -> list[str]:
+def transport_notes(tracker: Transported) -> list[str]:
     """What the transport wants said (a fall-back from GraphQL to REST)."""
-    notes = getattr(tracker, "notes", None)
-    return [str(x) for x in notes] if isinstance(notes, list) else []
+    return list(tracker.notes)
 
 
 def _failure(exc: BatonError) -> CommandResult:
@@ -195,7 +195,7 @@ def run_event(env: ActionEnv) -> CommandResult:
 def handle_event(
     env: ActionEnv,
     settings: Settings,
-    tracker: Tracker,
+    tracker: ActionTracker,
     event: Event,
     *,
     chain: DispatchTarget | None,
@@ -218,7 +218,7 @@ def handle_event(
 
 
 def _from_sweep(
-    env: ActionEnv, settings: Settings, tracker: Tracker, at: datetime
+    env: ActionEnv, settings: Settings, tracker: ActionTracker, at: datetime
 ) -> CommandResult:
     from baton.sweep import sweep
 

@@ -1,4 +1,6 @@
-"""GitHub behind the `Tracker` protocol: the PyGithub/GraphQL client and its batched write.
+"""GitHub behind the `Tracker` role protocols (`tracker`): one module per role (`issues`,
+`issue_writes` with `labels` and `batch_write`, `git`, `pulls`, `sub_issues`), their GraphQL
+documents (`graphql/`), composed as `client.GitHubTracker` over one `transport`.
 
-`client.py` is the only module of Baton that imports PyGithub.
+`transport.py` is the only module of Baton that imports PyGithub.
 """

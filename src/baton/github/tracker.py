@@ -1,8 +1,13 @@
-"""The narrow interface Baton needs from GitHub, and nothing more.
+"""The narrow interface Baton needs from GitHub, and nothing more, as roles.
 
-Two implementations: `github.client.GitHubTracker` (PyGithub, the Action) and
-`sim.memory_github.MemoryGitHub` (in memory: `baton demo`, `baton simulate`, most tests). The core
-never imports PyGithub; only `github/client.py` does.
+A step asks for the roles it uses, so its signature says what it may touch: `Issues` (the issue
+and its record, the clock), `Git` (branches, commits, merges), `PullRequests` (the pull request,
+its reviews and checks), `SubIssues` (an epic's tasks and their dependencies) and `Meter` (the
+calls made). `Tracker` is all of them, for the places that truly need every one.
+
+Two implementations: `github.client.GitHubTracker` (the Action, composed of one module per role
+over `github.transport`) and `sim.memory_github.MemoryGitHub` (in memory: `baton demo`,
+`baton simulate`, most tests). The core never imports PyGithub; only `github/transport.py` does.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from baton.core.decision import PullRequestPlan
 from baton.core.epic.model import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
 from baton.core.events import CheckNote, ReviewNote
 from baton.core.issue_facts import Comment, IssueInfo
+from baton.errors import InvalidWorkflowRef
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,7 @@ class DispatchTarget:
         """Parse `owner/repo/.github/workflows/baton.yml@refs/heads/main`."""
         path, _, ref = workflow_ref.partition("@")
         if not path or not ref:
-            raise ValueError(f"GITHUB_WORKFLOW_REF {workflow_ref!r} is not path@ref")
+            raise InvalidWorkflowRef(f"GITHUB_WORKFLOW_REF {workflow_ref!r} is not path@ref")
         return cls(workflow=path.rsplit("/", 1)[-1], ref=ref)
 
 
@@ -179,35 +185,16 @@ class Written:
     pull_request_problem: str | None = None
 
 
-def request_count(tracker: object) -> int | None:
-    """API calls a tracker has made so far, if it counts them (both implementations do)."""
-    count = getattr(tracker, "requests", None)
-    return count if isinstance(count, int) else None
+class Issues(Protocol):
+    """The issue and its record: read, written, who may act on it, its runs, and the clock
+    the record is stamped by. Errors raise `baton.errors.TrackerError`."""
 
-
-def cost_note(tracker: object) -> str | None:
-    """`4 (3 GraphQL, 1 REST); left this hour: 996 of 1,000 REST, 997 of 1,000 GraphQL`, from
-    what a tracker counted and GitHub's rate-limit headers said; None if it counts nothing."""
-    count = request_count(tracker)
-    if count is None:
-        return None
-    text = str(count)
-    graphql = getattr(tracker, "graphql_requests", None)
-    if isinstance(graphql, int) and count:
-        text += f" ({graphql} GraphQL, {count - graphql} REST)"
-    budget = getattr(tracker, "budget", None)
-    if isinstance(budget, dict) and budget:
-        names = {"core": "REST", "graphql": "GraphQL"}
-        left = [
-            f"{remaining:,} of {limit:,} {names.get(resource, resource)}"
-            for resource, (remaining, limit) in sorted(budget.items())
-        ]
-        text += "; left this hour: " + ", ".join(left)
-    return text
-
-
-class Tracker(Protocol):
-    """Every GitHub operation Baton makes. Errors raise `baton.errors.TrackerError`."""
+    def clock(self) -> datetime:
+        """The time a record is written at. GitHub stamps the comment by its own clock, and
+        the record's `written_at` is checked against that stamp (`issue.load.verified`): the
+        runner's clock (GitHub-hosted runners keep it synced) for the real GitHub, the
+        simulated one in memory."""
+        ...
 
     def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
         """The issue (when `with_issue`) and all its comments, oldest first, and the head of
@@ -235,7 +222,24 @@ class Tracker(Protocol):
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None: ...
 
-    # --- the work product: branches, commits, pull requests ---------------------------------
+    def read_many(self, numbers: list[int]) -> dict[int, Snapshot]:
+        """Several issues' comments (no issue details) in as few calls as the transport
+        allows: one GraphQL document for a handful of small issues."""
+        ...
+
+    def failing_issues(self, label: str, since: datetime, limit: int) -> int:
+        """How many open issues carry `label` and were updated since `since`, counted up to
+        `limit` (the repository-wide breaker needs no more): one listing call."""
+        ...
+
+    def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
+        """One page of open issues (oldest first) with their labels, and the next page number."""
+        ...
+
+
+class Git(Protocol):
+    """The work product's git side: branches, commits, merges."""
+
     def branch(self, name: str) -> BranchHead | None:
         """The branch's head, or None if there is no such branch."""
         ...
@@ -259,10 +263,24 @@ class Tracker(Protocol):
         not have, a path the token may not write), with GitHub's message."""
         ...
 
+    def merge(self, plan: MergePlan) -> MergeFacts:
+        """Merge `plan.head` into `plan.base` (REST merges API): merged, already up to date,
+        a conflict (nothing written) or a missing branch."""
+        ...
+
+
+class PullRequests(Protocol):
+    """The issue's pull request, its reviews and its checks."""
+
     def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
         """Open a draft pull request from `plan.branch` to the default branch; the open pull
         request that branch already has is returned instead of a second one. Raises
         `PullRequestRefused` with what a maintainer must change when GitHub refuses."""
+        ...
+
+    def update_pull_request(self, plan: PullRequestPlan) -> None:
+        """Bring the pull request's body up to date and, when `plan.ready`, mark it ready for
+        review (what a batched write could not do in its document)."""
         ...
 
     def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
@@ -273,15 +291,13 @@ class Tracker(Protocol):
         """The check runs on commit `head` that failed, with the first lines of their output."""
         ...
 
-    # --- epics: sub-issues, "blocked by" dependencies, task branches merged back -----------
+
+class SubIssues(Protocol):
+    """An epic's sub-issues and the "blocked by" dependencies between them."""
+
     def sub_issues(self, number: int) -> list[SubIssue]:
         """The sub-issues of `number` (at most 100, GitHub's limit per parent), in GitHub's
         order, with their labels and the issues blocking them; one GraphQL query."""
-        ...
-
-    def read_many(self, numbers: list[int]) -> dict[int, Snapshot]:
-        """Several issues' comments (no issue details) in as few calls as the transport
-        allows: one GraphQL document for a handful of small issues."""
         ...
 
     def create_tasks(self, plan: TaskCreationPlan) -> TaskCreationFacts:
@@ -291,16 +307,59 @@ class Tracker(Protocol):
         GitHub refuses; what was created before stays and is found again by the next run."""
         ...
 
-    def merge(self, plan: MergePlan) -> MergeFacts:
-        """Merge `plan.head` into `plan.base` (REST merges API): merged, already up to date,
-        a conflict (nothing written) or a missing branch."""
+
+class Meter(Protocol):
+    """What a tracker counts of its own calls, for the job summary and the benchmarks."""
+
+    @property
+    def requests(self) -> int:
+        """API calls made so far: one GraphQL document or one REST call each."""
         ...
 
-    def failing_issues(self, label: str, since: datetime, limit: int) -> int:
-        """How many open issues carry `label` and were updated since `since`, counted up to
-        `limit` (the repository-wide breaker needs no more): one listing call."""
+
+class Tracker(Issues, Git, PullRequests, SubIssues, Meter, Protocol):
+    """Every GitHub operation Baton makes: what one run on one issue may need, and what the
+    sweep hands on to it."""
+
+
+class Transported(Meter, Protocol):
+    """What the real GitHub's transport adds to the count, for the Action's summary: the
+    GraphQL share, the budget GitHub says is left, and what it must tell (a fall-back to
+    REST)."""
+
+    @property
+    def graphql_requests(self) -> int: ...
+
+    @property
+    def budget(self) -> dict[str, tuple[int, int]]:
+        """resource -> (remaining, limit) this hour, from GitHub's last answer of each."""
         ...
 
-    def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
-        """One page of open issues (oldest first) with their labels, and the next page number."""
-        ...
+    @property
+    def notes(self) -> list[str]: ...
+
+
+class ActionTracker(Tracker, Transported, Protocol):
+    """The Action's tracker: every role, and a transport that reports what it cost."""
+
+
+def request_count(tracker: Meter) -> int:
+    """API calls a tracker has made so far."""
+    return tracker.requests
+
+
+def cost_note(tracker: Transported) -> str:
+    """`4 (3 GraphQL, 1 REST); left this hour: 996 of 1,000 REST, 997 of 1,000 GraphQL`, from
+    what the transport counted and GitHub's rate-limit headers said."""
+    count = tracker.requests
+    text = str(count)
+    if count:
+        text += f" ({tracker.graphql_requests} GraphQL, {count - tracker.graphql_requests} REST)"
+    if tracker.budget:
+        names = {"core": "REST", "graphql": "GraphQL"}
+        left = [
+            f"{remaining:,} of {limit:,} {names.get(resource, resource)}"
+            for resource, (remaining, limit) in sorted(tracker.budget.items())
+        ]
+        text += "; left this hour: " + ", ".join(left)
+    return text

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from baton.core.decision import Decision
 from baton.core.issue_facts import IssueInfo
-from baton.github.tracker import LabelChange, LabelSpec, Tracker, Writes, Written
+from baton.github.tracker import Issues, LabelChange, LabelSpec, Writes, Written
 from baton.issue import record_comment
 from baton.issue.load import Loaded
 from baton.workflow.config import Policy
@@ -53,26 +53,17 @@ def apply(
     decision: Decision,
     loaded: Loaded,
     issue: IssueInfo,
-    tracker: Tracker,
+    tracker: Issues,
     workflow: Workflow,
     policy: Policy,
     *,
     secret: str | None = None,
 ) -> Applied:
     writes = plan(
-        decision, loaded, issue, workflow, policy, secret=secret, written_at=clock_of(tracker)
+        decision, loaded, issue, workflow, policy, secret=secret, written_at=tracker.clock()
     )
     written = tracker.write(writes)
     return _account(decision, loaded, issue, writes, written)
-
-
-def clock_of(tracker: Tracker) -> datetime:
-    """The time a record is written at. GitHub stamps the comment by its own clock, and the
-    record's `written_at` is checked against that stamp (`issue.load.verified`): the runner's
-    clock, which GitHub-hosted runners keep synced, for the real GitHub; a simulated GitHub's
-    own clock (`MemoryGitHub.now`), which stamps its comments, in memory."""
-    simulated = getattr(tracker, "now", None)
-    return simulated if isinstance(simulated, datetime) else datetime.now(UTC)
 
 
 def plan(

@@ -175,7 +175,8 @@ def judge(
         return ChangesetFacts(status="committed", digest=digest, oid=mark.oid, **common)
     if head is None and (work is None or not work.created):
         # An issue that entered its code state before Baton made branches: the commit creates
-        # the branch at the default branch's head first (`run._do_work`), which must be `base`.
+        # the branch at the default branch's head first (`work_first.do_work`), which must be
+        # `base`.
         return ChangesetFacts(status="ok", digest=digest, head="", **common)
     if head is None:
         branch = work.branch if work is not None else "the issue's branch"

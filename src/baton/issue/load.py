@@ -37,7 +37,7 @@ from baton.workflow.model import Workflow
 
 # How much later than its `written_at` GitHub may stamp a record comment Baton wrote: the record
 # is rendered just before the write, which PyGithub may hold back on a rate limit (three retries
-# of at most `MAX_RATE_LIMIT_WAIT`, 2 minutes, in `github/client.py`: 6 minutes at worst), plus
+# of at most `MAX_RATE_LIMIT_WAIT`, 2 minutes, in `github/transport.py`: 6 minutes at worst), plus
 # request timeouts and the skew of a runner's clock (GitHub-hosted runners keep theirs synced
 # to seconds). A record put back later than this is refused; one put back sooner is the window
 # no timestamp can close (docs/reliability.md).

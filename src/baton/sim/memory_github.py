@@ -476,6 +476,9 @@ class MemoryGitHub:
     def reactions_of(self, comment_id: int) -> list[str]:
         return [content for _, content in self.comment_store[comment_id].reactions]
 
+    def clock(self) -> datetime:
+        return self.now
+
     @property
     def requests(self) -> int:
         """Round trips so far, as `GitHubTracker.requests` counts them: a `read` or a `write` is

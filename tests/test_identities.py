@@ -1,4 +1,5 @@
-"""One run looks each login's permission up at most once, however often it decides.
+"""Who acts on an issue (`baton.identities`): one run looks each login's permission up at most once,
+however often it decides.
 
 A run decides again after a missed comment turned out not to matter, and after another run
 changed the record first; the in-memory GitHub counts the `permission` calls (`calls`), and a

@@ -1,22 +1,25 @@
-"""The tracker's work-product operations at the HTTP boundary, with `responses`: the branch, the
-commit with its compare-and-swap, the draft pull request and GitHub's refusals, a review's
-comments and the failing checks."""
+"""The work product's git side over GitHub: a branch created, found or compared with its base,
+a commit as one compare-and-swap mutation, a commit's facts, a task branch merged back."""
 
 from __future__ import annotations
 
 import json
 from base64 import b64encode
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import responses
 
 from baton.core.changeset import Changeset, FileChange
-from baton.core.decision import PullRequestPlan
-from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
+from baton.core.epic.model import MergePlan
+from baton.errors import CommitRefused, StaleHead, TrackerError
+from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, CommitRequest
 from baton.issue.changeset_facts import blob_oid, not_baton_s
+from baton.sim import github_rules as rules
+from fakes.http_github import FakeGitHub
 
 API = "https://api.github.com:443"
 GRAPHQL = f"{API}/graphql"
@@ -24,7 +27,6 @@ REPO = f"{API}/repos/octo/demo"
 MAIN = "1" * 40
 HEAD = "2" * 40
 NEW = "3" * 40
-PLAN = PullRequestPlan(branch="baton/issue-7", title="Add dark mode (#7)", body="Closes #7")
 
 
 @pytest.fixture
@@ -294,113 +296,7 @@ def test_commits_need_graphql() -> None:
         tracker.commit(REQUEST)
 
 
-# --- pull requests --------------------------------------------------------------------------
-def test_a_draft_pull_request_is_opened_against_the_default_branch(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
-) -> None:
-    mocked.get(REPO, json={"default_branch": "trunk"})
-    mocked.post(f"{REPO}/pulls", status=201, json={"number": 12, "node_id": "PR_12"})
-    opened = tracker.open_pull_request(PLAN)
-    assert (opened.number, opened.node_id) == (12, "PR_12")
-    assert sent(mocked.calls[1]) == {
-        "title": "Add dark mode (#7)",
-        "head": "baton/issue-7",
-        "base": "trunk",
-        "body": "Closes #7",
-        "draft": True,
-    }
-
-
-def test_actions_not_allowed_to_open_pull_requests_is_said_as_github_says_it(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
-) -> None:
-    mocked.get(REPO, json={"default_branch": "main"})
-    mocked.post(
-        f"{REPO}/pulls",
-        status=403,
-        json={"message": "GitHub Actions is not permitted to create or approve pull requests."},
-    )
-    with pytest.raises(PullRequestRefused) as caught:
-        tracker.open_pull_request(PLAN)
-    assert "GitHub Actions is not permitted to create or approve pull requests." in str(
-        caught.value
-    )
-
-
-def test_the_open_pull_request_of_the_branch_is_returned_instead_of_a_second(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
-) -> None:
-    mocked.get(REPO, json={"default_branch": "main"})
-    mocked.post(
-        f"{REPO}/pulls",
-        status=422,
-        json={
-            "message": "Validation Failed",
-            "errors": [{"message": "A pull request already exists for octo:baton/issue-7."}],
-        },
-    )
-    mocked.get(f"{REPO}/pulls", json=[{"number": 12, "node_id": "PR_12"}])
-    assert tracker.open_pull_request(PLAN).number == 12
-    assert mocked.calls[2].request.params == {"head": "octo:baton/issue-7", "state": "open"}
-
-
-def test_the_body_is_updated_over_rest_and_marked_ready_over_graphql(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
-) -> None:
-    mocked.patch(f"{REPO}/pulls/12", json={"number": 12})
-    mocked.post(GRAPHQL, json={"data": {"ready": {"pullRequest": {"isDraft": False}}}})
-    plan = PLAN.model_copy(update={"number": 12, "node_id": "PR_12", "ready": True})
-    tracker.update_pull_request(plan)
-    assert sent(mocked.calls[0]) == {"body": "Closes #7"}
-    assert "markPullRequestReadyForReview" in sent(mocked.calls[1])["query"]
-
-
-# --- what the payloads leave out -------------------------------------------------------------
-def test_a_review_s_inline_comments(mocked: responses.RequestsMock, tracker: GitHubTracker) -> None:
-    mocked.get(
-        f"{REPO}/pulls/12/reviews/88/comments",
-        json=[
-            {"path": "src/theme.py", "line": 4, "body": "use a constant"},
-            {"path": "README.md", "line": None, "original_line": 9, "body": "typo"},
-            {"path": "x", "body": "file comment"},
-        ],
-    )
-    notes = tracker.review_notes(12, 88)
-    assert [(n.path, n.line, n.body) for n in notes] == [
-        ("src/theme.py", 4, "use a constant"),
-        ("README.md", 9, "typo"),
-        ("x", None, "file comment"),
-    ]
-
-
-def test_only_failing_checks_are_kept_with_their_output(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
-) -> None:
-    mocked.get(
-        f"{REPO}/commits/{NEW}/check-runs",
-        json={
-            "total_count": 3,
-            "check_runs": [
-                {"name": "lint", "conclusion": "success", "output": {}},
-                {
-                    "name": "tests",
-                    "conclusion": "failure",
-                    "output": {"title": "2 failed", "summary": "test_a\ntest_b", "text": None},
-                },
-                {"name": "slow", "conclusion": "timed_out", "output": {"title": None}},
-            ],
-        },
-    )
-    failing = tracker.failing_checks(NEW)
-    assert [(c.name, c.summary) for c in failing] == [
-        ("tests", "2 failed\ntest_a\ntest_b"),
-        ("slow", ""),
-    ]
-    assert mocked.calls[0].request.params == {"filter": "latest", "per_page": "100"}
-
-
 def test_every_document_the_client_sends_validates_against_github_s_schema() -> None:
-    from baton.github import graphql as gql
     from fakes import github_graphql
 
     mutation = gql.Mutation()
@@ -447,3 +343,72 @@ def test_a_commit_a_write_user_signed_with_the_bots_author_email_is_not_adopted(
     )
     assert ours is not None and ours.committer == "web-flow"
     assert not_baton_s(changeset, ours) is None
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        yield server
+
+
+@pytest.fixture
+def served(fake: FakeGitHub) -> GitHubTracker:
+    return GitHubTracker(fake.repo_full_name, fake.token, api_url=fake.url, retry=0)
+
+
+def operations(fake: FakeGitHub) -> list[str]:
+    return [c.operation or f"{c.method} {c.path}" for c in fake.requests]
+
+
+# --- branches and merges ---------------------------------------------------------------------
+def test_a_task_branch_starts_at_the_epics_and_merges_back(
+    fake: FakeGitHub, served: GitHubTracker
+) -> None:
+    epic_branch = served.create_branch("baton/epic-1")
+    fake.push("baton/epic-1", {"plan.md": "the plan"})
+    epic_head = fake.branch_head("baton/epic-1")
+    task = served.create_branch("baton/issue-2", "baton/epic-1")
+    assert task == BranchHead(
+        "baton/issue-2", str(epic_head), fake.commit_message(epic_head), created=True
+    )
+    assert epic_branch.oid != epic_head
+    # an existing branch is returned as it is, with the commits it carries that the base lacks
+    again = served.create_branch("baton/issue-2", "main")
+    assert (again.oid, again.created, again.ahead) == (task.oid, False, 1)
+    assert served.create_branch("baton/issue-2", "baton/epic-1").ahead == 0
+    with pytest.raises(TrackerError, match="there is no branch nope") as missing:
+        served.create_branch("baton/issue-3", "nope")
+    assert missing.value.status == 404
+
+    plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="Merge task k0 (#2)")
+    fake.reset_requests()
+    assert served.merge(plan).status == "up_to_date"
+    fake.push("baton/issue-2", {"src/a.py": "a = 1\n"})
+    merged = served.merge(plan)
+    assert merged.status == "merged"
+    assert merged.oid == fake.branch_head("baton/epic-1")
+    assert fake.commit_message(merged.oid) == "Merge task k0 (#2)"
+    assert fake.file_at("baton/epic-1", "src/a.py") == "a = 1\n"
+    assert operations(fake) == ["POST /repos/octo/demo/merges"] * 2
+    assert served.merge(plan).status == "up_to_date"
+
+
+def test_a_conflict_writes_nothing_and_a_missing_branch_says_so(
+    fake: FakeGitHub, served: GitHubTracker
+) -> None:
+    served.create_branch("baton/epic-1")
+    served.create_branch("baton/issue-2", "baton/epic-1")
+    fake.push("baton/issue-2", {"README.md": "theirs"})
+    fake.push("baton/epic-1", {"README.md": "ours"})
+    head = fake.branch_head("baton/epic-1")
+
+    plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="m")
+    conflict = served.merge(plan)
+
+    assert (conflict.status, conflict.detail) == ("conflict", rules.MERGE_CONFLICT)
+    assert fake.branch_head("baton/epic-1") == head
+    gone = served.merge(MergePlan(base="baton/epic-1", head="baton/issue-9", message="m"))
+    assert (gone.status, gone.detail) == ("missing", "Head does not exist")
+    fake.fail("POST", "/merges", 500)
+    with pytest.raises(TrackerError, match="500"):
+        served.merge(plan)

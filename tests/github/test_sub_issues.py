@@ -1,7 +1,6 @@
-"""The tracker's epic operations over real HTTP, against the fake GitHub: an epic's sub-issues
-and what blocks them, several issues' comments at once, a plan's tasks created idempotently in
-a handful of GraphQL documents (and again after a crash half-way), task branches made from the
-epic's and merged back."""
+"""An epic's sub-issues over real HTTP, against the fake GitHub: read with what blocks them, a
+plan's tasks created idempotently in a handful of GraphQL documents (and again after a crash
+half-way), only the bot's marks trusted."""
 
 from __future__ import annotations
 
@@ -10,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 
 from baton.core.epic import marker
-from baton.core.epic.model import MergePlan, NewTask, TaskCreationPlan
+from baton.core.epic.model import NewTask, TaskCreationPlan
 from baton.errors import TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
-from baton.github.tracker import BranchHead, SubIssue
+from baton.github.tracker import SubIssue
 from baton.sim import github_rules as rules
 from fakes.http_github import FakeGitHub
 
@@ -234,99 +233,6 @@ def test_sub_issues_carry_state_labels_author_mark_and_blockers(
     assert found[0].open is False
     assert found[2].blocked_by == (two, one)
     assert tracker.sub_issues(three) == []
-
-
-def test_read_many_reads_several_issues_in_one_document_and_pages_long_ones(
-    fake: FakeGitHub, tracker: GitHubTracker
-) -> None:
-    small, big = fake.add_issue("a"), fake.add_issue("b")
-    pr = fake.add_issue("PR", is_pull_request=True)
-    fake.add_comment(small, "one")
-    for i in range(150):
-        fake.add_comment(big, f"comment {i}")
-    fake.reset_requests()
-
-    assert tracker.read_many([]) == {}
-    assert fake.requests == []
-
-    read = tracker.read_many([small, big, big, pr, 999])
-
-    # one document for all, one more page for the issue with 150 comments; a pull request and
-    # an issue that is not there are left out
-    assert operations(fake) == ["BatonReadMany", "BatonComments"]
-    assert sorted(read) == [small, big]
-    assert [c.body for c in read[small].comments] == ["one"]
-    assert [c.body for c in read[big].comments] == [f"comment {i}" for i in range(150)]
-    assert read[small].issue is None and read[small].branch is None
-    # the comments' node ids are known: one can be read back by GraphQL
-    first = read[big].comments[0]
-    assert tracker.comment(first.id) == first
-
-
-def test_read_many_goes_over_rest_without_graphql(fake: FakeGitHub) -> None:
-    tracker = GitHubTracker(
-        fake.repo_full_name, fake.token, api_url=fake.url, retry=0, graphql=False
-    )
-    one = fake.add_issue("a")
-    fake.add_comment(one, "hi")
-    fake.reset_requests()
-    read = tracker.read_many([one])
-    assert [c.body for c in read[one].comments] == ["hi"]
-    assert operations(fake) == [f"GET /repos/octo/demo/issues/{one}/comments"]
-
-
-# --- branches and merges ---------------------------------------------------------------------
-def test_a_task_branch_starts_at_the_epics_and_merges_back(
-    fake: FakeGitHub, tracker: GitHubTracker
-) -> None:
-    epic_branch = tracker.create_branch("baton/epic-1")
-    fake.push("baton/epic-1", {"plan.md": "the plan"})
-    epic_head = fake.branch_head("baton/epic-1")
-    task = tracker.create_branch("baton/issue-2", "baton/epic-1")
-    assert task == BranchHead(
-        "baton/issue-2", str(epic_head), fake.commit_message(epic_head), created=True
-    )
-    assert epic_branch.oid != epic_head
-    # an existing branch is returned as it is, with the commits it carries that the base lacks
-    again = tracker.create_branch("baton/issue-2", "main")
-    assert (again.oid, again.created, again.ahead) == (task.oid, False, 1)
-    assert tracker.create_branch("baton/issue-2", "baton/epic-1").ahead == 0
-    with pytest.raises(TrackerError, match="there is no branch nope") as missing:
-        tracker.create_branch("baton/issue-3", "nope")
-    assert missing.value.status == 404
-
-    plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="Merge task k0 (#2)")
-    fake.reset_requests()
-    assert tracker.merge(plan).status == "up_to_date"
-    fake.push("baton/issue-2", {"src/a.py": "a = 1\n"})
-    merged = tracker.merge(plan)
-    assert merged.status == "merged"
-    assert merged.oid == fake.branch_head("baton/epic-1")
-    assert fake.commit_message(merged.oid) == "Merge task k0 (#2)"
-    assert fake.file_at("baton/epic-1", "src/a.py") == "a = 1\n"
-    assert operations(fake) == ["POST /repos/octo/demo/merges"] * 2
-    assert tracker.merge(plan).status == "up_to_date"
-
-
-def test_a_conflict_writes_nothing_and_a_missing_branch_says_so(
-    fake: FakeGitHub, tracker: GitHubTracker
-) -> None:
-    tracker.create_branch("baton/epic-1")
-    tracker.create_branch("baton/issue-2", "baton/epic-1")
-    fake.push("baton/issue-2", {"README.md": "theirs"})
-    fake.push("baton/epic-1", {"README.md": "ours"})
-    head = fake.branch_head("baton/epic-1")
-
-    plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="m")
-    conflict = tracker.merge(plan)
-
-    assert (conflict.status, conflict.detail) == ("conflict", rules.MERGE_CONFLICT)
-    assert fake.branch_head("baton/epic-1") == head
-    gone = tracker.merge(MergePlan(base="baton/epic-1", head="baton/issue-9", message="m"))
-    assert (gone.status, gone.detail) == ("missing", "Head does not exist")
-    fake.fail("POST", "/merges", 500)
-    with pytest.raises(TrackerError, match="500"):
-        tracker.merge(plan)
 
 
 # --- the documents -----------------------------------------------------------------------------

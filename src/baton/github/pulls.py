@@ -1,0 +1,115 @@
+"""The issue's pull request over GitHub: opened (REST), updated, its reviews and checks."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from baton.core.decision import PullRequestPlan
+from baton.core.events import CheckNote, ReviewNote
+from baton.core.triage import FAILED_CONCLUSIONS
+from baton.errors import PullRequestRefused, TrackerError
+from baton.github.graphql.answers import field_errors
+from baton.github.graphql.mutation import Mutation
+from baton.github.tracker import OpenedPullRequest
+from baton.github.transport import PER_PAGE, Role
+
+CHECK_TEXT = 800  # characters of a failing check's output handed on
+
+
+class GitHubPullRequests(Role):
+    """`tracker.PullRequests` over the transport."""
+
+    def _default(self) -> str:
+        if self.known.default_branch is None:
+            _, data = self.transport.call("GET", self.transport.base, "reading the repository")
+            self.known.default_branch = str(data.get("default_branch") or "main")
+        return self.known.default_branch
+
+    def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
+        base = self._default()
+        body = {"title": plan.title, "head": plan.branch, "base": base, "body": plan.body}
+        try:
+            _, data = self.transport.call(
+                "POST",
+                f"{self.transport.base}/pulls",
+                f"opening a pull request from {plan.branch}",
+                once=True,
+                input=body | {"draft": True},
+            )
+        except TrackerError as exc:
+            text = str(exc)
+            if exc.status == 422 and "already exists" in text:
+                existing = self._open_pull_request_of(plan.branch)
+                if existing is not None:
+                    return existing
+            if exc.status in (403, 422):
+                raise PullRequestRefused(text, status=exc.status) from None
+            raise
+        return OpenedPullRequest(number=int(data["number"]), node_id=str(data["node_id"]))
+
+    def _open_pull_request_of(self, branch: str) -> OpenedPullRequest | None:
+        _, data = self.transport.call(
+            "GET",
+            f"{self.transport.base}/pulls",
+            f"finding the pull request of {branch}",
+            parameters={"head": f"{self.transport.owner}:{branch}", "state": "open"},
+        )
+        for item in data or []:
+            return OpenedPullRequest(number=int(item["number"]), node_id=str(item["node_id"]))
+        return None
+
+    def update_pull_request(self, plan: PullRequestPlan) -> None:
+        if plan.number is not None:
+            self.transport.call(
+                "PATCH",
+                f"{self.transport.base}/pulls/{plan.number}",
+                f"updating pull request #{plan.number}",
+                input={"body": plan.body},
+            )
+        if plan.ready and plan.node_id and self.transport.graphql:
+            doc = Mutation()
+            doc.mark_ready("ready", plan.node_id)
+            answer = self.transport.query(
+                doc.document(), doc.variables, "marking the pull request ready", mutation=True
+            )
+            error = field_errors(answer, doc.aliases).get("ready")
+            if error is not None:
+                raise self.transport.refused("marking the pull request ready", error)
+
+    def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
+        _, data = self.transport.call(
+            "GET",
+            f"{self.transport.base}/pulls/{pull_request}/reviews/{review_id}/comments",
+            f"reading review {review_id} of #{pull_request}",
+            parameters={"per_page": PER_PAGE},
+        )
+        notes = []
+        for item in data or []:
+            line = item.get("line") or item.get("original_line")
+            notes.append(
+                ReviewNote(
+                    path=str(item.get("path") or ""),
+                    line=int(line) if isinstance(line, int) else None,
+                    body=str(item.get("body") or ""),
+                )
+            )
+        return notes
+
+    def failing_checks(self, head: str) -> list[CheckNote]:
+        _, data = self.transport.call(
+            "GET",
+            f"{self.transport.base}/commits/{quote(head, safe='')}/check-runs",
+            f"reading the checks of {head[:7]}",
+            parameters={"filter": "latest", "per_page": PER_PAGE},
+        )
+        failing = []
+        for run in (data or {}).get("check_runs") or []:
+            if run.get("conclusion") not in FAILED_CONCLUSIONS:
+                continue
+            output = run.get("output") or {}
+            parts = [str(output.get(k) or "").strip() for k in ("title", "summary", "text")]
+            summary = "\n".join(p for p in parts if p)
+            failing.append(
+                CheckNote(name=str(run.get("name") or "check"), summary=summary[:CHECK_TEXT])
+            )
+        return failing

@@ -1,0 +1,200 @@
+"""The transport: retries, the count and the budget, GraphQL's fall-back to REST, and errors
+that carry GitHub's answer but never the token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import responses
+
+from baton.errors import TrackerError
+from baton.github.client import GitHubTracker
+from baton.github.tracker import LabelSpec, Writes, cost_note
+from github import GithubRetry
+
+API = "https://api.github.com:443"
+REPO = f"{API}/repos/octo/demo"
+
+
+@pytest.fixture
+def tracker() -> GitHubTracker:
+    return GitHubTracker("octo/demo", "t0ken", retry=0)
+
+
+def comment(number: int, login: str = "alice", bot: bool = False) -> dict[str, object]:
+    return {
+        "id": number,
+        "body": f"comment {number}",
+        "user": {"login": login, "type": "Bot" if bot else "User"},
+        "author_association": "NONE",
+        "created_at": "2026-01-05T09:00:00Z",
+    }
+
+
+def test_a_refusal_carries_github_s_status_and_message_with_a_422_s_details(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    answer = {"message": "Validation Failed", "errors": [{"message": "body is too long"}]}
+    mocked.patch(f"{REPO}/issues/comments/9", status=422, json=answer)
+    with pytest.raises(TrackerError) as raised:
+        tracker.edit_comment(9, "body")
+    assert (raised.value.status, raised.value.said) == (422, "Validation Failed: body is too long")
+
+
+def test_failures_name_the_call_and_status_but_never_the_token(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.patch(f"{REPO}/issues/comments/9", status=500, json={"message": "Server Error"})
+    with pytest.raises(TrackerError) as raised:
+        tracker.edit_comment(9, "body")
+    assert raised.value.status == 500
+    assert "updating comment 9" in str(raised.value)
+    assert "t0ken" not in str(raised.value)
+    request = mocked.calls[0].request
+    assert request.headers["Authorization"] in {"token t0ken", "Bearer t0ken"}
+
+
+def test_server_errors_are_retried_before_giving_up(mocked: responses.RequestsMock) -> None:
+    tracker = GitHubTracker("octo/demo", "t0ken", retry=GithubRetry(total=2, backoff_factor=0))
+    mocked.get(f"{REPO}/issues/4", status=502, json={"message": "Bad Gateway"})
+    mocked.get(
+        f"{REPO}/issues/4",
+        json={"number": 4, "title": "t", "labels": [{"name": "status:received"}], "user": {}},
+    )
+    info = tracker.issue(4)
+    assert info.labels == ("status:received",)
+
+
+def test_a_repository_name_without_owner_is_refused() -> None:
+    with pytest.raises(TrackerError, match="owner/name"):
+        GitHubTracker("demo", "t0ken")
+
+
+def test_api_url_is_honoured_for_enterprise_servers(mocked: responses.RequestsMock) -> None:
+    tracker = GitHubTracker("octo/demo", "t0ken", api_url="https://ghe.example.com/api/v3", retry=0)
+    mocked.get(
+        "https://ghe.example.com:443/api/v3/repos/octo/demo/issues/1",
+        json={"number": 1, "labels": [], "user": {"login": "a"}},
+    )
+    assert tracker.issue(1).author == "a"
+
+
+GRAPHQL = f"{API}/graphql"
+RECEIVED = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
+TRIAGE = LabelSpec("status:triage", "fbca04", "Baton: triage")
+
+
+@pytest.fixture
+def labelled() -> GitHubTracker:
+    return GitHubTracker("octo/demo", "t0ken", retry=0, labels=(RECEIVED.name, TRIAGE.name))
+
+
+def node(database_id: int, login: str = "alice", *, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": f"IC_{database_id}",
+        "fullDatabaseId": str(database_id),
+        "body": f"comment {database_id}",
+        "createdAt": "2026-01-05T09:00:00Z",
+        "authorAssociation": "NONE" if bot else "MEMBER",
+        "author": {"__typename": "Bot" if bot else "User", "login": login},
+    }
+
+
+def issue_answer(
+    comments: list[dict[str, Any]],
+    *,
+    more: bool = False,
+    typename: str = "Issue",
+    triage: dict[str, Any] | None = None,
+    labels: tuple[str, ...] = ("bug",),
+) -> dict[str, Any]:
+    return {
+        "data": {
+            "repository": {
+                "issueOrPullRequest": {
+                    "__typename": typename,
+                    "id": "I_7",
+                    "number": 7,
+                    "title": "Add dark mode",
+                    "body": "please",
+                    "issueState": "OPEN",
+                    "updatedAt": "2026-01-05T09:00:00Z",
+                    "author": {"__typename": "User", "login": "alice"},
+                    "labels": {"nodes": [{"id": f"LA_{x}", "name": x} for x in labels]},
+                    "comments": {
+                        "pageInfo": {"hasNextPage": more, "endCursor": "c1" if more else None},
+                        "nodes": comments,
+                    },
+                },
+                "l0": {
+                    "id": "LA_status:received",
+                    "name": "status:received",
+                    "color": "1d76db",
+                    "description": "Baton: Issue just arrived",
+                },
+                "l1": triage,
+            }
+        }
+    }
+
+
+def test_a_document_graphql_will_not_run_sends_the_run_over_rest(
+    mocked: responses.RequestsMock, labelled: GitHubTracker
+) -> None:
+    mocked.post(
+        GRAPHQL,
+        json={"errors": [{"message": "Field 'issueOrPullRequest' doesn't exist on type 'Repo'"}]},
+    )
+    mocked.get(f"{REPO}/issues/7", json={"number": 7, "labels": [], "state": "open"})
+    mocked.get(f"{REPO}/issues/7/comments", json=[])
+    snapshot = labelled.read(7, with_issue=True)
+    assert snapshot.issue is not None and snapshot.comments == []
+    assert not labelled.graphql
+    assert labelled.notes and "went on over REST" in labelled.notes[0]
+    assert "doesn't exist" in labelled.notes[0]
+
+
+def test_a_5xx_on_a_mutation_is_not_retried(mocked: responses.RequestsMock) -> None:
+    # The default retry policy, not retry=0: reads are retried on 5xx, mutations are not.
+    labelled = GitHubTracker("octo/demo", "t0ken", labels=(RECEIVED.name,))
+    mocked.post(GRAPHQL, json=issue_answer([node(5, "github-actions", bot=True)]))
+    write = mocked.post(GRAPHQL, status=502, json={"message": "Server Error"})
+    labelled.read(7, with_issue=False)
+    with pytest.raises(TrackerError) as failed:
+        labelled.write(Writes(number=7, record="r", record_comment=5))
+    assert failed.value.status == 502
+    assert len(write.calls) == 1  # a retry would have answered 502 again
+    assert labelled.requests == 2
+
+
+def test_each_run_says_what_it_cost_and_what_is_left_of_each_budget(
+    mocked: responses.RequestsMock, labelled: GitHubTracker
+) -> None:
+    budget = {"x-ratelimit-limit": "1000", "x-ratelimit-remaining": "990"}
+    mocked.post(
+        GRAPHQL,
+        json=issue_answer([]),
+        headers={**budget, "x-ratelimit-resource": "graphql"},
+    )
+    mocked.get(
+        f"{REPO}/collaborators/maria/permission",
+        json={"permission": "write"},
+        headers={**budget, "x-ratelimit-remaining": "977", "x-ratelimit-resource": "core"},
+    )
+    labelled.read(7, with_issue=True)
+    labelled.permission("maria")
+    assert cost_note(labelled) == (
+        "2 (1 GraphQL, 1 REST); left this hour: 977 of 1,000 REST, 990 of 1,000 GraphQL"
+    )
+    assert cost_note(GitHubTracker("octo/demo", "t0ken")) == "0"  # no call made yet
+
+
+def test_a_comment_is_not_posted_again_after_a_5xx(mocked: responses.RequestsMock) -> None:
+    """GitHub may answer 502 after creating the comment; the outbox re-posts a message that
+    truly never landed, so the POST is not retried (other calls are)."""
+    labelled = GitHubTracker("octo/demo", "t0ken")
+    posted = mocked.post(f"{REPO}/issues/7/comments", status=502, json={"message": "Bad"})
+    with pytest.raises(TrackerError) as failed:
+        labelled.create_comment(7, "Questions")
+    assert failed.value.status == 502 and len(posted.calls) == 1
