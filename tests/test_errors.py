@@ -4,23 +4,56 @@ three that never do are named), and what each carries beyond its message."""
 from __future__ import annotations
 
 import inspect
+import re
 
 import pytest
 
 from baton import errors
 
-NOT_FOR_USERS = {"DuplicateKeyError", "RecordCorrupt", "GraphQLUnusable"}
+NOT_FOR_USERS = {
+    "DuplicateKeyError",
+    "RecordCorrupt",
+    "GraphQLUnusable",
+    "InvalidDuration",
+    "InvalidSetting",
+    "InvalidInput",
+    "InvalidStep",
+}
 
 
-def test_every_error_but_the_three_internal_ones_is_a_baton_error() -> None:
-    classes = {
+def _classes() -> dict[str, type]:
+    return {
         name: cls
         for name, cls in inspect.getmembers(errors, inspect.isclass)
         if cls.__module__ == errors.__name__
     }
+
+
+def test_every_error_but_the_internal_ones_is_a_baton_error() -> None:
+    classes = _classes()
     internal = {name for name, cls in classes.items() if not issubclass(cls, errors.BatonError)}
     assert internal == NOT_FOR_USERS
-    assert all(issubclass(classes[name], Exception) for name in classes)
+    assert all(
+        issubclass(cls, ValueError)
+        for name, cls in classes.items()
+        if "Invalid" in name and name in NOT_FOR_USERS
+    )
+
+
+def test_the_docstrings_tree_draws_every_error_under_its_base() -> None:
+    """The module docstring's tree is the exception tree: each class once, indented under
+    its base, the internal ones below it."""
+    doc = errors.__doc__ or ""
+    drawn = {
+        match.group(2): len(match.group(1))
+        for match in re.finditer(r"^( *(?:[│ ]   )*(?:├── |└── )?)([A-Z]\w+)", doc, re.M)
+        if match.group(2) in _classes()
+    }
+    assert set(drawn) == set(_classes())
+    for name, cls in _classes().items():
+        base = cls.__mro__[1].__name__
+        if base in drawn:
+            assert drawn[name] > drawn[base], (name, base)
 
 
 @pytest.mark.parametrize(

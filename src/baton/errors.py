@@ -11,6 +11,8 @@ They all live here, so a reader finds every way a run can fail in one place:
     ├── InvalidEvent             an event payload
     ├── InvalidScenario          a `baton simulate` scenario
     ├── InvalidWorkflowRef       GITHUB_WORKFLOW_REF, where chained runs go
+    ├── AgentSetupError          `baton agent` cannot start the agent
+    ├── ResultUnwritable         `baton agent` cannot write the result or changeset
     └── TrackerError             GitHub refused or failed a call (status, type, message)
         ├── StaleHead            a commit's compare-and-swap: the branch moved
         ├── CommitRefused        GitHub refused the commit itself
@@ -18,8 +20,12 @@ They all live here, so a reader finds every way a run can fail in one place:
     DuplicateKeyError (ValueError)   becomes an InvalidConfig/InvalidWorkflow with its line
     RecordCorrupt (ValueError)       becomes a rebuild of the record from the labels
     GraphQLUnusable                  becomes the same work done over REST
+    InvalidDuration (ValueError)     a value breaking its rule, which pydantic places at its
+    InvalidSetting (ValueError)      key and which becomes an InvalidConfig, InvalidWorkflow
+    InvalidInput (ValueError)        or InvalidScenario with it (an input: the run's one-line
+    InvalidStep (ValueError)         error naming the input)
 
-The last three never reach a user as such.
+The ones below the tree never reach a user as such.
 """
 
 
