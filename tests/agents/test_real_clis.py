@@ -259,6 +259,15 @@ GEMINI = Vendor(
 )
 
 
+REFUSED = json.dumps(
+    {
+        "error": {
+            "message": "Incorrect API key provided.",
+            "type": "invalid_request_error",
+            "code": "invalid_api_key",
+        }
+    }
+).encode()
 MODEL_NAME = re.compile(r"models/[\w.-]+:")  # Gemini's paths name the model the CLI chose
 
 
@@ -268,9 +277,9 @@ class ScriptedModel(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, vendor: Vendor, turns: list[Turn]) -> None:
+    def __init__(self, vendor: Vendor, turns: list[Turn], refuse: int | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _ModelHandler)
-        self.vendor, self.turns = vendor, turns
+        self.vendor, self.turns, self.refuse = vendor, turns, refuse
         self.seen: list[Seen] = []
         self.lock = threading.Lock()
         self.taken = 0
@@ -294,6 +303,8 @@ class ScriptedModel(ThreadingHTTPServer):
                 turn, self.taken = self.taken, self.taken + 1
             else:
                 turn = -1
+        if self.refuse is not None:  # every call refused, as a revoked key is
+            return self.refuse, "application/json", REFUSED
         for pattern, side in self.vendor.side_paths.items():
             if method == "POST" and re.search(pattern, path):
                 return 200, "application/json", side()
@@ -461,9 +472,11 @@ def assert_committed(action: ActionRunner, fake: FakeGitHub, run: AgentRun) -> N
     assert reported.outputs["state"] != "implementing", reported.outputs["decision"]
 
 
-def assert_agent_env(env_output: str) -> None:
-    """What `env` showed the model: Baton's two files, no GitHub token, no input."""
+def assert_agent_env(env_output: str, key_name: str) -> None:
+    """What `env` showed the model: Baton's two files and the agent's own key (its shell can
+    read it), no GitHub token, no action input."""
     assert "BATON_RESULT_FILE=" in env_output and "BATON_PROMPT_FILE=" in env_output
+    assert f"{key_name}={KEY}" in env_output
     assert GITHUB_TOKEN not in env_output and "GITHUB_TOKEN" not in env_output
     assert "INPUT_" not in env_output
 
@@ -500,7 +513,7 @@ def test_claude_code_edits_runs_a_tool_and_writes_its_result_which_baton_commits
 
     assert model.paths() == ["POST /v1/messages?beta=true"] * 5, model.paths()
     assert_committed(action, fake, run)
-    assert_agent_env(said_env(model.seen))
+    assert_agent_env(said_env(model.seen), "ANTHROPIC_API_KEY")
     assert KEY not in run.step.stderr
 
 
@@ -591,7 +604,34 @@ def test_codex_edits_runs_a_tool_and_writes_its_result_which_baton_commits(
 
     assert model.paths() == ["POST /v1/responses"] * 4, model.paths()
     assert_committed(action, fake, run)
-    assert_agent_env(said_env(model.seen))
+    assert_agent_env(said_env(model.seen), "CODEX_API_KEY")
+
+
+def test_codex_refused_by_its_model_fails_with_the_reason_in_the_log_and_the_result(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    """The run that was invisible: Codex printed nothing on standard output and exited 1. Its
+    standard error is in the job log, line by line, and its end in the failure result."""
+    cli("codex")
+    at_implementing(action, fake)
+    with ScriptedModel(OPENAI, [], refuse=401) as model:
+        env = {
+            "CODEX_HOME": str(codex_home(tmp_path, model)),
+            "CODEX_API_KEY": KEY,
+            **offline(model),
+        }
+        run = agent_job(action, fake, tmp_path / "job", example_command("codex"), env)
+
+    assert run.step.returncode == 0, run.step.stdout + run.step.stderr
+    assert run.result["status"] == "failure"
+    summary = run.result["summary"]
+    assert summary.startswith("the agent printed no JSON result (exit status 1)."), summary
+    errors = summary.split("Last lines on standard error:\n", 1)[1]
+    assert "401 Unauthorized" in errors and "Incorrect API key provided." in errors, errors
+    logged = [line for line in run.step.stderr.splitlines() if "401 Unauthorized" in line]
+    assert logged and all(line.startswith("agent: ") for line in logged), run.step.stderr
+    assert KEY not in summary and KEY not in run.step.stderr
+    assert {seen.path for seen in model.seen} == {"/v1/responses"}
 
 
 # --- Gemini -------------------------------------------------------------------------------------
@@ -644,7 +684,7 @@ def test_gemini_edits_runs_a_tool_and_writes_its_result_which_baton_commits(
         *["POST /v1beta/models/M:streamGenerateContent?alt=sse"] * 4,
     ], model.paths()
     assert_committed(action, fake, run)
-    assert_agent_env(said_env(model.seen))
+    assert_agent_env(said_env(model.seen), "GEMINI_API_KEY")
 
 
 def test_the_pinned_clis_are_the_versions_the_docstring_records() -> None:
