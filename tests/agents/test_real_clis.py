@@ -512,6 +512,10 @@ def test_claude_code_edits_runs_a_tool_and_writes_its_result_which_baton_commits
         run = agent_job(action, fake, tmp_path / "job", command, env)
 
     assert model.paths() == ["POST /v1/messages?beta=true"] * 5, model.paths()
+    tools = json.loads(model.seen[0].body)["tools"]
+    offered = {tool["name"] for tool in tools if not tool.get("defer_loading")}
+    allowed = {"Bash", "Read", "Edit", "Write", "Glob", "Grep"}
+    assert allowed < offered, "--allowedTools approves tools; it does not limit what is offered"
     assert_committed(action, fake, run)
     assert_agent_env(said_env(model.seen), "ANTHROPIC_API_KEY")
     assert KEY not in run.step.stderr
@@ -685,6 +689,23 @@ def test_gemini_edits_runs_a_tool_and_writes_its_result_which_baton_commits(
     ], model.paths()
     assert_committed(action, fake, run)
     assert_agent_env(said_env(model.seen), "GEMINI_API_KEY")
+
+
+def test_gemini_without_skip_trust_stops_before_asking_its_model(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    """Why the example says `--skip-trust`: a fresh checkout is a folder nobody trusted."""
+    cli("gemini")
+    at_implementing(action, fake)
+    command = example_command("gemini").replace("--skip-trust ", "")
+    with ScriptedModel(GEMINI, []) as model:
+        gemini_settings(tmp_path / "job" / "home")
+        env = {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": KEY, **offline(model)}
+        run = agent_job(action, fake, tmp_path / "job", command, env)
+
+    assert model.seen == []
+    assert run.result["status"] == "failure"
+    assert "not running in a trusted directory" in run.result["summary"], run.result
 
 
 def test_the_pinned_clis_are_the_versions_the_docstring_records() -> None:
