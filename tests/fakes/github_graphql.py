@@ -20,14 +20,14 @@ What GitHub does, and this does too:
   work in GraphQL and back;
 - the repository's branches and commits (``ref``, ``defaultBranchRef``, ``createRef``,
   ``createCommitOnBranch`` with its compare-and-swap) and pull requests (``updatePullRequest``,
-  ``markPullRequestReadyForReview``), refused with GitHub's words (``github_rules``);
+  ``markPullRequestReadyForReview``), refused with GitHub's words (``baton.sim.github``);
 - a Bot's login without the ``[bot]`` suffix REST and webhooks give it;
 - connections paged by opaque cursors, ``first`` required and at most 100;
 - the writes are the bot's, as over REST;
 - sub-issues (``subIssues``, ``parent``, ``subIssuesSummary``, ``addSubIssue``, ``createIssue``
   with ``parentIssueId``) and "blocked by" edges (``blockedBy``, ``blocking``, ``addBlockedBy``),
-  refused as GitHub refuses them (``github_rules.Relations``); ``repository.issue(number:)``
-  finds issues only;
+  refused as GitHub refuses them (``baton.sim.github.relations.Relations``);
+  ``repository.issue(number:)`` finds issues only;
 - validation as the spec has it, which is at least as strict as GitHub's.
 
 The error ``type`` of a connection's paging errors (EXCESSIVE_PAGINATION...) and some messages
@@ -57,8 +57,8 @@ from graphql import (
     validate,
 )
 
-from baton.sim import github_rules as rules
-from baton.sim.github_rules import user_type
+from baton.sim.github import git, relations, rules
+from baton.sim.github.rules import user_type
 from fakes.http_github import (
     REPOSITORY_ID,
     ApiError,
@@ -437,7 +437,7 @@ def _ref_node(fake: FakeGitHub, branch: str) -> Node:
         "__typename": "Ref",
         "id": f"REF_fake{fake._ref_id(branch)}",
         "name": branch,
-        "prefix": rules.HEADS,
+        "prefix": git.HEADS,
         "target": _commit_node(fake, fake._git.refs[branch]),
     }
 
@@ -477,7 +477,7 @@ def _repository_node(fake: FakeGitHub) -> Node:
 
     def ref(qualifiedName: str) -> Node | None:
         # `refs/heads/x` first, then the short name; a branch that is not there: null, no error
-        branch = qualifiedName.removeprefix(rules.HEADS)
+        branch = qualifiedName.removeprefix(git.HEADS)
         return _ref_node(fake, branch) if branch in fake._git.refs else None
 
     def default_branch_ref() -> Node:
@@ -563,7 +563,7 @@ def _pull_for(fake: FakeGitHub, node_id: str) -> PullState:
     return pull
 
 
-def _from_git(refusal: rules.GitRefusal) -> GitHubError:
+def _from_git(refusal: git.GitRefusal) -> GitHubError:
     """A refusal of the repository as GraphQL reports it. GitHub documents none of these
     types; STALE_DATA is what `createCommitOnBranch` is seen to answer on a moved head."""
     kinds = {"stale": "STALE_DATA", "no_branch": "NOT_FOUND", "workflow": "FORBIDDEN"}
@@ -589,7 +589,7 @@ def _committable_branch(fake: FakeGitHub, branch: dict[str, Any]) -> str:
         raise GitHubError(
             "NOT_FOUND", f"Could not resolve to a Repository with the name '{where}'."
         )
-    return str(name).removeprefix(rules.HEADS)
+    return str(name).removeprefix(git.HEADS)
 
 
 def _comment_for(fake: FakeGitHub, node_id: str) -> CommentState:
@@ -781,7 +781,7 @@ def _root(fake: FakeGitHub) -> Node:
             parent = _plain_issue_for(fake, input["parentIssueId"])
             try:
                 fake._relations.check_sub_issue(parent["number"])
-            except rules.RelationRefusal as refused:
+            except relations.RelationRefusal as refused:
                 raise GitHubError("UNPROCESSABLE", refused.message) from None
         number = fake.add_issue(
             title,
@@ -815,7 +815,7 @@ def _root(fake: FakeGitHub) -> Node:
             fake._relations.add_sub_issue(
                 parent["number"], child["number"], replace_parent=bool(input.get("replaceParent"))
             )
-        except rules.RelationRefusal as refused:
+        except relations.RelationRefusal as refused:
             raise GitHubError("UNPROCESSABLE", refused.message) from None
         return {
             "clientMutationId": input.get("clientMutationId"),
@@ -828,7 +828,7 @@ def _root(fake: FakeGitHub) -> Node:
         blocking = _plain_issue_for(fake, input["blockingIssueId"])
         try:
             fake._relations.add_blocked_by(issue["number"], blocking["number"])
-        except rules.RelationRefusal as refused:
+        except relations.RelationRefusal as refused:
             raise GitHubError("UNPROCESSABLE", refused.message) from None
         return {
             "clientMutationId": input.get("clientMutationId"),
@@ -840,13 +840,13 @@ def _root(fake: FakeGitHub) -> Node:
         if input["repositoryId"] != f"R_fake{REPOSITORY_ID}":
             raise _not_a_node(input["repositoryId"])
         name: str = input["name"]
-        if not name.startswith(rules.HEADS):
+        if not name.startswith(git.HEADS):
             # Tags and other refs exist on GitHub; the fake keeps branches only.
             raise GitHubError("UNPROCESSABLE", f"The fake GitHub creates branches only: {name}")
-        branch = name.removeprefix(rules.HEADS)
+        branch = name.removeprefix(git.HEADS)
         try:
             fake._git.create_branch(branch, input["oid"])
-        except rules.GitRefusal as refused:
+        except git.GitRefusal as refused:
             raise _from_git(refused) from None
         return {"clientMutationId": input.get("clientMutationId"), "ref": _ref_node(fake, branch)}
 
@@ -877,7 +877,7 @@ def _root(fake: FakeGitHub) -> Node:
                 when=fake.now,
                 workflows=fake.workflows_permission,
             )
-        except rules.GitRefusal as refused:
+        except git.GitRefusal as refused:
             raise _from_git(refused) from None
         return {
             "clientMutationId": input.get("clientMutationId"),

@@ -8,7 +8,7 @@ tests see the same request sequence Baton would send to api.github.com.
 State lives in memory behind one lock; responses are GitHub-shaped JSON built
 from it. Tests seed state with helpers (``add_issue``, ``label_by``...), run
 Baton against ``fake.url``, then inspect state and the request log
-(``calls``). The repository is a ``github_rules.Git`` (``main`` at a commit of a
+(``calls``). The repository is a ``baton.sim.github.git.Git`` (``main`` at a commit of a
 README, commits with git's ids); pull requests share the issues' numbers, and
 what humans and CI do to them are helpers too (``push``, ``open_pull_request``,
 ``review``, ``merge``, ``close_pull_request``, ``add_check_run``). ``fail``
@@ -18,7 +18,7 @@ same state, in ``fakes/github_graphql.py`` (graphql-core), imported on the first
 GraphQL request.
 
 What GitHub itself does (limits, label names that ignore case, how the permission API answers,
-ids past 2**31) comes from ``baton.sim.github_rules``, which the in-memory GitHub follows too;
+ids past 2**31) comes from ``baton.sim.github``, which the in-memory GitHub follows too;
 the issue, comment, label, user and repository objects come from ``baton.sim.payloads``, which
 builds the webhook payloads from either fake.
 """
@@ -42,9 +42,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, NotRequired, TypedDict, TypeVar
 
-from baton.sim import github_rules as rules
 from baton.sim import payloads
-from baton.sim.github_rules import DEFAULT_LABEL_COLOR, REACTIONS, ROLES
+from baton.sim.github import git, pulls, relations, rules
+from baton.sim.github.rules import DEFAULT_LABEL_COLOR, REACTIONS, ROLES
 from baton.sim.payloads import REPOSITORY_ID, DispatchRequest
 
 __all__ = [
@@ -472,13 +472,13 @@ class FakeGitHub:
         self._field_faults: list[FieldFault] = []
         self._requests: list[Call] = []
         # The repository and its work product.
-        self._git = rules.Git(f"{owner}/{repo}", when=self.now)
+        self._git = git.Git(f"{owner}/{repo}", when=self.now)
         self._ref_ids: dict[str, int] = {}  # a node id per branch, as GitHub gives each ref
         self._pulls: dict[int, PullState] = {}
         self._reviews: dict[int, ReviewState] = {}
         self._check_runs: list[CheckRunState] = []
         # Sub-issues and "blocked by" edges, by issue number, with GitHub's refusals.
-        self._relations = rules.Relations()
+        self._relations = relations.Relations()
         # "Allow GitHub Actions to create and approve pull requests": on here, a test turns it
         # off to see GitHub's 403. GITHUB_TOKEN never has the `workflows` permission.
         self.actions_may_open_pull_requests = True
@@ -1440,12 +1440,12 @@ class FakeGitHub:
         """Open a pull request as ``POST /pulls`` does, or refuse it with GitHub's 422."""
         base = self._git.default_branch
         if self._open_pull_from(branch) is not None:
-            message = rules.pull_request_exists_message(self.owner, branch)
+            message = pulls.pull_request_exists_message(self.owner, branch)
             raise _invalid_custom("PullRequest", message)
         if self._git.head(branch) is None:
             raise _invalid("PullRequest", "head", "invalid")
         if not self._git.ahead(base, branch):
-            raise _invalid_custom("PullRequest", rules.no_commits_message(base, branch))
+            raise _invalid_custom("PullRequest", pulls.no_commits_message(base, branch))
         text = self._body_text("PullRequest", body, required=False)
         number = self.add_issue(title, text, user=user["login"], user_type=user["type"])
         self._issues[number]["is_pull_request"] = True
@@ -1657,7 +1657,7 @@ class FakeGitHub:
                 "verified": True,
                 "reason": "valid",
                 "signature": "-----BEGIN PGP SIGNATURE-----\n\nfake\n-----END PGP SIGNATURE-----\n",
-                "payload": f"tree {rules.tree_oid(commit.tree)}\n",
+                "payload": f"tree {git.tree_oid(commit.tree)}\n",
                 "verified_at": stamp,
             }
         return {
@@ -1671,7 +1671,7 @@ class FakeGitHub:
                 "author": self._render_git_user(commit.author, stamp),
                 "committer": git_committer,
                 "message": commit.message,
-                "tree": {"sha": rules.tree_oid(commit.tree), "url": f"{api}/git/trees/{oid}"},
+                "tree": {"sha": git.tree_oid(commit.tree), "url": f"{api}/git/trees/{oid}"},
                 "comment_count": 0,
                 "verification": verification,
             },
@@ -1683,7 +1683,7 @@ class FakeGitHub:
             ],
         }
 
-    def _render_file(self, base: str, oid: str, change: rules.FileDiff) -> dict[str, Any]:
+    def _render_file(self, base: str, oid: str, change: git.FileDiff) -> dict[str, Any]:
         """One entry of a commit's ``files`` (no ``patch``: Baton never reads it)."""
         api, path = self._api(base), change.path
         entry: dict[str, Any] = {
@@ -1705,7 +1705,7 @@ class FakeGitHub:
         oid = self._git.refs[branch]
         api = self._api(base)
         return {
-            "ref": rules.HEADS + branch,
+            "ref": git.HEADS + branch,
             "node_id": f"REF_fake{self._ref_id(branch)}",
             "url": f"{api}/git/refs/heads/{branch}",
             "object": {"sha": oid, "type": "commit", "url": f"{api}/git/commits/{oid}"},
@@ -2273,7 +2273,7 @@ class FakeGitHub:
         body = self._render_commit(req.base, commit.oid)
         changes = self._git.changes(commit.oid)
         page = max(_int_param(req.query, "page", 1), 1)
-        size = rules.COMMIT_FILES_PAGE
+        size = git.COMMIT_FILES_PAGE
         shown = changes[(page - 1) * size : page * size]
         body["stats"] = {"total": 0, "additions": 0, "deletions": 0}
         body["files"] = [self._render_file(req.base, commit.oid, c) for c in shown]
@@ -2358,7 +2358,7 @@ class FakeGitHub:
 
     def _merge(self, req: _Request) -> _Response:
         """`POST /merges`: 201 with the merge commit, 204 when there is nothing to merge,
-        404 for a missing branch, 409 on a conflict (see ``github_rules.Git.merge_branches``)."""
+        404 for a missing branch, 409 on a conflict (see ``sim.github.git.Git.merge_branches``)."""
         body = self._object_body(req)
         for name in ("base", "head"):
             if not isinstance(body.get(name), str) or not body[name]:
@@ -2369,7 +2369,7 @@ class FakeGitHub:
             raise _invalid("Merge", "commit_message", "invalid")
         try:
             made = self._git.merge_branches(base, head, message, self.bot_login, self.now)
-        except rules.GitRefusal as refused:
+        except git.GitRefusal as refused:
             raise ApiError(409 if refused.kind == "conflict" else 404, refused.message) from None
         if made is None:
             return _Response(204)
@@ -2378,7 +2378,7 @@ class FakeGitHub:
     def _create_pull(self, req: _Request) -> _Response:
         body = self._object_body(req)
         if not self.actions_may_open_pull_requests:
-            error = ApiError(403, rules.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS)
+            error = ApiError(403, pulls.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS)
             response = error.response()
             response.body["documentation_url"] = CREATE_PULL_DOCS
             return response

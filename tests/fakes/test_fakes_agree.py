@@ -2,7 +2,7 @@
 in GitHub's words, the same pull request numbers, and, on the same clock, the same commit ids.
 
 The in-memory GitHub is driven through the Tracker protocol, the HTTP fake through the GraphQL
-and REST calls the client makes; both keep their repository in `github_rules.Git`, so this is a
+and REST calls the client makes; both keep their repository in `sim.github.git.Git`, so this is a
 check that neither fake bends a shared rule on its way to it.
 """
 

@@ -13,7 +13,7 @@ import responses
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import DispatchTarget, LabelSpec
-from baton.sim.github_rules import permission_answer
+from baton.sim.github.rules import permission_answer
 from github import GithubRetry
 
 API = "https://api.github.com:443"

@@ -15,7 +15,7 @@ from baton.errors import TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, SubIssue
-from baton.sim import github_rules as rules
+from baton.sim.github import git, relations
 from fakes.http_github import FakeGitHub
 
 TASK = "baton:task"
@@ -172,7 +172,7 @@ def test_only_the_bots_marks_count_and_present_edges_are_kept(
         epic=epic, tasks=plan.tasks, edges=[*plan.edges, ("k2", "k1"), ("k0", "k2")]
     )
     fake.fail_graphql_field(
-        "e0", "UNPROCESSABLE", message=rules.ALREADY_BLOCKED_MESSAGE, operation="BatonBlockedBy"
+        "e0", "UNPROCESSABLE", message=relations.ALREADY_BLOCKED_MESSAGE, operation="BatonBlockedBy"
     )
     fake.reset_requests()
     tracker.create_tasks(fresh)
@@ -196,12 +196,12 @@ def test_a_full_parent_refuses_the_new_task_and_nothing_is_left_unlinked(
     fake: FakeGitHub, tracker: GitHubTracker
 ) -> None:
     epic = fake.add_issue("Epic")
-    for _ in range(rules.SUB_ISSUE_LIMIT):
+    for _ in range(relations.SUB_ISSUE_LIMIT):
         fake.add_sub_issue(epic, fake.add_issue("Old work"))
     before = len(fake.requests)
-    with pytest.raises(TrackerError, match=rules.SUB_ISSUE_LIMIT_MESSAGE):
+    with pytest.raises(TrackerError, match=relations.SUB_ISSUE_LIMIT_MESSAGE):
         tracker.create_tasks(plan_of(epic, 1))
-    assert len(fake.sub_issues(epic)) == rules.SUB_ISSUE_LIMIT
+    assert len(fake.sub_issues(epic)) == relations.SUB_ISSUE_LIMIT
     assert len(fake.requests) - before == 3  # read, label, the refused document
     assert fake.issue(101)["title"] == "Old work"  # and no issue #102 was opened
     with pytest.raises(KeyError):
@@ -320,7 +320,7 @@ def test_a_conflict_writes_nothing_and_a_missing_branch_says_so(
     plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="m")
     conflict = tracker.merge(plan)
 
-    assert (conflict.status, conflict.detail) == ("conflict", rules.MERGE_CONFLICT)
+    assert (conflict.status, conflict.detail) == ("conflict", git.MERGE_CONFLICT)
     assert fake.branch_head("baton/epic-1") == head
     gone = tracker.merge(MergePlan(base="baton/epic-1", head="baton/issue-9", message="m"))
     assert (gone.status, gone.detail) == ("missing", "Head does not exist")

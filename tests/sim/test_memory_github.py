@@ -1,4 +1,4 @@
-"""The in-memory GitHub follows GitHub's rules (`sim/github_rules.py`), the ones the HTTP fake
+"""The in-memory GitHub follows GitHub's rules (`sim/rules.py`), the ones the HTTP fake
 follows too, so a test passing on one does not pass only because its fake is lax; and its
 repository behaves as GitHub's does for Baton's branches, commits and pull requests."""
 
@@ -16,7 +16,7 @@ from baton.core.decision import PullRequestPlan
 from baton.core.events import ReviewNote
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
-from baton.sim import github_rules
+from baton.sim.github import git, pulls, rules
 from baton.sim.memory_github import MemoryGitHub
 from support.memory import WRITES
 
@@ -49,10 +49,10 @@ def test_comment_ids_are_past_two_to_the_31(gh: MemoryGitHub) -> None:
 def test_a_body_over_githubs_limit_is_refused_and_one_at_the_limit_is_not(
     gh: MemoryGitHub, write: Callable[[MemoryGitHub, str], object]
 ) -> None:
-    write(gh, "x" * github_rules.BODY_LIMIT)
+    write(gh, "x" * rules.BODY_LIMIT)
 
     with pytest.raises(TrackerError) as refused:
-        write(gh, "x" * (github_rules.BODY_LIMIT + 1))
+        write(gh, "x" * (rules.BODY_LIMIT + 1))
 
     assert refused.value.status == 422
     assert "maximum is 65536 characters" in str(refused.value)
@@ -230,9 +230,9 @@ def test_baton_s_commit_is_signed_and_its_own_a_pushed_one_is_neither(gh: Memory
         oid=ours,
         parents=(base,),
         files=(
-            ChangedFile("README.md", "modified", github_rules.blob_oid(b"# new\n")),
-            ChangedFile("gone.txt", "removed", github_rules.blob_oid(b"x")),
-            ChangedFile("new.txt", "renamed", github_rules.blob_oid(b"same"), "old.txt"),
+            ChangedFile("README.md", "modified", git.blob_oid(b"# new\n")),
+            ChangedFile("gone.txt", "removed", git.blob_oid(b"x")),
+            ChangedFile("new.txt", "renamed", git.blob_oid(b"same"), "old.txt"),
         ),
         verified=True,
         author="github-actions[bot]",
@@ -244,25 +244,25 @@ def test_baton_s_commit_is_signed_and_its_own_a_pushed_one_is_neither(gh: Memory
     assert (theirs.parents, theirs.verified, theirs.author) == ((ours,), False, "mallory")
     assert (theirs.committer, theirs.reason) == ("mallory", "unsigned")  # as GitHub answers
     assert theirs.message == "Baton-Changeset: forged"
-    assert theirs.files == (ChangedFile("x.txt", "added", github_rules.blob_oid(b"x")),)
+    assert theirs.files == (ChangedFile("x.txt", "added", git.blob_oid(b"x")),)
     assert gh.commit_facts("f" * 40) is None
     assert gh.calls["commit_facts"] == 3
 
 
 def test_git_s_blob_id_is_sha1_of_its_header_and_bytes() -> None:
     """`git hash-object` of an empty file and of "hello\\n", as git prints them."""
-    assert github_rules.blob_oid(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-    assert github_rules.blob_oid(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
+    assert git.blob_oid(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+    assert git.blob_oid(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
 
 
 def test_a_commit_with_more_files_than_a_page_says_there_are_more(gh: MemoryGitHub) -> None:
-    files = {f"f{i}.txt": str(i) for i in range(github_rules.COMMIT_FILES_PAGE + 1)}
+    files = {f"f{i}.txt": str(i) for i in range(git.COMMIT_FILES_PAGE + 1)}
     oid = gh.human_push(BRANCH, files, by="bob")
 
     facts = gh.commit_facts(oid)
 
     assert facts is not None and facts.more_files
-    assert len(facts.files) == github_rules.COMMIT_FILES_PAGE
+    assert len(facts.files) == git.COMMIT_FILES_PAGE
 
 
 @pytest.mark.parametrize(
@@ -289,7 +289,7 @@ def test_a_commit_with_more_files_than_a_page_says_there_are_more(gh: MemoryGitH
     ],
 )
 def test_a_branch_name_git_refuses_is_refused(gh: MemoryGitHub, name: str) -> None:
-    assert github_rules.branch_name_problem(name) is not None
+    assert git.branch_name_problem(name) is not None
     with pytest.raises(TrackerError) as refused:
         gh.create_branch(name)
     assert refused.value.status == 422
@@ -297,7 +297,7 @@ def test_a_branch_name_git_refuses_is_refused(gh: MemoryGitHub, name: str) -> No
 
 @pytest.mark.parametrize("name", ["baton/issue-1", "feature/x.y", "fix_2", "a-b/c_d/e"])
 def test_a_branch_name_git_accepts_is_accepted(name: str) -> None:
-    assert github_rules.branch_name_problem(name) is None
+    assert git.branch_name_problem(name) is None
 
 
 def test_a_commit_writes_its_files_and_moves_the_head(gh: MemoryGitHub) -> None:
@@ -501,7 +501,7 @@ def test_failing_checks_are_the_latest_run_of_each_check_that_failed(gh: MemoryG
 
     assert [note.name for note in failing] == ["tests"]
     assert failing[0].summary.splitlines()[:2] == ["pytest", "2 failed"]
-    assert len(failing[0].summary.splitlines()) == github_rules.SUMMARY_LINES
+    assert len(failing[0].summary.splitlines()) == pulls.SUMMARY_LINES
 
 
 def test_a_merge_brings_the_change_to_main_and_closes_the_pull_request(gh: MemoryGitHub) -> None:

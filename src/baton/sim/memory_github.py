@@ -5,16 +5,16 @@ It powers `baton demo` and `baton simulate` and is the one shared fake of the te
 change is logged in a compact readable form (`#1 +label status:received`), every call is
 counted per operation, and `fail_next` makes a named operation raise, for fault tests.
 
-The repository is a `github_rules.Git`: `main` starts at a commit of a README, commits carry
+The repository is a `github.git.Git`: `main` starts at a commit of a README, commits carry
 their whole tree and the ids git would give them, and a commit whose expected head is stale is
 refused as `createCommitOnBranch` refuses it. Pull requests take their numbers from the issues'
 sequence, as on GitHub. Sub-issues and "blocked by" edges follow GitHub's rules
-(`github_rules.Relations`); a plan's tasks are created in the round trips `GitHubTracker` makes,
-and a task branch merges back as the merges API does (`github_rules.Git.merge_branches`, with
+(`github.relations.Relations`); a plan's tasks are created in the round trips `GitHubTracker` makes,
+and a task branch merges back as the merges API does (`github.git.Git.merge_branches`, with
 its conflicts). What humans and CI do to them (`human_push`, `human_review`,
 `human_merge`, `human_close_pr`, `add_check_run`) are helpers for tests and scenarios.
 
-What GitHub itself does it takes from `github_rules`, as the HTTP fake of the tests does: body
+What GitHub itself does it takes from `sim/github/`, as the HTTP fake of the tests does: body
 and label limits, label names that ignore case, roles by login, ids past 2**31. It renders its
 issues, comments and labels as GitHub's JSON (`payloads`), so `payloads` builds a webhook
 payload from it exactly as from the HTTP fake.
@@ -60,8 +60,8 @@ from baton.github.tracker import (
     Writes,
     Written,
 )
-from baton.sim import github_rules as rules
 from baton.sim import payloads
+from baton.sim.github import git, pulls, relations, rules
 from baton.sim.payloads import DispatchRequest
 
 PAGE_SIZE = 100
@@ -192,7 +192,7 @@ class MemoryGitHub:
         # How a failed write inside a document behaves (see `run_batch`); tests set it.
         self.fields_fail_alone = False
         # The repository and its work product.
-        self.git = rules.Git(repo, when=self.now)
+        self.git = git.Git(repo, when=self.now)
         self.pull_requests: dict[int, PullRequest] = {}
         self.reviews: dict[int, Review] = {}
         self.check_runs: list[CheckRun] = []
@@ -201,7 +201,7 @@ class MemoryGitHub:
         self.actions_may_open_pull_requests = True
         self.workflows_permission = False  # GITHUB_TOKEN never has it
         # Sub-issues and "blocked by" edges between issues, by number, with GitHub's rules.
-        self.relations = rules.Relations()
+        self.relations = relations.Relations()
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -441,12 +441,12 @@ class MemoryGitHub:
         base = self.git.default_branch
         if self._open_pull(branch) is not None:
             owner = self.repo.split("/", 1)[0]
-            message = rules.pull_request_exists_message(owner, branch)
+            message = pulls.pull_request_exists_message(owner, branch)
             raise PullRequestRefused(message, status=422)
         if self.git.head(branch) is None:
             raise PullRequestRefused(f"head {branch!r} is not a branch (422)", status=422)
         if not self.git.ahead(base, branch):
-            raise PullRequestRefused(rules.no_commits_message(base, branch), status=422)
+            raise PullRequestRefused(pulls.no_commits_message(base, branch), status=422)
         refusal = rules.body_refusal("PullRequest", body)
         if refusal is not None:
             raise PullRequestRefused(f"the pull request's {refusal} (422)", status=422)
@@ -860,7 +860,7 @@ class MemoryGitHub:
         self._call("create_ref")  # the second round trip: a test may race it here
         try:
             self.git.create_branch(name, start_at)
-        except rules.GitRefusal as refused:
+        except git.GitRefusal as refused:
             now = self.git.head(name)
             if refused.kind != "exists" or now is None:
                 raise TrackerError(refused.message, status=422) from None
@@ -892,10 +892,10 @@ class MemoryGitHub:
         return CommitFacts(
             oid=oid,
             parents=commit.parents,
-            files=files[: rules.COMMIT_FILES_PAGE],
+            files=files[: git.COMMIT_FILES_PAGE],
             verified=commit.signed,
             author=commit.author,
-            more_files=len(files) > rules.COMMIT_FILES_PAGE,
+            more_files=len(files) > git.COMMIT_FILES_PAGE,
             committer="web-flow" if commit.signed else commit.author,
             reason="valid" if commit.signed else "unsigned",
             message=commit.message,
@@ -925,7 +925,7 @@ class MemoryGitHub:
                 when=self.now,
                 workflows=self.workflows_permission,
             )
-        except rules.GitRefusal as refused:
+        except git.GitRefusal as refused:
             if refused.kind == "stale":
                 raise StaleHead(refused.message, head=refused.head) from None
             status = {"no_branch": 404, "workflow": 403}.get(refused.kind, 422)
@@ -947,7 +947,7 @@ class MemoryGitHub:
         if found is None:
             self._call("create_pull_request")  # `POST /pulls`, after the lookup
             if not self.actions_may_open_pull_requests:
-                raise PullRequestRefused(rules.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS, status=403)
+                raise PullRequestRefused(pulls.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS, status=403)
             found = self._open(
                 plan.branch, plan.title, plan.body, author=self.bot_login, draft=True
             )
@@ -970,9 +970,9 @@ class MemoryGitHub:
             if run.head_sha == head:
                 latest[run.name] = run
         return [
-            CheckNote(name=run.name, summary=rules.check_summary(run.title, run.summary))
+            CheckNote(name=run.name, summary=pulls.check_summary(run.title, run.summary))
             for run in latest.values()
-            if run.conclusion in rules.FAILED_CONCLUSIONS
+            if run.conclusion in pulls.FAILED_CONCLUSIONS
         ]
 
     # --- epics: sub-issues, several issues at once, creating tasks, merging -----------------
@@ -1069,7 +1069,7 @@ class MemoryGitHub:
                 self._call("create_issue")
                 try:
                     self.relations.check_sub_issue(epic)
-                except rules.RelationRefusal as refusal:
+                except relations.RelationRefusal as refusal:
                     refused.append(f"{task.key}: UNPROCESSABLE {refusal.message}")
                     continue
                 body = gql.task_body(epic, task.key, task.body)
@@ -1100,8 +1100,8 @@ class MemoryGitHub:
                 issue, by = tasks[blocked].number, tasks[blocking].number
                 try:
                     self.relations.add_blocked_by(issue, by)
-                except rules.RelationRefusal as refusal:
-                    if refusal.message != rules.ALREADY_BLOCKED_MESSAGE:  # added meanwhile
+                except relations.RelationRefusal as refusal:
+                    if refusal.message != relations.ALREADY_BLOCKED_MESSAGE:  # added meanwhile
                         refused.append(f"{blocked} blocked by {blocking}: {refusal.message}")
                     continue
                 self.log.append(f"#{issue} blocked by #{by}")
@@ -1121,7 +1121,7 @@ class MemoryGitHub:
             made = self.git.merge_branches(
                 plan.base, plan.head, plan.message, self.bot_login, self.now
             )
-        except rules.GitRefusal as refused:
+        except git.GitRefusal as refused:
             status = "conflict" if refused.kind == "conflict" else "missing"
             return MergeFacts(status=status, detail=refused.message)
         if made is None:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from baton.sim.github_rules import DEFAULT_LABEL_COLOR, REACTIONS, user_type
+from baton.sim.github.rules import DEFAULT_LABEL_COLOR, REACTIONS, user_type
 
 DEFAULT_WORKFLOW = ".github/workflows/baton.yml"
 REPOSITORY_ID = 1296269

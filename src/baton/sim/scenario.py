@@ -41,7 +41,8 @@ from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
-from baton.sim import github_rules, payloads
+from baton.sim import payloads
+from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
 from baton.sweep import sweep
 from baton.workflow.config import Settings
