@@ -74,7 +74,8 @@ def test_a_label_baton_creates_in_another_case_is_the_one_already_there(gh: Memo
     gh.set_labels(1, (), (SPEC.name,), {SPEC.name: SPEC})
 
     assert gh.labels_of(1) == ["Status:Received"]
-    assert gh.repo_labels == {}  # GitHub had the label: nothing was created
+    # GitHub had the label: nothing was created, it keeps its grey
+    assert [(x.name, x.color) for x in gh.store.labels.values()] == [("Status:Received", "ededed")]
 
 
 def test_a_label_name_over_50_characters_is_refused(gh: MemoryGitHub) -> None:

@@ -26,8 +26,9 @@ import base64
 import binascii
 import copy
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -62,54 +63,13 @@ from baton.github.tracker import (
 )
 from baton.sim import payloads
 from baton.sim.github import git, pulls, relations, rules
+from baton.sim.github.issues import Comment as StoredComment
+from baton.sim.github.issues import Issue, Refused, User, check_body
+from baton.sim.github.state import GitHubState
 from baton.sim.payloads import DispatchRequest
 
 PAGE_SIZE = 100
 API = "https://api.github.com"  # where the objects it renders say they live
-
-
-@dataclass(frozen=True)
-class _Event:
-    """An issue event GitHub records with its actor: labeled, unlabeled, closed, reopened."""
-
-    kind: str
-    actor: str
-    actor_type: str
-    label: str | None = None
-
-
-@dataclass
-class _Issue:
-    number: int
-    title: str
-    body: str
-    author: str
-    id: int = 0
-    state: str = "open"
-    labels: list[str] = field(default_factory=list)
-    is_pull_request: bool = False
-    updated_at: datetime | None = None
-    created_at: datetime | None = None
-    closed_at: datetime | None = None
-    state_reason: str | None = None
-    association: str = "NONE"
-    events: list[_Event] = field(default_factory=list)
-
-
-@dataclass
-class _Comment:
-    id: int
-    issue: int
-    author: str
-    body: str
-    created_at: datetime
-    author_is_bot: bool
-    association: str
-    reactions: list[tuple[str, str]] = field(default_factory=list)
-    updated_at: datetime | None = None
-    # A body edit, as GitHub keeps it (GraphQL `lastEditedAt`, `editor`); reactions move neither.
-    edited_at: datetime | None = None
-    editor: str | None = None
 
 
 @dataclass
@@ -170,13 +130,16 @@ class MemoryGitHub:
     ) -> None:
         self.repo = repo
         self.bot_login = bot_login
-        self.now = now or datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-        self.issues: dict[int, _Issue] = {}
-        self.comment_store: dict[int, _Comment] = {}
-        self.repo_labels: dict[str, LabelSpec] = {}  # the labels Baton created, with its style
-        self.label_ids: dict[str, int] = {}  # every label the repository has, by its name
-        self.collaborators = rules.Collaborators()
-        self.teams = rules.Teams()
+        self.bot = User(bot_login, "Bot")
+        # GitHub's state, the one model the HTTP fake of the tests keeps too.
+        self.state = GitHubState(
+            repo, bot_login=bot_login, now=now or datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+        )
+        self.store = self.state.issues
+        self.issues = self.store.issues
+        self.comment_store = self.store.comments
+        self.collaborators = self.state.collaborators
+        self.teams = self.state.teams
         self.dispatches: list[DispatchRequest] = []
         self.log: list[str] = []
         self.calls: Counter[str] = Counter()
@@ -185,14 +148,14 @@ class MemoryGitHub:
         # itself): tests interleave a second run here.
         self.on_call: Callable[[str], None] | None = None
         self._in_hook = False
-        self._ids = rules.Ids()
-        self._user_ids = rules.UserIds(bot_login)
+        self._ids = self.state.ids
+        self._user_ids = self.state.user_ids
         self._round_trips = 0
         self._batched = False
         # How a failed write inside a document behaves (see `run_batch`); tests set it.
         self.fields_fail_alone = False
         # The repository and its work product.
-        self.git = git.Git(repo, when=self.now)
+        self.git = self.state.git
         self.pull_requests: dict[int, PullRequest] = {}
         self.reviews: dict[int, Review] = {}
         self.check_runs: list[CheckRun] = []
@@ -201,7 +164,19 @@ class MemoryGitHub:
         self.actions_may_open_pull_requests = True
         self.workflows_permission = False  # GITHUB_TOKEN never has it
         # Sub-issues and "blocked by" edges between issues, by number, with GitHub's rules.
-        self.relations = relations.Relations()
+        self.relations = self.state.relations
+
+    @property
+    def now(self) -> datetime:
+        return self.state.now
+
+    @now.setter
+    def now(self, moment: datetime) -> None:
+        self.state.now = moment
+
+    def clock(self) -> datetime:
+        """The simulated time: what GitHub would stamp now."""
+        return self.state.now
 
     # --- set-up helpers (what a human or GitHub itself does) ------------------------------
     def open_issue(
@@ -213,22 +188,11 @@ class MemoryGitHub:
         labels: tuple[str, ...] = (),
         association: str = "NONE",
     ) -> int:
-        number = rules.next_number(self.issues)
-        issue = _Issue(
-            number,
-            title,
-            body,
-            author,
-            id=self._ids.next(),
-            updated_at=self.now,
-            created_at=self.now,
-            association=association,
-        )
-        self.issues[number] = issue
-        for label in labels:  # as GitHub records labels given at opening: added by the author
-            self._put_label(issue, label, author, rules.user_type(author))
-        self.log.append(f"#{number} opened by {author}: {title}")
-        return number
+        user = User.named(author)
+        with _refusing():  # labels given at opening are recorded as added by the author
+            issue = self.store.open(title, body, user, association=association, labels=labels)
+        self.log.append(f"#{issue.number} opened by {author}: {title}")
+        return issue.number
 
     def human_comment(
         self, number: int, body: str, *, author: str, association: str = "NONE", bot: bool = False
@@ -241,25 +205,20 @@ class MemoryGitHub:
         """Someone edits the comment: its author in the UI by default, or `by` (a maintainer,
         another workflow posting as the bot)."""
         stored = self.comment_store[comment_id]
-        self._set_body(stored, body, by or stored.author)
+        self.store.edit(stored, body, User.named(by or stored.author))
         self.log.append(f"#{stored.issue} comment {comment_id} edited by {by or stored.author}")
-
-    def _set_body(self, stored: _Comment, body: str, editor: str) -> None:
-        """GitHub stamps a body edit: `updated_at`, `lastEditedAt` and the editor."""
-        stored.body = body
-        stored.updated_at = stored.edited_at = self.now
-        stored.editor = editor
 
     def human_label(
         self, number: int, label: str, *, add: bool = True, by: str | None = None
     ) -> None:
         """`by` (the issue's author unless named) adds or removes `label`."""
         issue = self._issue(number)
-        who = by or issue.author
-        if add:
-            self._put_label(issue, label, who, rules.user_type(who))
-        else:
-            self._take_label(issue, label, who, rules.user_type(who))
+        who = User.named(by or issue.author)
+        with _refusing():
+            if add:
+                self.store.add_label(issue, label, who)
+            else:
+                self.store.remove_label(issue, label, who)
         self._touch(number)
         self.log.append(f"#{number} {'+' if add else '-'}label {label} (human)")
 
@@ -450,17 +409,7 @@ class MemoryGitHub:
         refusal = rules.body_refusal("PullRequest", body)
         if refusal is not None:
             raise PullRequestRefused(f"the pull request's {refusal} (422)", status=422)
-        number = rules.next_number(self.issues)
-        self.issues[number] = _Issue(
-            number,
-            title,
-            body,
-            author,
-            id=self._ids.next(),
-            is_pull_request=True,
-            updated_at=self.now,
-            created_at=self.now,
-        )
+        number = self.store.open(title, body, User.named(author), is_pull_request=True).number
         pull = PullRequest(number, self._ids.next(), branch, base, author, draft)
         self.pull_requests[number] = pull
         kind = "draft pull request" if draft else "pull request"
@@ -471,10 +420,10 @@ class MemoryGitHub:
         return list(self._issue(number).labels)
 
     def comments_of(self, number: int) -> list[Comment]:
-        return [self._public(c) for c in self.comment_store.values() if c.issue == number]
+        return [self._public(c) for c in self.store.comments_of(number)]
 
     def reactions_of(self, comment_id: int) -> list[str]:
-        return [content for _, content in self.comment_store[comment_id].reactions]
+        return [reaction.content for reaction in self.comment_store[comment_id].reactions]
 
     @property
     def requests(self) -> int:
@@ -488,41 +437,10 @@ class MemoryGitHub:
         if number in self.issues:
             self.issues[number].updated_at = self.now
 
-    def _label_name(self, name: str) -> str:
-        """The repository's label of that name in any case; else a new one (GitHub creates a
-        label that is added to an issue)."""
-        known = rules.find_label(self.label_ids, name)
-        if known is not None:
-            return known
-        refusal = rules.label_refusal(name, rules.DEFAULT_LABEL_COLOR, None)
-        if refusal is not None:
-            raise TrackerError(f"label {name!r}: {refusal} (422)", status=422)
-        self.label_ids[name] = self._ids.next()
-        return name
-
-    def _put_label(self, issue: _Issue, name: str, actor: str, actor_type: str) -> str:
-        label = self._label_name(name)
-        if label not in issue.labels:
-            issue.labels.append(label)
-            issue.events.append(_Event("labeled", actor, actor_type, label))
-        return label
-
-    def _take_label(self, issue: _Issue, name: str, actor: str, actor_type: str) -> str | None:
-        label = rules.find_label(issue.labels, name)
-        if label is not None:
-            issue.labels.remove(label)
-            issue.events.append(_Event("unlabeled", actor, actor_type, label))
-        return label
-
     def _set_state(self, number: int, state: str, by: str | None) -> None:
         issue = self._issue(number)
         who = by or issue.author
-        if issue.state != state:
-            issue.state = state
-            issue.closed_at = self.now if state == "closed" else None
-            kind = "closed" if state == "closed" else "reopened"
-            issue.state_reason = "completed" if state == "closed" else "reopened"
-            issue.events.append(_Event(kind, who, rules.user_type(who)))
+        self.store.set_state(issue, state, User.named(who))
         self._touch(number)
         self.log.append(f"#{number} {'closed' if state == 'closed' else 'reopened'} by {who}")
 
@@ -544,7 +462,7 @@ class MemoryGitHub:
             if failure is not None:
                 raise failure
 
-    def _issue(self, number: int) -> _Issue:
+    def _issue(self, number: int) -> Issue:
         try:
             return self.issues[number]
         except KeyError:
@@ -553,32 +471,24 @@ class MemoryGitHub:
     def _add_comment(
         self, number: int, body: str, *, author: str, bot: bool, association: str
     ) -> Comment:
-        self._issue(number)
-        self._check_body(body)
-        stored = _Comment(self._ids.next(), number, author, body, self.now, bot, association)
-        stored.updated_at = self.now
-        self.comment_store[stored.id] = stored
-        self._touch(number)
+        issue = self._issue(number)
+        user = User(author, "Bot" if bot else "User")
+        with _refusing("the comment's "):
+            stored = self.store.comment(issue, body, user, association)
         return self._public(stored)
 
     @staticmethod
-    def _check_body(body: str) -> None:
-        refusal = rules.body_refusal("IssueComment", body)
-        if refusal is not None:
-            raise TrackerError(f"the comment's {refusal} (422)", status=422)
-
-    @staticmethod
-    def _public(comment: _Comment) -> Comment:
+    def _public(comment: StoredComment) -> Comment:
         return Comment(
             id=comment.id,
             author=comment.author,
             body=comment.body,
             created_at=comment.created_at,
-            author_is_bot=comment.author_is_bot,
+            author_is_bot=comment.author_type == "Bot",
             association=comment.association,
             updated_at=comment.updated_at,
             edited_at=comment.edited_at or comment.created_at,
-            editor=comment.editor,
+            editor=comment.editor.login if comment.editor else None,
         )
 
     def _one_trip(self) -> bool:
@@ -736,9 +646,10 @@ class MemoryGitHub:
         self._call("edit_comment")
         if comment_id not in self.comment_store:
             raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
-        self._check_body(body)
+        with _refusing("the comment's "):
+            check_body("IssueComment", body)
         stored = self.comment_store[comment_id]
-        self._set_body(stored, body, self.bot_login)
+        self.store.edit(stored, body, self.bot)
         self._touch(stored.issue)
         self.log.append(f"#{stored.issue} comment {comment_id} edited")
 
@@ -756,8 +667,7 @@ class MemoryGitHub:
             raise TrackerError(f"comment {comment_id} does not exist (404)", status=404)
         if content not in rules.REACTIONS:
             raise TrackerError(f"{content!r} is not a reaction GitHub knows (422)", status=422)
-        if (self.bot_login, content) not in stored.reactions:
-            stored.reactions.append((self.bot_login, content))
+        if self.store.react(stored.reactions, content, self.bot)[1]:
             self.log.append(f"#{stored.issue} comment {comment_id} reaction {content}")
 
     def set_labels(
@@ -770,21 +680,19 @@ class MemoryGitHub:
         self._call("set_labels")
         issue = self._issue(number)
         self._touch(number)
-        bot = (self.bot_login, "Bot")
         for name in [x for x in current if x not in wanted]:
-            removed = self._take_label(issue, name, *bot)
+            removed = self.store.remove_label(issue, name, self.bot)
             if removed is not None:
                 self.log.append(f"#{number} -label {removed}")
         for name in [x for x in wanted if x not in current]:
             spec = specs.get(name)
-            if spec is not None and rules.find_label(self.label_ids, name) is None:
-                refusal = rules.label_refusal(name, spec.color, spec.description)
-                if refusal is not None:
-                    raise TrackerError(f"label {name!r}: {refusal} (422)", status=422)
-                self.repo_labels[name] = spec
+            if spec is not None and self.store.find_label(name) is None:
+                with _refusing(f"label {name!r}: "):
+                    self.store.create_label(name, spec.color, spec.description)
                 self.log.append(f"label {name} created ({spec.color})")
             if rules.find_label(issue.labels, name) is None:
-                added = self._put_label(issue, name, *bot)
+                with _refusing():
+                    added = self.store.add_label(issue, name, self.bot)
                 self.log.append(f"#{number} +label {added}")
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None:
@@ -1037,9 +945,10 @@ class MemoryGitHub:
                 tasks[sub.marker] = sub
         missing = [task for task in plan.tasks if task.key not in tasks]
         for name in dict.fromkeys(x for task in missing for x in task.labels):
-            if rules.find_label(self.label_ids, name) is None:
+            if self.store.find_label(name) is None:
                 self._call("create_label")
-                self._label_name(name)
+                with _refusing():
+                    self.store.label_for(name)
                 self.log.append(f"label {name} created")
         size = gql.TASKS_PER_DOCUMENT
         for start in range(0, len(missing), size):
@@ -1141,17 +1050,16 @@ class MemoryGitHub:
         )
 
     def label_json(self, name: str) -> dict[str, Any]:
-        known = rules.find_label(self.label_ids, name)
-        if known is None:
+        label = self.store.find_label(name)
+        if label is None:
             raise KeyError(name)
-        spec = self.repo_labels.get(known)
         return payloads.label_object(
             API,
             self.repo,
-            label_id=self.label_ids[known],
-            name=known,
-            color=spec.color if spec else rules.DEFAULT_LABEL_COLOR,
-            description=spec.description if spec else None,
+            label_id=label.id,
+            name=label.name,
+            color=label.color,
+            description=label.description,
         )
 
     def issue_json(self, number: int) -> dict[str, Any]:
@@ -1169,7 +1077,7 @@ class MemoryGitHub:
             state_reason=issue.state_reason,
             user=self.user_json(issue.author, rules.user_type(issue.author)),
             labels=[self.label_json(name) for name in issue.labels],
-            comments=sum(1 for c in self.comment_store.values() if c.issue == number),
+            comments=len(self.store.comments_of(number)),
             created_at=stamp(created),
             updated_at=stamp(issue.updated_at or created),
             closed_at=stamp(issue.closed_at) if issue.closed_at else None,
@@ -1180,7 +1088,7 @@ class MemoryGitHub:
 
     def comment_json(self, comment_id: int) -> dict[str, Any]:
         stored = self.comment_store[comment_id]
-        kind = "Bot" if stored.author_is_bot else "User"
+        kind = stored.author_type
         return payloads.comment_object(
             API,
             self.repo,
@@ -1191,8 +1099,8 @@ class MemoryGitHub:
             created_at=rules.timestamp(stored.created_at),
             updated_at=rules.timestamp(stored.updated_at or stored.created_at),
             author_association=stored.association,
-            reactions=[content for _, content in stored.reactions],
-            by_actions=stored.author_is_bot and stored.author == self.bot_login,
+            reactions=[reaction.content for reaction in stored.reactions],
+            by_actions=kind == "Bot" and stored.author == self.bot_login,
         )
 
     def issue_of_comment(self, comment_id: int) -> int:
@@ -1202,7 +1110,20 @@ class MemoryGitHub:
         self, number: int, event: str, label: str | None = None
     ) -> tuple[str, str] | None:
         for item in reversed(self._issue(number).events):
-            named = [item.label] if item.label else []
+            named = [item.label[0]] if item.label else []
             if item.kind == event and (label is None or rules.find_label(named, label)):
-                return item.actor, item.actor_type
+                return item.actor.login, item.actor.type
         return None
+
+
+@contextmanager
+def _refusing(what: str = "") -> Iterator[None]:
+    """GitHub's refusal of a change (its 422), as the `TrackerError` the client raises: a label
+    by its name, a body by what it belongs to."""
+    try:
+        yield
+    except Refused as refused:
+        refusal = refused.refusal
+        if not what and refusal.resource == "Label":
+            what = f"label {refused.subject!r}: "
+        raise TrackerError(f"{what}{refusal} (422)", status=422) from None
