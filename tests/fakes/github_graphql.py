@@ -41,6 +41,7 @@ import binascii
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -58,18 +59,9 @@ from graphql import (
 )
 
 from baton.sim.github import git, relations, rules
-from baton.sim.github.rules import user_type
-from fakes.http_github import (
-    REPOSITORY_ID,
-    ApiError,
-    CommentState,
-    FakeGitHub,
-    IssueState,
-    LabelState,
-    PullState,
-    ReactionState,
-    UserRef,
-)
+from baton.sim.github.issues import Comment, Issue, Label, Reaction, User
+from baton.sim.github.pulls import PullRequest
+from fakes.http_github import REPOSITORY_ID, ApiError, FakeGitHub
 
 __all__ = ["SCHEMA_PATH", "GitHubError", "answer", "operation_name", "schema", "validation_errors"]
 
@@ -279,60 +271,62 @@ def _from_rest(error: ApiError) -> GitHubError:
 # --------------------------------------------------------------------------- nodes
 
 
-def _actor(fake: FakeGitHub, user: UserRef) -> Node:
-    uid = fake._user_id(user["login"])
-    if user["type"] == "Bot":  # GraphQL names a bot without REST's `[bot]`
+def _actor(fake: FakeGitHub, user: User) -> Node:
+    uid = fake._user_id(user.login)
+    if user.type == "Bot":  # GraphQL names a bot without REST's `[bot]`
         return {
             "__typename": "Bot",
             "id": f"U_fake{uid}",
-            "login": user["login"].removesuffix("[bot]"),
+            "login": user.login.removesuffix("[bot]"),
         }
-    return {"__typename": "User", "id": f"U_fake{uid}", "login": user["login"]}
+    return {"__typename": "User", "id": f"U_fake{uid}", "login": user.login}
 
 
-def _label_node(label: LabelState) -> Node:
+def _label_node(label: Label) -> Node:
     return {
         "__typename": "Label",
-        "id": f"LA_fake{label['id']}",
-        "name": label["name"],
-        "color": label["color"],
-        "description": label["description"],
+        "id": f"LA_fake{label.id}",
+        "name": label.name,
+        "color": label.color,
+        "description": label.description,
     }
 
 
-def _comment_node(fake: FakeGitHub, comment: CommentState) -> Node:
+def _stamp(moment: datetime | None) -> str | None:
+    return rules.timestamp(moment) if moment is not None else None
+
+
+def _comment_node(fake: FakeGitHub, comment: Comment) -> Node:
     return {
         "__typename": "IssueComment",
-        "id": f"IC_fake{comment['id']}",
-        "databaseId": comment["id"],  # past 2**31 graphql-core refuses it, as GitHub does
-        "fullDatabaseId": str(comment["id"]),
-        "body": comment["body"],
-        "createdAt": comment["created_at"],
-        "updatedAt": comment["updated_at"],
-        "lastEditedAt": comment["last_edited_at"],
-        "authorAssociation": comment["author_association"],
-        "author": _actor(
-            fake, {"login": comment["user"]["login"], "type": comment["user"]["type"]}
-        ),
-        "editor": _actor(fake, comment["editor"]) if comment["editor"] else None,
+        "id": f"IC_fake{comment.id}",
+        "databaseId": comment.id,  # past 2**31 graphql-core refuses it, as GitHub does
+        "fullDatabaseId": str(comment.id),
+        "body": comment.body,
+        "createdAt": _stamp(comment.created_at),
+        "updatedAt": _stamp(comment.updated_at),
+        "lastEditedAt": _stamp(comment.edited_at),
+        "authorAssociation": comment.association,
+        "author": _actor(fake, comment.user),
+        "editor": _actor(fake, comment.editor) if comment.editor else None,
     }
 
 
-def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
+def _issue_node(fake: FakeGitHub, issue: Issue) -> Node:
     """An Issue or PullRequest; its connections read the issue's state when asked."""
 
     def labels(first: int | None = None, after: str | None = None) -> Node:
         # GitHub's default order: by the label's creation (CREATED_AT, ASC).
-        applied = sorted((fake._labels[name] for name in issue["labels"]), key=lambda x: x["id"])
-        return _connection("labels", applied, first, after, lambda x: x["id"], _label_node)
+        applied = sorted((fake._labels[name] for name in issue.labels), key=lambda x: x.id)
+        return _connection("labels", applied, first, after, lambda x: x.id, _label_node)
 
     def comments(first: int | None = None, after: str | None = None) -> Node:
         return _connection(
             "comments",
-            list(issue["comments"]),
+            fake._store.comments_of(issue.number),
             first,
             after,
-            lambda c: c["id"],
+            lambda c: c.id,
             lambda c: _comment_node(fake, c),
         )
 
@@ -352,8 +346,8 @@ def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
         return connection
 
     def sub_issues_summary() -> Node:
-        children = [fake._issues[n] for n in fake._relations.sub_issues(issue["number"])]
-        done = sum(1 for child in children if child["state"] == "closed")
+        children = [fake._issues[n] for n in fake._relations.sub_issues(issue.number)]
+        done = sum(1 for child in children if child.state == "closed")
         total = len(children)
         return {
             "total": total,
@@ -362,35 +356,35 @@ def _issue_node(fake: FakeGitHub, issue: IssueState) -> Node:
         }
 
     def parent() -> Node | None:
-        number = fake._relations.parent(issue["number"])
+        number = fake._relations.parent(issue.number)
         return _issue_node(fake, fake._issues[number]) if number is not None else None
 
     relations = fake._relations
     node: Node = {
-        "__typename": "PullRequest" if issue["is_pull_request"] else "Issue",
-        "id": f"I_fake{issue['id']}",
-        "number": issue["number"],
-        "title": issue["title"],
-        "body": issue["body"],  # "" when empty, where REST says null
-        "state": issue["state"].upper(),
-        "createdAt": issue["created_at"],
-        "updatedAt": issue["updated_at"],
-        "author": _actor(fake, issue["user"]),
-        "authorAssociation": issue["author_association"],
+        "__typename": "PullRequest" if issue.is_pull_request else "Issue",
+        "id": f"I_fake{issue.id}",
+        "number": issue.number,
+        "title": issue.title,
+        "body": issue.body,  # "" when empty, where REST says null
+        "state": issue.state.upper(),
+        "createdAt": _stamp(issue.created_at),
+        "updatedAt": _stamp(issue.updated_at),
+        "author": _actor(fake, issue.user),
+        "authorAssociation": issue.association,
         "labels": labels,
         "comments": comments,
         "parent": parent,
-        "subIssues": related("subIssues", relations.sub_issues(issue["number"])),
+        "subIssues": related("subIssues", relations.sub_issues(issue.number)),
         "subIssuesSummary": sub_issues_summary,
-        "blockedBy": related("blockedBy", relations.blocked_by(issue["number"])),
-        "blocking": related("blocking", relations.blocking(issue["number"])),
+        "blockedBy": related("blockedBy", relations.blocked_by(issue.number)),
+        "blocking": related("blocking", relations.blocking(issue.number)),
     }
-    if issue["is_pull_request"]:
-        node.update(_pull_fields(fake, issue, fake._pulls.get(issue["number"])))
+    if issue.is_pull_request:
+        node.update(_pull_fields(fake, issue, fake._pulls.get(issue.number)))
     return node
 
 
-def _pull_fields(fake: FakeGitHub, issue: IssueState, pull: PullState | None) -> Node:
+def _pull_fields(fake: FakeGitHub, issue: Issue, pull: PullRequest | None) -> Node:
     """What a PullRequest has beyond an Issue. A pull request seeded with ``add_issue``
     (no branch behind it) reads as one from an unknown branch to the default one."""
     default = fake._git.default_branch
@@ -398,18 +392,18 @@ def _pull_fields(fake: FakeGitHub, issue: IssueState, pull: PullState | None) ->
         head, head_oid = "", fake._git.refs[default]
         draft = merged = False
     else:
-        head, head_oid = pull["head"], fake._pull_head(pull)
-        draft, merged = pull["draft"], pull["merged"]
+        head, head_oid = pull.head, fake._pull_head(pull)
+        draft, merged = pull.draft, pull.merged
     fields: Node = {
-        "baseRefName": pull["base"] if pull else default,
+        "baseRefName": pull.base if pull else default,
         "headRefName": head,
         "headRefOid": head_oid,
         "isDraft": draft,
         "merged": merged,
-        "url": f"https://github.com/{fake.owner}/{fake.repo}/pull/{issue['number']}",
+        "url": f"https://github.com/{fake.owner}/{fake.repo}/pull/{issue.number}",
     }
     if pull is not None:
-        fields["id"] = f"PR_fake{pull['id']}"
+        fields["id"] = pull.node_id
     if merged:
         fields["state"] = "MERGED"
     return fields
@@ -442,13 +436,13 @@ def _ref_node(fake: FakeGitHub, branch: str) -> Node:
     }
 
 
-def _reaction_node(reaction: ReactionState, subject: Node) -> Node:
+def _reaction_node(reaction: Reaction, subject: Node) -> Node:
     return {
         "__typename": "Reaction",
-        "id": f"REA_fake{reaction['id']}",
-        "databaseId": reaction["id"],
-        "content": REST_REACTION[reaction["content"]],
-        "createdAt": reaction["created_at"],
+        "id": f"REA_fake{reaction.id}",
+        "databaseId": reaction.id,
+        "content": REST_REACTION[reaction.content],
+        "createdAt": _stamp(reaction.created_at),
         "reactable": subject,
     }
 
@@ -465,7 +459,7 @@ def _repository_node(fake: FakeGitHub) -> Node:
 
     def issue(number: int) -> Node:
         found = fake._issues.get(number)
-        if found is None or found["is_pull_request"]:
+        if found is None or found.is_pull_request:
             raise GitHubError(
                 "NOT_FOUND", f"Could not resolve to an Issue with the number of {number}."
             )
@@ -513,7 +507,7 @@ def _node(fake: FakeGitHub, node_id: str) -> Node | None:
         return _issue_node(fake, issue) if issue is not None else None
     if kind == "PR":
         pull = fake._pull_by_id(number)
-        return _issue_node(fake, fake._issues[pull["number"]]) if pull is not None else None
+        return _issue_node(fake, fake._issues[pull.number]) if pull is not None else None
     if kind == "REF":
         branch = fake._branch_by_ref_id(number)
         return _ref_node(fake, branch) if branch is not None else None
@@ -527,35 +521,35 @@ def _node(fake: FakeGitHub, node_id: str) -> Node | None:
         login = fake._user_ids.login_of(number)
         if login is None or login.startswith("team:"):
             return None
-        return _actor(fake, {"login": login, "type": user_type(login)})
+        return _actor(fake, User.named(login))
     if kind == "R" and number == REPOSITORY_ID:
         return _repository_node(fake)
     return None
 
 
-def _issue_for(fake: FakeGitHub, node_id: str) -> IssueState:
+def _issue_for(fake: FakeGitHub, node_id: str) -> Issue:
     """The issue (or pull request) a node id names: an `I_` or a `PR_` id."""
     parts = _split(node_id)
     issue = fake._issue_by_id(parts[1]) if parts is not None and parts[0] == "I" else None
     if parts is not None and parts[0] == "PR":
-        issue = fake._issues[pull["number"]] if (pull := fake._pull_by_id(parts[1])) else None
+        issue = fake._issues[pull.number] if (pull := fake._pull_by_id(parts[1])) else None
     if issue is None:
         raise _not_a_node(node_id)
     return issue
 
 
-def _plain_issue_for(fake: FakeGitHub, node_id: str) -> IssueState:
+def _plain_issue_for(fake: FakeGitHub, node_id: str) -> Issue:
     """An issue, not a pull request: what sub-issues and dependencies take."""
     parts = _split(node_id)
     issue = fake._issue_by_id(parts[1]) if parts is not None and parts[0] == "I" else None
-    if issue is None or issue["is_pull_request"]:
+    if issue is None or issue.is_pull_request:
         raise GitHubError(
             "NOT_FOUND", f"Could not resolve to Issue node with the global id of '{node_id}'."
         )
     return issue
 
 
-def _pull_for(fake: FakeGitHub, node_id: str) -> PullState:
+def _pull_for(fake: FakeGitHub, node_id: str) -> PullRequest:
     parts = _split(node_id)
     pull = fake._pull_by_id(parts[1]) if parts is not None and parts[0] == "PR" else None
     if pull is None:
@@ -592,7 +586,7 @@ def _committable_branch(fake: FakeGitHub, branch: dict[str, Any]) -> str:
     return str(name).removeprefix(git.HEADS)
 
 
-def _comment_for(fake: FakeGitHub, node_id: str) -> CommentState:
+def _comment_for(fake: FakeGitHub, node_id: str) -> Comment:
     parts = _split(node_id)
     comment = fake._comments.get(parts[1]) if parts is not None and parts[0] == "IC" else None
     if comment is None:
@@ -600,7 +594,7 @@ def _comment_for(fake: FakeGitHub, node_id: str) -> CommentState:
     return comment
 
 
-def _labels_for(fake: FakeGitHub, node_ids: Sequence[str]) -> list[LabelState]:
+def _labels_for(fake: FakeGitHub, node_ids: Sequence[str]) -> list[Label]:
     """Every label named, or NOT_FOUND before anything is changed."""
     found = []
     for node_id in node_ids:
@@ -701,10 +695,10 @@ def _root(fake: FakeGitHub) -> Node:
             text = fake._body_text("IssueComment", input["body"], required=True)
         except ApiError as error:
             raise _from_rest(error) from None
-        comment = fake._create_comment(issue, text, fake.bot, "NONE")
+        comment = fake._create_comment(issue, text, fake._bot, "NONE")
         return {
             "clientMutationId": input.get("clientMutationId"),
-            "commentEdge": {"cursor": _cursor(comment["id"]), "node": _comment_node(fake, comment)},
+            "commentEdge": {"cursor": _cursor(comment.id), "node": _comment_node(fake, comment)},
             "subject": _issue_node(fake, issue),
         }
 
@@ -730,7 +724,7 @@ def _root(fake: FakeGitHub) -> Node:
             raise GitHubError("UNPROCESSABLE", "Either labelIds or labels must be provided.")
         labels = _labels_for(fake, input["labelIds"])
         # Already applied: nothing happens, as over REST; new ones are `labeled` by the bot.
-        fake._add_labels(issue, [label["name"] for label in labels], fake.bot)
+        fake._add_labels(issue, [label.name for label in labels], fake._bot)
         return {
             "clientMutationId": input.get("clientMutationId"),
             "labelable": _issue_node(fake, issue),
@@ -739,8 +733,8 @@ def _root(fake: FakeGitHub) -> Node:
     def remove_labels(input: dict[str, Any]) -> Node:
         issue = _issue_for(fake, input["labelableId"])
         for label in _labels_for(fake, input["labelIds"]):
-            if label["name"] in issue["labels"]:  # not applied: nothing happens, no error
-                fake._remove_label(issue, label["name"], fake.bot)
+            if label.name in issue.labels:  # not applied: nothing happens, no error
+                fake._remove_label(issue, label.name, fake._bot)
         return {
             "clientMutationId": input.get("clientMutationId"),
             "labelable": _issue_node(fake, issue),
@@ -751,9 +745,9 @@ def _root(fake: FakeGitHub) -> Node:
         parts = _split(subject_id)
         subject: Node
         if parts is not None and parts[0] == "I" and (issue := fake._issue_by_id(parts[1])):
-            reactions, subject = issue["reactions"], _issue_node(fake, issue)
+            reactions, subject = issue.reactions, _issue_node(fake, issue)
         elif parts is not None and parts[0] == "IC" and (comment := fake._comments.get(parts[1])):
-            reactions, subject = comment["reactions"], _comment_node(fake, comment)
+            reactions, subject = comment.reactions, _comment_node(fake, comment)
         else:
             raise _not_a_node(subject_id)
         reaction, _ = fake._add_reaction(reactions, REACTION_CONTENT[input["content"]])
@@ -780,7 +774,7 @@ def _root(fake: FakeGitHub) -> Node:
         if input.get("parentIssueId") is not None:
             parent = _plain_issue_for(fake, input["parentIssueId"])
             try:
-                fake._relations.check_sub_issue(parent["number"])
+                fake._relations.check_sub_issue(parent.number)
             except relations.RelationRefusal as refused:
                 raise GitHubError("UNPROCESSABLE", refused.message) from None
         number = fake.add_issue(
@@ -788,10 +782,10 @@ def _root(fake: FakeGitHub) -> Node:
             body,
             user=fake.bot_login,
             user_type="Bot",
-            labels=[label["name"] for label in labels],
+            labels=[label.name for label in labels],
         )
         if parent is not None:
-            fake._relations.add_sub_issue(parent["number"], number)
+            fake._relations.add_sub_issue(parent.number, number)
         return {
             "clientMutationId": input.get("clientMutationId"),
             "issue": _issue_node(fake, fake._issues[number]),
@@ -806,14 +800,14 @@ def _root(fake: FakeGitHub) -> Node:
             prefix = f"https://github.com/{fake.repo_full_name}/issues/"
             number = url.removeprefix(prefix)
             found = fake._issues.get(int(number)) if number.isdigit() else None
-            if not url.startswith(prefix) or found is None or found["is_pull_request"]:
+            if not url.startswith(prefix) or found is None or found.is_pull_request:
                 raise GitHubError("NOT_FOUND", f"Could not resolve to an issue at {url}.")
             child = found
         else:
             raise GitHubError("UNPROCESSABLE", "Either subIssueId or subIssueUrl must be given.")
         try:
             fake._relations.add_sub_issue(
-                parent["number"], child["number"], replace_parent=bool(input.get("replaceParent"))
+                parent.number, child.number, replace_parent=bool(input.get("replaceParent"))
             )
         except relations.RelationRefusal as refused:
             raise GitHubError("UNPROCESSABLE", refused.message) from None
@@ -827,7 +821,7 @@ def _root(fake: FakeGitHub) -> Node:
         issue = _plain_issue_for(fake, input["issueId"])
         blocking = _plain_issue_for(fake, input["blockingIssueId"])
         try:
-            fake._relations.add_blocked_by(issue["number"], blocking["number"])
+            fake._relations.add_blocked_by(issue.number, blocking.number)
         except relations.RelationRefusal as refused:
             raise GitHubError("UNPROCESSABLE", refused.message) from None
         return {
@@ -887,7 +881,7 @@ def _root(fake: FakeGitHub) -> Node:
 
     def update_pull_request(input: dict[str, Any]) -> Node:
         pull = _pull_for(fake, input["pullRequestId"])
-        issue = fake._issues[pull["number"]]
+        issue = fake._issues[pull.number]
         try:
             text = fake._body_text("PullRequest", input.get("body"), required=False)
         except ApiError as error:
@@ -899,24 +893,24 @@ def _root(fake: FakeGitHub) -> Node:
         if base is not None and base not in fake._git.refs:
             raise GitHubError("UNPROCESSABLE", f"Base ref {base} does not exist")
         if input.get("body") is not None:
-            issue["body"] = text
+            issue.body = text
         if title is not None:
-            issue["title"] = title
+            issue.title = title
         if base is not None:
-            pull["base"] = base
-        issue["updated_at"] = fake._stamp()
+            pull.base = base
+        fake._store.touch(issue)
         return {
             "clientMutationId": input.get("clientMutationId"),
-            "actor": _actor(fake, fake.bot),
+            "actor": _actor(fake, fake._bot),
             "pullRequest": _issue_node(fake, issue),
         }
 
     def mark_ready(input: dict[str, Any]) -> Node:
         pull = _pull_for(fake, input["pullRequestId"])
-        issue = fake._issues[pull["number"]]
-        if pull["draft"]:  # one that is ready already stays so, no error
-            pull["draft"] = False
-            issue["updated_at"] = fake._stamp()
+        issue = fake._issues[pull.number]
+        if pull.draft:  # one that is ready already stays so, no error
+            pull.draft = False
+            fake._store.touch(issue)
         return {
             "clientMutationId": input.get("clientMutationId"),
             "pullRequest": _issue_node(fake, issue),

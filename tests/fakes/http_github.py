@@ -34,7 +34,8 @@ import threading
 import time
 import traceback
 import urllib.parse
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
@@ -43,8 +44,11 @@ from types import TracebackType
 from typing import Any, NotRequired, TypedDict, TypeVar
 
 from baton.sim import payloads
-from baton.sim.github import git, pulls, relations, rules
+from baton.sim.github import git, pulls, rules
+from baton.sim.github.issues import Comment, Event, Issue, Label, Reaction, Refused, User
+from baton.sim.github.pulls import CheckRun, PullRequest, PullRequestRefusal, Review, ReviewComment
 from baton.sim.github.rules import DEFAULT_LABEL_COLOR, REACTIONS, ROLES
+from baton.sim.github.state import GitHubState
 from baton.sim.payloads import REPOSITORY_ID, DispatchRequest
 
 __all__ = [
@@ -52,7 +56,6 @@ __all__ = [
     "REPOSITORY_ID",
     "ROLES",
     "Call",
-    "CheckRunState",
     "CommentState",
     "DispatchRequest",
     "EventState",
@@ -63,7 +66,6 @@ __all__ = [
     "LabelState",
     "PullState",
     "ReactionState",
-    "ReviewState",
     "UserRef",
 ]
 
@@ -168,42 +170,6 @@ class PullState(TypedDict):
     head_sha: str  # frozen when it closes; while open, the head branch's
 
 
-class ReviewCommentState(TypedDict):
-    id: int
-    path: str
-    line: int | None
-    body: str
-
-
-class ReviewState(TypedDict):
-    id: int
-    pull_number: int
-    user: UserRef
-    state: str  # APPROVED, CHANGES_REQUESTED, COMMENTED
-    body: str
-    commit_id: str
-    submitted_at: str
-    comments: list[ReviewCommentState]
-
-
-class CheckRunState(TypedDict):
-    id: int
-    head_sha: str
-    name: str
-    status: str  # queued, in_progress, completed
-    conclusion: str | None
-    started_at: str
-    completed_at: str | None
-    title: str
-    summary: str
-    text: str
-
-
-VERDICTS = {
-    "approved": "APPROVED",
-    "changes_requested": "CHANGES_REQUESTED",
-    "commented": "COMMENTED",
-}
 CREATE_PULL_DOCS = "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"
 
 
@@ -450,7 +416,15 @@ class FakeGitHub:
         self.rate_used = 0  # settable: tests may exhaust the primary rate limit
         self.graphql_used = 0  # GraphQL documents answered, against a budget of their own
         self.graphql_limit = rate_limit  # settable: tests may spend GraphQL's budget alone
-        self.now = datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC)
+        # GitHub's state, the one model the in-memory GitHub keeps too; labels by name, as
+        # GitHub lists them.
+        self._state = GitHubState(
+            f"{owner}/{repo}",
+            bot_login=bot_login,
+            now=datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC),
+            sort_labels=True,
+        )
+        self._bot = User(bot_login, "Bot")
         self.internal_errors: list[str] = []  # handler crashes (bugs in the fake)
 
         self._lock = threading.RLock()
@@ -458,13 +432,14 @@ class FakeGitHub:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
-        self._ids = rules.Ids()  # one counter: ids order creation (the timeline sorts by them)
-        self._user_ids = rules.UserIds(bot_login)
-        self._labels: dict[str, LabelState] = {}
-        self._issues: dict[int, IssueState] = {}
-        self._comments: dict[int, CommentState] = {}
-        self._collaborators = rules.Collaborators()
-        self._teams = rules.Teams()
+        self._ids = self._state.ids  # one counter: ids order creation (the timeline sorts by them)
+        self._user_ids = self._state.user_ids
+        self._store = self._state.issues
+        self._labels = self._store.labels
+        self._issues = self._store.issues
+        self._comments = self._store.comments
+        self._collaborators = self._state.collaborators
+        self._teams = self._state.teams
         self._workflows: dict[str, _WorkflowState] = {}
         self._strict_workflows = False
         self._dispatches: list[DispatchRequest] = []
@@ -472,13 +447,14 @@ class FakeGitHub:
         self._field_faults: list[FieldFault] = []
         self._requests: list[Call] = []
         # The repository and its work product.
-        self._git = git.Git(f"{owner}/{repo}", when=self.now)
+        self._git = self._state.git
         self._ref_ids: dict[str, int] = {}  # a node id per branch, as GitHub gives each ref
-        self._pulls: dict[int, PullState] = {}
-        self._reviews: dict[int, ReviewState] = {}
-        self._check_runs: list[CheckRunState] = []
+        self._work = self._state.pulls  # pull requests, their reviews, the check runs
+        self._pulls = self._work.pulls
+        self._reviews = self._work.reviews
+        self._check_runs = self._work.check_runs
         # Sub-issues and "blocked by" edges, by issue number, with GitHub's refusals.
-        self._relations = relations.Relations()
+        self._relations = self._state.relations
         # "Allow GitHub Actions to create and approve pull requests": on here, a test turns it
         # off to see GitHub's 403. GITHUB_TOKEN never has the `workflows` permission.
         self.actions_may_open_pull_requests = True
@@ -537,6 +513,14 @@ class FakeGitHub:
 
     # ----------------------------------------------------------------- clock
 
+    @property
+    def now(self) -> datetime:
+        return self._state.now
+
+    @now.setter
+    def now(self, moment: datetime) -> None:
+        self._state.now = moment
+
     def advance(self, seconds: float = 1.0) -> datetime:
         """Move the fake clock forward (timestamps have one-second resolution)."""
         with self._lock:
@@ -559,8 +543,7 @@ class FakeGitHub:
         with self._lock:
             if self._find_label(name) is not None:
                 raise ValueError(f"label {name!r} already exists")
-            label = self._create_label(name, color, description)
-            return copy.deepcopy(label)
+            return _label_view(self._create_label(name, color, description))
 
     def add_issue(
         self,
@@ -573,30 +556,16 @@ class FakeGitHub:
         is_pull_request: bool = False,
     ) -> int:
         """Create an issue (or PR); initial labels are recorded as applied by the author."""
-        with self._lock:
-            number = rules.next_number(self._issues)
-            author: UserRef = {"login": user, "type": user_type}
-            stamp = self._stamp()
-            self._issues[number] = {
-                "number": number,
-                "id": self._next_id(),
-                "title": title,
-                "body": body,
-                "state": "open",
-                "state_reason": None,
-                "user": author,
-                "author_association": association,
-                "labels": [],
-                "comments": [],
-                "events": [],
-                "reactions": [],
-                "is_pull_request": is_pull_request,
-                "created_at": stamp,
-                "updated_at": stamp,
-                "closed_at": None,
-            }
-            self._add_labels(self._issues[number], list(labels), author)
-            return number
+        with self._lock, _refusing():
+            author = User(user, user_type)
+            return self._store.open(
+                title,
+                body,
+                author,
+                association=association,
+                labels=list(labels),
+                is_pull_request=is_pull_request,
+            ).number
 
     def add_comment(
         self,
@@ -608,10 +577,8 @@ class FakeGitHub:
     ) -> CommentState:
         with self._lock:
             issue = self._issue(number)
-            comment = self._create_comment(
-                issue, body, {"login": user, "type": user_type}, association
-            )
-            return copy.deepcopy(comment)
+            comment = self._create_comment(issue, body, User(user, user_type), association)
+            return self._comment_view(comment)
 
     def edit_comment(
         self, comment_id: int, body: str, *, by: str | None = None, by_type: str | None = None
@@ -620,13 +587,9 @@ class FakeGitHub:
         maintainer; another workflow posting as the bot, `by_type="Bot"`)."""
         with self._lock:
             comment = self._comments[comment_id]
-            editor: UserRef = (
-                {"login": by, "type": by_type or rules.user_type(by)}
-                if by is not None
-                else {"login": comment["user"]["login"], "type": comment["user"]["type"]}
-            )
-            self._set_comment_body(comment, body, editor)
-            return copy.deepcopy(comment)
+            editor = User(by, by_type or rules.user_type(by)) if by is not None else comment.user
+            self._store.edit(comment, body, editor)
+            return self._comment_view(comment)
 
     def update_issue(
         self,
@@ -639,34 +602,30 @@ class FakeGitHub:
         state_reason: str | None = None,
     ) -> IssueState:
         """Simulate a human editing, closing or reopening an issue (events carry ``actor``)."""
-        with self._lock:
+        with self._lock, _refusing():
             issue = self._issue(number)
-            who: UserRef = {"login": actor, "type": "User"} if actor else issue["user"]
-            if title is not None and title != issue["title"]:
-                self._record_event(
-                    issue, "renamed", who, rename={"from": issue["title"], "to": title}
-                )
-                issue["title"] = title
+            who = User(actor, "User") if actor else issue.user
+            if title is not None:
+                self._store.rename(issue, title, who)
             if body is not None:
-                issue["body"] = body
+                issue.body = body
             if state is not None:
-                self._set_state(issue, state, state_reason, who)
-            issue["updated_at"] = self._stamp()
-            return copy.deepcopy(issue)
+                self._store.set_state(issue, state, who, state_reason)
+            self._store.touch(issue)
+            return self._issue_view(issue)
 
     def label_by(self, number: int, name: str, actor: str, actor_type: str = "User") -> None:
         """Simulate ``actor`` adding a label in the UI (auto-creating it like GitHub)."""
-        with self._lock:
-            issue = self._issue(number)
-            self._add_labels(issue, [name], {"login": actor, "type": actor_type})
+        with self._lock, _refusing():
+            self._store.add_label(self._issue(number), name, User(actor, actor_type))
 
     def unlabel_by(self, number: int, name: str, actor: str, actor_type: str = "User") -> None:
         with self._lock:
             issue = self._issue(number)
             label = self._find_label(name)
-            if label is None or label["name"] not in issue["labels"]:
+            if label is None or label.name not in issue.labels:
                 raise KeyError(f"label {name!r} is not on issue #{number}")
-            self._remove_label(issue, label["name"], {"login": actor, "type": actor_type})
+            self._store.remove_label(issue, label.name, User(actor, actor_type))
 
     def set_permission(self, login: str, perm: str) -> None:
         with self._lock:
@@ -711,9 +670,7 @@ class FakeGitHub:
     ) -> int:
         """``by`` opens a pull request from ``branch`` to the default branch."""
         with self._lock:
-            return self._open_pull(branch, title, body, {"login": by, "type": "User"}, draft)[
-                "number"
-            ]
+            return self._open_pull(branch, title, body, User(by, "User"), draft).number
 
     def review(
         self,
@@ -725,49 +682,20 @@ class FakeGitHub:
     ) -> int:
         """``by`` submits a review (approved, changes_requested, commented) on the pull
         request's current head, with inline comments (path, line, body). Returns its id."""
-        if verdict not in VERDICTS:
-            raise ValueError(f"unknown verdict {verdict!r}; expected one of {sorted(VERDICTS)}")
+        if verdict not in pulls.VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}; expected one of {list(pulls.VERDICTS)}")
         with self._lock:
             pull = self._pulls[number]
-            review: ReviewState = {
-                "id": self._next_id(),
-                "pull_number": number,
-                "user": {"login": by, "type": "User"},
-                "state": VERDICTS[verdict],
-                "body": body,
-                "commit_id": self._pull_head(pull),
-                "submitted_at": self._stamp(),
-                "comments": [
-                    {"id": self._next_id(), "path": path, "line": line, "body": text}
-                    for path, line, text in notes
-                ],
-            }
-            self._reviews[review["id"]] = review
-            self._issues[number]["updated_at"] = self._stamp()
-            return review["id"]
+            return self._work.review(pull, User(by, "User"), verdict, body, notes).id
 
     def merge(self, number: int, by: str = "maria") -> str:
         """``by`` merges the open pull request with a merge commit; returns the commit."""
         with self._lock:
-            pull, issue = self._pulls[number], self._issues[number]
-            if issue["state"] != "open":
-                raise ValueError(f"pull request #{number} is not open")
-            pull["head_sha"] = self._pull_head(pull)
-            message = f"Merge pull request #{number} from {pull['head']}"
-            merged = self._git.merge(pull["head"], pull["base"], message, by, self.now)
-            who: UserRef = {"login": by, "type": "User"}
-            pull["merged"], pull["merged_at"] = True, self._stamp()
-            pull["merged_by"], pull["merge_commit_sha"] = who, merged.oid
-            self._set_state(issue, "closed", None, who)
-            issue["updated_at"] = self._stamp()
-            return merged.oid
+            return self._work.merge(self._pulls[number], User(by, "User"))
 
     def close_pull_request(self, number: int, by: str = "maria") -> None:
         with self._lock:
-            pull, issue = self._pulls[number], self._issues[number]
-            pull["head_sha"] = self._pull_head(pull)
-            self._set_state(issue, "closed", None, {"login": by, "type": "User"})
-            issue["updated_at"] = self._stamp()
+            self._work.close(self._pulls[number], User(by, "User"))
 
     def add_check_run(
         self,
@@ -781,21 +709,7 @@ class FakeGitHub:
     ) -> int:
         """CI reports a check run on a commit: its conclusion, or None while it runs."""
         with self._lock:
-            stamp = self._stamp()
-            run: CheckRunState = {
-                "id": self._next_id(),
-                "head_sha": head_sha,
-                "name": name,
-                "status": "in_progress" if conclusion is None else "completed",
-                "conclusion": conclusion,
-                "started_at": stamp,
-                "completed_at": None if conclusion is None else stamp,
-                "title": title,
-                "summary": summary,
-                "text": text,
-            }
-            self._check_runs.append(run)
-            return run["id"]
+            return self._work.add_check_run(head_sha, name, conclusion, title, summary, text).id
 
     def add_sub_issue(self, parent: int, child: int, *, replace_parent: bool = False) -> None:
         """Someone makes ``child`` a sub-issue of ``parent`` (raises ``RelationRefusal``)."""
@@ -832,7 +746,7 @@ class FakeGitHub:
     def node_id(self, number: int) -> str:
         """The issue's node id (``I_fake{id}``), as GraphQL and REST's ``node_id`` give it."""
         with self._lock:
-            return f"I_fake{self._issue(number)['id']}"
+            return f"I_fake{self._issue(number).id}"
 
     def file_at(self, ref: str, path: str) -> str | None:
         """The text of ``path`` at a branch's head (or a commit); None if absent."""
@@ -853,35 +767,86 @@ class FakeGitHub:
 
     def pull_request(self, number: int) -> PullState:
         with self._lock:
-            pull = copy.deepcopy(self._pulls[number])
-            pull["head_sha"] = self._pull_head(self._pulls[number])
-            return pull
+            pull = self._pulls[number]
+            return {
+                "number": pull.number,
+                "id": pull.id,
+                "head": pull.head,
+                "base": pull.base,
+                "user": _user_ref(pull.user),
+                "draft": pull.draft,
+                "merged": pull.merged,
+                "merged_at": _stamp_of(pull.merged_at),
+                "merged_by": _user_ref(pull.merged_by) if pull.merged_by else None,
+                "merge_commit_sha": pull.merge_commit,
+                "head_sha": self._pull_head(pull),
+            }
 
     # ----------------------------------------------------------------- inspection
 
     def issue(self, number: int) -> IssueState:
         with self._lock:
-            return copy.deepcopy(self._issue(number))
+            return self._issue_view(self._issue(number))
 
     def comments(self, number: int) -> list[CommentState]:
         with self._lock:
-            return copy.deepcopy(self._issue(number)["comments"])
+            self._issue(number)
+            return [self._comment_view(c) for c in self._store.comments_of(number)]
 
     def comment(self, comment_id: int) -> CommentState:
         with self._lock:
-            return copy.deepcopy(self._comments[comment_id])
+            return self._comment_view(self._comments[comment_id])
 
     def labels_of(self, number: int) -> list[str]:
         with self._lock:
-            return list(self._issue(number)["labels"])
+            return list(self._issue(number).labels)
 
     def labels(self) -> dict[str, LabelState]:
         with self._lock:
-            return copy.deepcopy(self._labels)
+            return {name: _label_view(label) for name, label in self._labels.items()}
 
     def events(self, number: int) -> list[EventState]:
         with self._lock:
-            return copy.deepcopy(self._issue(number)["events"])
+            return [_event_view(event) for event in self._issue(number).events]
+
+    def _issue_view(self, issue: Issue) -> IssueState:
+        """The issue as the tests inspect it: a copy, GitHub's timestamps as text."""
+        return {
+            "number": issue.number,
+            "id": issue.id,
+            "title": issue.title,
+            "body": issue.body,
+            "state": issue.state,
+            "state_reason": issue.state_reason,
+            "user": _user_ref(issue.user),
+            "author_association": issue.association,
+            "labels": list(issue.labels),
+            "comments": [self._comment_view(c) for c in self._store.comments_of(issue.number)],
+            "events": [_event_view(event) for event in issue.events],
+            "reactions": [_reaction_view(r) for r in issue.reactions],
+            "is_pull_request": issue.is_pull_request,
+            "created_at": rules.timestamp(issue.created_at),
+            "updated_at": rules.timestamp(issue.updated_at),
+            "closed_at": _stamp_of(issue.closed_at),
+        }
+
+    def _comment_view(self, comment: Comment) -> CommentState:
+        return {
+            "id": comment.id,
+            "issue_number": comment.issue,
+            "body": comment.body,
+            "user": {
+                "login": comment.author,
+                "type": comment.author_type,
+                "id": self._user_id(comment.author),
+            },
+            "author_association": comment.association,
+            "created_at": rules.timestamp(comment.created_at),
+            "updated_at": rules.timestamp(comment.updated_at),
+            "last_edited_at": _stamp_of(comment.edited_at),
+            "editor": _user_ref(comment.editor) if comment.editor else None,
+            "reactions": [_reaction_view(r) for r in comment.reactions],
+        }
 
     @property
     def dispatches(self) -> list[DispatchRequest]:
@@ -1022,17 +987,17 @@ class FakeGitHub:
 
     def issue_of_comment(self, comment_id: int) -> int:
         with self._lock:
-            return self._comments[comment_id]["issue_number"]
+            return self._comments[comment_id].issue
 
     def last_actor(
         self, number: int, event: str, label: str | None = None
     ) -> tuple[str, str] | None:
         """Who caused the issue's latest ``event`` (for ``label``): (login, user type)."""
         with self._lock:
-            for item in reversed(self._issue(number)["events"]):
-                named = item.get("label", {}).get("name", "")
-                if item["event"] == event and (label is None or rules.find_label([named], label)):
-                    return item["actor"]["login"], item["actor"]["type"]
+            for item in reversed(self._issue(number).events):
+                named = item.label[0] if item.label else ""
+                if item.kind == event and (label is None or rules.find_label([named], label)):
+                    return item.actor.login, item.actor.type
             return None
 
     # ----------------------------------------------------------------- request pipeline
@@ -1211,32 +1176,31 @@ class FakeGitHub:
     def _user_id(self, login: str) -> int:
         return self._user_ids.of(login)
 
-    def _issue(self, number: int) -> IssueState:
+    def _issue(self, number: int) -> Issue:
         """For helpers: an unknown issue is a test bug (KeyError)."""
         return self._issues[number]
 
-    def _issue_or_404(self, number: int) -> IssueState:
+    def _issue_or_404(self, number: int) -> Issue:
         issue = self._issues.get(number)
         if issue is None:
             raise _not_found()
         return issue
 
-    def _comment_or_404(self, comment_id: int) -> CommentState:
+    def _comment_or_404(self, comment_id: int) -> Comment:
         comment = self._comments.get(comment_id)
         if comment is None:
             raise _not_found()
         return comment
 
-    def _issue_by_id(self, issue_id: int) -> IssueState | None:
+    def _issue_by_id(self, issue_id: int) -> Issue | None:
         """An issue (or pull request) by its database id, as node ids carry it."""
-        return next((issue for issue in self._issues.values() if issue["id"] == issue_id), None)
+        return self._store.by_id(issue_id)
 
-    def _label_by_id(self, label_id: int) -> LabelState | None:
-        return next((lab for lab in self._labels.values() if lab["id"] == label_id), None)
+    def _label_by_id(self, label_id: int) -> Label | None:
+        return self._store.label_by_id(label_id)
 
-    def _find_label(self, name: str) -> LabelState | None:
-        known = rules.find_label(self._labels, name)
-        return self._labels[known] if known is not None else None
+    def _find_label(self, name: str) -> Label | None:
+        return self._store.find_label(name)
 
     def _validate_label(
         self, name: Any, color: Any, description: Any
@@ -1247,142 +1211,43 @@ class FakeGitHub:
             raise _refused(refusal)
         return name, color, description
 
-    def _create_label(self, name: Any, color: Any, description: Any) -> LabelState:
-        name, color, description = self._validate_label(name, color, description)
-        label: LabelState = {
-            "id": self._next_id(),
-            "name": name,
-            "color": color.lower(),
-            "description": description,
-            "default": False,
-        }
-        self._labels[name] = label
-        return label
+    def _create_label(self, name: Any, color: Any, description: Any) -> Label:
+        with _refusing():
+            return self._store.create_label(name, color, description)
 
-    def _record_event(
-        self,
-        issue: IssueState,
-        kind: str,
-        actor: UserRef,
-        *,
-        label: LabelState | None = None,
-        rename: dict[str, str] | None = None,
-    ) -> None:
-        event: EventState = {
-            "id": self._next_id(),
-            "event": kind,
-            "actor": {"login": actor["login"], "type": actor["type"]},
-            "created_at": self._stamp(),
-        }
-        if label is not None:
-            event["label"] = {"name": label["name"], "color": label["color"]}
-        if rename is not None:
-            event["rename"] = rename
-        issue["events"].append(event)
+    def _add_labels(self, issue: Issue, names: Sequence[str], actor: User) -> None:
+        with _refusing():
+            for name in names:
+                self._store.add_label(issue, name, actor)
 
-    def _add_labels(self, issue: IssueState, names: Sequence[str], actor: UserRef) -> None:
-        for name in names:
-            label = self._find_label(name) or self._create_label(name, DEFAULT_LABEL_COLOR, None)
-            if label["name"] not in issue["labels"]:
-                issue["labels"].append(label["name"])
-                issue["labels"].sort(key=str.casefold)
-                self._record_event(issue, "labeled", actor, label=label)
-                issue["updated_at"] = self._stamp()
+    def _remove_label(self, issue: Issue, name: str, actor: User) -> None:
+        self._store.remove_label(issue, name, actor)
 
-    def _remove_label(self, issue: IssueState, name: str, actor: UserRef) -> None:
-        issue["labels"].remove(name)
-        label = self._labels.get(name) or {
-            "id": 0,
-            "name": name,
-            "color": DEFAULT_LABEL_COLOR,
-            "description": None,
-            "default": False,
-        }
-        self._record_event(issue, "unlabeled", actor, label=label)
-        issue["updated_at"] = self._stamp()
-
-    def _replace_labels(self, issue: IssueState, names: Sequence[str], actor: UserRef) -> None:
-        wanted = [
-            self._find_label(n) or self._create_label(n, DEFAULT_LABEL_COLOR, None) for n in names
-        ]
-        keep = {label["name"] for label in wanted}
-        for current in [name for name in issue["labels"] if name not in keep]:
+    def _replace_labels(self, issue: Issue, names: Sequence[str], actor: User) -> None:
+        with _refusing():
+            wanted = [self._store.label_for(n) for n in names]
+        keep = {label.name for label in wanted}
+        for current in [name for name in issue.labels if name not in keep]:
             self._remove_label(issue, current, actor)
-        self._add_labels(issue, [label["name"] for label in wanted], actor)
+        self._add_labels(issue, [label.name for label in wanted], actor)
 
-    def _set_state(self, issue: IssueState, state: str, reason: str | None, actor: UserRef) -> None:
-        if state not in ("open", "closed"):
-            raise _invalid("Issue", "state", "invalid")
-        if reason is not None and reason not in STATE_REASONS:
-            raise _invalid("Issue", "state_reason", "invalid")
-        if state == issue["state"]:
-            if reason is not None:
-                issue["state_reason"] = reason
-            return
-        issue["state"] = state
-        if state == "closed":
-            issue["closed_at"] = self._stamp()
-            issue["state_reason"] = reason or "completed"
-            self._record_event(issue, "closed", actor)
-        else:
-            issue["closed_at"] = None
-            issue["state_reason"] = "reopened"
-            self._record_event(issue, "reopened", actor)
+    def _create_comment(self, issue: Issue, body: str, author: User, association: str) -> Comment:
+        self._user_id(author.login)  # GitHub knows the commenter from here on
+        with _refusing():
+            return self._store.comment(issue, body, author, association)
 
-    def _create_comment(
-        self, issue: IssueState, body: str, author: UserRef, association: str
-    ) -> CommentState:
-        stamp = self._stamp()
-        comment: CommentState = {
-            "id": self._next_id(),
-            "issue_number": issue["number"],
-            "body": body,
-            "user": {
-                "login": author["login"],
-                "type": author["type"],
-                "id": self._user_id(author["login"]),
-            },
-            "author_association": association,
-            "created_at": stamp,
-            "updated_at": stamp,
-            "last_edited_at": None,
-            "editor": None,
-            "reactions": [],
-        }
-        issue["comments"].append(comment)
-        issue["updated_at"] = stamp
-        self._comments[comment["id"]] = comment
-        return comment
-
-    def _set_comment_body(
-        self, comment: CommentState, text: str, editor: UserRef | None = None
-    ) -> None:
+    def _set_comment_body(self, comment: Comment, text: str, editor: User | None = None) -> None:
         """A body edit, stamped as GitHub stamps it; through the API the editor is the token's
         user, the bot."""
-        stamp = self._stamp()
-        comment["body"] = text
-        comment["updated_at"] = comment["last_edited_at"] = stamp
-        comment["editor"] = editor or self.bot
+        self._store.edit(comment, text, editor or self._bot)
 
-    def _remove_comment(self, comment: CommentState) -> None:
-        del self._comments[comment["id"]]
-        self._issues[comment["issue_number"]]["comments"].remove(comment)
+    def _remove_comment(self, comment: Comment) -> None:
+        del self._comments[comment.id]
 
-    def _add_reaction(
-        self, reactions: list[ReactionState], content: str
-    ) -> tuple[ReactionState, bool]:
+    def _add_reaction(self, reactions: list[Reaction], content: str) -> tuple[Reaction, bool]:
         """The bot's ``content`` reaction, made once: (the reaction, whether it is new)."""
-        for reaction in reactions:
-            if reaction["content"] == content and reaction["user"]["login"] == self.bot_login:
-                return reaction, False
-        created: ReactionState = {
-            "id": self._next_id(),
-            "content": content,
-            "user": {"login": self.bot["login"], "type": self.bot["type"]},
-            "created_at": self._stamp(),
-        }
-        reactions.append(created)
-        return created, True
+        with _refusing():
+            return self._store.react(reactions, content, self._bot)
 
     def _take_field_fault(self, alias: str, operation: str | None) -> FieldFault | None:
         """The queued field fault for a GraphQL root field about to run, counted as hit."""
@@ -1416,54 +1281,26 @@ class FakeGitHub:
             None,
         )
 
-    def _pull_by_id(self, pull_id: int) -> PullState | None:
-        return next((pull for pull in self._pulls.values() if pull["id"] == pull_id), None)
+    def _pull_by_id(self, pull_id: int) -> PullRequest | None:
+        return self._work.by_id(pull_id)
 
-    def _pull_head(self, pull: PullState) -> str:
-        if self._issues[pull["number"]]["state"] == "open":
-            return self._git.head(pull["head"]) or pull["head_sha"]
-        return pull["head_sha"]
-
-    def _open_pull_from(self, branch: str) -> PullState | None:
-        return next(
-            (
-                pull
-                for pull in self._pulls.values()
-                if pull["head"] == branch and self._issues[pull["number"]]["state"] == "open"
-            ),
-            None,
-        )
+    def _pull_head(self, pull: PullRequest) -> str:
+        return self._work.head_of(pull)
 
     def _open_pull(
-        self, branch: str, title: str, body: str, user: UserRef, draft: bool
-    ) -> PullState:
+        self, branch: str, title: str, body: Any, user: User, draft: bool
+    ) -> PullRequest:
         """Open a pull request as ``POST /pulls`` does, or refuse it with GitHub's 422."""
-        base = self._git.default_branch
-        if self._open_pull_from(branch) is not None:
-            message = pulls.pull_request_exists_message(self.owner, branch)
-            raise _invalid_custom("PullRequest", message)
-        if self._git.head(branch) is None:
-            raise _invalid("PullRequest", "head", "invalid")
-        if not self._git.ahead(base, branch):
-            raise _invalid_custom("PullRequest", pulls.no_commits_message(base, branch))
-        text = self._body_text("PullRequest", body, required=False)
-        number = self.add_issue(title, text, user=user["login"], user_type=user["type"])
-        self._issues[number]["is_pull_request"] = True
-        pull: PullState = {
-            "number": number,
-            "id": self._next_id(),
-            "head": branch,
-            "base": base,
-            "user": user,
-            "draft": draft,
-            "merged": False,
-            "merged_at": None,
-            "merged_by": None,
-            "merge_commit_sha": None,
-            "head_sha": self._git.head(branch) or "",
-        }
-        self._pulls[number] = pull
-        return pull
+        if not isinstance(body, str):
+            self._body_text("PullRequest", body, required=False)
+        try:
+            return self._work.open(branch, title, body or "", user, draft=draft)
+        except PullRequestRefusal as refused:
+            if refused.refusal is not None:
+                raise _refused(refused.refusal) from None
+            if refused.kind == "no_head":
+                raise _invalid("PullRequest", "head", "invalid") from None
+            raise _invalid_custom("PullRequest", refused.message) from None
 
     # ----------------------------------------------------------------- request-body helpers
 
@@ -1543,91 +1380,95 @@ class FakeGitHub:
     def _html(self) -> str:
         return f"https://github.com/{self.owner}/{self.repo}"
 
-    def _render_user(self, base: str, user: UserRef) -> dict[str, Any]:
-        return payloads.user_object(base, user["login"], user["type"], self._user_id(user["login"]))
+    def _render_user(self, base: str, user: UserRef | User) -> dict[str, Any]:
+        if isinstance(user, User):
+            login, kind = user.login, user.type
+        else:
+            login, kind = user["login"], user["type"]
+        return payloads.user_object(base, login, kind, self._user_id(login))
 
     def _render_repo(self, base: str) -> dict[str, Any]:
-        owner = self._render_user(base, {"login": self.owner, "type": "Organization"})
-        open_issues = sum(1 for issue in self._issues.values() if issue["state"] == "open")
+        owner = self._render_user(base, User(self.owner, "Organization"))
+        open_issues = sum(1 for issue in self._issues.values() if issue.state == "open")
         return payloads.repository_object(
             base, self.repo_full_name, owner, open_issues=open_issues, now=self._stamp()
         )
 
-    def _render_label(self, base: str, label: LabelState) -> dict[str, Any]:
+    def _render_label(self, base: str, label: Label) -> dict[str, Any]:
         return payloads.label_object(
             base,
             self.repo_full_name,
-            label_id=label["id"],
-            name=label["name"],
-            color=label["color"],
-            description=label["description"],
-            default=label["default"],
+            label_id=label.id,
+            name=label.name,
+            color=label.color,
+            description=label.description,
+            default=label.default,
         )
 
-    def _render_reaction(self, base: str, reaction: ReactionState) -> dict[str, Any]:
+    def _render_reaction(self, base: str, reaction: Reaction) -> dict[str, Any]:
         return {
-            "id": reaction["id"],
-            "node_id": f"REA_fake{reaction['id']}",
-            "user": self._render_user(base, reaction["user"]),
-            "content": reaction["content"],
-            "created_at": reaction["created_at"],
+            "id": reaction.id,
+            "node_id": f"REA_fake{reaction.id}",
+            "user": self._render_user(base, reaction.user),
+            "content": reaction.content,
+            "created_at": rules.timestamp(reaction.created_at),
         }
 
-    def _render_issue(self, base: str, issue: IssueState) -> dict[str, Any]:
+    def _render_issue(self, base: str, issue: Issue) -> dict[str, Any]:
         return payloads.issue_object(
             base,
             self.repo_full_name,
-            issue_id=issue["id"],
-            number=issue["number"],
-            title=issue["title"],
-            body=issue["body"],
-            state=issue["state"],
-            state_reason=issue["state_reason"],
-            user=self._render_user(base, issue["user"]),
-            labels=[self._render_label(base, self._labels[name]) for name in issue["labels"]],
-            comments=len(issue["comments"]),
-            created_at=issue["created_at"],
-            updated_at=issue["updated_at"],
-            closed_at=issue["closed_at"],
-            author_association=issue["author_association"],
-            reactions=[r["content"] for r in issue["reactions"]],
-            is_pull_request=issue["is_pull_request"],
+            issue_id=issue.id,
+            number=issue.number,
+            title=issue.title,
+            body=issue.body,
+            state=issue.state,
+            state_reason=issue.state_reason,
+            user=self._render_user(base, issue.user),
+            labels=[self._render_label(base, self._labels[name]) for name in issue.labels],
+            comments=len(self._store.comments_of(issue.number)),
+            created_at=rules.timestamp(issue.created_at),
+            updated_at=rules.timestamp(issue.updated_at),
+            closed_at=_stamp_of(issue.closed_at),
+            author_association=issue.association,
+            reactions=[r.content for r in issue.reactions],
+            is_pull_request=issue.is_pull_request,
         )
 
-    def _render_comment(self, base: str, comment: CommentState) -> dict[str, Any]:
-        user: UserRef = {"login": comment["user"]["login"], "type": comment["user"]["type"]}
+    def _render_comment(self, base: str, comment: Comment) -> dict[str, Any]:
+        user = comment.user
         return payloads.comment_object(
             base,
             self.repo_full_name,
-            comment_id=comment["id"],
-            number=comment["issue_number"],
+            comment_id=comment.id,
+            number=comment.issue,
             user=self._render_user(base, user),
-            body=comment["body"],
-            created_at=comment["created_at"],
-            updated_at=comment["updated_at"],
-            author_association=comment["author_association"],
-            reactions=[r["content"] for r in comment["reactions"]],
-            by_actions=user["type"] == "Bot" and user["login"] == self.bot_login,
+            body=comment.body,
+            created_at=rules.timestamp(comment.created_at),
+            updated_at=rules.timestamp(comment.updated_at),
+            author_association=comment.association,
+            reactions=[r.content for r in comment.reactions],
+            by_actions=user.type == "Bot" and user.login == self.bot_login,
         )
 
-    def _render_event(self, base: str, issue: IssueState, event: EventState) -> dict[str, Any]:
+    def _render_event(self, base: str, issue: Issue, event: Event) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": event["id"],
-            "node_id": f"LE_fake{event['id']}",
-            "url": f"{self._api(base)}/issues/events/{event['id']}",
-            "actor": self._render_user(base, event["actor"]),
-            "event": event["event"],
+            "id": event.id,
+            "node_id": f"LE_fake{event.id}",
+            "url": f"{self._api(base)}/issues/events/{event.id}",
+            "actor": self._render_user(base, event.actor),
+            "event": event.kind,
             "commit_id": None,
             "commit_url": None,
-            "created_at": event["created_at"],
+            "created_at": rules.timestamp(event.created_at),
             "performed_via_github_app": None,
         }
-        if "label" in event:
-            data["label"] = dict(event["label"])
-        if "rename" in event:
-            data["rename"] = dict(event["rename"])
-        if event["event"] == "closed":
-            data["state_reason"] = issue["state_reason"]
+        if event.label is not None:
+            data["label"] = {"name": event.label[0], "color": event.label[1]}
+        if event.rename is not None:
+            data["rename"] = {"from": event.rename[0], "to": event.rename[1]}
+        if event.kind == "closed":
+            data["state_reason"] = issue.state_reason
         return data
 
     def _render_git_user(self, login: str, stamp: str) -> dict[str, Any]:
@@ -1711,14 +1552,14 @@ class FakeGitHub:
             "object": {"sha": oid, "type": "commit", "url": f"{api}/git/commits/{oid}"},
         }
 
-    def _render_pull(self, base: str, pull: PullState) -> dict[str, Any]:
+    def _render_pull(self, base: str, pull: PullRequest) -> dict[str, Any]:
         """A pull request as GET /repos/{owner}/{repo}/pulls/{n} gives it."""
-        issue = self._issues[pull["number"]]
-        api, number = self._api(base), pull["number"]
+        issue = self._issues[pull.number]
+        api, number = self._api(base), pull.number
         url = f"{api}/pulls/{number}"
         html = f"{self._html()}/pull/{number}"
         repo = self._render_repo(base)
-        owner = self._render_user(base, {"login": self.owner, "type": "Organization"})
+        owner = self._render_user(base, User(self.owner, "Organization"))
 
         def part(branch: str, sha: str) -> dict[str, Any]:
             return {
@@ -1729,11 +1570,11 @@ class FakeGitHub:
                 "repo": repo,
             }
 
-        merged_by = pull["merged_by"]
+        merged_by = pull.merged_by
         return {
             "url": url,
-            "id": pull["id"],
-            "node_id": f"PR_fake{pull['id']}",
+            "id": pull.id,
+            "node_id": pull.node_id,
             "html_url": html,
             "diff_url": f"{html}.diff",
             "patch_url": f"{html}.patch",
@@ -1744,25 +1585,25 @@ class FakeGitHub:
             "comments_url": f"{api}/issues/{number}/comments",
             "statuses_url": f"{api}/statuses/{self._pull_head(pull)}",
             "number": number,
-            "state": issue["state"],
+            "state": issue.state,
             "locked": False,
-            "title": issue["title"],
-            "user": self._render_user(base, pull["user"]),
-            "body": issue["body"] or None,
-            "labels": [self._render_label(base, self._labels[n]) for n in issue["labels"]],
+            "title": issue.title,
+            "user": self._render_user(base, pull.user),
+            "body": issue.body or None,
+            "labels": [self._render_label(base, self._labels[n]) for n in issue.labels],
             "milestone": None,
             "active_lock_reason": None,
-            "created_at": issue["created_at"],
-            "updated_at": issue["updated_at"],
-            "closed_at": issue["closed_at"],
-            "merged_at": pull["merged_at"],
-            "merge_commit_sha": pull["merge_commit_sha"],
+            "created_at": rules.timestamp(issue.created_at),
+            "updated_at": rules.timestamp(issue.updated_at),
+            "closed_at": _stamp_of(issue.closed_at),
+            "merged_at": _stamp_of(pull.merged_at),
+            "merge_commit_sha": pull.merge_commit,
             "assignee": None,
             "assignees": [],
             "requested_reviewers": [],
             "requested_teams": [],
-            "head": part(pull["head"], self._pull_head(pull)),
-            "base": part(pull["base"], self._git.refs.get(pull["base"], "")),
+            "head": part(pull.head, self._pull_head(pull)),
+            "base": part(pull.base, self._git.refs.get(pull.base, "")),
             "_links": {
                 "self": {"href": url},
                 "html": {"href": html},
@@ -1773,50 +1614,49 @@ class FakeGitHub:
                 "commits": {"href": f"{url}/commits"},
                 "statuses": {"href": f"{api}/statuses/{self._pull_head(pull)}"},
             },
-            "author_association": issue["author_association"],
+            "author_association": issue.association,
             "auto_merge": None,
-            "draft": pull["draft"],
-            "merged": pull["merged"],
+            "draft": pull.draft,
+            "merged": pull.merged,
             "mergeable": None,  # GitHub computes it in the background; null until it has
             "rebaseable": None,
             "mergeable_state": "unknown",
             "merged_by": self._render_user(base, merged_by) if merged_by else None,
-            "comments": len(issue["comments"]),
+            "comments": len(self._store.comments_of(number)),
             "review_comments": sum(
-                len(r["comments"]) for r in self._reviews.values() if r["pull_number"] == number
+                len(r.comments) for r in self._reviews.values() if r.pull_request == number
             ),
             "maintainer_can_modify": False,
-            "commits": self._git.ahead(pull["base"], pull["head"])
-            if pull["head"] in self._git.refs
-            else 0,
+            "commits": self._git.ahead(pull.base, pull.head) if pull.head in self._git.refs else 0,
             "additions": 0,
             "deletions": 0,
             "changed_files": 0,
         }
 
     def _render_review_comment(
-        self, base: str, review: ReviewState, comment: ReviewCommentState
+        self, base: str, review: Review, comment: ReviewComment
     ) -> dict[str, Any]:
         """One inline comment of a review, as the review's comments list gives it."""
-        api, number = self._api(base), review["pull_number"]
-        url = f"{api}/pulls/comments/{comment['id']}"
-        html = f"{self._html()}/pull/{number}#discussion_r{comment['id']}"
+        api, number = self._api(base), review.pull_request
+        url = f"{api}/pulls/comments/{comment.id}"
+        html = f"{self._html()}/pull/{number}#discussion_r{comment.id}"
+        submitted = rules.timestamp(review.submitted_at)
         return {
             "url": url,
-            "pull_request_review_id": review["id"],
-            "id": comment["id"],
-            "node_id": f"PRRC_fake{comment['id']}",
+            "pull_request_review_id": review.id,
+            "id": comment.id,
+            "node_id": f"PRRC_fake{comment.id}",
             "diff_hunk": "",
-            "path": comment["path"],
-            "position": comment["line"],
-            "original_position": comment["line"],
-            "commit_id": review["commit_id"],
-            "original_commit_id": review["commit_id"],
+            "path": comment.path,
+            "position": comment.line,
+            "original_position": comment.line,
+            "commit_id": review.commit,
+            "original_commit_id": review.commit,
             "in_reply_to_id": None,
-            "user": self._render_user(base, review["user"]),
-            "body": comment["body"],
-            "created_at": review["submitted_at"],
-            "updated_at": review["submitted_at"],
+            "user": self._render_user(base, review.author),
+            "body": comment.body,
+            "created_at": submitted,
+            "updated_at": submitted,
             "html_url": html,
             "pull_request_url": f"{api}/pulls/{number}",
             "author_association": "NONE",
@@ -1825,38 +1665,38 @@ class FakeGitHub:
                 "html": {"href": html},
                 "pull_request": {"href": f"{api}/pulls/{number}"},
             },
-            "line": comment["line"],
-            "original_line": comment["line"],
+            "line": comment.line,
+            "original_line": comment.line,
             "side": "RIGHT",
             "start_line": None,
             "original_start_line": None,
             "start_side": None,
-            "subject_type": "line" if comment["line"] is not None else "file",
+            "subject_type": "line" if comment.line is not None else "file",
         }
 
-    def _render_check_run(self, base: str, run: CheckRunState) -> dict[str, Any]:
+    def _render_check_run(self, base: str, run: CheckRun) -> dict[str, Any]:
         api = self._api(base)
         return {
-            "id": run["id"],
-            "head_sha": run["head_sha"],
-            "node_id": f"CR_fake{run['id']}",
+            "id": run.id,
+            "head_sha": run.head_sha,
+            "node_id": f"CR_fake{run.id}",
             "external_id": "",
-            "url": f"{api}/check-runs/{run['id']}",
-            "html_url": f"{self._html()}/runs/{run['id']}",
-            "details_url": f"{self._html()}/actions/runs/{run['id']}",
-            "status": run["status"],
-            "conclusion": run["conclusion"],
-            "started_at": run["started_at"],
-            "completed_at": run["completed_at"],
+            "url": f"{api}/check-runs/{run.id}",
+            "html_url": f"{self._html()}/runs/{run.id}",
+            "details_url": f"{self._html()}/actions/runs/{run.id}",
+            "status": run.status,
+            "conclusion": run.conclusion,
+            "started_at": rules.timestamp(run.started_at),
+            "completed_at": _stamp_of(run.completed_at),
             "output": {
-                "title": run["title"] or None,
-                "summary": run["summary"] or None,
-                "text": run["text"] or None,
+                "title": run.title or None,
+                "summary": run.summary or None,
+                "text": run.text or None,
                 "annotations_count": 0,
-                "annotations_url": f"{api}/check-runs/{run['id']}/annotations",
+                "annotations_url": f"{api}/check-runs/{run.id}/annotations",
             },
-            "name": run["name"],
-            "check_suite": {"id": run["id"] + 1},
+            "name": run.name,
+            "check_suite": {"id": run.id + 1},
             "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
             "pull_requests": [],
         }
@@ -1889,7 +1729,7 @@ class FakeGitHub:
         org = req.params["org"]
         if not self._org_known(org):
             raise _not_found()
-        data = self._render_user(req.base, {"login": org, "type": "Organization"})
+        data = self._render_user(req.base, User(org, "Organization"))
         data.update({"url": f"{req.base}/orgs/{org}", "description": None})
         return _Response(200, data)
 
@@ -1954,14 +1794,15 @@ class FakeGitHub:
         issues = [
             issue
             for issue in self._issues.values()
-            if state in ("all", issue["state"])
-            and wanted <= {name.casefold() for name in issue["labels"]}
-            and (since is None or _parse_iso(issue["updated_at"]) >= since)
+            if state in ("all", issue.state)
+            and wanted <= {name.casefold() for name in issue.labels}
+            and (since is None or _parse_iso(rules.timestamp(issue.updated_at)) >= since)
         ]
-        keys: dict[str, Callable[[IssueState], tuple[Any, int]]] = {
-            "created": lambda issue: (issue["created_at"], issue["number"]),
-            "updated": lambda issue: (issue["updated_at"], issue["number"]),
-            "comments": lambda issue: (len(issue["comments"]), issue["number"]),
+        stamp = rules.timestamp  # GitHub sorts by its timestamps, to the second
+        keys: dict[str, Callable[[Issue], tuple[Any, int]]] = {
+            "created": lambda issue: (stamp(issue.created_at), issue.number),
+            "updated": lambda issue: (stamp(issue.updated_at), issue.number),
+            "comments": lambda issue: (len(self._store.comments_of(issue.number)), issue.number),
         }
         issues.sort(key=keys[sort], reverse=direction == "desc")
         return self._paginate(req, issues, lambda issue: self._render_issue(req.base, issue))
@@ -1988,32 +1829,32 @@ class FakeGitHub:
                 if self._find_label(name) is None:
                     self._validate_label(name, DEFAULT_LABEL_COLOR, None)
 
-        if "title" in body and body["title"] != issue["title"]:
-            self._record_event(
-                issue, "renamed", self.bot, rename={"from": issue["title"], "to": body["title"]}
-            )
-            issue["title"] = body["title"]
+        if "title" in body:
+            self._store.rename(issue, body["title"], self._bot)
         if "body" in body:
-            issue["body"] = text
+            issue.body = text
         if "state" in body:
-            self._set_state(issue, body["state"], reason, self.bot)
+            with _refusing():
+                self._store.set_state(issue, body["state"], self._bot, reason)
         if names is not None:
-            self._replace_labels(issue, names, self.bot)
-        issue["updated_at"] = self._stamp()
+            self._replace_labels(issue, names, self._bot)
+        self._store.touch(issue)
         return _Response(200, self._render_issue(req.base, issue))
 
     def _list_comments(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
         since = _parse_iso(req.query["since"]) if "since" in req.query else None
         comments = [
-            c for c in issue["comments"] if since is None or _parse_iso(c["updated_at"]) >= since
+            c
+            for c in self._store.comments_of(issue.number)
+            if since is None or _parse_iso(rules.timestamp(c.updated_at)) >= since
         ]
         return self._paginate(req, comments, lambda c: self._render_comment(req.base, c))
 
     def _create_comment_handler(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
         text = self._body_text("IssueComment", self._object_body(req).get("body"), required=True)
-        comment = self._create_comment(issue, text, self.bot, "NONE")
+        comment = self._create_comment(issue, text, self._bot, "NONE")
         return _Response(201, self._render_comment(req.base, comment))
 
     def _get_comment(self, req: _Request) -> _Response:
@@ -2031,7 +1872,7 @@ class FakeGitHub:
         self._remove_comment(comment)
         return _Response(204)
 
-    def _react(self, req: _Request, reactions: list[ReactionState]) -> _Response:
+    def _react(self, req: _Request, reactions: list[Reaction]) -> _Response:
         content = self._object_body(req).get("content")
         if content not in REACTIONS:
             raise _invalid("Reaction", "content", "invalid")
@@ -2040,30 +1881,28 @@ class FakeGitHub:
 
     def _create_comment_reaction(self, req: _Request) -> _Response:
         comment = self._comment_or_404(int(req.params["comment_id"]))
-        return self._react(req, comment["reactions"])
+        return self._react(req, comment.reactions)
 
     def _list_comment_reactions(self, req: _Request) -> _Response:
         comment = self._comment_or_404(int(req.params["comment_id"]))
-        return self._paginate(
-            req, comment["reactions"], lambda r: self._render_reaction(req.base, r)
-        )
+        return self._paginate(req, comment.reactions, lambda r: self._render_reaction(req.base, r))
 
     def _create_issue_reaction(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
-        return self._react(req, issue["reactions"])
+        return self._react(req, issue.reactions)
 
     def _list_issue_reactions(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
-        return self._paginate(req, issue["reactions"], lambda r: self._render_reaction(req.base, r))
+        return self._paginate(req, issue.reactions, lambda r: self._render_reaction(req.base, r))
 
-    def _issue_labels_response(self, req: _Request, issue: IssueState) -> _Response:
-        labels = [self._render_label(req.base, self._labels[n]) for n in issue["labels"]]
+    def _issue_labels_response(self, req: _Request, issue: Issue) -> _Response:
+        labels = [self._render_label(req.base, self._labels[n]) for n in issue.labels]
         return _Response(200, labels)
 
     def _list_issue_labels(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
         return self._paginate(
-            req, issue["labels"], lambda n: self._render_label(req.base, self._labels[n])
+            req, issue.labels, lambda n: self._render_label(req.base, self._labels[n])
         )
 
     def _add_issue_labels(self, req: _Request) -> _Response:
@@ -2072,7 +1911,7 @@ class FakeGitHub:
         for name in names:  # validate all before applying any
             if self._find_label(name) is None:
                 self._validate_label(name, DEFAULT_LABEL_COLOR, None)
-        self._add_labels(issue, names, self.bot)
+        self._add_labels(issue, names, self._bot)
         return self._issue_labels_response(req, issue)
 
     def _set_issue_labels(self, req: _Request) -> _Response:
@@ -2081,35 +1920,31 @@ class FakeGitHub:
         for name in names:
             if self._find_label(name) is None:
                 self._validate_label(name, DEFAULT_LABEL_COLOR, None)
-        self._replace_labels(issue, names, self.bot)
+        self._replace_labels(issue, names, self._bot)
         return self._issue_labels_response(req, issue)
 
     def _clear_issue_labels(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
-        for name in list(issue["labels"]):
-            self._remove_label(issue, name, self.bot)
+        for name in list(issue.labels):
+            self._remove_label(issue, name, self._bot)
         return _Response(204)
 
     def _remove_issue_label(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
         label = self._find_label(req.params["name"])
-        if label is None or label["name"] not in issue["labels"]:
+        if label is None or label.name not in issue.labels:
             raise ApiError(404, "Label does not exist")
-        self._remove_label(issue, label["name"], self.bot)
+        self._remove_label(issue, label.name, self._bot)
         return self._issue_labels_response(req, issue)
 
     def _list_events(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
-        return self._paginate(
-            req, issue["events"], lambda e: self._render_event(req.base, issue, e)
-        )
+        return self._paginate(req, issue.events, lambda e: self._render_event(req.base, issue, e))
 
     def _list_timeline(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
-        items: list[dict[str, Any]] = [
-            self._render_event(req.base, issue, e) for e in issue["events"]
-        ]
-        for comment in issue["comments"]:
+        items: list[dict[str, Any]] = [self._render_event(req.base, issue, e) for e in issue.events]
+        for comment in self._store.comments_of(issue.number):
             item = self._render_comment(req.base, comment)
             item.update({"event": "commented", "actor": item["user"]})
             items.append(item)
@@ -2117,7 +1952,7 @@ class FakeGitHub:
         return self._paginate(req, items, lambda item: item)
 
     def _list_labels(self, req: _Request) -> _Response:
-        labels = sorted(self._labels.values(), key=lambda lab: lab["name"].casefold())
+        labels = sorted(self._labels.values(), key=lambda lab: lab.name.casefold())
         return self._paginate(req, labels, lambda lab: self._render_label(req.base, lab))
 
     def _create_label_handler(self, req: _Request) -> _Response:
@@ -2130,7 +1965,7 @@ class FakeGitHub:
         label = self._create_label(name, color, description)
         return _Response(201, self._render_label(req.base, label))
 
-    def _label_or_404(self, name: str) -> LabelState:
+    def _label_or_404(self, name: str) -> Label:
         label = self._find_label(name)
         if label is None:
             raise _not_found()
@@ -2142,29 +1977,29 @@ class FakeGitHub:
     def _update_label(self, req: _Request) -> _Response:
         label = self._label_or_404(req.params["name"])
         body = self._object_body(req)
-        new_name = body.get("new_name", label["name"])
-        color = body.get("color", label["color"])
-        description = body.get("description", label["description"])
+        new_name = body.get("new_name", label.name)
+        color = body.get("color", label.color)
+        description = body.get("description", label.description)
         clash = self._find_label(new_name) if isinstance(new_name, str) else None
         if clash is not None and clash is not label:
             raise _invalid("Label", "name", "already_exists")
         new_name, color, description = self._validate_label(new_name, color, description)
-        old_name = label["name"]
+        old_name = label.name
         del self._labels[old_name]
-        label.update({"name": new_name, "color": color.lower(), "description": description})
+        label.name, label.color, label.description = new_name, color.lower(), description
         self._labels[new_name] = label
         for issue in self._issues.values():
-            issue["labels"] = sorted(
-                (new_name if n == old_name else n for n in issue["labels"]), key=str.casefold
+            issue.labels = sorted(
+                (new_name if n == old_name else n for n in issue.labels), key=str.casefold
             )
         return _Response(200, self._render_label(req.base, label))
 
     def _delete_label(self, req: _Request) -> _Response:
         label = self._label_or_404(req.params["name"])
-        del self._labels[label["name"]]
+        del self._labels[label.name]
         for issue in self._issues.values():
-            if label["name"] in issue["labels"]:
-                issue["labels"].remove(label["name"])
+            if label.name in issue.labels:
+                issue.labels.remove(label.name)
         return _Response(204)
 
     def _get_permission(self, req: _Request) -> _Response:
@@ -2173,7 +2008,7 @@ class FakeGitHub:
         if role is None:
             raise _not_found()
         answer = rules.permission_answer(role)
-        user = self._render_user(req.base, {"login": login, "type": "User"})
+        user = self._render_user(req.base, User(login, "User"))
         user["permissions"] = answer.pop("permissions")
         user["role_name"] = role
         return _Response(200, {**answer, "user": user})
@@ -2395,7 +2230,7 @@ class FakeGitHub:
         draft = body.get("draft", False)
         if not isinstance(draft, bool):
             raise _invalid("PullRequest", "draft", "invalid")
-        pull = self._open_pull(branch, body["title"], body.get("body") or "", self.bot, draft)
+        pull = self._open_pull(branch, body["title"], body.get("body") or "", self._bot, draft)
         return _Response(201, self._render_pull(req.base, pull))
 
     def _list_pulls(self, req: _Request) -> _Response:
@@ -2408,20 +2243,19 @@ class FakeGitHub:
         pulls = [
             pull
             for pull in self._pulls.values()
-            if state in ("all", self._issues[pull["number"]]["state"])
+            if state in ("all", self._issues[pull.number].state)
             # `head` is `user:ref-name`; another owner's branch is no branch of this repository
             and (
-                head is None
-                or (owner.casefold() == self.owner.casefold() and pull["head"] == branch)
+                head is None or (owner.casefold() == self.owner.casefold() and pull.head == branch)
             )
-            and (wanted_base is None or pull["base"] == wanted_base)
+            and (wanted_base is None or pull.base == wanted_base)
         ]
         pulls.sort(
-            key=lambda pull: pull["number"], reverse=req.query.get("direction", "desc") == "desc"
+            key=lambda pull: pull.number, reverse=req.query.get("direction", "desc") == "desc"
         )
         return self._paginate(req, pulls, lambda pull: self._render_pull(req.base, pull))
 
-    def _pull_or_404(self, number: int) -> PullState:
+    def _pull_or_404(self, number: int) -> PullRequest:
         pull = self._pulls.get(number)
         if pull is None:
             raise _not_found()
@@ -2435,24 +2269,24 @@ class FakeGitHub:
         """`PATCH /pulls/{n}`: title, body, state, base (Baton sends only the body)."""
         pull = self._pull_or_404(int(req.params["number"]))
         body = self._object_body(req)
-        issue = self._issues[pull["number"]]
+        issue = self._issues[pull.number]
         if "body" in body:
-            issue["body"] = self._body_text("PullRequest", body.get("body"), required=False)
+            issue.body = self._body_text("PullRequest", body.get("body"), required=False)
         if "title" in body:
             title = body.get("title")
             if not isinstance(title, str) or not title.strip():
                 raise _invalid("PullRequest", "title", "missing_field")
-            issue["title"] = title
-        issue["updated_at"] = self._stamp()
+            issue.title = title
+        self._store.touch(issue)
         return _Response(200, self._render_pull(req.base, pull))
 
     def _list_review_comments(self, req: _Request) -> _Response:
-        number = self._pull_or_404(int(req.params["number"]))["number"]
+        number = self._pull_or_404(int(req.params["number"])).number
         review = self._reviews.get(int(req.params["review_id"]))
-        if review is None or review["pull_number"] != number:
+        if review is None or review.pull_request != number:
             raise _not_found()
         return self._paginate(
-            req, review["comments"], lambda c: self._render_review_comment(req.base, review, c)
+            req, review.comments, lambda c: self._render_review_comment(req.base, review, c)
         )
 
     def _list_check_runs(self, req: _Request) -> _Response:
@@ -2461,15 +2295,15 @@ class FakeGitHub:
         which = req.query.get("filter", "latest")
         if which not in ("latest", "all"):
             raise _invalid("CheckRun", "filter", "invalid")
-        runs = [run for run in self._check_runs if run["head_sha"] == sha]
+        runs = [run for run in self._check_runs if run.head_sha == sha]
         if which == "latest":  # the most recent run of each name
-            latest = {run["name"]: run for run in runs}
-            runs = [run for run in runs if latest[run["name"]] is run]
+            latest = {run.name: run for run in runs}
+            runs = [run for run in runs if latest[run.name] is run]
         if "check_name" in req.query:
-            runs = [run for run in runs if run["name"] == req.query["check_name"]]
+            runs = [run for run in runs if run.name == req.query["check_name"]]
         if "status" in req.query:
-            runs = [run for run in runs if run["status"] == req.query["status"]]
-        runs.sort(key=lambda run: run["id"], reverse=True)  # newest first
+            runs = [run for run in runs if run.status == req.query["status"]]
+        runs.sort(key=lambda run: run.id, reverse=True)  # newest first
         return self._paginate(
             req, runs, lambda run: self._render_check_run(req.base, run), wrap="check_runs"
         )
@@ -2559,3 +2393,53 @@ ROUTES: tuple[Route, ...] = tuple(
         ("POST", GRAPHQL_PATH, FakeGitHub._graphql),
     ]
 )
+
+
+@contextmanager
+def _refusing() -> Iterator[None]:
+    """GitHub's refusal of a change in the model, as its 422 answer over REST."""
+    try:
+        yield
+    except Refused as refused:
+        raise _refused(refused.refusal) from None
+
+
+def _stamp_of(moment: datetime | None) -> str | None:
+    return rules.timestamp(moment) if moment is not None else None
+
+
+def _user_ref(user: User) -> UserRef:
+    return {"login": user.login, "type": user.type}
+
+
+def _label_view(label: Label) -> LabelState:
+    return {
+        "id": label.id,
+        "name": label.name,
+        "color": label.color,
+        "description": label.description,
+        "default": label.default,
+    }
+
+
+def _reaction_view(reaction: Reaction) -> ReactionState:
+    return {
+        "id": reaction.id,
+        "content": reaction.content,
+        "user": _user_ref(reaction.user),
+        "created_at": rules.timestamp(reaction.created_at),
+    }
+
+
+def _event_view(event: Event) -> EventState:
+    view: EventState = {
+        "id": event.id,
+        "event": event.kind,
+        "actor": _user_ref(event.actor),
+        "created_at": rules.timestamp(event.created_at),
+    }
+    if event.label is not None:
+        view["label"] = {"name": event.label[0], "color": event.label[1]}
+    if event.rename is not None:
+        view["rename"] = {"from": event.rename[0], "to": event.rename[1]}
+    return view

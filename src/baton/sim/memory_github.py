@@ -28,7 +28,6 @@ import copy
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -65,56 +64,13 @@ from baton.sim import payloads
 from baton.sim.github import git, pulls, relations, rules
 from baton.sim.github.issues import Comment as StoredComment
 from baton.sim.github.issues import Issue, Refused, User, check_body
+from baton.sim.github.pulls import VERDICTS, CheckRun, PullRequestRefusal, Review
+from baton.sim.github.pulls import PullRequest as PullRequest  # scenario.py reads it here
 from baton.sim.github.state import GitHubState
 from baton.sim.payloads import DispatchRequest
 
 PAGE_SIZE = 100
 API = "https://api.github.com"  # where the objects it renders say they live
-
-
-@dataclass
-class PullRequest:
-    """A pull request; its title, body and open/closed state are its issue's (same number)."""
-
-    number: int
-    id: int
-    head: str  # the branch it merges
-    base: str
-    author: str
-    draft: bool
-    merged: bool = False
-    head_sha: str = ""  # the head when it was closed or merged; while open, the branch's
-    merge_commit: str | None = None
-
-    @property
-    def node_id(self) -> str:
-        return f"PR_fake{self.id}"
-
-
-@dataclass(frozen=True)
-class Review:
-    id: int
-    pull_request: int
-    author: str
-    verdict: str  # approved, changes_requested, commented
-    body: str
-    commit: str  # the head it was given on
-    notes: tuple[ReviewNote, ...]
-
-
-@dataclass(frozen=True)
-class CheckRun:
-    id: int
-    head_sha: str
-    name: str
-    status: str  # queued, in_progress, completed
-    conclusion: str | None
-    title: str
-    summary: str
-    text: str
-
-
-VERDICTS = ("approved", "changes_requested", "commented")
 
 
 class MemoryGitHub:
@@ -156,9 +112,10 @@ class MemoryGitHub:
         self.fields_fail_alone = False
         # The repository and its work product.
         self.git = self.state.git
-        self.pull_requests: dict[int, PullRequest] = {}
-        self.reviews: dict[int, Review] = {}
-        self.check_runs: list[CheckRun] = []
+        self.work = self.state.pulls  # pull requests, their reviews, the check runs
+        self.pull_requests: dict[int, PullRequest] = self.work.pulls
+        self.reviews: dict[int, Review] = self.work.reviews
+        self.check_runs: list[CheckRun] = self.work.check_runs
         # "Allow GitHub Actions to create and approve pull requests" (off by default on GitHub;
         # on here, so a test turns it off to see the refusal).
         self.actions_may_open_pull_requests = True
@@ -227,6 +184,15 @@ class MemoryGitHub:
 
     def human_reopen(self, number: int, *, by: str | None = None) -> None:
         self._set_state(number, "open", by)
+
+    def add_label(
+        self, name: str, color: str = rules.DEFAULT_LABEL_COLOR, description: str | None = None
+    ) -> None:
+        """The repository has the label `name` (made in the UI, say): Baton need not create it."""
+        if self.store.find_label(name) is not None:
+            raise ValueError(f"label {name!r} already exists")
+        with _refusing():
+            self.store.create_label(name, color, description)
 
     def set_permission(self, login: str, permission: str) -> None:
         """Give `login` a repository role: admin, maintain, write, triage, read or none."""
@@ -315,33 +281,23 @@ class MemoryGitHub:
         if verdict not in VERDICTS:
             raise ValueError(f"unknown verdict {verdict!r}; expected one of {VERDICTS}")
         found = self._pull(pull_request)
-        inline = tuple(ReviewNote(path=p, line=line, body=text) for p, line, text in notes)
-        review = Review(
-            self._ids.next(), found.number, by, verdict, body, self._head_of(found), inline
-        )
-        self.reviews[review.id] = review
-        self._touch(found.number)
+        review = self.work.review(found, User.named(by), verdict, body, notes)
         self.log.append(f"#{found.number} review {review.id} {verdict} by {by}")
         return review.id
 
     def human_merge(self, pull_request: int, by: str = "maria") -> str:
         """`by` merges the open pull request with a merge commit; returns the commit."""
         found = self._pull(pull_request)
-        if self.issues[found.number].state != "open":
-            raise ValueError(f"pull request #{found.number} is not open")
-        found.head_sha = self._head_of(found)
-        message = f"Merge pull request #{found.number} from {found.head}"
-        found.merge_commit = self.git.merge(found.head, found.base, message, by, self.now).oid
-        found.merged = True
-        self._set_state(found.number, "closed", by)
+        commit = self.work.merge(found, User.named(by))
+        self.log.append(f"#{found.number} closed by {by}")
         self.log.append(f"#{found.number} merged by {by}")
-        return found.merge_commit
+        return commit
 
     def human_close_pr(self, pull_request: int, by: str = "maria") -> None:
         """`by` closes the pull request without merging it."""
         found = self._pull(pull_request)
-        found.head_sha = self._head_of(found)
-        self._set_state(found.number, "closed", by)
+        self.work.close(found, User.named(by))
+        self.log.append(f"#{found.number} closed by {by}")
 
     def add_check_run(
         self,
@@ -355,10 +311,8 @@ class MemoryGitHub:
     ) -> int:
         """CI reports a check run on a commit: a conclusion (success, failure, timed_out...)
         or None while it runs. A later run of the same name supersedes it."""
-        status = "in_progress" if conclusion is None else "completed"
-        run = CheckRun(self._ids.next(), head_sha, name, status, conclusion, title, summary, text)
-        self.check_runs.append(run)
-        self.log.append(f"check {name} {conclusion or status} on {head_sha[:7]}")
+        run = self.work.add_check_run(head_sha, name, conclusion, title, summary, text)
+        self.log.append(f"check {name} {conclusion or run.status} on {head_sha[:7]}")
         return run.id
 
     def file_at(self, branch: str, path: str) -> str | None:
@@ -381,39 +335,23 @@ class MemoryGitHub:
             raise TrackerError(f"pull request #{number} does not exist (404)", status=404) from None
 
     def _open_pull(self, branch: str) -> PullRequest | None:
-        return next(
-            (
-                pr
-                for pr in self.pull_requests.values()
-                if pr.head == branch and self.issues[pr.number].state == "open"
-            ),
-            None,
-        )
+        return self.work.open_from(branch)
 
     def _head_of(self, pull: PullRequest) -> str:
-        if self.issues[pull.number].state == "open":
-            return self.git.head(pull.head) or pull.head_sha
-        return pull.head_sha
+        return self.work.head_of(pull)
 
     def _open(self, branch: str, title: str, body: str, *, author: str, draft: bool) -> PullRequest:
         """A pull request as GitHub opens one, or GitHub's refusal (422)."""
-        base = self.git.default_branch
-        if self._open_pull(branch) is not None:
-            owner = self.repo.split("/", 1)[0]
-            message = pulls.pull_request_exists_message(owner, branch)
-            raise PullRequestRefused(message, status=422)
-        if self.git.head(branch) is None:
-            raise PullRequestRefused(f"head {branch!r} is not a branch (422)", status=422)
-        if not self.git.ahead(base, branch):
-            raise PullRequestRefused(pulls.no_commits_message(base, branch), status=422)
-        refusal = rules.body_refusal("PullRequest", body)
-        if refusal is not None:
-            raise PullRequestRefused(f"the pull request's {refusal} (422)", status=422)
-        number = self.store.open(title, body, User.named(author), is_pull_request=True).number
-        pull = PullRequest(number, self._ids.next(), branch, base, author, draft)
-        self.pull_requests[number] = pull
+        try:
+            pull = self.work.open(branch, title, body, User.named(author), draft=draft)
+        except PullRequestRefusal as refused:
+            message = {
+                "no_head": f"{refused.message} (422)",
+                "body": f"the pull request's {refused.message} (422)",
+            }.get(refused.kind, refused.message)
+            raise PullRequestRefused(message, status=422) from None
         kind = "draft pull request" if draft else "pull request"
-        self.log.append(f"#{number} {kind} opened from {branch} by {author}: {title}")
+        self.log.append(f"#{pull.number} {kind} opened from {branch} by {author}: {title}")
         return pull
 
     def labels_of(self, number: int) -> list[str]:
@@ -514,7 +452,7 @@ class MemoryGitHub:
         return write_batched(self, writes)
 
     def _pull_request_by_node(self, node_id: str, branch: str) -> PullRequest:
-        found = next((p for p in self.pull_requests.values() if p.node_id == node_id), None)
+        found = self.work.by_node(node_id)
         if found is None and not node_id:
             found = self._open_pull(branch)
         if found is None:
@@ -868,7 +806,7 @@ class MemoryGitHub:
             raise TrackerError(
                 f"review {review_id} on #{pull_request} does not exist (404)", status=404
             )
-        return list(review.notes)
+        return [ReviewNote(path=c.path, line=c.line, body=c.body) for c in review.comments]
 
     def failing_checks(self, head: str) -> list[CheckNote]:
         """The latest run of each check on `head` (GitHub's `filter=latest`) that failed."""

@@ -13,12 +13,14 @@ from datetime import datetime
 from baton.sim.github import rules
 from baton.sim.github.git import Git
 from baton.sim.github.issues import Issues
+from baton.sim.github.pulls import PullRequests
 from baton.sim.github.relations import Relations
 
 
 class GitHubState:
-    """Issues, comments, labels, people, the git repository and the relations between issues
-    of one repository, with one counter of ids (they order creation) and one clock."""
+    """Issues, comments, labels, people, the git repository, pull requests with their reviews
+    and checks, and the relations between issues of one repository, with one counter of ids
+    (they order creation) and one clock."""
 
     def __init__(
         self, repo: str, *, bot_login: str, now: datetime, sort_labels: bool = False
@@ -32,6 +34,7 @@ class GitHubState:
         self.teams = rules.Teams()
         self.git = Git(repo, when=now)
         self.relations = Relations()
+        self.pulls = PullRequests(self.owner, self.issues, self.git, self.ids, self.clock)
 
     def clock(self) -> datetime:
         return self.now
