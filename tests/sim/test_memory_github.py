@@ -250,12 +250,6 @@ def test_baton_s_commit_is_signed_and_its_own_a_pushed_one_is_neither(gh: Memory
     assert gh.calls["commit_facts"] == 3
 
 
-def test_git_s_blob_id_is_sha1_of_its_header_and_bytes() -> None:
-    """`git hash-object` of an empty file and of "hello\\n", as git prints them."""
-    assert git.blob_oid(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
-    assert git.blob_oid(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"
-
-
 def test_a_commit_with_more_files_than_a_page_says_there_are_more(gh: MemoryGitHub) -> None:
     files = {f"f{i}.txt": str(i) for i in range(git.COMMIT_FILES_PAGE + 1)}
     oid = gh.human_push(BRANCH, files, by="bob")
@@ -289,16 +283,10 @@ def test_a_commit_with_more_files_than_a_page_says_there_are_more(gh: MemoryGitH
         "ctl\x07",
     ],
 )
-def test_a_branch_name_git_refuses_is_refused(gh: MemoryGitHub, name: str) -> None:
-    assert git.branch_name_problem(name) is not None
+def test_a_branch_name_git_refuses_is_a_422(gh: MemoryGitHub, name: str) -> None:
     with pytest.raises(TrackerError) as refused:
         gh.create_branch(name)
     assert refused.value.status == 422
-
-
-@pytest.mark.parametrize("name", ["baton/issue-1", "feature/x.y", "fix_2", "a-b/c_d/e"])
-def test_a_branch_name_git_accepts_is_accepted(name: str) -> None:
-    assert git.branch_name_problem(name) is None
 
 
 def test_a_commit_writes_its_files_and_moves_the_head(gh: MemoryGitHub) -> None:
