@@ -61,7 +61,8 @@ from graphql import (
 from baton.sim.github import git, relations, rules
 from baton.sim.github.issues import Comment, Issue, Label, Reaction, User
 from baton.sim.github.pulls import PullRequest
-from fakes.http_github import REPOSITORY_ID, ApiError, FakeGitHub
+from fakes.http_github import REPOSITORY_ID, FakeGitHub
+from fakes.http_wire import ApiError
 
 __all__ = ["SCHEMA_PATH", "GitHubError", "answer", "operation_name", "schema", "validation_errors"]
 
