@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from baton.sim.github import rules
-from baton.sim.github.issues import Issues, Refused, User
+from baton.sim.github.issues import Issues, Refused, User, check_body
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 ALICE, MARIA, BOT = User("alice"), User("maria"), User("github-actions[bot]", "Bot")
@@ -92,14 +92,10 @@ def test_labels_are_kept_by_name_where_github_lists_them_so(clock: Clock) -> Non
     assert issue.labels == ["Alpha", "beta", "zeta"]
 
 
-def test_a_comment_over_githubs_limit_is_refused_and_one_at_the_limit_is_not(
-    store: Issues,
-) -> None:
-    issue = store.open("Bug", "", ALICE)
-    store.comment(issue, "x" * rules.BODY_LIMIT, ALICE)
+def test_a_body_over_githubs_limit_is_refused_and_one_at_the_limit_is_not() -> None:
+    check_body("IssueComment", "x" * rules.BODY_LIMIT)
     with pytest.raises(Refused, match=r"body is too long \(maximum is 65536 characters\)"):
-        store.comment(issue, "x" * (rules.BODY_LIMIT + 1), ALICE)
-    assert len(store.comments_of(issue.number)) == 1
+        check_body("IssueComment", "x" * (rules.BODY_LIMIT + 1))
 
 
 def test_a_comment_bumps_its_issue_and_an_edit_is_stamped_with_its_editor(

@@ -14,7 +14,7 @@ from baton.core.issue_facts import Comment
 from baton.errors import PullRequestRefused, TrackerError
 from baton.sim.github import rules
 from baton.sim.github.issues import Comment as StoredComment
-from baton.sim.github.issues import Issue, Refused, User
+from baton.sim.github.issues import Issue, Refused, User, check_body
 from baton.sim.github.pulls import CheckRun, PullRequest, PullRequestRefusal, Review
 from baton.sim.github.state import GitHubState
 from baton.sim.payloads import DispatchRequest
@@ -161,7 +161,8 @@ class MemoryBase:
         issue = self._issue(number)
         user = User(author, "Bot" if bot else "User")
         with _refusing("the comment's "):
-            stored = self.store.comment(issue, body, user, association)
+            check_body("IssueComment", body)
+        stored = self.store.comment(issue, body, user, association)
         return self._public(stored)
 
     @staticmethod
