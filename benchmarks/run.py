@@ -799,9 +799,10 @@ class EpicWorld:
         gh.set_permission("maria", "maintain")
         for workflow in self.settings.workflows.values():
             for label in label_specs(workflow, self.settings.policy):
-                gh.label_ids.setdefault(label, len(gh.label_ids) + 1)
+                if gh.store.find_label(label) is None:
+                    gh.add_label(label)
         if task_label:
-            gh.label_ids[self.settings.policy.epics.task_label] = len(gh.label_ids) + 1
+            gh.add_label(self.settings.policy.epics.task_label)
         self.plan: list[dict[str, Any]] = []
         self.spec, self.done = spec, done
         self.actions = Actions(gh, self.settings, self._agent)

@@ -25,7 +25,8 @@ from baton.core.work import branch_name
 from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.run import RunResult, handle
-from baton.sim import github_rules, payloads
+from baton.sim import payloads
+from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Report, Scenario, Step, one_line

@@ -9,7 +9,7 @@ import pytest
 from baton.core.epic import marker
 from baton.core.epic.model import MergePlan, NewTask, TaskCreationPlan
 from baton.errors import TrackerError
-from baton.sim import github_rules as rules
+from baton.sim.github import relations
 from baton.sim.memory_github import MemoryGitHub
 
 TASK = "baton:task"
@@ -40,19 +40,21 @@ def test_sub_issues_have_one_parent_a_hundred_at_most_and_never_themselves() -> 
         lambda: gh.add_sub_issue(epic, child),
         lambda: gh.add_sub_issue(other, child),
     ):
-        with pytest.raises(rules.RelationRefusal) as refused:
+        with pytest.raises(relations.RelationRefusal) as refused:
             act()
         refusals.append(refused.value.message)
     assert refusals == [
-        rules.OWN_SUB_ISSUE_MESSAGE,
-        rules.DUPLICATE_SUB_ISSUE_MESSAGE,
+        relations.OWN_SUB_ISSUE_MESSAGE,
+        relations.DUPLICATE_SUB_ISSUE_MESSAGE,
         "Sub issue may only have one parent",
     ]
     gh.add_sub_issue(other, child, replace_parent=True)  # moved, as replaceParent does
     assert (gh.sub_issues_of(epic), gh.sub_issues_of(other)) == ([], [child])
-    for _ in range(rules.SUB_ISSUE_LIMIT - 1):
+    for _ in range(relations.SUB_ISSUE_LIMIT - 1):
         gh.add_sub_issue(other, gh.open_issue("More"))
-    with pytest.raises(rules.RelationRefusal, match="Parent cannot have more than 100 sub-issues"):
+    with pytest.raises(
+        relations.RelationRefusal, match="Parent cannot have more than 100 sub-issues"
+    ):
         gh.add_sub_issue(other, gh.open_issue("One too many"))
 
 
@@ -60,9 +62,9 @@ def test_blocked_by_edges_are_refused_twice_and_on_oneself() -> None:
     gh = MemoryGitHub()
     one, two = gh.open_issue("a"), gh.open_issue("b")
     gh.add_blocked_by(two, one)
-    with pytest.raises(rules.RelationRefusal, match="Issue is already blocked by this issue"):
+    with pytest.raises(relations.RelationRefusal, match="Issue is already blocked by this issue"):
         gh.add_blocked_by(two, one)
-    with pytest.raises(rules.RelationRefusal, match=rules.BLOCKS_ITSELF_MESSAGE):
+    with pytest.raises(relations.RelationRefusal, match=relations.BLOCKS_ITSELF_MESSAGE):
         gh.add_blocked_by(one, one)
     assert (gh.blocked_by_of(two), gh.relations.blocking(one)) == ([one], [two])
 
@@ -118,14 +120,14 @@ def test_a_crash_after_k_issues_or_before_the_edges_is_repaired_by_the_rerun() -
 def test_a_full_epic_refuses_the_task_in_one_line_and_creates_nothing() -> None:
     gh = MemoryGitHub()
     epic = gh.open_issue("Epic")
-    for _ in range(rules.SUB_ISSUE_LIMIT):
+    for _ in range(relations.SUB_ISSUE_LIMIT):
         gh.add_sub_issue(epic, gh.open_issue("Old"))
     count = len(gh.issues)
     with pytest.raises(TrackerError) as refused:
         gh.create_tasks(plan_of(epic, 1))
     assert str(refused.value) == (
         f"GitHub refused creating 1 of 1 tasks of #{epic} (GraphQL), k0 first: UNPROCESSABLE"
-        f" {rules.SUB_ISSUE_LIMIT_MESSAGE}"
+        f" {relations.SUB_ISSUE_LIMIT_MESSAGE}"
     )
     assert len(gh.issues) == count
 
