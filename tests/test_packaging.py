@@ -606,12 +606,10 @@ def test_only_the_baton_and_report_jobs_can_write(jobs: dict[str, dict[str, Any]
 def test_a_writing_job_can_commit_open_the_pull_request_label_comment_and_dispatch(
     jobs: dict[str, dict[str, Any]], job: str
 ) -> None:
-    assert jobs[job]["permissions"] == {
-        "contents": "write",
-        "issues": "write",
-        "pull-requests": "write",
-        "actions": "write",
-    }
+    # Exactly what each job's requests need: tests/workflow/test_api_permissions.py.
+    granted = jobs[job]["permissions"]
+    writes = ("contents", "issues", "pull-requests", "actions")
+    assert all(granted.get(scope) == "write" for scope in writes)
 
 
 @pytest.mark.parametrize("job", sorted(WRITERS))
@@ -679,12 +677,14 @@ def test_the_briefing_trusts_the_identity_the_writing_jobs_write_as() -> None:
 def test_the_agent_job_checks_out_the_issues_branch_without_credentials(
     jobs: dict[str, dict[str, Any]],
 ) -> None:
-    config, checkout = _steps(jobs["agent"], "actions/checkout")
+    # Baton's config from the default branch and Baton's own source, then the issue's branch
+    # (tests/test_agent_job_workflow.py, tests/test_release_supply_chain.py).
+    config, source, checkout = _steps(jobs["agent"], "actions/checkout")
     assert checkout["with"]["ref"] == "${{ needs.baton.outputs.branch }}"
     assert "path" not in checkout["with"]
-    # Baton's config from the default branch (tests/test_agent_job_workflow.py).
     assert config["with"]["ref"] == "${{ github.event.repository.default_branch }}"
-    assert checkout["with"]["persist-credentials"] is config["with"]["persist-credentials"] is False
+    assert source["with"]["path"] == ".baton-source"
+    assert all(s["with"]["persist-credentials"] is False for s in (config, source, checkout))
     assert jobs["baton"]["outputs"]["branch"] == "${{ steps.baton.outputs.branch }}"
 
 
