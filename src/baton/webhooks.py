@@ -38,10 +38,10 @@ from baton.core.triage import (
     DISPATCHED_RESULT,
     WORK_EVENTS,
     View,
-    issue_of_branch,
     work_event_reason,
 )
 from baton.errors import InvalidEvent
+from baton.names import issue_of_branch
 from baton.workflow.config import Policy
 
 

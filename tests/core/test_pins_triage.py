@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.triage import DISPATCHED_RESULT, issue_of_branch, quick_reason, view_of
+from baton.core.triage import DISPATCHED_RESULT, quick_reason, view_of
+from baton.names import issue_of_branch
 from baton.workflow.config import load_config
 
 SETTINGS = load_config(None)

@@ -21,10 +21,10 @@ from baton.core.work import (
     commit_message,
     digest_in,
     first_line,
-    issue_of_branch,
     pull_request_body,
     pull_request_title,
 )
+from baton.names import issue_of_branch
 
 DIGEST = "sha256:" + "d" * 64
 OTHER = "sha256:" + "f" * 64

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from baton.core.comment_commands import parse_command
 from baton.core.labels import is_bot, is_ours, status_labels
+from baton.names import BOT_LOGIN, BRANCH_PREFIX, issue_of_branch
 
 if TYPE_CHECKING:
     from baton.core.events import Event
@@ -40,9 +41,6 @@ HANDLED_EVENTS = frozenset(
     {"issues", "issue_comment", "workflow_dispatch", "repository_dispatch", "schedule"}
     | WORK_EVENTS.keys()
 )
-DEFAULT_BOT = "github-actions[bot]"
-DEFAULT_CONFIG = ".github/baton.yml"
-DEFAULT_BRANCH_PREFIX = "baton/issue-"
 WEIGHTY_REVIEWS = frozenset({"approved", "changes_requested"})
 
 
@@ -63,14 +61,14 @@ class View:
     then the epic's, as `Settings.for_labels` chooses) runs the workflow `machines` holds for
     that marker, and one with a marker but no machine known is never ignored."""
 
-    bot_login: str = DEFAULT_BOT
+    bot_login: str = BOT_LOGIN
     label_prefix: str = "status:"
     trigger_label: str | None = "baton"
     pull_requests: bool = False
     enter_on_open: bool = False
     allow_edited_approvals: bool = False
     approval_words: tuple[str, ...] = ("approved",)
-    branch_prefix: str = DEFAULT_BRANCH_PREFIX
+    branch_prefix: str = BRANCH_PREFIX
     machine: Machine = field(default_factory=Machine)
     markers: tuple[str, ...] = ()  # casefolded: the task label, the epic label (epics on)
     machines: Mapping[str, Machine] = field(default_factory=dict)  # marker -> its workflow's
@@ -174,16 +172,6 @@ def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -
 
 
 # --- the issue's branch and pull request ----------------------------------------------------
-def issue_of_branch(prefix: str, branch: str) -> int | None:
-    """The issue a branch belongs to by its name, or None. Only a hint: the record decides
-    whether a pull request is the issue's."""
-    if not branch.startswith(prefix):
-        return None
-    rest = branch[len(prefix) :]
-    ok = rest.isascii() and rest.isdigit() and len(rest) < 10 and not rest.startswith("0")
-    return int(rest) if ok else None
-
-
 def _full_name(repository: Any) -> str | None:
     name = repository.get("full_name") if isinstance(repository, Mapping) else None
     return name if isinstance(name, str) else None

@@ -15,14 +15,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core import markdown, plaintext
-from baton.core.triage import issue_of_branch
 
 KEEP_COMMITS = 20
 TRAILER = "Baton-Changeset"
 _TRAILER_LINE = re.compile(rf"^{TRAILER}: (sha256:[0-9a-f]{{64}})$", re.MULTILINE)
-DEFAULT_BRANCH_PREFIX = "baton/issue-"
-
-__all__ = ["issue_of_branch"]  # its home is `core.triage` (stdlib only, for the fast path)
 
 
 class CommitMark(BaseModel):
