@@ -13,17 +13,8 @@ import pytest
 
 from baton.core.plaintext import REPLACEMENT as F
 from baton.core.plaintext import ZWSP as Z
-from baton.core.work import (
-    KEEP_COMMITS,
-    CommitMark,
-    Work,
-    branch_name,
-    commit_message,
-    digest_in,
-    first_line,
-    pull_request_body,
-    pull_request_title,
-)
+from baton.core.work import KEEP_COMMITS, CommitMark, Work, branch_name, digest_in
+from baton.core.work_text import commit_message, first_line, pull_request_body, pull_request_title
 from baton.names import issue_of_branch
 
 DIGEST = "sha256:" + "d" * 64

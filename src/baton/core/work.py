@@ -2,8 +2,8 @@
 
 Kept in the record (`Record.work`), so every run knows which commits are already on the branch
 (a re-run never commits twice) and which pull request is the issue's (a stranger's pull request
-from a branch of the same name steers nothing). Pure: the texts of commits and pull requests are
-built here; `github/` writes them.
+from a branch of the same name steers nothing). The words of its commits and pull request are
+`work_text`'s.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from baton.core import markdown, plaintext
 
 KEEP_COMMITS = 20
 TRAILER = "Baton-Changeset"
@@ -87,81 +85,6 @@ def digest_in(message: str) -> str | None:
     """The changeset digest a commit message carries in its trailer, if any (the last one)."""
     found = _TRAILER_LINE.findall(message)
     return found[-1] if found else None
-
-
-def _one_line(text: str, limit: int) -> str:
-    line = next((x.strip() for x in text.splitlines() if x.strip()), "")
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
-
-
-def commit_message(
-    *,
-    issue: int,
-    agent: str,
-    state: str,
-    attempt: int,
-    summary: str,
-    digest: str,
-    issue_url: str = "",
-) -> tuple[str, str]:
-    """(headline, body): which agent, state and attempt, the summary's first line, and the
-    trailers that link the issue and let a re-run find this commit. The summary is the agent's
-    (untrusted), so it lands as data (`plaintext.line`): a commit on the default branch whose
-    message says `Fixes #1` or `@org/team` would close the issue or link the team."""
-    first = plaintext.line(_one_line(summary, 50), 50) or "no summary"
-    headline = f"{agent}: {first} (#{issue})"
-    body_lines = [
-        f"Agent {agent} in {state}, attempt {attempt}.",
-        "",
-        f"Refs: {issue_url or f'#{issue}'}",
-        f"{TRAILER}: {digest}",
-    ]
-    return headline, "\n".join(body_lines)
-
-
-def first_line(text: str, limit: int) -> str:
-    """The first non-blank line of `text`, clipped to `limit` characters."""
-    return _one_line(text, limit)
-
-
-def pull_request_title(issue: int, title: str) -> str:
-    """The issue's title, as data, and its number. A squash merge makes the title the commit's
-    headline, so an issue titled `Fixes #3` must not close issue 3 (`plaintext.line`)."""
-    text = plaintext.line(title, 200) or f"Issue #{issue}"
-    return f"{text} (#{issue})"
-
-
-PR_SUMMARY = 120  # characters of a commit's summary line shown in the pull request's body
-PR_FOOTER = (
-    "<sub>Baton maintains this description from the issue's record; an edit here is replaced "
-    "at the next commit. Steer the work on the issue.</sub>"
-)
-
-
-def pull_request_body(issue: int, work: Work) -> str:
-    """The draft pull request's description: what it closes, where the work is steered, one
-    line per commit. Agents' summaries are untrusted, so each is escaped onto one line: it can
-    mention nobody, reference nothing and pass for none of Baton's own lines."""
-    lines = [
-        f"Closes #{issue}",
-        "",
-        f"Baton's agents work on issue #{issue} here: each commit is one agent's changeset, "
-        "checked and committed by Baton. The issue shows where the work stands and how to "
-        "steer it.",
-        "",
-        "### The work so far",
-        "",
-    ]
-    for mark in work.commits:
-        summary = markdown.clip(markdown.escape(mark.summary), PR_SUMMARY) or "no summary"
-        lines.append(
-            f"- {markdown.code(mark.agent)} in {markdown.code(mark.state)}: {summary} "
-            f"({markdown.code(mark.oid[:7])})"
-        )
-    if not work.commits:
-        lines.append("- nothing yet")
-    lines += ["", PR_FOOTER]
-    return "\n".join(lines)
 
 
 # --- what a run learnt about the work before deciding ---------------------------------------

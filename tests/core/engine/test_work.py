@@ -15,7 +15,8 @@ from baton.core.engine import work_product
 from baton.core.engine.context import Ctx, Draft, Scene
 from baton.core.engine.reports import MAX_STALE_RUNS
 from baton.core.record import LastReport, Record
-from baton.core.work import BranchFacts, CommitMark, Work, pull_request_body
+from baton.core.work import BranchFacts, CommitMark, Work
+from baton.core.work_text import pull_request_body
 from baton.workflow.config import Policy, WorkSettings
 from baton.workflow.model import AgentStatus, load_preset
 

@@ -37,7 +37,8 @@ from baton.core.epic.model import (
 from baton.core.epic.plan import kept_keys, revise, validate_plan
 from baton.core.events import AgentReported, Commented, Dispatched, Event, Tick
 from baton.core.record import EXCERPT, HumanInput, Record, clip
-from baton.core.work import Work, branch_name, first_line, pull_request_title
+from baton.core.work import Work, branch_name
+from baton.core.work_text import first_line, pull_request_title
 
 DISCOVERY, PLANNING, IMPLEMENTING, BLOCKED, COMPLETING, DONE = (
     "discovery",

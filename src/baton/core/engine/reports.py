@@ -30,7 +30,8 @@ from baton.core.engine.work_product import opening, work_of
 from baton.core.events import AgentReported
 from baton.core.pm_rules import facts_for, pick
 from baton.core.record import KEEP_FEEDBACK, LastReport, clip
-from baton.core.work import ChangesetFacts, CommitMark, commit_message, first_line
+from baton.core.work import ChangesetFacts, CommitMark
+from baton.core.work_text import commit_message, first_line
 from baton.workflow.model import ESCALATE, RETRY, StateKind
 
 NOT_ADOPTED = 500  # characters of why a commit was not taken as Baton's

@@ -23,7 +23,8 @@ from baton.core.engine.context import (
     seen,
 )
 from baton.core.record import Record
-from baton.core.work import Work, branch_name, pull_request_body, pull_request_title
+from baton.core.work import Work, branch_name
+from baton.core.work_text import pull_request_body, pull_request_title
 from baton.workflow.config import Policy
 
 PULL_REQUEST_FIX = (
