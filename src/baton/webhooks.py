@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from baton.core.events import (
+from baton.core.model.events import (
     CheckNote,
     ChecksCompleted,
     Commented,
@@ -32,14 +32,9 @@ from baton.core.events import (
     Sweep,
     bare_issue,
 )
-from baton.core.issue_facts import Actor, IssueInfo
-from baton.core.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
-from baton.core.triage import (
-    DISPATCHED_RESULT,
-    WORK_EVENTS,
-    View,
-    work_event_reason,
-)
+from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.rules.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
+from baton.core.rules.triage import DISPATCHED_RESULT, WORK_EVENTS, View, work_event_reason
 from baton.errors import InvalidEvent
 from baton.names import issue_of_branch
 from baton.workflow.config import Policy

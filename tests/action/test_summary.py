@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from baton.action.summary import decision_summary, epic_lines, work_lines
-from baton.core.decision import Decision, Outcome
-from baton.core.epic.model import Cost, EpicState, PlannedTask, Spend, TaskStatus
-from baton.core.record import Record
-from baton.core.work import CommitMark, Work
+from baton.core.model.decision import Decision, Outcome
+from baton.core.model.epic import Cost, EpicState, PlannedTask, Spend, TaskStatus
+from baton.core.model.record import Record
+from baton.core.model.work import CommitMark, Work
 from baton.issue.load import Loaded
 from baton.run import RunResult
 from baton.workflow.config import Config, settings_from

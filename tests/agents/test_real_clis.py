@@ -50,7 +50,7 @@ import pytest
 import yaml
 
 from action_harness import BATON, ActionRunner, Step
-from baton.core.changeset import CHANGESET_FILE
+from baton.core.model.changeset import CHANGESET_FILE
 from fakes.http_github import FakeGitHub
 from support.git_checkout import checkout
 from test_commit_faults_http import BRANCH, ISSUE, at_implementing

@@ -18,8 +18,8 @@ from typing import Any, Protocol
 import pytest
 import requests
 
-from baton.core.decision import PullRequestPlan
-from baton.core.epic.model import MergeFacts, MergePlan, NewTask, TaskCreationPlan
+from baton.core.model.decision import PullRequestPlan
+from baton.core.model.epic import MergeFacts, MergePlan, NewTask, TaskCreationPlan
 from baton.errors import CommitRefused, TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, CommitFacts, CommitRequest, Tracker, request_count

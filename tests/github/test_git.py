@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import responses
 
-from baton.core.changeset import Changeset, FileChange
-from baton.core.epic.model import MergePlan
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.epic import MergePlan
 from baton.errors import CommitRefused, StaleHead, TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from baton.core.epic import marker
-from baton.core.epic.model import NewTask, TaskCreationPlan
+from baton.core.model.epic import NewTask, TaskCreationPlan
+from baton.core.text import task_marker as marker
 from baton.errors import TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker

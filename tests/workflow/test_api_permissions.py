@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from action_harness import ActionRunner, Step
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.epic_http import EpicPlayer, Play

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from baton.core import triage
+from baton.core.rules import triage
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
 from support.expressions import (

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from baton.action import inputs
-from baton.core.triage import Machine, View, quick_reason
+from baton.core.rules.triage import Machine, View, quick_reason
 from baton.names import BOT_LOGIN, BRANCH_PREFIX
 
 # `epics:` as `EpicSettings` defaults it: the marker labels and the presets they choose.

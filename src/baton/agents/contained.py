@@ -20,7 +20,7 @@ from baton.agents.file_commands import write_fresh
 from baton.agents.handoff import Handoff
 from baton.agents.runner import CommandAgent, restored_text, run_agent
 from baton.agents.secrets import secrets_of
-from baton.core.changeset import SETUP_ERROR_FILE
+from baton.core.model.changeset import SETUP_ERROR_FILE
 from baton.errors import AgentSetupError, CaptureFailed, ResultUnwritable
 
 

@@ -33,8 +33,8 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from baton.agents import capture, file_commands, reaper, secrets
-from baton.core.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
-from baton.core.changeset import Changeset
+from baton.core.model.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
+from baton.core.model.changeset import Changeset
 from baton.errors import CaptureFailed, InvalidAgentResult
 from baton.workflow.config import WorkSettings
 from baton.workflow.model import AgentStatus

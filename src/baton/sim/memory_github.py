@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from baton.core.issue_facts import Comment
+from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
 from baton.sim.github import rules
 from baton.sim.github.issues import User

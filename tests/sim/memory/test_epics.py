@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.epic import marker
-from baton.core.epic.model import MergePlan, NewTask, TaskCreationPlan
+from baton.core.model.epic import MergePlan, NewTask, TaskCreationPlan
+from baton.core.text import task_marker as marker
 from baton.errors import TrackerError
 from baton.sim.github import relations
 from baton.sim.memory_github import MemoryGitHub

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from baton.core.decision import PullRequestPlan
-from baton.core.events import ReviewNote
+from baton.core.model.decision import PullRequestPlan
+from baton.core.model.events import ReviewNote
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
 from baton.sim.github import git, pulls

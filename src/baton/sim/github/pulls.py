@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from baton.core import triage
+from baton.core.rules import triage
 from baton.sim.github import rules
 from baton.sim.github.git import Git
 from baton.sim.github.issues import Issues, User

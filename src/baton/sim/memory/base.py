@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from baton.core.issue_facts import Comment
+from baton.core.model.issue_facts import Comment
 from baton.errors import PullRequestRefused, TrackerError
 from baton.sim.github import rules
 from baton.sim.github.issues import Comment as StoredComment

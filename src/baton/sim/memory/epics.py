@@ -4,8 +4,7 @@ in the round trips `GitHubTracker` makes, and merging a task's branch back.
 
 from __future__ import annotations
 
-from baton.core.epic import marker
-from baton.core.epic.model import (
+from baton.core.model.epic import (
     CreatedTask,
     MergeFacts,
     MergePlan,
@@ -13,6 +12,7 @@ from baton.core.epic.model import (
     TaskCreationFacts,
     TaskCreationPlan,
 )
+from baton.core.text import task_marker as marker
 from baton.errors import TrackerError
 from baton.github import graphql as gql
 from baton.github.tracker import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from datetime import UTC, datetime
 
-from baton.core.issue_facts import Comment, IssueInfo
+from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import TrackerError
 from baton.github.batch_write import FieldResult, Op, write_batched
 from baton.github.permission import role_of

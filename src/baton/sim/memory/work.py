@@ -7,8 +7,8 @@ from __future__ import annotations
 import base64
 import binascii
 
-from baton.core.decision import PullRequestPlan
-from baton.core.events import CheckNote, ReviewNote
+from baton.core.model.decision import PullRequestPlan
+from baton.core.model.events import CheckNote, ReviewNote
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import (
     BranchHead,
