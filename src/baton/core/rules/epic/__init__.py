@@ -2,15 +2,17 @@
 by" dependencies, a conductor that starts ready tasks within parallel slots, a circuit breaker,
 budgets. Pure rules over plain data, like the rest of `core`; `run.py` reads and writes GitHub.
 
-* `model`: the epic's memory in its record, a task's link to its epic, the orders and
-  observations that travel between the two;
+* `route`: the epic's rules for `decide` enter here (`on_epic`), by event kind;
+* `phases`: the epic's phases and its memory in the record, shared by the rules below;
+* `dialogue`: the discovery dialogue with turn limits, and the specification's approval;
+* `planning`: the planning agent's plan checked (`plan`), then created as sub-issues;
 * `plan`: a planning agent's tasks validated as a dependency graph (cycles named);
-* `discovery`: the dialogue with turn limits, and the specification's approval;
+* `comments`: the epic's commands and replies in each phase (`commands` parses them);
+* `passes`: the conductor's pass applied to the record, the breaker, the budget, completion;
 * `conductor`: which tasks start, which wait, which are blocked, in which slots;
 * `breaker`: seed 002's circuit breaker over task failures;
-* `budget`: what agents spent and whether a budget stops the next one;
-* `render`: the task table and the plan's mermaid graph for the record comment;
-* `commands`: the epic's comment commands.
+* `tasks`: a task sub-issue's rules tied to its epic.
 
-The epic's and the tasks' rules for `decide` are `core/rules/epic/route.py` and `tasks.py`.
+The epic's model is `core/model/epic.py`, its words `core/text/epic.py` and
+`core/text/epic_plan.py`; what agents spent is `core/rules/budget.py`, for any issue.
 """
