@@ -31,6 +31,7 @@ from baton.core.rules.repo_breaker import with_failing, within_repo_breaker
 from baton.core.rules.reports import on_report
 from baton.core.rules.spending import with_spend, within_budget
 from baton.core.rules.work_product import settle
+from baton.errors import StateNotInWorkflow
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
@@ -49,7 +50,9 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
             return finish(scene, entered)
         return finish(scene, within_repo_breaker(scene, enter(scene)))
     if record.state not in workflow.states:
-        raise ValueError(f"record state {record.state!r} is not in workflow {workflow.name!r}")
+        raise StateNotInWorkflow(
+            f"record state {record.state!r} is not in workflow {workflow.name!r}"
+        )
     ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
         return finish(ctx, _already_applied(ctx))
