@@ -260,8 +260,8 @@ def report_command(
     changeset_path: Path | None = None,
 ) -> CommandResult:
     """`baton report`: apply an agent's result, commit its changeset, chain the next run."""
-    from baton.core.model.agent_result import AgentResult, read_agent_result
-    from baton.core.model.changeset import read_changeset
+    from baton.action.handback import read_agent_result, read_changeset
+    from baton.core.model.agent_result import AgentResult
     from baton.core.model.events import report
     from baton.core.model.work import ChangesetFacts
     from baton.errors import InvalidChangeset

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import locale
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -26,7 +23,6 @@ from baton.core.model.changeset import (
     parse_changeset,
     path_problem,
     problems,
-    read_changeset,
 )
 from baton.errors import InvalidChangeset
 from baton.workflow.config import WorkSettings
@@ -192,18 +188,6 @@ def test_a_malformed_changeset_is_one_clear_error(text: str, message: str) -> No
     assert str(caught.value).startswith(message)
 
 
-def test_reading_a_changeset_file(tmp_path: Path) -> None:
-    folder = tmp_path
-    assert read_changeset(folder / "none.json") is None
-    path = folder / "c.json"
-    path.write_text(_set(_add("a")).model_dump_json(), encoding="utf-8")
-    loaded = read_changeset(path)
-    assert loaded is not None and loaded.files[0].path == "a"
-    path.write_bytes(b"\xff\xfe")
-    with pytest.raises(InvalidChangeset, match="is not UTF-8"):
-        read_changeset(path)
-
-
 # --- properties -----------------------------------------------------------------------------
 segment = st.text(alphabet=st.sampled_from("ab.-_/\\\x00 G IT"), min_size=0, max_size=12)
 
@@ -314,25 +298,3 @@ def test_a_field_deep_in_the_changeset_is_named_by_its_dotted_path() -> None:
     assert str(caught.value) == (
         "the changeset does not validate: files.1.path: Input should be a valid string"
     )
-
-
-def test_a_changeset_that_cannot_be_read_names_the_file_and_why(tmp_path: Path) -> None:
-    folder = tmp_path / "baton-changeset.json"
-    folder.mkdir()  # a directory where the file should be
-    with pytest.raises(InvalidChangeset) as caught:
-        read_changeset(folder)
-    assert str(caught.value) == f"cannot read the changeset {folder}: Is a directory"
-
-
-@pytest.mark.skipif(sys.flags.utf8_mode == 1, reason="UTF-8 mode ignores the locale")
-def test_a_changeset_file_is_utf_8_whatever_the_runner_s_locale(tmp_path: Path) -> None:
-    """A self-hosted runner may run with LANG=C: the changeset is still read as UTF-8."""
-    path = tmp_path / "c.json"
-    path.write_bytes(_set(_add("é")).model_dump_json().encode("utf-8"))
-    before = locale.setlocale(locale.LC_CTYPE)
-    locale.setlocale(locale.LC_CTYPE, "C")
-    try:
-        loaded = read_changeset(path)
-    finally:
-        locale.setlocale(locale.LC_CTYPE, before)
-    assert loaded is not None and [f.path for f in loaded.files] == ["é"]

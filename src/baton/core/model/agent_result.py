@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -55,7 +54,3 @@ class AgentResult(BaseModel):
 def parse_agent_result(text: str) -> AgentResult:
     """Parse and validate a result; the message says what to fix."""
     return handback.parse(text, AgentResult, "the agent result", InvalidAgentResult)
-
-
-def read_agent_result(path: Path) -> AgentResult:
-    return parse_agent_result(handback.read(path, "the agent result", InvalidAgentResult))

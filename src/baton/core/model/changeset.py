@@ -16,7 +16,6 @@ import unicodedata
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -300,10 +299,3 @@ def decoded_size(contents: str) -> int | None:
 
 def parse_changeset(text: str) -> Changeset:
     return handback.parse(text, Changeset, "the changeset", InvalidChangeset)
-
-
-def read_changeset(path: Path) -> Changeset | None:
-    """The changeset beside a result, or None when the agent's job wrote none."""
-    if not path.exists():
-        return None
-    return parse_changeset(handback.read(path, "the changeset", InvalidChangeset))

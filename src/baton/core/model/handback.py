@@ -1,11 +1,10 @@
-"""The files an agent's job hands back (its result, its changeset): read and validated the same
-way, each failure one line saying what to fix. The job ran untrusted work, so nothing in them is
-believed before its model accepts it."""
+"""What an agent's job hands back (its result, its changeset), validated the same way, each
+failure one line saying what to fix. The job ran untrusted work, so nothing in it is believed
+before its model accepts it. Reading the files is `action/handback.py`'s."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -42,13 +41,3 @@ def parse(text: str, model: type[M], what: str, error: type[BatonError]) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         raise error(f"{what} does not validate: {describe(exc, what.split()[-1])}") from exc
-
-
-def read(path: Path, what: str, error: type[BatonError]) -> str:
-    """The file's text; unreadable or not UTF-8 is `error`."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise error(f"cannot read {what} {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise error(f"{what} {path} is not UTF-8 (byte {exc.start})") from exc
