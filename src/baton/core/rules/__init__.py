@@ -1,7 +1,10 @@
-"""`decide`: every rule of the workflow, as one pure function of plain data.
+"""The rules: `decide` (`rules.route`), every rule of the workflow as one pure function of plain
+data, and the rules it asks.
 
 No I/O and no clock (the time is the event's `at`). The result is a `Decision` that `apply`
-carries out. Each group of rules has a module, in the order a reader meets them:
+carries out. This package imports nothing itself, so the fast path's `triage`, `labels` and
+`comment_commands` load no pydantic. Each group of rules has a module, in the order a reader
+meets them:
 
 * `entry`: a trigger label or a status label from a maintainer, or an opened issue when the
   config enters every issue;
@@ -21,5 +24,10 @@ carries out. Each group of rules has a module, in the order a reader meets them:
   when GitHub would not open it;
 * `finish`: labels that disagree with the record are repaired, and the repair is reported;
   every rule's draft becomes a `Decision` there, its work product projected like its labels;
-* `route`: `decide` itself, which sends each event to the rule for its kind.
+* `route`: `decide` itself, which sends each event to the rule for its kind;
+* `spending`, `budget`: what agents spent, and a budget that holds the next agent;
+* `repo_breaker`: the repository-wide circuit breaker;
+* `epic/`: an epic's rules and its tasks';
+* and the rules these ask: `authority` (who may do what), `pm_rules` (seed 000's PM rules),
+  `comment_commands`, `catchup` (missed comments), `labels` and `triage` (the fast path's).
 """

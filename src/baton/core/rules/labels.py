@@ -1,6 +1,6 @@
 """Which labels and users are Baton's business: the one home of these predicates.
 
-The fast path (`core.triage`, before any heavy import), the webhook parser, the engine and the
+The fast path (`core.rules.triage`, before any heavy import), the webhook parser, the engine and the
 sweep all ask these, so they import only the standard library.
 """
 
