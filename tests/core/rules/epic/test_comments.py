@@ -3,11 +3,17 @@ dialogue, and an approver's /skip frees a task blocked by a failed dependency.""
 
 from __future__ import annotations
 
+from baton.core.model.decision import Outcome
+from baton.core.model.epic import (
+    Breaker,
+    TaskStatus,
+)
 from baton.core.model.record import Record
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Config, settings_from
+from support.epic_rules import conducting, epic, planned, say
 
 PLAN = [
     {"key": "base", "title": "The base"},
@@ -65,3 +71,43 @@ def test_an_approver_skips_a_task_blocked_by_a_failed_dependency() -> None:
     assert "status:blocked" in gh.labels_of(top)  # a stranger's /skip changes nothing
     _say(gh, actions, top, "/skip", "maria")
     assert "status:skipped" in gh.labels_of(top)
+
+
+def test_resume_half_opens_the_breaker_and_goes_back_to_implementing() -> None:
+    tasks = [planned("a", 10, TaskStatus.completed), planned("b", 11, starts=0)]
+    record = conducting("blocked", tasks, breaker=Breaker(state="open", failures=2))
+    decision = say(record, "/resume", "maria")
+    assert decision.outcome is Outcome.transition
+    assert decision.state == "implementing"
+    assert epic(decision).breaker.state == "half_open"
+    assert decision.notify == (11,)
+    assert decision.message and "probe" in decision.message
+
+
+def test_replan_in_blocked_sends_the_planner() -> None:
+    record = conducting("blocked", [planned("a", 10, TaskStatus.failed)])
+    decision = say(record, "/replan split it", "maria")
+    assert decision.outcome is Outcome.transition
+    assert decision.state == "planning"
+    assert decision.agent == "planner"
+
+
+def test_a_strangers_resume_is_refused() -> None:
+    record = conducting("blocked", [planned("a", 10, TaskStatus.failed)])
+    decision = say(record, "/resume", "bob")
+    assert decision.outcome is Outcome.refused
+    assert decision.state == "blocked"
+
+
+def test_an_approval_in_completing_finishes_the_epic() -> None:
+    record = conducting("completing", [planned("a", 10, TaskStatus.completed)])
+    decision = say(record, "approved", "maria")
+    assert (decision.outcome, decision.state) == (Outcome.transition, "done")
+
+
+def test_continue_in_completing_goes_back_to_implementing_with_the_planner_due() -> None:
+    record = conducting("completing", [planned("a", 10, TaskStatus.completed)])
+    decision = say(record, "/continue add an export", "maria")
+    assert (decision.outcome, decision.state) == (Outcome.transition, "implementing")
+    assert decision.agent == "planner"
+    assert epic(decision).extension == "add an export"
