@@ -1,5 +1,5 @@
-"""The texts Baton writes for an issue's work, and the one it reads back: commit messages and
-their trailer, the pull request's title and description, the branch an issue's work lives on.
+"""The texts Baton writes for an issue's work (`core/text/work.py`): commit messages and their
+trailer, the pull request's title and description.
 
 Pure functions, so every case pins the exact text: a re-run finds its commit by the trailer,
 and GitHub shows the rest to people.
@@ -11,11 +11,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from baton.core.model.work import KEEP_COMMITS, CommitMark, Work, branch_name, digest_in
+from baton.core.model.work import CommitMark, Work, digest_in
 from baton.core.text.plaintext import REPLACEMENT as F
 from baton.core.text.plaintext import ZWSP as Z
 from baton.core.text.work import commit_message, first_line, pull_request_body, pull_request_title
-from baton.names import issue_of_branch
 
 DIGEST = "sha256:" + "d" * 64
 OTHER = "sha256:" + "f" * 64
@@ -48,28 +47,6 @@ def _mark(oid: str = "1" * 40, digest: str = DIGEST, summary: str = "done") -> C
         at=AT,
         summary=summary,
     )
-
-
-# --- the trailer a re-run reads back -----------------------------------------------------
-@pytest.mark.parametrize(
-    ("message", "expected"),
-    [
-        pytest.param(f"dev: x (#1)\n\nRefs: #1\nBaton-Changeset: {DIGEST}", DIGEST, id="one"),
-        pytest.param(
-            f"Baton-Changeset: {OTHER}\nBaton-Changeset: {DIGEST}", DIGEST, id="the last one"
-        ),
-        pytest.param("dev: x (#1)\n\nRefs: #1", None, id="no trailer"),
-        pytest.param(f"see Baton-Changeset: {DIGEST}", None, id="not at a line's start"),
-        pytest.param(f"Baton-Changeset: {DIGEST} and more", None, id="more after the digest"),
-        pytest.param(f"Baton-Changeset: {DIGEST[:-1]}", None, id="a digest too short"),
-        pytest.param(f"Baton-Changeset: {DIGEST.upper()}", None, id="upper-case hex"),
-        pytest.param(f"baton-changeset: {DIGEST}", None, id="the trailer's name in lower case"),
-    ],
-)
-def test_the_digest_is_read_from_the_last_trailer_on_a_line_of_its_own(
-    message: str, expected: str | None
-) -> None:
-    assert digest_in(message) == expected
 
 
 # --- commit messages -----------------------------------------------------------------------
@@ -193,31 +170,6 @@ def test_a_pull_request_title_is_the_issue_s_title_in_200_characters(
     assert pull_request_title(4, title) == expected
 
 
-# --- the branch ----------------------------------------------------------------------------
-def test_a_branch_name_is_the_prefix_and_the_issue_number() -> None:
-    assert branch_name("baton/issue-", 42) == "baton/issue-42"
-    assert branch_name("work/", 7) == "work/7"
-
-
-@pytest.mark.parametrize(
-    ("branch", "issue"),
-    [
-        pytest.param("baton/issue-42", 42, id="the issue's branch"),
-        pytest.param("baton/issue-123456789", 123456789, id="nine digits"),
-        pytest.param("baton/issue-1234567890", None, id="ten digits"),
-        pytest.param("baton/issue-", None, id="no number"),
-        pytest.param("baton/issue-042", None, id="a leading zero"),
-        pytest.param("baton/issue-0", None, id="zero"),
-        pytest.param("baton/issue-4x", None, id="not a number"),
-        pytest.param("baton/issue-٤٢", None, id="Arabic-Indic digits"),
-        pytest.param("feature/issue-42", None, id="another prefix"),
-        pytest.param("xbaton/issue-42", None, id="the prefix not at the start"),
-    ],
-)
-def test_the_issue_of_a_branch_is_read_from_its_name(branch: str, issue: int | None) -> None:
-    assert issue_of_branch("baton/issue-", branch) == issue
-
-
 # --- the pull request's description --------------------------------------------------------
 def test_the_description_of_work_without_commits_says_nothing_yet() -> None:
     assert pull_request_body(3, Work(branch="baton/issue-3")) == (
@@ -241,36 +193,6 @@ def test_a_commit_without_a_summary_says_so_and_a_long_one_is_clipped_to_120() -
         + f"- `developer` in `implementing`: {'z' * 120} (`3333333`)"
         + BODY_FOOT
     )
-
-
-# --- the commits the record keeps ----------------------------------------------------------
-def test_a_commit_moves_the_head_marks_the_branch_made_and_ends_a_run_of_stale_reports() -> None:
-    work = Work(branch="b", head="0" * 40, stale_runs=2, failing_checks=["x"])
-    mark = _mark("1" * 40)
-
-    assert work.with_commit(mark) == Work(
-        branch="b", created=True, head="1" * 40, commits=[mark], failing_checks=["x"]
-    )
-
-
-def test_a_commit_already_kept_leaves_the_work_as_it_is() -> None:
-    work = Work(branch="b").with_commit(_mark("1" * 40))
-    later = work.model_copy(update={"stale_runs": 1})
-
-    assert later.with_commit(_mark("2" * 40)) is later
-    assert later.committed(DIGEST) == _mark("1" * 40)
-    assert later.committed(OTHER) is None
-
-
-def test_only_the_newest_commits_are_kept() -> None:
-    marks = [_mark(f"{i:040x}", digest=f"sha256:{i:064x}") for i in range(KEEP_COMMITS + 2)]
-    work = Work(branch="b")
-    for mark in marks:
-        work = work.with_commit(mark)
-
-    assert KEEP_COMMITS == 20
-    assert work.commits == marks[2:]
-    assert work.head == marks[-1].oid
 
 
 def test_an_agent_s_summary_in_the_description_closes_nothing_and_links_nobody() -> None:
