@@ -10,7 +10,6 @@ import pytest
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome, Reaction
 from baton.core.model.record import OUTBOX_LIMIT, HistoryEntry, clip
-from baton.errors import StateNotInWorkflow
 from baton.workflow.model import AgentStatus
 
 DUE = timedelta(minutes=5)  # a tick long before any timeout: nothing is due
@@ -160,10 +159,3 @@ def test_a_rerun_of_the_run_that_made_the_agent_due_names_it_again(lifecycle):
     assert (decision.outcome, decision.agent) == (Outcome.resume, "pm")
     assert decision.reason == "event comment:100 was already applied; pm is still due"
     assert decision.reaction == Reaction(comment_id=100)
-
-
-def test_a_record_in_a_state_the_workflow_lacks_is_an_error(lifecycle, gate):
-    record = gate.record("phase_1")
-
-    with pytest.raises(StateNotInWorkflow, match="record state 'phase_1' is not in workflow"):
-        lifecycle.decide(record, lifecycle.tick("implementing", after=DUE))
