@@ -1,7 +1,7 @@
 """The names the fast path shares with the rest of Baton: who the bot is, where its config
 lives, and how an issue's branch is named and read back.
 
-Standard library only and at the bottom layer, so `action.fast_path` and `core.triage` read
+Standard library only and at the bottom layer, so `action.fast_path` and `core.rules.triage` read
 them before any heavy import, and no layer keeps a copy that could drift.
 """
 

@@ -8,7 +8,7 @@ facts of the issue's pull request (a merge, a close, CI's checks), whoever cause
 The events of a branch or pull request name no issue: the issue is the one the head branch
 belongs to by name (`baton/issue-<N>`), and the record then decides whether the pull request
 is the issue's own. What is certainly not Baton's (another branch, a fork, another action) is
-ignored by `core.triage.work_event_reason`, the rule the fast path uses too.
+ignored by `core.rules.triage.work_event_reason`, the rule the fast path uses too.
 """
 
 from __future__ import annotations

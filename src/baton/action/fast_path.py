@@ -3,7 +3,7 @@
 The inputs are read by `action.inputs`, the same reader the full path's `ActionEnv` uses, and
 the config raw (PyYAML only); a bad input or anything out of the ordinary in the config returns
 None, and the full path validates it and reports problems properly. The rules themselves are
-`core.triage`'s.
+`core.rules.triage`'s.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Kept in the record (`Record.work`), so every run knows which commits are already on the branch
 (a re-run never commits twice) and which pull request is the issue's (a stranger's pull request
 from a branch of the same name steers nothing). The words of its commits and pull request are
-`work_text`'s.
+`core/text/work.py`'s.
 """
 
 from __future__ import annotations
