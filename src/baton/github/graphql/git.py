@@ -39,15 +39,13 @@ CREATE_COMMIT = """mutation BatonCommit($input: CreateCommitOnBranchInput!) {
 }"""
 
 
-# --- epics: sub-issues, several issues' comments at once, creating tasks --------------------
-
-
 def qualified(branch: str) -> str:
+    """The full name GraphQL's `ref(qualifiedName:)` and `createRef` take for a branch."""
     return f"refs/heads/{branch}"
 
 
 def parse_ref(node: Any) -> tuple[str, str, str] | None:
-    """(name, oid, message) of a `Ref` answered with `_REF`, or None."""
+    """(name, oid, message) of a `Ref` answered with `REF`, or None."""
     if not isinstance(node, dict):
         return None
     target = node.get("target") or {}
