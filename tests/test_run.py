@@ -1,0 +1,338 @@
+"""One run on one issue (`run.handle`): an event its payload rules out costs no call; otherwise
+the issue is read, decided on, the record re-checked just before the write, written, and only
+then the next agent's run dispatched. A dry run decides and writes nothing; a failed write
+leaves the issue as it was, for the next run; a run that lost a race decides again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from baton.core.model.decision import Outcome
+from baton.core.model.events import Commented, IssueChanged
+from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.errors import TrackerError
+from baton.issue.apply import Applied
+from baton.issue.load import Loaded
+from baton.run import MAX_RACES, handle
+from baton.sim.memory_github import MemoryGitHub
+from baton.sim.payloads import DispatchRequest
+from baton.workflow.config import Settings
+from support.memory import (
+    CHAIN,
+    ISSUE,
+    Job,
+    enter,
+    record_comments,
+    record_of,
+    relabel_job,
+    report_job,
+    state_of,
+    writes,
+)
+
+
+def calls_in_order(gh: MemoryGitHub) -> list[str]:
+    """Every operation the runs make from now on, in order (reads and writes)."""
+    seen: list[str] = []
+    gh.on_call = seen.append
+    return seen
+
+
+def entry_job(gh: MemoryGitHub, settings: Settings) -> Job:
+    """maria adds the trigger label; the run handling it chains to CHAIN."""
+    job = relabel_job(gh, settings, "baton", "maria")
+    job.chain = CHAIN
+    return job
+
+
+def the_pm_reports(gh: MemoryGitHub, settings: Settings) -> Job:
+    """The pm's run hands back: the requirements are next (chaining to CHAIN)."""
+    return report_job(gh, settings, "pm", next_state="analyzing_requirements", summary="Clear")
+
+
+def dispatched_at(at: str) -> DispatchRequest:
+    """The run of issue #1 started through CHAIN at `at`."""
+    return DispatchRequest(
+        "workflow_dispatch", at, workflow="baton.yml", ref="refs/heads/main", inputs={"issue": "1"}
+    )
+
+
+# --- ruled out by the payload ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("event", "reason"),
+    [
+        (
+            lambda gh: Commented(
+                id="comment:77",
+                issue=IssueInfo(number=ISSUE, author="alice"),
+                actor=Actor(login="bob"),
+                at=gh.now,
+                comment_id=77,
+                body="Any news?",
+            ),
+            "a comment on an issue that is not in the workflow (no API call)",
+        ),
+        (
+            lambda gh: IssueChanged(
+                id="edited:1",
+                issue=IssueInfo(number=ISSUE, author="alice", labels=("status:received",)),
+                actor=Actor(login="alice"),
+                at=gh.now,
+                action="edited",
+            ),
+            "issue edited: nothing to act on (no API call)",
+        ),
+    ],
+    ids=["a comment outside the workflow", "an issue edited"],
+)
+def test_an_event_its_payload_rules_out_is_ignored_without_a_single_call(
+    gh: MemoryGitHub,
+    settings: Settings,
+    event: Callable[[MemoryGitHub], Commented | IssueChanged],
+    reason: str,
+) -> None:
+    log = list(gh.log)
+    seen = calls_in_order(gh)
+
+    result = handle(event(gh), gh, settings, chain=CHAIN)
+
+    assert result.decision.outcome is Outcome.ignored
+    assert (result.decision.issue, result.decision.reason) == (ISSUE, reason)
+    assert result.loaded == Loaded(record=None)
+    assert (result.applied, result.dispatched, result.notes, result.record) == (
+        None,
+        False,
+        [],
+        None,
+    )
+    assert seen == [] and gh.requests == 0 and gh.log == log and gh.dispatches == []
+
+
+# --- a transition -----------------------------------------------------------------------------
+def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agent(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    job = entry_job(gh, settings)
+    seen = calls_in_order(gh)
+
+    result = job.run()
+
+    record = record_comments(gh)
+    assert len(record) == 1
+    assert result.decision.outcome is Outcome.transition
+    assert (result.decision.state, result.decision.agent) == ("received", "pm")
+    # the reads, the record and its label, and the dispatch last: a run dying before it
+    # leaves a record whose agent is still due, never an agent with no record
+    assert seen == [
+        "comments",
+        "permission",
+        "create_comment",
+        "set_labels",
+        "set_labels",
+        "dispatch",
+    ]
+    assert gh.dispatches == [dispatched_at("2026-01-05T09:05:00Z")]
+    assert result.dispatched is True
+    assert result.applied == Applied(
+        steps=[f"record created (comment {record[0].id})", "labels: -baton, +status:received"],
+        comment_id=record[0].id,
+    )
+    assert result.notes == []
+    assert result.loaded == Loaded(record=None)  # nothing was there before
+    written = record_of(gh)
+    assert result.record is not None and written is not None
+    # what was decided is what the next run reads, but for the time GitHub stamped on it
+    assert result.record == written.model_copy(update={"written_at": None})
+    assert gh.labels_of(ISSUE) == ["status:received"]
+
+
+def test_without_a_chain_the_agent_is_named_but_not_dispatched(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    job = entry_job(gh, settings)
+    job.chain = None
+
+    result = job.run()
+
+    assert (result.decision.agent, result.dispatched) == ("pm", False)
+    assert gh.calls["dispatch"] == 0 and gh.dispatches == []
+    assert state_of(gh) == "received"
+
+
+def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    comment_id = record_comments(gh)[0].id
+    job = the_pm_reports(gh, settings)
+    seen = calls_in_order(gh)
+
+    result = job.run()
+
+    assert result.decision.outcome is Outcome.transition
+    assert (result.decision.previous_state, result.decision.state) == (
+        "received",
+        "analyzing_requirements",
+    )
+    assert result.decision.agent == "analyst"
+    # `comment`: the record read again just before the write, the concurrency check
+    assert seen == [
+        "issue",
+        "comments",
+        "comment",
+        "edit_comment",
+        "set_labels",
+        "set_labels",
+        "dispatch",
+    ]
+    assert result.loaded.comment_id == comment_id
+    assert result.loaded.record is not None and result.loaded.record.state == "received"
+    assert result.applied == Applied(
+        steps=[
+            "record updated (revision 2)",
+            "labels: -status:received, +status:analyzing-requirements",
+        ],
+        comment_id=comment_id,
+    )
+    assert gh.dispatches == [dispatched_at("2026-01-05T09:10:00Z")]
+    assert (result.dispatched, result.notes) == (True, [])
+    assert state_of(gh) == "analyzing_requirements"
+
+
+def test_a_redelivered_entry_writes_nothing_and_dispatches_the_agent_still_due(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    job = entry_job(gh, settings)
+    job.run()
+    written = writes(gh) - gh.calls["dispatch"]
+    seen = calls_in_order(gh)
+
+    again = job.run()
+
+    assert again.decision.outcome is Outcome.resume
+    assert again.decision.reason == (
+        "event labeled:1:baton:2026-01-05T09:00:00Z was already applied; pm is still due"
+    )
+    # the payload's labels ("baton") are stale: the issue is read again before anything
+    assert seen == ["comments", "permission", "issue", "comments", "dispatch"]
+    assert writes(gh) - gh.calls["dispatch"] == written
+    assert again.applied == Applied(steps=[], comment_id=record_comments(gh)[0].id)
+    assert again.dispatched is True and len(gh.dispatches) == 2
+
+
+# --- a dry run ------------------------------------------------------------------------------
+def test_a_dry_run_decides_what_a_run_would_and_writes_nothing(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    job = relabel_job(gh, settings, "baton", "maria")
+    event = job.event_at(gh.now)
+    seen = calls_in_order(gh)
+
+    result = handle(event, gh, settings, chain=CHAIN, dry_run=True)
+
+    assert result.decision.outcome is Outcome.transition
+    assert (result.decision.state, result.decision.agent) == ("received", "pm")
+    assert result.record is not None and result.record.state == "received"
+    assert result.notes == ["dry run: nothing was written"]
+    assert (result.applied, result.dispatched) == (None, False)
+    assert seen == ["comments", "permission"]
+    assert writes(gh) == 0 and gh.dispatches == []
+    assert gh.labels_of(ISSUE) == ["baton"] and record_of(gh) is None
+
+
+# --- a failed write ---------------------------------------------------------------------------
+def test_a_record_that_could_not_be_created_leaves_the_issue_for_the_next_run(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    job = entry_job(gh, settings)
+    gh.fail_next("create_comment")
+
+    with pytest.raises(TrackerError, match=r"^injected failure in create_comment$"):
+        job.run()
+
+    assert record_of(gh) is None and gh.labels_of(ISSUE) == ["baton"]
+    assert gh.calls["dispatch"] == 0, "no agent runs without its record"
+
+    rerun = job.run()
+
+    assert (rerun.decision.outcome, rerun.decision.state) == (Outcome.transition, "received")
+    assert len(record_comments(gh)) == 1 and gh.labels_of(ISSUE) == ["status:received"]
+    assert len(gh.dispatches) == 1 and rerun.dispatched is True
+
+
+def test_a_record_that_could_not_be_updated_keeps_the_state_until_the_report_runs_again(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    job = the_pm_reports(gh, settings)
+    gh.fail_next("edit_comment")
+
+    with pytest.raises(TrackerError, match=r"^injected failure in edit_comment$"):
+        job.run()
+
+    assert state_of(gh) == "received" and gh.labels_of(ISSUE) == ["status:received"]
+    assert gh.calls["dispatch"] == 0
+
+    rerun = job.run()
+
+    assert rerun.decision.state == "analyzing_requirements" and rerun.dispatched is True
+    assert state_of(gh) == "analyzing_requirements"
+    assert gh.labels_of(ISSUE) == ["status:analyzing-requirements"]
+    assert len(gh.dispatches) == 1
+
+
+# --- a race -----------------------------------------------------------------------------------
+def test_a_run_whose_record_changed_before_its_write_decides_again_on_the_new_one(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    first, second = the_pm_reports(gh, settings), the_pm_reports(gh, settings)
+
+    def the_other_run_writes_first(operation: str) -> None:
+        if operation == "comment":  # the first run's re-check of the record
+            gh.on_call = None
+            second.run()
+
+    gh.on_call = the_other_run_writes_first
+    lost = first.run()
+
+    won = second.results[0]
+    assert (won.decision.outcome, won.dispatched) == (Outcome.transition, True)
+    assert lost.notes == ["another run changed the record first; decided again (1x)"]
+    assert lost.decision.outcome is Outcome.refused
+    assert lost.decision.reason == (
+        "stale report: the report is from pm, but analyzing_requirements belongs to analyst"
+    )
+    assert lost.applied == Applied(
+        steps=["record updated (revision 3)"], comment_id=record_comments(gh)[0].id
+    )
+    assert lost.dispatched is False and len(gh.dispatches) == 1
+    assert state_of(gh) == "analyzing_requirements"
+
+
+def test_a_record_changed_under_every_attempt_writes_nothing_and_says_so(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    stored = gh.comment_store[record_comments(gh)[0].id]
+    body = stored.body
+    job = the_pm_reports(gh, settings)
+    edits = iter(range(MAX_RACES))
+
+    def someone_rewrites_it(operation: str) -> None:
+        if operation == "comment":
+            stored.body = f"{body}{' ' * (next(edits) + 1)}"
+
+    gh.on_call = someone_rewrites_it
+    written = writes(gh)
+
+    with pytest.raises(TrackerError) as raised:
+        job.run()
+
+    assert str(raised.value) == (
+        "issue #1: the record changed under 3 concurrent runs in a row; nothing was written "
+        "(the next event or sweep will pick it up)"
+    )
+    assert writes(gh) == written and gh.calls["comment"] == MAX_RACES == 3
