@@ -104,3 +104,13 @@ def test_merging_branches_is_up_to_date_merged_or_a_conflict() -> None:
     assert merged is not None and merged.tree["new.txt"] == b"x" and len(merged.parents) == 2
     with pytest.raises(GitRefusal, match="Head does not exist"):
         repo.merge_branches("main", "gone", "Merge", "bot", WHEN)
+    with pytest.raises(GitRefusal, match="Base does not exist"):
+        repo.merge_branches("gone", "main", "Merge", "bot", WHEN)
+
+
+def test_the_same_change_on_both_sides_is_no_conflict() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    repo.push("side", {"README.md": b"same\n"}, "Side", "bob", WHEN)
+    repo.push("main", {"README.md": b"same\n", "b.txt": b"b"}, "Main", "maria", WHEN)
+    merged = repo.merge_branches("main", "side", "Merge", "bot", WHEN)
+    assert merged is not None and merged.tree["README.md"] == b"same\n"
