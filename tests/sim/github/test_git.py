@@ -48,6 +48,10 @@ def test_a_branch_name_git_refuses_is_refused(name: str) -> None:
     assert refused.value.kind == "bad_name"
 
 
+def test_a_refused_branch_name_is_told_with_what_git_found_in_it() -> None:
+    assert branch_name_problem("a..b") == "'a..b' is not a valid branch name: it has `..`"
+
+
 @pytest.mark.parametrize("name", ["baton/issue-1", "feature/x.y", "fix_2", "a-b/c_d/e"])
 def test_a_branch_name_git_accepts_is_accepted(name: str) -> None:
     assert branch_name_problem(name) is None
