@@ -1,22 +1,20 @@
 """The two faces of the one model of GitHub tell the same story of a branch, its pull request
-and an epic: the same refusals in GitHub's words, the same numbers, on the same clock the same
-commit ids, and the same cost in round trips.
+and an epic through the same `Tracker`: the same answers, the same refusals in GitHub's words,
+on the same clock the same commit ids, and the same cost in round trips.
 
-GitHub's rules are tested once, on the model (`tests/sim/github/`). What can still disagree is
-the translation: the in-memory GitHub answers the Tracker protocol itself, the HTTP fake answers
-the GraphQL and REST calls `GitHubTracker` makes, and each turns a refusal, an author or a round
-trip into its own terms. These tests pin that both translations land on the same state.
+GitHub's rules are tested once, on the model (`tests/sim/github/`), and each face's translation
+in its own tests. What can still disagree is the pair: the in-memory GitHub answers the Tracker
+protocol itself, while over HTTP `GitHubTracker` asks the HTTP fake in GraphQL and REST. These
+tests pin that both land on the same state and tell Baton the same thing.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import pytest
-import requests
 
 from baton.core.model.decision import PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, NewTask, TaskCreationPlan
@@ -30,212 +28,18 @@ BRANCH = "baton/issue-1"
 CLOCK = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)  # the HTTP fake's
 
 
-class Refused(Exception):
-    """GitHub said no; the message is GitHub's."""
+class World(Protocol):
+    """A repository behind a `Tracker`, and what humans do to it, in the words of either face."""
 
-
-class Story(Protocol):
-    """What the story does to a fake, in the words of either."""
-
-    def open_issue(self, title: str) -> int: ...
-    def head(self, branch: str) -> str | None: ...
-    def create_branch(self, branch: str) -> str: ...
-    def commit(self, branch: str, expected: str, files: dict[str, str]) -> str: ...
-    def push(self, branch: str, files: dict[str, str]) -> str: ...
-    def open_pull_request(self, branch: str) -> int: ...
-    def forbid_pull_requests(self) -> None: ...
-
-
-class InMemory:
-    def __init__(self) -> None:
-        self.gh = MemoryGitHub("octo/demo", now=CLOCK)
-
-    def open_issue(self, title: str) -> int:
-        return self.gh.open_issue(title)
-
-    def head(self, branch: str) -> str | None:
-        found = self.gh.branch(branch)
-        return found.oid if found else None
-
-    def create_branch(self, branch: str) -> str:
-        try:
-            return self.gh.create_branch(branch).oid
-        except TrackerError as exc:
-            raise Refused(str(exc)) from None
-
-    def commit(self, branch: str, expected: str, files: dict[str, str]) -> str:
-        additions = tuple((p, base64.b64encode(t.encode()).decode()) for p, t in files.items())
-        try:
-            return self.gh.commit(CommitRequest(branch, expected, "Change", "", additions))
-        except TrackerError as exc:
-            raise Refused(str(exc)) from None
-
-    def push(self, branch: str, files: dict[str, str]) -> str:
-        return self.gh.human_push(branch, dict(files), "By hand", by="maria")
-
-    def open_pull_request(self, branch: str) -> int:
-        try:
-            return self.gh.open_pull_request(
-                PullRequestPlan(branch=branch, title="t", body="")
-            ).number
-        except TrackerError as exc:
-            raise Refused(str(exc)) from None
-
-    def forbid_pull_requests(self) -> None:
-        self.gh.actions_may_open_pull_requests = False
-
-
-class OverHttp:
-    def __init__(self, fake: FakeGitHub) -> None:
-        self.fake = fake
-        self.headers = {"Authorization": f"Bearer {fake.token}"}
-
-    def _graphql(self, query: str, variables: dict[str, Any], field: str) -> Any:
-        answer = requests.post(
-            f"{self.fake.url}/graphql",
-            json={"query": query, "variables": variables},
-            headers=self.headers,
-            timeout=5,
-        ).json()
-        if answer.get("errors"):
-            raise Refused(answer["errors"][0]["message"])
-        return answer["data"][field]
-
-    def open_issue(self, title: str) -> int:
-        return self.fake.add_issue(title)
-
-    def head(self, branch: str) -> str | None:
-        query = """query($ref: String!) { repository(owner: "octo", name: "demo") {
-            ref(qualifiedName: $ref) { target { oid } } } }"""
-        found = self._graphql(query, {"ref": branch}, "repository")["ref"]
-        return found["target"]["oid"] if found else None
-
-    def create_branch(self, branch: str) -> str:
-        query = """query { repository(owner: "octo", name: "demo") {
-            id defaultBranchRef { target { oid } } } }"""
-        repository = self._graphql(query, {}, "repository")
-        oid = str(repository["defaultBranchRef"]["target"]["oid"])
-        mutation = """mutation($id: ID!, $name: String!, $oid: GitObjectID!) {
-            createRef(input: {repositoryId: $id, name: $name, oid: $oid}) { ref { name } } }"""
-        self._graphql(
-            mutation,
-            {"id": repository["id"], "name": f"refs/heads/{branch}", "oid": oid},
-            "createRef",
-        )
-        return oid
-
-    def commit(self, branch: str, expected: str, files: dict[str, str]) -> str:
-        mutation = """mutation($input: CreateCommitOnBranchInput!) {
-            createCommitOnBranch(input: $input) { commit { oid } } }"""
-        additions = [
-            {"path": p, "contents": base64.b64encode(t.encode()).decode()} for p, t in files.items()
-        ]
-        made = {
-            "branch": {"repositoryNameWithOwner": "octo/demo", "branchName": branch},
-            "expectedHeadOid": expected,
-            "message": {"headline": "Change", "body": ""},
-            "fileChanges": {"additions": additions},
-        }
-        return str(
-            self._graphql(mutation, {"input": made}, "createCommitOnBranch")["commit"]["oid"]
-        )
-
-    def push(self, branch: str, files: dict[str, str]) -> str:
-        return self.fake.push(branch, dict(files), "By hand", by="maria")
-
-    def open_pull_request(self, branch: str) -> int:
-        wanted: dict[str, Any] = {
-            "title": "t",
-            "head": f"octo:{branch}",
-            "base": "main",
-            "body": "",
-            "draft": True,
-        }
-        response = requests.post(
-            f"{self.fake.url}/repos/octo/demo/pulls", json=wanted, headers=self.headers, timeout=5
-        )
-        answer = response.json()
-        if response.status_code != 201:
-            raise Refused(answer.get("errors", [answer])[0]["message"])
-        return int(answer["number"])
-
-    def forbid_pull_requests(self) -> None:
-        self.fake.actions_may_open_pull_requests = False
-
-
-@pytest.fixture(params=["in memory", "over HTTP"])
-def story(request: pytest.FixtureRequest) -> Iterator[Story]:
-    if request.param == "in memory":
-        yield InMemory()
-        return
-    with FakeGitHub() as fake:
-        yield OverHttp(fake)
-
-
-def refusal(act: Any, *args: Any) -> str:
-    with pytest.raises(Refused) as refused:
-        act(*args)
-    return str(refused.value)
-
-
-def transcript(story: Story) -> list[object]:
-    """The story: an issue, its branch, commits, a human's push, a pull request, a refusal."""
-    said: list[object] = [story.open_issue("Export as CSV")]
-    main = story.head("main")
-    start = story.create_branch(BRANCH)
-    said += [main, start == main, story.head(BRANCH) == main]
-    said.append(refusal(story.create_branch, "a..b"))
-    said.append(refusal(story.open_pull_request, BRANCH))
-    first = story.commit(BRANCH, start, {"src/export.py": "print('csv')\n"})
-    said.append(first)
-    pushed = story.push(BRANCH, {"notes.txt": "mine"})
-    said.append(pushed)
-    said.append(refusal(story.commit, BRANCH, first, {"src/export.py": "stale"}))
-    said.append(refusal(story.commit, BRANCH, pushed, {".github/workflows/ci.yml": "on: push"}))
-    said.append(story.open_pull_request(BRANCH))
-    story.push("other", {"b.txt": "b"})
-    story.forbid_pull_requests()
-    said.append(refusal(story.open_pull_request, "other"))
-    return said
-
-
-def test_each_fake_refuses_in_githubs_words(story: Story) -> None:
-    said = transcript(story)
-
-    assert said[0] == 1
-    assert said[2:4] == [True, True]  # the branch starts at the default branch's head
-    assert said[4] == "'a..b' is not a valid branch name: it has `..`"
-    assert said[5] == "No commits between main and baton/issue-1"
-    first = said[6]
-    assert said[8] == f'Expected branch to point to "{first}" but it did not. Pull and try again.'
-    assert said[9] == (
-        "refusing to allow a GitHub App to create or update workflow `.github/workflows/ci.yml`"
-        " without `workflows` permission"
-    )
-    assert said[10] == 2  # the pull request takes the next issue number
-    assert said[11] == "GitHub Actions is not permitted to create or approve pull requests."
-
-
-def test_on_the_same_clock_both_fakes_make_the_same_commits() -> None:
-    with FakeGitHub() as fake:
-        over_http = transcript(OverHttp(fake))
-    in_memory = transcript(InMemory())
-
-    assert in_memory == over_http
-    oids = [x for x in in_memory if isinstance(x, str) and len(x) == 40]
-    assert len(set(oids)) == 3  # main, Baton's commit, the human's push
-
-
-# --- an epic: its tasks as sub-issues, their dependencies, their branches merged back ----------
-class EpicWorld(Protocol):
     tracker: Tracker
 
     def open_issue(self, title: str) -> int: ...
     def comment(self, number: int, body: str) -> None: ...
     def push(self, branch: str, files: dict[str, str]) -> str: ...
+    def forbid_pull_requests(self) -> None: ...
 
 
-class EpicInMemory:
+class InMemory:
     def __init__(self) -> None:
         self.gh = MemoryGitHub("octo/demo", now=CLOCK)
         self.tracker: Tracker = self.gh
@@ -249,8 +53,11 @@ class EpicInMemory:
     def push(self, branch: str, files: dict[str, str]) -> str:
         return self.gh.human_push(branch, dict(files), "By hand", by="maria")
 
+    def forbid_pull_requests(self) -> None:
+        self.gh.actions_may_open_pull_requests = False
 
-class EpicOverHttp:
+
+class OverHttp:
     def __init__(self, fake: FakeGitHub) -> None:
         self.fake = fake
         self.tracker: Tracker = GitHubTracker(
@@ -266,8 +73,83 @@ class EpicOverHttp:
     def push(self, branch: str, files: dict[str, str]) -> str:
         return self.fake.push(branch, dict(files), "By hand", by="maria")
 
+    def forbid_pull_requests(self) -> None:
+        self.fake.actions_may_open_pull_requests = False
 
-def epic_transcript(world: EpicWorld) -> list[object]:
+
+def both(transcript: Any) -> tuple[list[object], list[object]]:
+    """The transcript told over HTTP, then in memory, on the same clock."""
+    with FakeGitHub() as fake:
+        over_http = transcript(OverHttp(fake))
+    return over_http, transcript(InMemory())
+
+
+class Refusal:
+    """A refusal as Baton meets it: its kind and status, and GitHub's words, which the client
+    over HTTP tells after its own context (the call it made) and the in-memory face alone."""
+
+    def __init__(self, refused: TrackerError) -> None:
+        self.kind, self.status, self.words = type(refused).__name__, refused.status, str(refused)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Refusal):
+            return NotImplemented
+        longer, shorter = sorted((self.words, other.words), key=len, reverse=True)
+        return (self.kind, self.status) == (other.kind, other.status) and longer.endswith(shorter)
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.kind}, {self.status}, {self.words!r})"
+
+
+def refusal(act: Any) -> Refusal:
+    with pytest.raises(TrackerError) as refused:
+        act()
+    return Refusal(refused.value)
+
+
+def files(texts: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple((path, base64.b64encode(t.encode()).decode()) for path, t in texts.items())
+
+
+def story(world: World) -> list[object]:
+    """An issue, its branch, commits, a human's push, a pull request, and what GitHub refuses."""
+    tracker = world.tracker
+    said: list[object] = [world.open_issue("Export as CSV")]
+    made = tracker.create_branch(BRANCH)
+    said.append(refusal(lambda: tracker.create_branch("a..b")))
+    pull = PullRequestPlan(branch=BRANCH, title="t", body="")
+    said.append(refusal(lambda: tracker.open_pull_request(pull)))
+    first = tracker.commit(CommitRequest(BRANCH, made.oid, "Change", "", files({"a.txt": "a"})))
+    pushed = world.push(BRANCH, {"notes.txt": "mine"})
+    said += [made.oid, first, pushed]
+    said.append(refusal(lambda: tracker.commit(CommitRequest(BRANCH, first, "Late", ""))))
+    ci = CommitRequest(BRANCH, pushed, "CI", "", files({".github/workflows/ci.yml": "on: push"}))
+    said.append(refusal(lambda: tracker.commit(ci)))
+    said.append(tracker.open_pull_request(pull).number)
+    world.push("other", {"b.txt": "b"})
+    world.forbid_pull_requests()
+    other = PullRequestPlan(branch="other", title="t", body="")
+    said.append(refusal(lambda: tracker.open_pull_request(other)))
+    return said
+
+
+def test_on_the_same_clock_both_faces_make_the_same_commits_and_refusals() -> None:
+    over_http, in_memory = both(story)
+
+    assert in_memory == over_http
+    assert [(r.kind, r.status) for r in over_http if isinstance(r, Refusal)] == [
+        ("TrackerError", 422),  # a branch name git refuses
+        ("PullRequestRefused", 422),  # no commits between main and the branch
+        ("StaleHead", 409),
+        ("CommitRefused", 403),  # a workflow, without the `workflows` permission
+        ("PullRequestRefused", 403),  # Actions may not open pull requests
+    ]
+    assert len(set(over_http[3:6])) == 3  # main, Baton's commit, the human's push
+    assert (over_http[0], over_http[-2]) == (1, 2)  # the pull request takes the next number
+
+
+# --- an epic: its tasks as sub-issues, their dependencies, their branches merged back ----------
+def epic_transcript(world: World) -> list[object]:
     """An epic's plan created, re-created, read, and its task branches merged back: what each
     step answered and the round trips it cost."""
     tracker = world.tracker
@@ -311,9 +193,7 @@ def epic_transcript(world: EpicWorld) -> list[object]:
 
 
 def test_both_fakes_tell_the_same_epic_at_the_same_cost() -> None:
-    with FakeGitHub() as fake:
-        over_http = epic_transcript(EpicOverHttp(fake))
-    in_memory = epic_transcript(EpicInMemory())
+    over_http, in_memory = both(epic_transcript)
 
     assert in_memory == over_http
     assert over_http[0] == 4  # read, the new label, the issues, the edges
@@ -328,7 +208,7 @@ def test_both_fakes_tell_the_same_epic_at_the_same_cost() -> None:
 
 
 # --- whose commit and whose branch: what the report run asks when a head claims a changeset ---
-def work_transcript(world: EpicWorld) -> list[object]:
+def work_transcript(world: World) -> list[object]:
     """Baton's branch and commit, a human's push on top, each commit's facts, the branch found
     again, and a commit GitHub refuses: what each answered and the round trips it cost."""
     tracker = world.tracker
@@ -359,9 +239,7 @@ def work_transcript(world: EpicWorld) -> list[object]:
 
 
 def test_both_fakes_tell_whose_commit_and_whose_branch_it_is_at_the_same_cost() -> None:
-    with FakeGitHub() as fake:
-        over_http = work_transcript(EpicOverHttp(fake))
-    in_memory = work_transcript(EpicInMemory())
+    over_http, in_memory = both(work_transcript)
 
     assert in_memory == over_http
     assert over_http[:4] == [

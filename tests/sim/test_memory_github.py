@@ -55,5 +55,3 @@ def test_a_push_a_pull_request_a_review_and_a_merge_by_hand(gh: MemoryGitHub) ->
     assert (gh.reviews[review].commit, gh.check_runs[-1].id) == (head, run)
     assert gh.pull_requests[number].merge_commit == merged == gh.git.refs["main"]
     assert gh.log[-2:] == [f"#{number} closed by maria", f"#{number} merged by maria"]
-    with pytest.raises(ValueError, match="unknown verdict"):
-        gh.human_review(number, "maria", "lgtm")

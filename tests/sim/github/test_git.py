@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from baton.sim.github.git import Git, GitRefusal, blob_oid, branch_name_problem
+from baton.sim.github.git import Git, GitRefusal, blob_oid, branch_name_problem, diff
 
 WHEN = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -46,6 +46,10 @@ def test_a_branch_name_git_refuses_is_refused(name: str) -> None:
     with pytest.raises(GitRefusal) as refused:
         Git("octo/demo", when=WHEN).create_branch(name, "0" * 40)
     assert refused.value.kind == "bad_name"
+
+
+def test_a_refused_branch_name_is_told_with_what_git_found_in_it() -> None:
+    assert branch_name_problem("a..b") == "'a..b' is not a valid branch name: it has `..`"
 
 
 @pytest.mark.parametrize("name", ["baton/issue-1", "feature/x.y", "fix_2", "a-b/c_d/e"])
@@ -104,3 +108,36 @@ def test_merging_branches_is_up_to_date_merged_or_a_conflict() -> None:
     assert merged is not None and merged.tree["new.txt"] == b"x" and len(merged.parents) == 2
     with pytest.raises(GitRefusal, match="Head does not exist"):
         repo.merge_branches("main", "gone", "Merge", "bot", WHEN)
+    with pytest.raises(GitRefusal, match="Base does not exist"):
+        repo.merge_branches("gone", "main", "Merge", "bot", WHEN)
+
+
+def test_the_same_change_on_both_sides_is_no_conflict() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    repo.push("side", {"README.md": b"same\n"}, "Side", "bob", WHEN)
+    repo.push("main", {"README.md": b"same\n", "b.txt": b"b"}, "Main", "maria", WHEN)
+    merged = repo.merge_branches("main", "side", "Merge", "bot", WHEN)
+    assert merged is not None and merged.tree["README.md"] == b"same\n"
+
+
+def test_a_commits_files_are_against_its_first_parent_and_an_exact_move_is_a_rename() -> None:
+    before = {"old.txt": b"same", "gone.txt": b"x", "README.md": b"# demo\n"}
+    after = {"new.txt": b"same", "README.md": b"# new\n", "added.txt": b"a"}
+    assert [(f.path, f.status, f.previous) for f in diff(before, after)] == [
+        ("README.md", "modified", ""),
+        ("added.txt", "added", ""),
+        ("gone.txt", "removed", ""),
+        ("new.txt", "renamed", "old.txt"),
+    ]
+    assert diff(before, after)[2].blob == blob_oid(b"x")  # a removal names the blob removed
+
+
+def test_ahead_counts_the_commits_one_side_has_since_the_newest_shared_one() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    start = repo.refs["main"]
+    repo.push("side", {"a.txt": b"a"}, "A", "bob", WHEN)
+    repo.push("side", {"b.txt": b"b"}, "B", "bob", WHEN)
+    repo.push("main", {"c.txt": b"c"}, "C", "maria", WHEN)
+    assert (repo.ahead("main", "side"), repo.ahead("side", "main")) == (2, 1)
+    assert repo.merge_base("main", "side") == start
+    assert repo.ahead_of(start, start) == 0
