@@ -101,3 +101,20 @@ def test_the_demo_needs_no_dev_extra(tmp_path: Path) -> None:
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert "\n.venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest\n" in ci
+
+
+def _caller_lines() -> tuple[int, int]:
+    """The caller's lines of YAML (no comment, no blank line) and all its lines."""
+    lines = (README.parent / "examples" / "workflows" / "baton.yml").read_text().splitlines()
+    code = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    return len(code), len(lines)
+
+
+def test_the_docs_give_the_callers_true_length() -> None:
+    code, total = _caller_lines()
+    said = f"{code} lines of YAML ({total} with its comments)"
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    examples = " ".join((README.parent / "examples" / "README.md").read_text().split())
+    assert said in readme and said in examples
+    reusable = (README.parent / ".github" / "workflows" / "baton-issues.yml").read_text()
+    assert f"({code}\n# lines of YAML)" in reusable

@@ -318,3 +318,32 @@ def test_join_is_none_without_messages_and_one_signature_with_several() -> None:
     assert messages.join(None, None) is None
     joined = messages.join(messages.refusal("a", "x"), messages.refusal("b", "y"))
     assert joined == "`a`: x\n\n`b`: y" + SIGNED
+
+
+LIFECYCLE_LABELS = ["status:implementing", "status:completed", "status:running-tests"]
+
+
+@pytest.mark.parametrize(
+    ("label", "nearest"),
+    [
+        ("status:implementng", "status:implementing"),
+        ("Status:Completd", "status:completed"),
+        ("status:running_tests", "status:running-tests"),
+        ("status:done", None),
+        ("bug", None),
+        ("status:" + "x" * 5000, None),
+    ],
+)
+def test_the_nearest_status_label_is_suggested_only_when_close(
+    label: str, nearest: str | None
+) -> None:
+    assert messages.nearest_label(label, LIFECYCLE_LABELS) == nearest
+
+
+def test_an_unknown_label_message_suggests_the_nearest_one() -> None:
+    assert messages.unknown_label("status:implementng", LIFECYCLE_LABELS) == (
+        "`status:implementng` is not a state of this workflow, so I removed it.\n"
+        "Did you mean `status:implementing`?\n\n"
+        "The status labels are: `status:implementing`, `status:completed`, "
+        "`status:running-tests`.\n\n" + messages.SIGNATURE
+    )

@@ -10,6 +10,7 @@ be lost after the state had already moved.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from difflib import get_close_matches
 
 from baton.core.text import markdown
 from baton.workflow.config import Policy, Who
@@ -25,6 +26,7 @@ QUESTION = 2_000
 SHOWN = 50  # questions listed; the rest are counted
 REASON = 2_000
 NOTE = 500
+LABEL_LIMIT = 50  # characters GitHub allows in a label name
 CLIPPED = "*(The rest of this message was cut to fit in one comment.)*"
 
 
@@ -161,15 +163,22 @@ def refusal(actor: str, why: str) -> str:
     return sign([f"{markdown.code(actor)}: {_line(why, REASON)}"])
 
 
+def nearest_label(label: str, valid: Sequence[str]) -> str | None:
+    """The status label a typo most likely meant (`status:implementng`), by difflib's ratio,
+    ignoring case; None when none is close. GitHub caps a label at 50 characters, so this
+    stays cheap whatever the label."""
+    by_case = {v.casefold(): v for v in valid}
+    found = get_close_matches(label[:LABEL_LIMIT].casefold(), list(by_case), n=1, cutoff=0.75)
+    return by_case[found[0]] if found else None
+
+
 def unknown_label(label: str, valid: Sequence[str]) -> str:
     listed = ", ".join(markdown.code(v) for v in valid)
-    return sign(
-        [
-            f"{markdown.code(label)} is not a state of this workflow, so I removed it.",
-            "",
-            f"The status labels are: {listed}.",
-        ]
-    )
+    lines = [f"{markdown.code(label)} is not a state of this workflow, so I removed it."]
+    nearest = nearest_label(label, valid)
+    if nearest is not None:
+        lines.append(f"Did you mean {markdown.code(nearest)}?")
+    return sign([*lines, "", f"The status labels are: {listed}."])
 
 
 def finished(state: str, summary: str) -> str:
