@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from baton.errors import InvalidInput
@@ -83,8 +83,7 @@ def verbatim(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """One value of `ActionEnv`: the variables it is read from (the first that is set and not
     blank wins; a blank one means "not given", as GitHub passes an unset input) and what it
     accepts, in the words of the error a maintainer sees."""
@@ -151,14 +150,17 @@ def _shown(text: str) -> str:
     return json.dumps(clipped, ensure_ascii=False)
 
 
-@dataclass
 class Reading:
     """What the environment holds: the values given (parsed; absent ones are left to the
-    defaults), the variable each came from, and one line per value that does not parse."""
+    defaults), the variable each came from, and one line per value that does not parse.
+    A plain class: `dataclasses` would import `inspect` on the fast path."""
 
-    values: dict[str, object] = field(default_factory=dict)
-    keys: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    __slots__ = ("keys", "problems", "values")
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+        self.keys: dict[str, str] = {}
+        self.problems: list[str] = []
 
     def text(self, name: str, default: str = "") -> str:
         value = self.values.get(name)

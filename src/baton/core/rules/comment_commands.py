@@ -12,11 +12,10 @@ even contain a command word is answered without it, so most comments cost one li
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -33,8 +32,7 @@ class Verb(StrEnum):
 ESCALATION_VERBS = frozenset({Verb.retry, Verb.skip, Verb.replan})
 
 
-@dataclass(frozen=True)
-class CommentCommand:
+class CommentCommand(NamedTuple):
     verb: Verb
     argument: str = ""
 

@@ -12,8 +12,8 @@ interpreter start. The typed path (`run.handle`) asks the same questions through
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from baton.core.rules.comment_commands import parse_command
 from baton.core.rules.labels import is_bot, is_ours, status_labels
@@ -44,17 +44,20 @@ HANDLED_EVENTS = frozenset(
 WEIGHTY_REVIEWS = frozenset({"approved", "changes_requested"})
 
 
-@dataclass(frozen=True)
-class Machine:
+# Named tuples, not dataclasses: `dataclasses` imports `inspect`, a tenth of an ignored run's
+# imports. Immutable like a frozen dataclass; the empty mappings are read-only.
+NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class Machine(NamedTuple):
     """One workflow's status labels as triage reads them, each casefolded."""
 
-    kinds: Mapping[str, str] = field(default_factory=dict)  # label -> state kind
-    agents: Mapping[str, str] = field(default_factory=dict)  # label -> agent
+    kinds: Mapping[str, str] = NOTHING  # label -> state kind
+    agents: Mapping[str, str] = NOTHING  # label -> agent
     converses: frozenset[str] = frozenset()  # work states whose agent talks with the humans
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """The few settings triage needs; built from the typed settings or read raw from files.
 
     `machine` is the configured workflow's; an issue carrying a marker label (the task's first,
@@ -69,9 +72,9 @@ class View:
     allow_edited_approvals: bool = False
     approval_words: tuple[str, ...] = ("approved",)
     branch_prefix: str = BRANCH_PREFIX
-    machine: Machine = field(default_factory=Machine)
+    machine: Machine = Machine()
     markers: tuple[str, ...] = ()  # casefolded: the task label, the epic label (epics on)
-    machines: Mapping[str, Machine] = field(default_factory=dict)  # marker -> its workflow's
+    machines: Mapping[str, Machine] = NOTHING  # marker -> its workflow's
 
     def machine_for(self, labels: Iterable[str]) -> Machine | None:
         """The machine of the workflow an issue with `labels` runs; None: not known here."""
