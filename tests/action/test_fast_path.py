@@ -5,6 +5,8 @@ ordinary steps aside to the full path, which decides and reports it."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,25 @@ def test_an_unreadable_event_steps_aside(tmp_path: Path) -> None:
     event.write_text("{not json", encoding="utf-8")
     assert quick_run({"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(event)}) is None
     assert quick_run({"GITHUB_EVENT_NAME": "push"}) is None
+
+
+def test_an_ignored_run_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
+    """What keeps an ignored run near an interpreter start (benchmarks/RESULTS.md): no
+    pydantic, click or PyGithub (also an import contract), and neither `dataclasses` nor the
+    `inspect` it pulls in, nor `importlib.resources` or `secrets`."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"ref": "refs/heads/main"}), encoding="utf-8")
+    script = (
+        "import sys\n"
+        "from baton.action.fast_path import quick_run\n"
+        f"env = {{'GITHUB_EVENT_NAME': 'push', 'GITHUB_EVENT_PATH': {str(event)!r}}}\n"
+        "assert quick_run(env) == 0\n"
+        "heavy = ('pydantic', 'click', 'github', 'dataclasses', 'inspect', 'importlib.resources',"
+        " 'secrets')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
