@@ -93,3 +93,19 @@ def test_a_named_config_that_does_not_exist_is_a_setup_error(
 
     with pytest.raises(AgentSetupError, match=r"config file ci/baton\.yml does not exist"):
         _handoff(tmp_path, env, prompt_path="prompt.md")
+
+
+def test_the_tracker_looks_up_every_workflows_status_labels() -> None:
+    """A task's first run adds a status label of the task's workflow: looked up by the read, it
+    costs no create (a 422 when another task made it) and no read after it."""
+    from baton.action.commands import make_tracker
+    from baton.issue.apply import label_specs
+    from baton.workflow.config import parse_config
+
+    settings = parse_config("", source="test")
+    env = ActionEnv.from_environ({"GITHUB_TOKEN": "t", "GITHUB_REPOSITORY": "octo/repo"})
+    looked_up = make_tracker(env, settings).known.lookups
+    for workflow in settings.workflows.values():
+        assert set(label_specs(workflow, settings.policy)) <= set(looked_up), workflow.name
+    assert {"status:pending", "status:discovery", "status:implementing"} <= set(looked_up)
+    assert len(looked_up) == len(set(looked_up))

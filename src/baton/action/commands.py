@@ -100,7 +100,13 @@ def make_tracker(
         api_url=env.api_url,
         seconds_between_writes=pause,
         timeout=env.http_timeout,
-        labels=tuple(label_specs(settings.workflow, settings.policy)),
+        # Every workflow's status labels, an epic's and its tasks' too: a task's first run
+        # adds a label of its own workflow, which a lookup spares a create (422) and a read.
+        labels=tuple(
+            name
+            for workflow in (settings.workflow, *settings.workflows.values())
+            for name in label_specs(workflow, settings.policy)
+        ),
         bot_login=settings.policy.bot_login,
     )
 
