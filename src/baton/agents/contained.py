@@ -20,7 +20,9 @@ from baton.agents.file_commands import write_fresh
 from baton.agents.handoff import Handoff
 from baton.agents.runner import CommandAgent, restored_text, run_agent
 from baton.agents.secrets import secrets_of
+from baton.agents.transcript import TRANSCRIPT_FILE
 from baton.core.changeset import SETUP_ERROR_FILE
+from baton.core.epic.model import Cost
 from baton.errors import AgentSetupError, CaptureFailed, ResultUnwritable
 
 
@@ -50,6 +52,17 @@ def remove_planted_setup_error(result_file: Path) -> str | None:
     return f"the agent wrote {marker}; Baton removed it"
 
 
+def spent(cost: Cost | None) -> str:
+    """`spent 600 tokens, $0.0040 (reported by the CLI); ` or nothing when none was reported."""
+    if cost is None or (cost.tokens is None and cost.money is None):
+        return ""
+    parts = [f"{cost.tokens:,} tokens"] if cost.tokens is not None else []
+    if cost.money is not None:
+        parts.append(f"${cost.money:,.4f}")
+    by = {"cli": " (reported by the CLI)", "agent": " (the agent's own claim)"}
+    return f"spent {', '.join(parts)}{by.get(cost.source or '', '')}; "
+
+
 def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
     """Run the agent the handoff names, write its changeset and then its result, and return
     the log line. `warn` says what the job should know on the way. AgentSetupError when the
@@ -74,14 +87,21 @@ def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
         warn(removed)
     if done.restored:
         warn(restored_text(done.restored))
-    # The changeset first: a result is never found without the changeset it belongs to.
+    # The transcript and the changeset first: a result is never found without them.
+    transcript_file = result_file.with_name(TRANSCRIPT_FILE)
+    written = (
+        (transcript_file, done.transcript.encode("utf-8", "replace")),
+        (changeset_file, done.changeset.model_dump_json(indent=2).encode("utf-8")),
+        (result_file, done.result.model_dump_json(indent=2).encode("utf-8")),
+    )
     try:
-        for path, model in ((changeset_file, done.changeset), (result_file, done.result)):
+        for path, data in written:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_fresh(path, model.model_dump_json(indent=2).encode("utf-8"))
+            write_fresh(path, data)
     except OSError as exc:
         raise ResultUnwritable(f"cannot write {exc.filename}: {exc.strerror}") from exc
     return (
         f"agent result: {done.result.status.value}, confidence {done.result.confidence:.2f} "
-        f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}"
+        f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}; "
+        f"{spent(done.result.cost)}transcript ({len(written[0][1]):,} bytes) -> {transcript_file}"
     )
