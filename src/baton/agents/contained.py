@@ -22,7 +22,7 @@ from baton.agents.runner import CommandAgent, restored_text, run_agent
 from baton.agents.secrets import secrets_of
 from baton.agents.transcript import TRANSCRIPT_FILE
 from baton.core.changeset import SETUP_ERROR_FILE
-from baton.core.epic.model import Cost
+from baton.core.epic.budget import describe_cost
 from baton.errors import AgentSetupError, CaptureFailed, ResultUnwritable
 
 
@@ -50,17 +50,6 @@ def remove_planted_setup_error(result_file: Path) -> str | None:
     except OSError as exc:  # the result is written regardless, and outranks the marker
         return f"cannot remove {marker}: {exc.strerror}"
     return f"the agent wrote {marker}; Baton removed it"
-
-
-def spent(cost: Cost | None) -> str:
-    """`spent 600 tokens, $0.0040 (reported by the CLI); ` or nothing when none was reported."""
-    if cost is None or (cost.tokens is None and cost.money is None):
-        return ""
-    parts = [f"{cost.tokens:,} tokens"] if cost.tokens is not None else []
-    if cost.money is not None:
-        parts.append(f"${cost.money:,.4f}")
-    by = {"cli": " (reported by the CLI)", "agent": " (the agent's own claim)"}
-    return f"spent {', '.join(parts)}{by.get(cost.source or '', '')}; "
 
 
 def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
@@ -103,5 +92,6 @@ def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
     return (
         f"agent result: {done.result.status.value}, confidence {done.result.confidence:.2f} "
         f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}; "
-        f"{spent(done.result.cost)}transcript ({len(written[0][1]):,} bytes) -> {transcript_file}"
+        f"spent {describe_cost(done.result.cost)}; "
+        f"transcript ({len(written[0][1]):,} bytes) -> {transcript_file}"
     )
