@@ -16,7 +16,10 @@
 #
 # tests/test_packaging.py replays the FROM/ENV/WORKDIR/COPY/RUN steps below in a fresh
 # virtualenv and runs the ENTRYPOINT, so keep to those instructions and to relative paths.
-FROM python:3.12-slim
+#
+# The base is pinned by digest, its tag beside it for readers and Dependabot (which moves both
+# together): a tag can be re-pushed, a digest names one image for good.
+FROM python:3.12-slim@sha256:78387bc3881b8273120a12ebe6c1ab22b018ccc2c9adf565ae1ac9b536e184ea
 
 # No .pyc written at run time (the container is thrown away; pip compiles them at install time,
 # which is what makes the start fast), unbuffered logs, no pip self-check on every install.

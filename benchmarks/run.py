@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from action_harness import BATON, ActionRunner, Step, _where, parse_outputs  # noqa: E402
 from baton import webhooks  # noqa: E402
-from baton.core import events  # noqa: E402
-from baton.core.agent_result import AgentResult  # noqa: E402
-from baton.core.changeset import Changeset, FileChange  # noqa: E402
-from baton.core.epic.model import NewTask, TaskCreationPlan  # noqa: E402
-from baton.core.record import Record  # noqa: E402
+from baton.core.model import events  # noqa: E402
+from baton.core.model.agent_result import AgentResult  # noqa: E402
+from baton.core.model.changeset import Changeset, FileChange  # noqa: E402
+from baton.core.model.epic import NewTask, TaskCreationPlan  # noqa: E402
+from baton.core.model.record import Record  # noqa: E402
 from baton.github.client import GitHubTracker  # noqa: E402
 from baton.issue import record_comment  # noqa: E402
 from baton.issue.apply import label_specs  # noqa: E402
@@ -799,9 +799,10 @@ class EpicWorld:
         gh.set_permission("maria", "maintain")
         for workflow in self.settings.workflows.values():
             for label in label_specs(workflow, self.settings.policy):
-                gh.label_ids.setdefault(label, len(gh.label_ids) + 1)
+                if gh.store.find_label(label) is None:
+                    gh.add_label(label)
         if task_label:
-            gh.label_ids[self.settings.policy.epics.task_label] = len(gh.label_ids) + 1
+            gh.add_label(self.settings.policy.epics.task_label)
         self.plan: list[dict[str, Any]] = []
         self.spec, self.done = spec, done
         self.actions = Actions(gh, self.settings, self._agent)

@@ -8,6 +8,7 @@ checkout holding a planted `pip` package), and read off the file where they cann
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,14 +61,15 @@ def test_the_agent_jobs_pip_step_does_not_run_a_pip_package_an_agent_committed(
     )
     runner_temp = tmp_path / "runner-temp"
     (runner_temp / "baton-config").mkdir(parents=True)
+    (runner_temp / "baton-source").mkdir()
+    for lock in ("requirements.txt", "requirements-build.txt"):
+        shutil.copy(ROOT / lock, runner_temp / "baton-source" / lock)
     where = step.get("working-directory", "")
     assert where.startswith(RUNNER_TEMP), f"{step['run']!r} runs in the checkout"
     cwd = runner_temp / where.removeprefix(RUNNER_TEMP).lstrip("/")
-    env = {**os.environ, "BATON_SOURCE": "octo/none", "BATON_COMMIT": "0" * 40}
+    env = dict(os.environ)
     env.update(
-        GIT_ALLOW_PROTOCOL="file",
         PIP_NO_INDEX="1",
-        BATON_VERSION="0.0.0",
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
         GITHUB_WORKSPACE=str(workspace),
         RUNNER_TEMP=str(runner_temp),
@@ -85,7 +87,8 @@ def test_the_agent_jobs_pip_step_does_not_run_a_pip_package_an_agent_committed(
         check=False,
     )
 
-    assert "issue-baton" in done.stdout + done.stderr  # the real pip ran, offline
+    # The real pip ran, offline: it read the lock and found nothing to install from.
+    assert "annotated-types" in done.stdout + done.stderr
     assert not proof.exists(), "the checkout's pip ran in the agent job's install step"
     # The same step in the checkout runs the planted package: what the check above guards.
     subprocess.run(
@@ -119,9 +122,14 @@ def test_the_agent_job_reads_the_config_from_the_default_branch_not_the_issues_b
     assert config["with"]["ref"] == "${{ github.event.repository.default_branch }}"
     assert config["with"]["sparse-checkout-cone-mode"] is False
     assert config["with"]["path"] == ".baton-config"
-    moved = steps[1]["run"]
-    assert moved == 'mv "$GITHUB_WORKSPACE/.baton-config" "$RUNNER_TEMP/baton-config"'
-    issue = steps[2]
+    source = steps[1]  # Baton's own source, for its install step
+    assert source["with"]["path"] == ".baton-source"
+    moved = steps[2]["run"].splitlines()
+    assert moved == [
+        'mv "$GITHUB_WORKSPACE/.baton-config" "$RUNNER_TEMP/baton-config"',
+        'mv "$GITHUB_WORKSPACE/.baton-source" "$RUNNER_TEMP/baton-source"',
+    ]
+    issue = steps[3]
     assert issue["with"]["ref"] == "${{ needs.baton.outputs.branch }}"  # after the move
     briefing = next(s for s in steps if s.get("name") == "Fetch the briefing")
     assert briefing["working-directory"] == f"{RUNNER_TEMP}/baton-config"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.decision import Outcome
+from baton.core.model.decision import Outcome
 from baton.errors import TrackerError
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings, load_config

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from action_harness import ActionRunner, Step
-from baton.core.changeset import CHANGESET_FILE
-from baton.core.work import digest_in
+from baton.core.model.changeset import CHANGESET_FILE
+from baton.core.model.work import digest_in
 from baton.github.client import GitHubTracker
 from baton.github.tracker import CommitRequest
 from baton.sim import payloads

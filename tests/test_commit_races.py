@@ -34,8 +34,8 @@ from typing import Any
 
 import pytest
 
-from baton.core import events
-from baton.core.agent_result import AgentResult
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
 from baton.issue import record_comment
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings, load_config

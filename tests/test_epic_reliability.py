@@ -41,8 +41,8 @@ from typing import Any
 import pytest
 
 from baton import webhooks
-from baton.core import events
-from baton.core.record import Record
+from baton.core.model import events
+from baton.core.model.record import Record
 from baton.errors import TrackerError
 from baton.run import handle
 from baton.sim import payloads

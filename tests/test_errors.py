@@ -18,6 +18,7 @@ NOT_FOR_USERS = {
     "InvalidSetting",
     "InvalidInput",
     "InvalidStep",
+    "StateNotInWorkflow",
 }
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from baton.core.decision import Outcome
+from baton.core.model.decision import Outcome
 from baton.errors import TrackerError
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings

@@ -9,8 +9,8 @@ second lookup of the same login in one run is a wasted round trip.
 from __future__ import annotations
 
 from baton import webhooks
-from baton.core.decision import Outcome
-from baton.core.events import Commented
+from baton.core.model.decision import Outcome
+from baton.core.model.events import Commented
 from baton.run import handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub

@@ -4,8 +4,8 @@ contract that users copy.
 Three kinds of checks:
 - the linters GitHub users rely on (actionlint, hadolint, check-jsonschema with GitHub's own
   schemas), each run for real, plus a broken copy of each file to show the check can fail;
-- the contract read off the files (inputs, outputs, permissions, concurrency, the `if:` filter,
-  evaluated against real payload shapes and cross-checked with `webhooks.parse`);
+- the contract read off the files (inputs, outputs, permissions, the jobs' `if:`; the `baton`
+  job's filter is in tests/workflow/test_job_filter.py);
 - the Dockerfile's install and entrypoint steps replayed in a fresh virtualenv.
 
 A linter that is not installed fails its test: the dev extra installs them all, so a missing one
@@ -23,17 +23,13 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from baton import webhooks
 from baton.agents.runner import credential
-from baton.core import events
-from baton.workflow.config import Policy
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ROOT / "action.yml"
@@ -181,7 +177,7 @@ def test_hadolint_finds_nothing_wrong_in_the_dockerfile() -> None:
             id="a pip install that keeps its cache is caught",
         ),
         pytest.param(
-            lambda t: _replace(t, "FROM python:3.12-slim", "FROM python"),
+            lambda t: re.sub(r"(?m)^FROM python:\S+", "FROM python", t),
             "DL3006",
             id="an untagged base image is caught",
         ),
@@ -366,8 +362,8 @@ def test_the_entrypoint_is_the_baton_console_script() -> None:
 
 def test_the_base_image_is_a_slim_python_at_or_above_the_supported_minimum() -> None:
     image = _only(_instructions(DOCKERFILE), "FROM")
-    match = re.fullmatch(r"python:3\.(\d+)-slim", image)
-    assert match, f"base image {image!r} is not python:3.X-slim"
+    match = re.fullmatch(r"python:3\.(\d+)-slim@sha256:[0-9a-f]{64}", image)
+    assert match, f"base image {image!r} is not python:3.X-slim pinned by its digest"
     minimum = int(PYPROJECT["project"]["requires-python"].removeprefix(">=3."))
     assert int(match.group(1)) >= minimum
 
@@ -610,12 +606,10 @@ def test_only_the_baton_and_report_jobs_can_write(jobs: dict[str, dict[str, Any]
 def test_a_writing_job_can_commit_open_the_pull_request_label_comment_and_dispatch(
     jobs: dict[str, dict[str, Any]], job: str
 ) -> None:
-    assert jobs[job]["permissions"] == {
-        "contents": "write",
-        "issues": "write",
-        "pull-requests": "write",
-        "actions": "write",
-    }
+    # Exactly what each job's requests need: tests/workflow/test_api_permissions.py.
+    granted = jobs[job]["permissions"]
+    writes = ("contents", "issues", "pull-requests", "actions")
+    assert all(granted.get(scope) == "write" for scope in writes)
 
 
 @pytest.mark.parametrize("job", sorted(WRITERS))
@@ -683,12 +677,14 @@ def test_the_briefing_trusts_the_identity_the_writing_jobs_write_as() -> None:
 def test_the_agent_job_checks_out_the_issues_branch_without_credentials(
     jobs: dict[str, dict[str, Any]],
 ) -> None:
-    config, checkout = _steps(jobs["agent"], "actions/checkout")
+    # Baton's config from the default branch and Baton's own source, then the issue's branch
+    # (tests/test_agent_job_workflow.py, tests/test_release_supply_chain.py).
+    config, source, checkout = _steps(jobs["agent"], "actions/checkout")
     assert checkout["with"]["ref"] == "${{ needs.baton.outputs.branch }}"
     assert "path" not in checkout["with"]
-    # Baton's config from the default branch (tests/test_agent_job_workflow.py).
     assert config["with"]["ref"] == "${{ github.event.repository.default_branch }}"
-    assert checkout["with"]["persist-credentials"] is config["with"]["persist-credentials"] is False
+    assert source["with"]["path"] == ".baton-source"
+    assert all(s["with"]["persist-credentials"] is False for s in (config, source, checkout))
     assert jobs["baton"]["outputs"]["branch"] == "${{ steps.baton.outputs.branch }}"
 
 
@@ -781,7 +777,8 @@ def test_the_examples_pin_this_release_of_baton() -> None:
     }
     expanded = EXPANDED_WORKFLOW.read_text(encoding="utf-8")
     assert set(re.findall(r"uses: (\S+/baton@\S+)", expanded)) == {f"OWNER/baton@v{VERSION}"}
-    assert _load(EXPANDED_WORKFLOW)["env"]["BATON_VERSION"] == VERSION
+    refs = re.findall(r"repository: OWNER/baton\n\s+ref: (\S+)", expanded)
+    assert refs == [f"v{VERSION}"]
 
 
 def test_the_reusable_workflow_runs_the_action_of_its_own_commit() -> None:
@@ -935,214 +932,9 @@ def _render(template: str, context: dict[str, Any]) -> str:
 
 
 HUMAN = {"login": "octocat", "type": "User"}
-DEPENDABOT = {"login": "dependabot[bot]", "type": "Bot"}
-BATON_BOT = {"login": "github-actions[bot]", "type": "Bot"}
 
-
-def _issue(number: int = 7, *, pr: bool = False, labels: tuple[str, ...] = ()) -> dict[str, Any]:
-    issue: dict[str, Any] = {
-        "number": number,
-        "title": "Add a thing",
-        "body": "",
-        "state": "open",
-        "user": HUMAN,
-        "labels": [{"name": name} for name in labels],
-        "author_association": "OWNER",
-        "updated_at": "2026-01-01T00:00:00Z",
-    }
-    if pr:
-        issue["pull_request"] = {"url": "https://api.github.com/repos/o/r/pulls/7"}
-    return issue
-
-
-def _issues(action: str, sender: dict[str, str], label: str | None = None) -> dict[str, Any]:
-    payload: dict[str, Any] = {"action": action, "issue": _issue(), "sender": sender}
-    if label is not None:
-        payload["label"] = {"name": label}
-    return payload
-
-
-def _comment(sender: dict[str, str], *, pr: bool = False, action: str = "created") -> Any:
-    return {
-        "action": action,
-        "issue": _issue(pr=pr),
-        "comment": {"id": 99, "body": "approved", "user": sender, "author_association": "OWNER"},
-        "sender": sender,
-    }
-
-
-def _pull(action: str, sender: dict[str, str], branch: str, repo: str = "octo/repo") -> Any:
-    return {
-        "action": action,
-        "pull_request": {"number": 12, "head": {"ref": branch, "repo": {"full_name": repo}}},
-        "review": {"id": 5, "state": "approved", "body": "", "user": sender},
-        "sender": sender,
-    }
-
-
-FILTER_CASES = [
-    pytest.param("issues", _issues("opened", HUMAN), True, id="a human opening an issue starts"),
-    pytest.param("issues", _issues("closed", HUMAN), True, id="a human closing an issue starts"),
-    pytest.param("issues", _issues("labeled", HUMAN, "baton"), True, id="the trigger label starts"),
-    pytest.param(
-        "issues",
-        _issues("labeled", HUMAN, "status:implementing"),
-        True,
-        id="a maintainer's status label starts",
-    ),
-    pytest.param(
-        "issues",
-        _issues("labeled", HUMAN, "Status:Implementing"),
-        True,
-        id="a status label in other letter case starts as GitHub compares without case",
-    ),
-    pytest.param(
-        "issues", _issues("labeled", HUMAN, "bug"), False, id="an unrelated label does not start"
-    ),
-    pytest.param(
-        "issues",
-        _issues("labeled", HUMAN, "statuses"),
-        False,
-        id="a label that only begins like the prefix does not start",
-    ),
-    pytest.param(
-        "issues",
-        _issues("labeled", DEPENDABOT, "status:implementing"),
-        False,
-        id="a bot's status label does not start",
-    ),
-    pytest.param(
-        "issues", _issues("opened", DEPENDABOT), False, id="an issue opened by a bot does not start"
-    ),
-    pytest.param("issue_comment", _comment(HUMAN), True, id="a human comment on an issue starts"),
-    pytest.param(
-        "issue_comment",
-        _comment(HUMAN, action="edited"),
-        True,
-        id="an edited human comment starts",
-    ),
-    pytest.param("issue_comment", _comment(DEPENDABOT), False, id="a bot's comment does not start"),
-    pytest.param(
-        "issue_comment",
-        _comment(BATON_BOT),
-        False,
-        id="baton's own comment does not start",
-    ),
-    pytest.param(
-        "issue_comment",
-        _comment(HUMAN, pr=True),
-        False,
-        id="a comment on a pull request does not start",
-    ),
-    pytest.param(
-        "workflow_dispatch",
-        {"inputs": {"issue": "7"}, "sender": BATON_BOT},
-        True,
-        id="baton's own dispatch starts although its sender is a bot",
-    ),
-    pytest.param(
-        "workflow_dispatch",
-        {"inputs": {"issue": "7"}, "sender": HUMAN},
-        True,
-        id="a maintainer's manual dispatch starts",
-    ),
-    pytest.param(
-        "schedule", {"schedule": "23 * * * *"}, True, id="the hourly schedule starts the sweep"
-    ),
-    pytest.param(
-        "pull_request",
-        _pull("closed", HUMAN, "baton/issue-7"),
-        True,
-        id="baton's pull request closed by a human starts",
-    ),
-    pytest.param(
-        "pull_request",
-        _pull("closed", HUMAN, "feature/x"),
-        False,
-        id="another branch's pull request does not start",
-    ),
-    pytest.param(
-        "pull_request",
-        _pull("closed", HUMAN, "baton/issue-7", repo="mallory/fork"),
-        False,
-        id="a fork's pull request from a branch of the same name does not start",
-    ),
-    pytest.param(
-        "pull_request_review",
-        _pull("submitted", HUMAN, "baton/issue-7"),
-        True,
-        id="a human's review of baton's pull request starts",
-    ),
-    pytest.param(
-        "pull_request_review",
-        _pull("submitted", DEPENDABOT, "baton/issue-7"),
-        False,
-        id="a bot's review does not start",
-    ),
-    pytest.param(
-        "workflow_run",
-        {
-            "action": "completed",
-            "workflow_run": {
-                "head_branch": "baton/issue-7",
-                "head_repository": {"full_name": "octo/repo"},
-            },
-            "sender": BATON_BOT,
-        },
-        True,
-        id="CI finishing on baton's branch starts although a bot sent it",
-    ),
-    pytest.param(
-        "workflow_run",
-        {
-            "action": "completed",
-            "workflow_run": {"head_branch": "main", "head_repository": {"full_name": "octo/repo"}},
-            "sender": BATON_BOT,
-        },
-        False,
-        id="CI on another branch does not start",
-    ),
-    pytest.param(
-        "check_suite",
-        {"action": "completed", "check_suite": {"head_branch": "baton/issue-7"}, "sender": HUMAN},
-        True,
-        id="a CI app's check suite on baton's branch starts",
-    ),
-]
-
-
-def _call_defaults() -> dict[str, Any]:
-    """The reusable workflow's inputs as a caller that sets none of the filter's sees them."""
-    declared = _triggers(_load(REUSABLE_WORKFLOW))["workflow_call"]["inputs"]
-    return {name: spec.get("default") for name, spec in declared.items()}
-
-
-def _context(event_name: str, payload: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "github": {"event_name": event_name, "event": payload, "repository": "octo/repo"},
-        "inputs": _call_defaults(),
-    }
-
-
-@pytest.mark.parametrize(("event_name", "payload", "starts"), FILTER_CASES)
-def test_the_baton_jobs_filter(
-    jobs: dict[str, dict[str, Any]], event_name: str, payload: dict[str, Any], starts: bool
-) -> None:
-    assert _truthy(_evaluate(jobs["baton"]["if"], _context(event_name, payload))) is starts
-
-
-@pytest.mark.parametrize(("event_name", "payload", "starts"), FILTER_CASES)
-def test_the_filter_drops_only_events_baton_would_ignore(
-    jobs: dict[str, dict[str, Any]], event_name: str, payload: dict[str, Any], starts: bool
-) -> None:
-    if _truthy(_evaluate(jobs["baton"]["if"], _context(event_name, payload))):
-        return  # started: Baton itself decides
-    parsed = webhooks.parse(event_name, payload, Policy(), now=datetime(2026, 1, 1, tzinfo=UTC))
-    assert isinstance(parsed, events.Ignored), f"the filter dropped real work: {parsed!r}"
-
-
-# The concurrency groups are evaluated by GitHub's own engine in
-# tests/workflow/test_concurrency_groups.py.
+# The `baton` job's filter and the concurrency groups are evaluated by GitHub's own engine in
+# tests/workflow/test_job_filter.py and tests/workflow/test_concurrency_groups.py.
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from baton import webhooks
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.record import (
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.record import (
     KEEP_FEEDBACK,
     KEEP_PROCESSED,
     Approval,

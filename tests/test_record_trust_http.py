@@ -14,7 +14,7 @@ import pytest
 
 from action_harness import ActionRunner, Step
 from baton.action.env import ActionEnv
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.issue import record_comment
 from baton.sim import payloads as P
 from fakes.http_github import FakeGitHub

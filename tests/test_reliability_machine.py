@@ -71,18 +71,18 @@ from hypothesis.stateful import (
 )
 
 from baton import webhooks
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.changeset import Changeset
-from baton.core.record import Dispatch, HistoryEntry, Record
-from baton.core.work import digest_in
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.changeset import Changeset
+from baton.core.model.record import Dispatch, HistoryEntry, Record
+from baton.core.model.work import digest_in
 from baton.errors import TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue import record_comment
 from baton.issue.load import load
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.github_rules import BODY_LIMIT
+from baton.sim.github.rules import BODY_LIMIT
 from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Config, Permission, settings_from

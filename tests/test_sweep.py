@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from baton.core.decision import Outcome
-from baton.core.issue_facts import IssueInfo
+from baton.core.model.decision import Outcome
+from baton.core.model.issue_facts import IssueInfo
 from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import RECENT, due_reason, stale_trigger_note
 from baton.sweep import sweep as run_sweep

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from baton import webhooks
-from baton.core import events, triage
-from baton.core.events import (
+from baton.core.model import events
+from baton.core.model.events import (
     AgentReported,
     CheckNote,
     ChecksCompleted,
@@ -30,7 +30,8 @@ from baton.core.events import (
     Reviewed,
     Sweep,
 )
-from baton.core.issue_facts import Actor
+from baton.core.model.issue_facts import Actor
+from baton.core.rules import triage
 from baton.errors import InvalidEvent
 from baton.sim import payloads
 from baton.workflow.config import Policy, WorkSettings

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from baton.core.decision import Decision, Outcome
-from baton.core.events import tick
+from baton.core.model.decision import Decision, Outcome
+from baton.core.model.events import tick
 from baton.github.tracker import BranchHead
 from baton.work_first import create_branch, with_foreign_branch
 

@@ -13,7 +13,7 @@ from baton import __version__
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
-from baton.core.changeset import CHANGESET_FILE
+from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.workflow.checks import check
 from baton.workflow.config import (

@@ -24,6 +24,7 @@ They all live here, so a reader finds every way a run can fail in one place:
     InvalidSetting (ValueError)      key and which becomes an InvalidConfig, InvalidWorkflow
     InvalidInput (ValueError)        or InvalidScenario with it (an input: the run's one-line
     InvalidStep (ValueError)         error naming the input)
+    StateNotInWorkflow (ValueError)  a caller handed `decide` a record its workflow lacks
 
 The ones below the tree never reach a user as such.
 """
@@ -156,3 +157,8 @@ class AgentSetupError(BatonError):
 
 class ResultUnwritable(BatonError):
     """`baton agent` could not write the agent's result or changeset where the job reads it."""
+
+
+class StateNotInWorkflow(ValueError):
+    """`decide` was handed a record whose state its workflow does not have: a caller's bug
+    (the record is rebuilt against the workflow before `decide` sees it), never a user's."""

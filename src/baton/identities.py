@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.authority import answers_whoever, needs_identity, reopens_whoever
-from baton.core.comment_commands import parse_command
-from baton.core.epic.commands import parse_epic_command
-from baton.core.events import Commented, Event, IssueChanged, Labeled
-from baton.core.issue_facts import Actor
+from baton.core.model.events import Commented, Event, IssueChanged, Labeled
+from baton.core.model.issue_facts import Actor
+from baton.core.rules.authority import answers_whoever, needs_identity, reopens_whoever
+from baton.core.rules.comment_commands import parse_command
+from baton.core.rules.epic.commands import parse_epic_command
 from baton.github.tracker import Issues
 from baton.issue.load import Loaded
 from baton.workflow.config import Settings

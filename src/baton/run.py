@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.catchup import as_event, missed_comment
-from baton.core.changeset import Changeset
-from baton.core.decision import Decision, Outcome
-from baton.core.engine import decide
-from baton.core.events import (
+from baton.core.model.changeset import Changeset
+from baton.core.model.decision import Decision, Outcome
+from baton.core.model.events import (
     AgentReported,
     ChecksCompleted,
     Commented,
@@ -20,10 +18,12 @@ from baton.core.events import (
     Labeled,
     Reviewed,
 )
-from baton.core.issue_facts import Comment, IssueInfo
-from baton.core.record import Record
-from baton.core.triage import event_reason, view_of
-from baton.core.work import branch_name
+from baton.core.model.issue_facts import Comment, IssueInfo
+from baton.core.model.record import Record
+from baton.core.model.work import branch_name
+from baton.core.rules.catchup import as_event, missed_comment
+from baton.core.rules.route import decide
+from baton.core.rules.triage import event_reason, view_of
 from baton.errors import TrackerError
 from baton.github.tracker import DispatchTarget, Git, Issues, PullRequests, Snapshot, Tracker
 from baton.identities import Identities, with_identity

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from baton.core import markdown
-from baton.core.decision import Decision, Outcome
-from baton.core.events import Tick, tick
-from baton.core.issue_facts import IssueInfo
-from baton.core.labels import is_trigger, status_labels
-from baton.core.messages import SIGNATURE
+from baton.core.model.decision import Decision, Outcome
+from baton.core.model.events import Tick, tick
+from baton.core.model.issue_facts import IssueInfo
+from baton.core.rules.labels import is_trigger, status_labels
+from baton.core.text import markdown
+from baton.core.text.messages import SIGNATURE
 from baton.github.tracker import DispatchTarget, Tracker, request_count
 from baton.issue.apply import apply
 from baton.run import RunResult, handle

@@ -8,7 +8,7 @@ facts of the issue's pull request (a merge, a close, CI's checks), whoever cause
 The events of a branch or pull request name no issue: the issue is the one the head branch
 belongs to by name (`baton/issue-<N>`), and the record then decides whether the pull request
 is the issue's own. What is certainly not Baton's (another branch, a fork, another action) is
-ignored by `core.triage.work_event_reason`, the rule the fast path uses too.
+ignored by `core.rules.triage.work_event_reason`, the rule the fast path uses too.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from baton.core.events import (
+from baton.core.model.events import (
     CheckNote,
     ChecksCompleted,
     Commented,
@@ -32,16 +32,11 @@ from baton.core.events import (
     Sweep,
     bare_issue,
 )
-from baton.core.issue_facts import Actor, IssueInfo
-from baton.core.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
-from baton.core.triage import (
-    DISPATCHED_RESULT,
-    WORK_EVENTS,
-    View,
-    issue_of_branch,
-    work_event_reason,
-)
+from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.rules.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
+from baton.core.rules.triage import DISPATCHED_RESULT, WORK_EVENTS, View, work_event_reason
 from baton.errors import InvalidEvent
+from baton.names import issue_of_branch
 from baton.workflow.config import Policy
 
 

@@ -7,10 +7,10 @@ stays pure while the run does what only GitHub can.
 
 from __future__ import annotations
 
-from baton.core.changeset import Changeset
-from baton.core.decision import CommitPlan, Decision
-from baton.core.events import AgentReported, Event
-from baton.core.work import BranchFacts, PullRequestFacts
+from baton.core.model.changeset import Changeset
+from baton.core.model.decision import CommitPlan, Decision
+from baton.core.model.events import AgentReported, Event
+from baton.core.model.work import BranchFacts, PullRequestFacts
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead
 from baton.github.tracker import BranchHead, CommitRequest, Git, Tracker
 from baton.workflow.config import RepoBreaker

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from action.test_work_http import BRANCH, TESTS, AgentJob, action, fake, ok, report
 from action_harness import ActionRunner
-from baton.core.plaintext import ZWSP
+from baton.core.text.plaintext import ZWSP
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from action_harness import ActionRunner
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.epic_http import EpicPlayer, Play, ok, status_of
@@ -83,7 +83,7 @@ def to_planning(player: EpicPlayer, fake: FakeGitHub, *, create: bool = True) ->
 
 def no_dup_tasks(fake: FakeGitHub, epic: int) -> dict[str, int]:
     """The epic's tasks by key, each key once."""
-    from baton.core.epic import marker
+    from baton.core.text import task_marker as marker
 
     keys = [marker.read(fake.issue(n)["body"]) for n in fake.sub_issues(epic)]
     assert len(keys) == len(set(keys)), keys

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from action_harness import ActionRunner
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.epic_http import EpicPlayer, Play, latest_record, status_of

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 import pytest
 
 from baton.action.summary import decision_summary, epic_lines, run_cost_lines, work_lines
-from baton.core.agent_result import AgentResult
-from baton.core.decision import Decision, Outcome
-from baton.core.epic.model import Cost, EpicState, PlannedTask, Spend, TaskStatus
-from baton.core.events import AgentReported
-from baton.core.record import Record
-from baton.core.work import CommitMark, Work
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.decision import Decision, Outcome
+from baton.core.model.epic import Cost, EpicState, PlannedTask, Spend, TaskStatus
+from baton.core.model.events import AgentReported
+from baton.core.model.record import Record
+from baton.core.model.work import CommitMark, Work
 from baton.issue.load import Loaded
 from baton.run import RunResult
 from baton.workflow.config import Config, settings_from

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from action_harness import BATON, ActionRunner, Step
-from baton.core.work import digest_in
+from baton.core.model.work import digest_in
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.git_checkout import checkout

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from baton.agents import briefing
-from baton.core.epic.model import Discovery, EpicState, PlannedTask, TaskLink, TaskStatus
-from baton.core.issue_facts import IssueInfo
-from baton.core.record import Record
+from baton.core.model.epic import Discovery, EpicState, PlannedTask, TaskLink, TaskStatus
+from baton.core.model.issue_facts import IssueInfo
+from baton.core.model.record import Record
 from baton.workflow.config import Config, Settings, settings_from
 
 PARSER = MarkdownIt("commonmark")

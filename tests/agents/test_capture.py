@@ -27,7 +27,7 @@ from baton.agents.capture import (
     start,
 )
 from baton.agents.secrets import secrets_of
-from baton.core.changeset import EXECUTABLE, GITLINK, REGULAR, SYMLINK, Changeset, problems
+from baton.core.model.changeset import EXECUTABLE, GITLINK, REGULAR, SYMLINK, Changeset, problems
 from baton.errors import CaptureFailed
 from baton.workflow.config import WorkSettings
 from support.property_budget import budget

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from baton.agents.cli_report import CliReport, read_report, with_cost
-from baton.core.agent_result import AgentResult
-from baton.core.epic.model import Cost
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.epic import Cost
 from baton.workflow.model import AgentStatus
 
 RESULT = '{"status": "success", "confidence": 0.9}'

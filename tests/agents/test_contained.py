@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from baton.agents.contained import remove_planted_setup_error, write_setup_error
-from baton.core.changeset import SETUP_ERROR_FILE
+from baton.core.model.changeset import SETUP_ERROR_FILE
 
 
 def test_a_setup_error_is_a_marker_beside_the_result_even_in_a_new_folder(tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ import yaml
 
 from action_harness import BATON, ActionRunner, Step
 from baton.agents.transcript import TRANSCRIPT_FILE
-from baton.core.changeset import CHANGESET_FILE
+from baton.core.model.changeset import CHANGESET_FILE
 from fakes.http_github import FakeGitHub
 from support.git_checkout import checkout
 from support.http import record_of

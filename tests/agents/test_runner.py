@@ -20,7 +20,7 @@ from baton.agents.runner import (
     run_agent,
     withheld,
 )
-from baton.core.agent_result import AgentResult
+from baton.core.model.agent_result import AgentResult
 from baton.workflow.config import WorkSettings
 from baton.workflow.model import AgentStatus
 

@@ -24,8 +24,8 @@ from baton.agents.secrets import (
     secret_named,
     secrets_of,
 )
-from baton.core.agent_result import AgentResult
-from baton.core.changeset import REGULAR, Changeset, FileChange
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.changeset import REGULAR, Changeset, FileChange
 from baton.workflow.model import AgentStatus
 from support.property_budget import budget
 

@@ -4,6 +4,7 @@ on it (here `gh` is that client, not the in-memory GitHub of tests/conftest.py).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -23,3 +24,10 @@ def gh(fake: FakeGitHub) -> Iterator[github.Github]:
     client = make_client(fake)
     yield client
     client.close()
+
+
+@pytest.fixture
+def repo(gh: github.Github, fake: FakeGitHub) -> Any:
+    repository = gh.get_repo(fake.repo_full_name)
+    fake.reset_requests()
+    return repository

@@ -1,9 +1,11 @@
-"""The two fake GitHubs tell the same story of a branch and its pull request: the same refusals
-in GitHub's words, the same pull request numbers, and, on the same clock, the same commit ids.
+"""The two faces of the one model of GitHub tell the same story of a branch, its pull request
+and an epic: the same refusals in GitHub's words, the same numbers, on the same clock the same
+commit ids, and the same cost in round trips.
 
-The in-memory GitHub is driven through the Tracker protocol, the HTTP fake through the GraphQL
-and REST calls the client makes; both keep their repository in `github_rules.Git`, so this is a
-check that neither fake bends a shared rule on its way to it.
+GitHub's rules are tested once, on the model (`tests/sim/github/`). What can still disagree is
+the translation: the in-memory GitHub answers the Tracker protocol itself, the HTTP fake answers
+the GraphQL and REST calls `GitHubTracker` makes, and each turns a refusal, an author or a round
+trip into its own terms. These tests pin that both translations land on the same state.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from typing import Any, Protocol
 import pytest
 import requests
 
-from baton.core.decision import PullRequestPlan
-from baton.core.epic.model import MergeFacts, MergePlan, NewTask, TaskCreationPlan
+from baton.core.model.decision import PullRequestPlan
+from baton.core.model.epic import MergeFacts, MergePlan, NewTask, TaskCreationPlan
 from baton.errors import CommitRefused, TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, CommitFacts, CommitRequest, Tracker, request_count

@@ -141,7 +141,7 @@ def test_labels_already_showing_the_state_moved_to_are_not_drift() -> None:
     """An earlier attempt wrote the labels of the move and not its record: on the re-run the
     new label is the move arriving early. An unknown label beside it is still reported, and
     no 'missing' note is made up for the old one."""
-    from baton.core.engine.finish import _drift
+    from baton.core.rules.finish import _drift
     from baton.workflow.config import load_config
 
     settings = load_config(None)

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 import responses
 
-from baton.core.changeset import Changeset, FileChange
-from baton.core.epic.model import MergePlan
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.epic import MergePlan
 from baton.errors import CommitRefused, StaleHead, TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, CommitRequest
 from baton.issue.changeset_facts import blob_oid, not_baton_s
-from baton.sim import github_rules as rules
+from baton.sim.github import git as git_rules
 from fakes.http_github import FakeGitHub
 
 API = "https://api.github.com:443"
@@ -405,7 +405,7 @@ def test_a_conflict_writes_nothing_and_a_missing_branch_says_so(
     plan = MergePlan(base="baton/epic-1", head="baton/issue-2", message="m")
     conflict = served.merge(plan)
 
-    assert (conflict.status, conflict.detail) == ("conflict", rules.MERGE_CONFLICT)
+    assert (conflict.status, conflict.detail) == ("conflict", git_rules.MERGE_CONFLICT)
     assert fake.branch_head("baton/epic-1") == head
     gone = served.merge(MergePlan(base="baton/epic-1", head="baton/issue-9", message="m"))
     assert (gone.status, gone.detail) == ("missing", "Head does not exist")

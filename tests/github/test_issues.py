@@ -17,7 +17,7 @@ from baton.github.tracker import (
     DispatchTarget,
     LabelSpec,
 )
-from baton.sim.github_rules import permission_answer
+from baton.sim.github.rules import permission_answer
 from fakes.http_github import FakeGitHub
 
 API = "https://api.github.com:443"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import responses
 
-from baton.core.decision import PullRequestPlan
+from baton.core.model.decision import PullRequestPlan
 from baton.errors import PullRequestRefused
 from baton.github.client import GitHubTracker
 

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from baton.core.epic import marker
-from baton.core.epic.model import NewTask, TaskCreationPlan
+from baton.core.model.epic import NewTask, TaskCreationPlan
+from baton.core.text import task_marker as marker
 from baton.errors import TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
 from baton.github.tracker import SubIssue
-from baton.sim import github_rules as rules
+from baton.sim.github import relations
 from fakes.http_github import FakeGitHub
 
 TASK = "baton:task"
@@ -171,7 +171,7 @@ def test_only_the_bots_marks_count_and_present_edges_are_kept(
         epic=epic, tasks=plan.tasks, edges=[*plan.edges, ("k2", "k1"), ("k0", "k2")]
     )
     fake.fail_graphql_field(
-        "e0", "UNPROCESSABLE", message=rules.ALREADY_BLOCKED_MESSAGE, operation="BatonBlockedBy"
+        "e0", "UNPROCESSABLE", message=relations.ALREADY_BLOCKED_MESSAGE, operation="BatonBlockedBy"
     )
     fake.reset_requests()
     tracker.create_tasks(fresh)
@@ -195,12 +195,12 @@ def test_a_full_parent_refuses_the_new_task_and_nothing_is_left_unlinked(
     fake: FakeGitHub, tracker: GitHubTracker
 ) -> None:
     epic = fake.add_issue("Epic")
-    for _ in range(rules.SUB_ISSUE_LIMIT):
+    for _ in range(relations.SUB_ISSUE_LIMIT):
         fake.add_sub_issue(epic, fake.add_issue("Old work"))
     before = len(fake.requests)
-    with pytest.raises(TrackerError, match=rules.SUB_ISSUE_LIMIT_MESSAGE):
+    with pytest.raises(TrackerError, match=relations.SUB_ISSUE_LIMIT_MESSAGE):
         tracker.create_tasks(plan_of(epic, 1))
-    assert len(fake.sub_issues(epic)) == rules.SUB_ISSUE_LIMIT
+    assert len(fake.sub_issues(epic)) == relations.SUB_ISSUE_LIMIT
     assert len(fake.requests) - before == 3  # read, label, the refused document
     assert fake.issue(101)["title"] == "Old work"  # and no issue #102 was opened
     with pytest.raises(KeyError):

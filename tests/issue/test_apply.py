@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from baton.core.decision import Decision, Outcome, Reaction
-from baton.core.issue_facts import IssueInfo
-from baton.core.record import HistoryEntry, Outbox, Record
+from baton.core.model.decision import Decision, Outcome, Reaction
+from baton.core.model.issue_facts import IssueInfo
+from baton.core.model.record import HistoryEntry, Outbox, Record
 from baton.issue import record_comment
 from baton.issue.apply import apply, label_specs, plan
 from baton.issue.load import Loaded

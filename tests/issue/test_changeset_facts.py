@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.core.changeset import Changeset, FileChange
-from baton.core.record import Record
-from baton.core.work import ChangesetFacts, CommitMark, Work
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.record import Record
+from baton.core.model.work import ChangesetFacts, CommitMark, Work
 from baton.github.tracker import BranchHead, ChangedFile, CommitFacts
 from baton.issue.changeset_facts import baton_message, blob_oid, claims, judge, not_baton_s
 from baton.workflow.config import WorkSettings

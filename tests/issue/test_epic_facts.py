@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from baton.core.epic import marker
-from baton.core.epic.model import TaskLink, TaskObservation, TaskOrder, TaskStatus
-from baton.core.events import Dispatched, Labeled, Tick
-from baton.core.issue_facts import Actor
-from baton.core.record import Record
+from baton.core.model.epic import TaskLink, TaskObservation, TaskOrder, TaskStatus
+from baton.core.model.events import Dispatched, Labeled, Tick
+from baton.core.model.issue_facts import Actor
+from baton.core.model.record import Record
+from baton.core.text import task_marker as marker
 from baton.issue import epic_facts
 from baton.issue.record_comment import render
 from baton.sim import payloads

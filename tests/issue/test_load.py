@@ -11,12 +11,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from baton import webhooks
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.decision import Decision
-from baton.core.events import Ignored, Sweep
-from baton.core.issue_facts import Comment
-from baton.core.record import SCHEMA_VERSION, HistoryEntry, Record
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.decision import Decision
+from baton.core.model.events import Ignored, Sweep
+from baton.core.model.issue_facts import Comment
+from baton.core.model.record import SCHEMA_VERSION, HistoryEntry, Record
 from baton.issue import record_comment
 from baton.issue.load import PUT_BACK_TOLERANCE, Loaded, load, read_record
 from baton.run import handle

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from baton.core.record import Dispatch, HistoryEntry, LastReport, Record
+from baton.core.model.record import Dispatch, HistoryEntry, LastReport, Record
 from baton.issue import record_comment
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

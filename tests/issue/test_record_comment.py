@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from baton.core.issue_facts import Comment
-from baton.core.record import (
+from baton.core.model.issue_facts import Comment
+from baton.core.model.record import (
     KEEP_FEEDBACK,
     KEEP_PROCESSED,
     Approval,

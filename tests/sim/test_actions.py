@@ -3,7 +3,7 @@ and the runs Baton dispatches, played oldest first."""
 
 from __future__ import annotations
 
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
 from baton.sim.memory_github import MemoryGitHub

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from action_harness import ActionRunner, Step
-from baton.core.changeset import Changeset, FileChange
-from baton.core.record import Record
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.record import Record
 from baton.issue import record_comment
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import github
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.issue import record_comment
 from baton.issue.record_comment import CommentRef
 from fakes.http_github import FakeGitHub

@@ -20,14 +20,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from baton import webhooks
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.changeset import Changeset, FileChange
-from baton.core.decision import Decision
-from baton.core.events import Event, Ignored, Sweep
-from baton.core.issue_facts import Comment
-from baton.core.record import Record
-from baton.core.work import digest_in
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.decision import Decision
+from baton.core.model.events import Event, Ignored, Sweep
+from baton.core.model.issue_facts import Comment
+from baton.core.model.record import Record
+from baton.core.model.work import digest_in
 from baton.errors import TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue import record_comment

@@ -1,7 +1,5 @@
-"""Every event of one issue queues in one concurrency group, and the `baton` job's filter lets
-the labels Baton acts on through: read off the workflow files and evaluated by GitHub's own
-expression engine (`@actions/expressions`, installed test-only in tests/workflow/expressions by
-`.ci/run`).
+"""Every event of one issue queues in one concurrency group: read off the workflow files and
+evaluated by GitHub's own expression engine (tests/support/expressions.py).
 
 Issue, comment and dispatch events name the issue; pull-request and CI events name its branch.
 Both must spell the same group in the `baton` job and in the `report` job, or two runs on one
@@ -9,70 +7,27 @@ issue overlap (docs/reliability.md)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
+from support.expressions import EXPANDED, REUSABLE, jobs, render, require_engine, reusable_inputs
 
-ROOT = Path(__file__).resolve().parents[2]
-ENGINE = Path(__file__).resolve().parent / "expressions"
-REUSABLE = ROOT / ".github" / "workflows" / "baton-issues.yml"
-EXPANDED = ROOT / "examples" / "workflows" / "baton-expanded.yml"
+require_engine()
 SHA = "a" * 40
 
 
-def _engine_ready() -> bool:
-    return shutil.which("node") is not None and (ENGINE / "node_modules" / "@actions").is_dir()
-
-
-if not _engine_ready():
-    # .ci/run installs the engine and sets this: there, a missing engine is a broken install.
-    if os.environ.get("BATON_REQUIRE_EXPRESSIONS"):
-        pytest.fail(
-            "GitHub's expression engine is not installed (npm ci in tests/workflow/expressions)"
-        )
-    pytest.skip(
-        "GitHub's expression engine is not installed: run `npm ci` in tests/workflow/expressions",
-        allow_module_level=True,
-    )
-
-
-def render(templates: list[str], contexts: dict[str, Any]) -> list[str]:
-    """The templates as the runner renders them, by GitHub's expression engine."""
-    answer = subprocess.run(
-        ["node", str(ENGINE / "evaluate.mjs")],
-        input=json.dumps({"templates": templates, "contexts": contexts}),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    rendered: list[str] = json.loads(answer.stdout)
-    return rendered
-
-
 def _jobs(path: Path) -> dict[str, Any]:
-    jobs: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))["jobs"]
-    return jobs
+    return jobs(path)
 
 
 def _inputs(prefix: str | None) -> dict[str, Any]:
     """The reusable workflow's inputs at their defaults, the branch prefix as given."""
-    on = yaml.safe_load(REUSABLE.read_text(encoding="utf-8"))[True]
-    declared = on["workflow_call"]["inputs"]
-    inputs = {name: spec.get("default") for name, spec in declared.items()}
-    if prefix is not None:
-        inputs["branch-prefix"] = prefix
-    return inputs
+    return reusable_inputs() if prefix is None else reusable_inputs(branch_prefix=prefix)
 
 
 Event = Callable[[MemoryGitHub, int, str], tuple[str, dict[str, Any]]]
@@ -191,45 +146,3 @@ def test_the_engine_renders_what_the_runner_would() -> None:
         {"x": {"n": 7}},
     )
     assert rendered == ["a-7--p/7"]
-
-
-def _starts(path: Path, label: str, inputs: dict[str, Any]) -> bool:
-    """Whether the `baton` job's `if:` lets a maintainer's label through, by GitHub's engine."""
-    gh = MemoryGitHub("octo/repo")
-    number = gh.open_issue("Export the report as CSV", author="alice")
-    gh.human_label(number, label, by="maria")
-    github = {
-        "event_name": "issues",
-        "event": payloads.labeled(gh, number, label, sender="maria"),
-        "repository": "octo/repo",
-    }
-    condition = "${{ " + _jobs(path)["baton"]["if"] + " }}"
-    (rendered,) = render([condition], {"github": github, "inputs": inputs})
-    return rendered == "true"
-
-
-@pytest.mark.parametrize("path", [REUSABLE, EXPANDED], ids=["reusable", "expanded"])
-@pytest.mark.parametrize(
-    ("label", "starts"),
-    [
-        pytest.param("baton:epic", True, id="the epic label"),
-        pytest.param("baton", True, id="the trigger label"),
-        pytest.param("status:implementing", True, id="a status label"),
-        pytest.param("bug", False, id="another label"),
-    ],
-)
-def test_the_epic_label_starts_the_job_as_the_trigger_and_status_labels_do(
-    path: Path, label: str, starts: bool
-) -> None:
-    """Labelling an issue `baton:epic` must reach Baton: the filter let only status labels
-    and the trigger label through, so no epic could start from the recommended workflow."""
-    assert _starts(path, label, _inputs(None)) is starts
-
-
-def test_a_renamed_epic_label_starts_the_job_and_an_empty_one_lets_nothing_more_through() -> None:
-    renamed = {**_inputs(None), "epic-label": "saga"}
-    assert _starts(REUSABLE, "saga", renamed)
-    assert not _starts(REUSABLE, "baton:epic", renamed)
-    off = {**_inputs(None), "epic-label": ""}
-    assert not _starts(REUSABLE, "baton:epic", off)
-    assert _starts(REUSABLE, "baton", off), "the trigger label still starts it"

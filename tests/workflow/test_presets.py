@@ -15,11 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.decision import Decision, Outcome
-from baton.core.engine import decide
-from baton.core.record import Record
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.decision import Decision, Outcome
+from baton.core.model.record import Record
+from baton.core.rules.route import decide
 from baton.workflow.checks import check
 from baton.workflow.config import Policy
 from baton.workflow.model import AgentStatus, StateKind, Workflow, load_preset, preset_names

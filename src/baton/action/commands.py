@@ -37,9 +37,9 @@ from baton.action.summary import (
     sweep_outputs,
     sweep_summary,
 )
-from baton.core.changeset import CHANGESET_FILE
-from baton.core.events import Event, Ignored, Sweep
-from baton.core.triage import quick_reason, view_of
+from baton.core.model.changeset import CHANGESET_FILE
+from baton.core.model.events import Event, Ignored, Sweep
+from baton.core.rules.triage import quick_reason, view_of
 from baton.errors import (
     AgentSetupError,
     BatonError,
@@ -54,7 +54,7 @@ from baton.workflow.config import DEFAULT_CONFIG_PATH, Settings, load_config
 
 if TYPE_CHECKING:
     from baton.agents.handoff import Handoff
-    from baton.core.changeset import Changeset
+    from baton.core.model.changeset import Changeset
     from baton.github.tracker import ActionTracker, DispatchTarget, Transported
     from baton.run import RunResult
     from baton.sweep import SweepResult
@@ -260,10 +260,10 @@ def report_command(
     changeset_path: Path | None = None,
 ) -> CommandResult:
     """`baton report`: apply an agent's result, commit its changeset, chain the next run."""
-    from baton.core.agent_result import AgentResult, read_agent_result
-    from baton.core.changeset import read_changeset
-    from baton.core.events import report
-    from baton.core.work import ChangesetFacts
+    from baton.action.handback import read_agent_result, read_changeset
+    from baton.core.model.agent_result import AgentResult
+    from baton.core.model.events import report
+    from baton.core.model.work import ChangesetFacts
     from baton.errors import InvalidChangeset
 
     try:

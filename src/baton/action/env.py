@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from baton.action import inputs
 from baton.action.inputs import DEFAULT_API_URL
-from baton.core.triage import DEFAULT_BOT, DEFAULT_CONFIG
 from baton.errors import InvalidConfig
+from baton.names import BOT_LOGIN, CONFIG_PATH
 
 
 class ActionEnv(BaseModel):
@@ -38,10 +38,10 @@ class ActionEnv(BaseModel):
     output: Path | None = None
     summary: Path | None = None
     workflow_ref: str = ""
-    config: str = DEFAULT_CONFIG
+    config: str = CONFIG_PATH
     config_given: bool = False
     dry_run: bool = False
-    bot_login: str = DEFAULT_BOT
+    bot_login: str = BOT_LOGIN
     record_secret: SecretStr | None = None
     http_timeout: int = Field(default=15, ge=1)  # seconds per GitHub request
     agent_command: str | None = None  # `baton agent`'s command line when --command is not given

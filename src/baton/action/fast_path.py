@@ -3,7 +3,7 @@
 The inputs are read by `action.inputs`, the same reader the full path's `ActionEnv` uses, and
 the config raw (PyYAML only); a bad input or anything out of the ordinary in the config returns
 None, and the full path validates it and reports problems properly. The rules themselves are
-`core.triage`'s.
+`core.rules.triage`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from baton.action import inputs
-from baton.core.triage import DEFAULT_BOT, DEFAULT_BRANCH_PREFIX, Machine, View, quick_reason
+from baton.core.rules.triage import Machine, View, quick_reason
+from baton.names import BOT_LOGIN, BRANCH_PREFIX
 
 # `epics:` as `EpicSettings` defaults it: the marker labels and the presets they choose.
 EPIC_DEFAULTS = {
@@ -144,13 +145,11 @@ def raw_view(env: Mapping[str, str]) -> View | None:
     if epics is None:
         return None
     work = config.get("work") or {}
-    branch_prefix = (
-        work.get("branch_prefix", DEFAULT_BRANCH_PREFIX) if isinstance(work, dict) else None
-    )
+    branch_prefix = work.get("branch_prefix", BRANCH_PREFIX) if isinstance(work, dict) else None
     if not isinstance(branch_prefix, str):
         return None
     return View(
-        bot_login=given.text("bot_login", DEFAULT_BOT),
+        bot_login=given.text("bot_login", BOT_LOGIN),
         label_prefix=prefix,
         trigger_label=str(trigger) if trigger else None,
         pull_requests=bool(config.get("pull_requests", False)),

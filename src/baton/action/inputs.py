@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from baton.core.triage import DEFAULT_CONFIG
 from baton.errors import InvalidInput
+from baton.names import CONFIG_PATH
 
 DEFAULT_API_URL = "https://api.github.com"
 DEFAULT_AGENT_TIMEOUT = 3600.0  # seconds `baton agent` gives the agent without --timeout or input
@@ -166,12 +166,12 @@ class Reading:
 
     @property
     def config(self) -> str:
-        return self.text("config", DEFAULT_CONFIG)
+        return self.text("config", CONFIG_PATH)
 
     @property
     def config_given(self) -> bool:
         """An explicit config path other than the default: then it must exist."""
-        return self.config != DEFAULT_CONFIG
+        return self.config != CONFIG_PATH
 
 
 def read(env: Mapping[str, str]) -> Reading:

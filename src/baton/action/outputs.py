@@ -113,7 +113,7 @@ def _path(env: Mapping[str, str], name: str) -> Path | None:
 
 def ignored(env: Mapping[str, str], reason: str, issue: int | None) -> None:
     """Report an event ignored without any API call: outputs, summary and the log line."""
-    from baton.core.markdown import escape
+    from baton.core.text.markdown import escape
 
     write_outputs(_path(env, "GITHUB_OUTPUT"), ignored_outputs(reason, issue))
     append_summary(

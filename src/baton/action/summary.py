@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from baton.core import markdown
-from baton.core.decision import Decision
-from baton.core.epic import budget, render
-from baton.core.events import AgentReported, Event
-from baton.core.record import Record
+from baton.core.model.decision import Decision
+from baton.core.model.events import AgentReported, Event
+from baton.core.model.record import Record
+from baton.core.rules import budget
+from baton.core.text import epic_plan as render
+from baton.core.text import markdown
 from baton.workflow.config import Settings
 from baton.workflow.graph import to_mermaid
 

@@ -14,10 +14,10 @@ import json
 from pydantic import BaseModel, ConfigDict
 
 from baton.agents.sanitize import fence, visible_characters, visible_text
-from baton.core.epic.model import EpicState
-from baton.core.issue_facts import Comment, IssueInfo
-from baton.core.markdown import code
-from baton.core.record import Record
+from baton.core.model.epic import EpicState
+from baton.core.model.issue_facts import Comment, IssueInfo
+from baton.core.model.record import Record
+from baton.core.text.markdown import code
 from baton.workflow.config import Settings
 
 RESULT_FORMAT = {

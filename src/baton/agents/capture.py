@@ -55,7 +55,7 @@ from baton.agents.isolated_git import (
     resolve_git,
     staged,
 )
-from baton.core.changeset import GITLINK, SYMLINK, Changeset, FileChange, forbidden_problem
+from baton.core.model.changeset import GITLINK, SYMLINK, Changeset, FileChange, forbidden_problem
 from baton.errors import CaptureFailed
 from baton.workflow.config import WorkSettings
 

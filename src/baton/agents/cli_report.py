@@ -21,8 +21,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from baton.core.agent_result import AgentResult
-from baton.core.epic.model import Cost
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.epic import Cost
 
 MAX_TOKENS = 10**12  # the bound of Cost.tokens: a CLI claiming more is not believed
 MAX_MONEY = 10**9

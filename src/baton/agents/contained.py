@@ -21,8 +21,8 @@ from baton.agents.handoff import Handoff
 from baton.agents.runner import CommandAgent, restored_text, run_agent
 from baton.agents.secrets import secrets_of
 from baton.agents.transcript import TRANSCRIPT_FILE
-from baton.core.changeset import SETUP_ERROR_FILE
-from baton.core.epic.budget import describe_cost
+from baton.core.model.changeset import SETUP_ERROR_FILE
+from baton.core.rules.budget import describe_cost
 from baton.errors import AgentSetupError, CaptureFailed, ResultUnwritable
 
 

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from baton.agents import capture, file_commands, reaper, secrets, transcript
 from baton.agents.cli_report import read_report, with_cost
-from baton.core.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
-from baton.core.changeset import Changeset
+from baton.core.model.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
+from baton.core.model.changeset import Changeset
 from baton.errors import CaptureFailed, InvalidAgentResult
 from baton.workflow.config import WorkSettings
 from baton.workflow.model import AgentStatus

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from baton.core.agent_result import AgentResult
-from baton.core.changeset import Changeset
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.changeset import Changeset
 
 MIN_LENGTH = 8  # shorter values are too likely to occur by chance to refuse a changeset for
 # A variable whose name holds one of these (in any case) holds a secret; AUTH only where it

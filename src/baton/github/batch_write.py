@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from baton.core.decision import PullRequestPlan
+from baton.core.model.decision import PullRequestPlan
 from baton.errors import TrackerError
 from baton.github.tracker import LabelSpec, Writes, Written
 

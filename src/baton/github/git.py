@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
-from baton.core.epic.model import MergeFacts, MergePlan
+from baton.core.model.epic import MergeFacts, MergePlan
 from baton.errors import CommitRefused, GraphQLUnusable, StaleHead, TrackerError
 from baton.github.graphql.answers import STATUS_OF, FieldError, field_errors
 from baton.github.graphql.git import (

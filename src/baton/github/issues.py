@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from baton.core.issue_facts import Comment, IssueInfo
+from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import GraphQLUnusable, TrackerError
 from baton.github.git import rest_branch
 from baton.github.graphql.answers import FieldError, field_errors, nested_errors

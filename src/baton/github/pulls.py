@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from baton.core.decision import PullRequestPlan
-from baton.core.events import CheckNote, ReviewNote
-from baton.core.triage import FAILED_CONCLUSIONS
+from baton.core.model.decision import PullRequestPlan
+from baton.core.model.events import CheckNote, ReviewNote
+from baton.core.rules.triage import FAILED_CONCLUSIONS
 from baton.errors import PullRequestRefused, TrackerError
 from baton.github.graphql.answers import field_errors
 from baton.github.graphql.mutation import Mutation

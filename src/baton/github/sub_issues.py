@@ -11,13 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from baton.core.epic import marker
-from baton.core.epic.model import (
-    CreatedTask,
-    NewTask,
-    TaskCreationFacts,
-    TaskCreationPlan,
-)
+from baton.core.model.epic import CreatedTask, NewTask, TaskCreationFacts, TaskCreationPlan
+from baton.core.text import task_marker as marker
 from baton.errors import GraphQLUnusable, TrackerError
 from baton.github.graphql.answers import STATUS_OF, FieldError, field_errors
 from baton.github.graphql.mutation import Mutation

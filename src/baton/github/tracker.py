@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from baton.core.decision import PullRequestPlan
-from baton.core.epic.model import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
-from baton.core.events import CheckNote, ReviewNote
-from baton.core.issue_facts import Comment, IssueInfo
+from baton.core.model.decision import PullRequestPlan
+from baton.core.model.epic import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
+from baton.core.model.events import CheckNote, ReviewNote
+from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import InvalidWorkflowRef
 
 

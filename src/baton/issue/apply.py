@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from baton.core.decision import Decision
-from baton.core.issue_facts import IssueInfo
+from baton.core.model.decision import Decision
+from baton.core.model.issue_facts import IssueInfo
 from baton.github.tracker import Issues, LabelChange, LabelSpec, Writes, Written
 from baton.issue import record_comment
 from baton.issue.load import Loaded

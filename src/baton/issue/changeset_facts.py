@@ -14,9 +14,10 @@ import base64
 import binascii
 import hashlib
 
-from baton.core.changeset import Changeset, decoded_size, problems
-from baton.core.record import Record
-from baton.core.work import ChangesetFacts, commit_message, digest_in
+from baton.core.model.changeset import Changeset, decoded_size, problems
+from baton.core.model.record import Record
+from baton.core.model.work import ChangesetFacts, digest_in
+from baton.core.text.work import commit_message
 from baton.github.tracker import BranchHead, CommitFacts
 from baton.workflow.config import DEFAULT_BOT_LOGIN, DEFAULT_CONFIG_PATH, WorkSettings
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from baton.core.epic import marker
-from baton.core.epic.model import ACTIVE, DONE, TaskObservation, TaskOrder, TaskStatus
-from baton.core.events import Dispatched, Event, Tick
-from baton.core.issue_facts import IssueInfo
-from baton.core.record import Record
+from baton.core.model.epic import ACTIVE, DONE, TaskObservation, TaskOrder, TaskStatus
+from baton.core.model.events import Dispatched, Event, Tick
+from baton.core.model.issue_facts import IssueInfo
+from baton.core.model.record import Record
+from baton.core.text import task_marker as marker
 from baton.github.tracker import SubIssue, Tracker
 from baton.issue.load import load
 from baton.workflow.config import Settings

@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from baton.core.issue_facts import Comment
-from baton.core.record import HistoryEntry, Record
+from baton.core.model.issue_facts import Comment
+from baton.core.model.record import HistoryEntry, Record
 from baton.errors import RecordCorrupt
 from baton.issue import record_comment
 from baton.issue.record_comment import AnyComment, Authored

@@ -25,10 +25,10 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
-from baton.core import markdown
-from baton.core.epic import budget as budget_text
-from baton.core.epic import render as epic_render
-from baton.core.record import Compacted, Record, clip
+from baton.core.model.record import Compacted, Record, clip
+from baton.core.rules import budget as budget_text
+from baton.core.text import epic_plan as epic_render
+from baton.core.text import markdown
 from baton.errors import RecordCorrupt
 
 RECORD_OPEN = "<!-- baton:record"

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baton import webhooks
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.changeset import Changeset, FileChange
-from baton.core.record import Record
-from baton.core.work import branch_name
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.record import Record
+from baton.core.model.work import branch_name
 from baton.github.tracker import DispatchTarget
 from baton.issue.record_comment import find_records, parse
 from baton.run import RunResult, handle

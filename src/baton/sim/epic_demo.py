@@ -16,8 +16,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from baton.core.epic import render
-from baton.core.record import Record
+from baton.core.model.record import Record
+from baton.core.text import epic_plan as render
 from baton.errors import BatonError
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from baton import webhooks
-from baton.core.events import Commented, IssueChanged, Labeled
+from baton.core.model.events import Commented, IssueChanged, Labeled
 from baton.sim import payloads
 from baton.workflow.config import Policy
 from support.payload_story import NOW, Both, shape

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from baton.core.issue_facts import Comment, IssueInfo
+from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.github.graphql.git import REF, parse_ref
 
 PAGE = 100

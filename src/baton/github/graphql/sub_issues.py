@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from baton.core.epic import marker
+from baton.core.text import task_marker as marker
 from baton.github.graphql.issues import PAGE, author_login
 
 SUB_ISSUE_LABELS = 20  # labels read per sub-issue: a task carries a handful

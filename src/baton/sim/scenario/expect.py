@@ -3,7 +3,7 @@ each as one line a maintainer reads."""
 
 from __future__ import annotations
 
-from baton.core.decision import Decision
+from baton.core.model.decision import Decision
 from baton.sim.scenario.format import Expect, one_line
 from baton.sim.scenario.holding import Stage, baton_commits, holding, record_of
 

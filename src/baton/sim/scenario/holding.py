@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from baton.core.record import Record
+from baton.core.model.record import Record
 from baton.issue.load import read_record
 from baton.sim.memory_github import MemoryGitHub, PullRequest
 from baton.sim.scenario.format import PullRequestState

@@ -5,7 +5,7 @@ player says it."""
 from __future__ import annotations
 
 from baton.agents import briefing
-from baton.core.issue_facts import IssueInfo
+from baton.core.model.issue_facts import IssueInfo
 from baton.run import RunResult
 from baton.sim.scenario.format import Step, one_line
 from baton.sim.scenario.holding import (

@@ -16,16 +16,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from baton import webhooks
-from baton.core import events
-from baton.core.agent_result import AgentResult
-from baton.core.changeset import Changeset, FileChange
-from baton.core.decision import Decision
-from baton.core.record import Record
-from baton.core.work import branch_name
+from baton.core.model import events
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.decision import Decision
+from baton.core.model.record import Record
+from baton.core.model.work import branch_name
 from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.run import RunResult, handle
-from baton.sim import github_rules, payloads
+from baton.sim import payloads
+from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Report, Scenario, Step, one_line

@@ -1,0 +1,212 @@
+"""The typed events `decide` reads: one per thing that can happen to an issue Baton follows.
+
+They are built from webhook payloads by `baton.webhooks.parse`, from an agent's result by
+`baton report`, and by the sweep (`tick`); none of that parsing lives here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from baton.core.model.agent_result import AgentResult
+from baton.core.model.epic import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
+from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.model.work import BranchFacts, ChangesetFacts, PullRequestFacts
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="A key that is the same when GitHub delivers the event again.")
+    issue: IssueInfo
+    actor: Actor
+    at: datetime
+    comments_upto: int = Field(
+        default=0, description="The newest human comment id the run has read and considered."
+    )
+    comments_seen: int = Field(
+        default=0, description="The newest human comment id on the issue when the run read it."
+    )
+    run_id: str = Field(default="", description="GITHUB_RUN_ID of the run handling it.")
+    # Facts the run adds for epics (never from a payload): an epic's sub-issues as its conductor
+    # read them, a task's order as its epic's record gives it.
+    tasks: list[TaskObservation] | None = None
+    order: TaskOrder | None = None
+    # The answers of GitHub work a decision asked for first (`Decision.work_first`).
+    created: TaskCreationFacts | None = None
+    merge: MergeFacts | None = None
+    failing_issues: int | None = Field(
+        default=None, description="Open issues whose agents are failing (the repository breaker)."
+    )
+    opened: PullRequestFacts | None = Field(
+        default=None,
+        description="The pull request this run opened (or could not) on an event that is no "
+        "report: an epic's at completion. A report carries its own in `pull_request`.",
+    )
+    foreign_branch: BranchFacts | None = Field(
+        default=None,
+        description="The issue's branch, found made by someone else when Baton came to create "
+        "it: refused, never adopted.",
+    )
+
+
+class IssueChanged(_Event):
+    kind: Literal["issue"] = "issue"
+    action: Literal["opened", "reopened", "closed", "edited"]
+
+
+class Labeled(_Event):
+    kind: Literal["label"] = "label"
+    label: str
+    added: bool
+
+
+class Commented(_Event):
+    kind: Literal["comment"] = "comment"
+    comment_id: int
+    body: str
+    edited: bool = False
+
+
+class AgentReported(_Event):
+    kind: Literal["report"] = "report"
+    agent: str | None = None
+    state: str | None = Field(default=None, description="The state the agent worked on.")
+    result: AgentResult | None = None
+    error: str | None = Field(default=None, description="Why the result could not be read.")
+    changeset: ChangesetFacts | None = Field(
+        default=None, description="The changeset beside the result, as the run found it."
+    )
+    pull_request: PullRequestFacts | None = Field(
+        default=None, description="The pull request this run opened (or could not)."
+    )
+
+
+class Dispatched(_Event):
+    kind: Literal["dispatch"] = "dispatch"
+    source: str = "workflow_dispatch"
+
+
+class Tick(_Event):
+    kind: Literal["tick"] = "tick"
+
+
+class ReviewNote(BaseModel):
+    """An inline comment of a review: where, and what the reviewer said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    line: int | None = None
+    body: str
+
+
+class Reviewed(_Event):
+    """A review submitted on the issue's pull request (`issue` is the issue it belongs to)."""
+
+    kind: Literal["review"] = "review"
+    pull_request: int
+    review_id: int
+    verdict: Literal["approved", "changes_requested", "commented"]
+    body: str = ""
+    commit: str = Field(default="", description="The head the review was given on.")
+    notes: list[ReviewNote] = Field(default_factory=list)
+
+
+class PullRequestClosed(_Event):
+    """The issue's pull request closed: merged, or closed without merging."""
+
+    kind: Literal["pull_request"] = "pull_request"
+    pull_request: int
+    merged: bool
+
+
+class CheckNote(BaseModel):
+    """A failing check: its name and the first lines of what it said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    summary: str = ""
+
+
+class ChecksCompleted(_Event):
+    """CI finished on the issue's branch (a check suite or a workflow run)."""
+
+    kind: Literal["checks"] = "checks"
+    branch: str
+    head: str
+    conclusion: str
+    pull_request: int | None = None
+    failing: list[CheckNote] = Field(default_factory=list)
+    source: str = "check_suite"
+    failed_runs: int | None = Field(
+        default=None,
+        description="The check runs on `head` that failed, as the run read them (None: not "
+        "read). 0 on a failed suite or workflow run: no job of it ran and failed, as when a "
+        "run held for a maintainer's approval ends unapproved.",
+    )
+
+
+Event = Annotated[
+    IssueChanged
+    | Labeled
+    | Commented
+    | AgentReported
+    | Dispatched
+    | Tick
+    | Reviewed
+    | PullRequestClosed
+    | ChecksCompleted,
+    Field(discriminator="kind"),
+]
+
+
+class Ignored(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    reason: str
+    issue: int | None = None
+
+
+class Sweep(BaseModel):
+    """A scheduled run: it covers many issues, so it is not an event on one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    at: datetime
+
+
+def bare_issue(number: int) -> IssueInfo:
+    return IssueInfo(number=number, partial=True)
+
+
+def tick(number: int, now: datetime) -> Tick:
+    return Tick(id="", issue=bare_issue(number), actor=Actor(login="baton", is_bot=True), at=now)
+
+
+def report(
+    number: int,
+    *,
+    agent: str | None,
+    result: AgentResult | None,
+    error: str | None,
+    now: datetime,
+    run_id: str,
+    actor: str = "baton",
+    state: str | None = None,
+) -> AgentReported:
+    return AgentReported(
+        run_id=run_id,
+        state=state,
+        id=f"report:{run_id}" if run_id else "",
+        issue=bare_issue(number),
+        actor=Actor(login=actor, is_bot=True),
+        at=now,
+        agent=agent,
+        result=result,
+        error=error,
+    )

@@ -1,0 +1,67 @@
+"""Who may do what: the one home of the membership, answering and reopening rules.
+
+The engine asks these to decide; `run.py` asks `answers_whoever`, `reopens_whoever` and
+`needs_identity` to know whether a decision can turn on the actor's permission, and so whether it
+is worth an API call to look it up.
+"""
+
+from __future__ import annotations
+
+from baton.core.model.events import Event, Reviewed
+from baton.core.model.issue_facts import Actor
+from baton.workflow.config import Permission, Policy, Who
+
+
+def is_member(actor: Actor, group: Who) -> bool:
+    """Bots never count; otherwise a named user, a named team, or enough permission."""
+    if actor.is_bot:
+        return False
+    if actor.login.casefold() in {u.casefold() for u in group.users}:
+        return True
+    if set(actor.teams) & set(group.teams):
+        return True
+    if group.permission is None:
+        return False
+    return Permission.parse(actor.permission) >= Permission.parse(group.permission)
+
+
+def answers_whoever(login: str, issue_author: str, policy: Policy) -> bool:
+    """The config lets this human answer whatever their permission: no lookup can change it."""
+    if policy.answerers == "anyone":
+        return True
+    return policy.answerers == "author-or-approvers" and login == issue_author
+
+
+def may_answer(actor: Actor, issue_author: str, policy: Policy) -> bool:
+    """Whether a reply in a waiting state counts: by the config, or as an approver."""
+    if actor.is_bot:
+        return False
+    return answers_whoever(actor.login, issue_author, policy) or is_member(actor, policy.approvers)
+
+
+def reopens_whoever(login: str, issue_author: str, policy: Policy) -> bool:
+    """The config lets this human restart work by reopening whatever their permission."""
+    if policy.reopeners == "anyone":
+        return True
+    return policy.reopeners == "author-or-maintainers" and login == issue_author
+
+
+def may_reopen(actor: Actor, issue_author: str, policy: Policy) -> bool:
+    """Whether reopening the issue may start its agent again or restart a finished issue."""
+    if actor.is_bot:
+        return False
+    return reopens_whoever(actor.login, issue_author, policy) or is_member(
+        actor, policy.maintainers
+    )
+
+
+def needs_identity(event: Event) -> bool:
+    """Whether a pull-request event's decision turns on who its actor is: a review that approves
+    or requests changes, by a human whose permission is not known yet. Merges, closes and checks
+    never do (GitHub already let only a writer merge), nor does a plain review comment."""
+    return (
+        isinstance(event, Reviewed)
+        and event.verdict != "commented"
+        and not event.actor.is_bot
+        and event.actor.permission is None
+    )

@@ -1,0 +1,378 @@
+"""The repository as git and GitHub keep it: commits with the ids git gives them, branches,
+the compare-and-swap of `createCommitOnBranch`, the names git accepts for a branch, merges, and
+GitHub's refusals of a commit, word for word. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+# --- branches and commits -----------------------------------------------------------------------
+DEFAULT_BRANCH = "main"
+README = "README.md"
+HEADS = "refs/heads/"
+WORKFLOWS_DIR = ".github/workflows/"
+COMMIT_FILES_PAGE = 300  # files REST "get a commit" lists on its first page
+_REF_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+
+
+def branch_name_problem(name: str) -> str | None:
+    """Why git would refuse `name` as a branch (`git check-ref-format --branch`), or None:
+    no component starting with `.` or ending in `.lock`, no `..`, no control characters, space,
+    `~ ^ : ? * [ \\`, no leading, trailing or doubled `/`, no trailing `.`, no `@{`, not `@`,
+    and (for a branch) not starting with `-` nor named `HEAD`."""
+    if not name:
+        return "the branch name is empty"
+    problems = [
+        (_REF_FORBIDDEN.search(name) is not None, "a space, control character or ~^:?*[\\"),
+        (".." in name, "`..`"),
+        ("@{" in name, "`@{`"),
+        (name == "@", "only `@`"),
+        (name.startswith("/") or name.endswith("/") or "//" in name, "an empty path component"),
+        (name.endswith("."), "a trailing `.`"),
+        (name.startswith("-"), "a leading `-`"),
+        (name == "HEAD", "the name HEAD"),
+    ]
+    for component in name.split("/"):
+        problems.append((component.startswith("."), "a component starting with `.`"))
+        problems.append((component.endswith(".lock"), "a component ending in `.lock`"))
+    found = next((why for bad, why in problems if bad), None)
+    return f"{name!r} is not a valid branch name: it has {found}" if found else None
+
+
+def stale_head_message(expected: str) -> str:
+    """What `createCommitOnBranch` answers (type STALE_DATA) when the branch moved."""
+    return f'Expected branch to point to "{expected}" but it did not. Pull and try again.'
+
+
+def ref_exists_message(branch: str) -> str:
+    """What `createRef` (and REST `POST /git/refs`) answers for a ref that exists."""
+    return f'A ref named "{HEADS}{branch}" already exists in the repository.'
+
+
+def workflow_refusal(path: str) -> str | None:
+    """GITHUB_TOKEN never has the `workflows` permission: GitHub refuses any change under
+    `.github/workflows/` made with it, with the message a push gets."""
+    if not path.startswith(WORKFLOWS_DIR):
+        return None
+    return (
+        f"refusing to allow a GitHub App to create or update workflow `{path}` without "
+        "`workflows` permission"
+    )
+
+
+def missing_deletion_message(path: str, oid: str) -> str:
+    return f"A path was requested for deletion which does not exist as of commit oid `{oid}`"
+
+
+MERGE_CONFLICT = "Merge conflict"  # REST merges' 409 message
+
+
+class GitRefusal(Exception):
+    """Git or GitHub refused a change to the repository; `kind` says which rule (`stale`,
+    `exists`, `no_branch`, `bad_name`, `no_object`, `no_path`, `workflow`, and for the merges
+    API `missing` and `conflict`)."""
+
+    def __init__(self, kind: str, message: str, *, head: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.head = head
+
+
+@dataclass(frozen=True)
+class GitCommit:
+    """A commit as git stores it: its whole tree (path -> bytes), parents, message, author."""
+
+    oid: str
+    tree: Mapping[str, bytes]
+    parents: tuple[str, ...]
+    message: str
+    author: str
+    email: str
+    when: datetime
+    # Signed by GitHub: what it makes itself (`createCommitOnBranch`, a merge through the API
+    # or the web) shows `verification.verified`; a commit pushed unsigned does not.
+    signed: bool = False
+
+    @property
+    def headline(self) -> str:
+        return self.message.partition("\n")[0]
+
+    @property
+    def body(self) -> str:
+        return self.message.partition("\n")[2].lstrip("\n")
+
+
+def _object(kind: str, data: bytes) -> tuple[str, bytes]:
+    raw = f"{kind} {len(data)}\0".encode() + data
+    return hashlib.sha1(raw, usedforsecurity=False).hexdigest(), raw
+
+
+def blob_oid(data: bytes) -> str:
+    """The id git gives a file's contents: sha1 of `blob <length>\\0` and the bytes."""
+    return _object("blob", data)[0]
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    """One entry of a commit's `files` in REST "get a commit": against its first parent."""
+
+    path: str
+    status: str  # added, removed, modified, renamed
+    blob: str  # the blob at `path` after the commit; for a removal, the one removed
+    previous: str = ""  # a rename's old path
+
+
+def diff(before: Mapping[str, bytes], after: Mapping[str, bytes]) -> list[FileDiff]:
+    """What changed from `before` to `after`, as GitHub lists a commit's files: a removed
+    path whose exact contents reappear at an added path is one rename (GitHub also finds
+    renames of similar files; exact ones are the case both fakes model)."""
+    added = [p for p in after if p not in before]
+    removed = [p for p in before if p not in after]
+    gone = {blob_oid(before[p]): p for p in removed}
+    found: list[FileDiff] = []
+    renamed: set[str] = set()
+    for path in sorted(added):
+        blob = blob_oid(after[path])
+        old = gone.pop(blob, None)
+        if old is not None:
+            renamed.add(old)
+            found.append(FileDiff(path, "renamed", blob, old))
+        else:
+            found.append(FileDiff(path, "added", blob))
+    for path in sorted(removed):
+        if path not in renamed:
+            found.append(FileDiff(path, "removed", blob_oid(before[path])))
+    for path in sorted(p for p in after if p in before and after[p] != before[p]):
+        found.append(FileDiff(path, "modified", blob_oid(after[path])))
+    return sorted(found, key=lambda f: f.path)
+
+
+def tree_oid(files: Mapping[str, bytes]) -> str:
+    """The id git gives the tree of `files` (all regular files, mode 100644)."""
+    entries: dict[str, bytes] = {}
+    folders: dict[str, dict[str, bytes]] = {}
+    for path, data in files.items():
+        head, slash, rest = path.partition("/")
+        if slash:
+            folders.setdefault(head, {})[rest] = data
+        else:
+            entries[head] = (
+                b"100644 " + head.encode() + b"\0" + bytes.fromhex(_object("blob", data)[0])
+            )
+    for folder, inside in folders.items():
+        entries[folder + "/"] = (
+            b"40000 " + folder.encode() + b"\0" + bytes.fromhex(tree_oid(inside))
+        )
+    # git orders tree entries by name, a folder as if its name ended in `/`
+    body = b"".join(entries[name] for name in sorted(entries, key=lambda n: n.encode()))
+    return _object("tree", body)[0]
+
+
+def commit_oid(
+    files: Mapping[str, bytes],
+    parents: Iterable[str],
+    message: str,
+    author: str,
+    email: str,
+    when: datetime,
+) -> str:
+    """The id `git commit-tree` gives this commit (author and committer alike; the message
+    ends in one newline, as `-m` writes it)."""
+    stamp = f"{author} <{email}> {int(when.timestamp())} +0000"
+    lines = [f"tree {tree_oid(files)}", *(f"parent {p}" for p in parents)]
+    lines += [f"author {stamp}", f"committer {stamp}", "", message.rstrip("\n") + "\n"]
+    return _object("commit", "\n".join(lines).encode())[0]
+
+
+class Git:
+    """One repository's commits and branches, with the ids git would give them. Both fakes
+    keep their repository in one; it starts with the default branch at a commit of a README."""
+
+    def __init__(self, repo: str, *, when: datetime, default_branch: str = DEFAULT_BRANCH) -> None:
+        self.default_branch = default_branch
+        self.refs: dict[str, str] = {}
+        self.commits: dict[str, GitCommit] = {}
+        name = repo.rsplit("/", 1)[-1]
+        readme = {README: f"# {name}\n".encode()}
+        owner = repo.split("/", 1)[0]
+        first = self._store(readme, (), "Initial commit", owner, f"{owner}@users.noreply", when)
+        self.refs[default_branch] = first.oid
+
+    def _store(
+        self,
+        files: Mapping[str, bytes],
+        parents: tuple[str, ...],
+        message: str,
+        author: str,
+        email: str,
+        when: datetime,
+        *,
+        signed: bool = False,
+    ) -> GitCommit:
+        oid = commit_oid(files, parents, message, author, email, when)
+        commit = GitCommit(oid, dict(files), parents, message, author, email, when, signed)
+        self.commits[oid] = commit
+        return commit
+
+    def head(self, branch: str) -> str | None:
+        return self.refs.get(branch)
+
+    def resolve(self, ref: str) -> GitCommit | None:
+        """A branch (with or without `refs/heads/`) or a commit id."""
+        oid = self.refs.get(ref.removeprefix(HEADS), ref)
+        return self.commits.get(oid)
+
+    def create_branch(self, name: str, oid: str) -> None:
+        problem = branch_name_problem(name)
+        if problem is not None:
+            raise GitRefusal("bad_name", problem)
+        if name in self.refs:
+            raise GitRefusal("exists", ref_exists_message(name))
+        if oid not in self.commits:
+            raise GitRefusal("no_object", f"Object does not exist: {oid}")
+        self.refs[name] = oid
+
+    def commit(
+        self,
+        branch: str,
+        *,
+        expected_head: str,
+        additions: Mapping[str, bytes],
+        deletions: Iterable[str],
+        message: str,
+        author: str,
+        email: str,
+        when: datetime,
+        workflows: bool = True,
+    ) -> GitCommit:
+        """`createCommitOnBranch`: one commit on `branch` only if its head is `expected_head`,
+        all or nothing; without the `workflows` permission no path under .github/workflows/."""
+        head = self.refs.get(branch)
+        if head is None:
+            raise GitRefusal("no_branch", f"A branch named '{branch}' does not exist.")
+        if head != expected_head:
+            raise GitRefusal("stale", stale_head_message(expected_head), head=head)
+        deletions = list(deletions)
+        if not workflows:
+            for path in [*additions, *deletions]:
+                refusal = workflow_refusal(path)
+                if refusal is not None:
+                    raise GitRefusal("workflow", refusal)
+        files = dict(self.commits[head].tree)
+        for path in deletions:
+            if path not in files:
+                raise GitRefusal("no_path", missing_deletion_message(path, head))
+            del files[path]
+        files.update(additions)
+        commit = self._store(files, (head,), message, author, email, when, signed=True)
+        self.refs[branch] = commit.oid
+        return commit
+
+    def push(
+        self,
+        branch: str,
+        files: Mapping[str, bytes | None],
+        message: str,
+        author: str,
+        when: datetime,
+    ) -> GitCommit:
+        """Someone pushes one commit to `branch` (made from the default branch if new)."""
+        if branch not in self.refs:
+            self.create_branch(branch, self.refs[self.default_branch])
+        tree = dict(self.commits[self.refs[branch]].tree)
+        for path, data in files.items():
+            if data is None:
+                tree.pop(path, None)
+            else:
+                tree[path] = data
+        email = f"{author}@users.noreply"
+        commit = self._store(tree, (self.refs[branch],), message, author, email, when)
+        self.refs[branch] = commit.oid
+        return commit
+
+    def ancestors(self, oid: str) -> set[str]:
+        """`oid` and every commit it descends from."""
+        seen: set[str] = set()
+        todo = [oid]
+        while todo:
+            current = todo.pop()
+            if current not in seen:
+                seen.add(current)
+                todo.extend(self.commits[current].parents)
+        return seen
+
+    def ahead(self, base: str, head: str) -> int:
+        """Commits on `head` that `base` lacks (a pull request needs at least one)."""
+        return self.ahead_of(self.refs[base], self.refs[head])
+
+    def ahead_of(self, base: str, head: str) -> int:
+        """Commits `head` descends from that `base` does not (REST compare's `ahead_by`)."""
+        return len(self.ancestors(head) - self.ancestors(base))
+
+    def changes(self, oid: str) -> list[FileDiff]:
+        """The files commit `oid` changed against its first parent (all added for a root)."""
+        commit = self.commits[oid]
+        before = self.commits[commit.parents[0]].tree if commit.parents else {}
+        return diff(before, commit.tree)
+
+    def merge_base(self, one: str, other: str) -> str:
+        """The newest commit both branches descend from."""
+        shared = self.ancestors(self.refs[one]) & self.ancestors(self.refs[other])
+        # the newest common ancestor: the shared commit no other shared commit descends from
+        tips = [o for o in shared if not any(o in self.commits[c].parents for c in shared)]
+        return max(tips, key=lambda o: (self.commits[o].when, o))
+
+    def conflicts(self, base: str, head: str) -> list[str]:
+        """The paths both branches changed since they parted, each differently."""
+        start = self.commits[self.merge_base(base, head)].tree
+        ours, theirs = self.commits[self.refs[base]].tree, self.commits[self.refs[head]].tree
+        paths = set(start) | set(ours) | set(theirs)
+        return sorted(
+            p
+            for p in paths
+            if ours.get(p) != start.get(p)
+            and theirs.get(p) != start.get(p)
+            and ours.get(p) != theirs.get(p)
+        )
+
+    def merge_branches(
+        self, base: str, head: str, message: str, author: str, when: datetime
+    ) -> GitCommit | None:
+        """REST `POST /repos/{o}/{r}/merges`: a merge commit on `base` (201, even when `base`
+        could fast-forward: GitHub answers with "the resulting merge commit"), None when `head`
+        is already in `base` (204), a `missing` refusal (404) for a branch that is not there,
+        a `conflict` (409, nothing written) when both changed a path differently."""
+        for name, which in ((base, "Base"), (head, "Head")):
+            if name not in self.refs:
+                raise GitRefusal("missing", f"{which} does not exist")
+        if self.refs[head] in self.ancestors(self.refs[base]):
+            return None
+        if self.conflicts(base, head):
+            raise GitRefusal("conflict", MERGE_CONFLICT)
+        return self.merge(head, base, message, author, when)
+
+    def merge(self, head: str, base: str, message: str, author: str, when: datetime) -> GitCommit:
+        """Merge `head` into `base` with a merge commit: each path as the side that changed
+        it since they parted (the head's side when both did: `merge_branches` refuses that
+        case first, a pull request's merge in the fakes does not look)."""
+        ours, theirs = self.commits[self.refs[base]], self.commits[self.refs[head]]
+        start = self.commits[self.merge_base(base, head)].tree
+        tree = dict(ours.tree)
+        for path in set(start) | set(theirs.tree):
+            if theirs.tree.get(path) != start.get(path):
+                if path in theirs.tree:
+                    tree[path] = theirs.tree[path]
+                else:
+                    tree.pop(path, None)
+        email = f"{author}@users.noreply"
+        commit = self._store(
+            tree, (ours.oid, theirs.oid), message, author, email, when, signed=True
+        )
+        self.refs[base] = commit.oid
+        return commit

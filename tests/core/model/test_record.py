@@ -1,0 +1,62 @@
+"""`core/model/record.py`: what the record remembers is bounded, so the comment never outgrows
+GitHub's limit: texts clipped, processed event ids de-duplicated and the newest kept."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from baton.core.model.record import KEEP_PROCESSED, HistoryEntry, Record, clip
+
+AT = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def _record(**fields: object) -> Record:
+    return Record.model_validate(
+        {"workflow": "issue-lifecycle", "issue": 1, "state": "triage", "entered_at": AT, **fields}
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        pytest.param("  short  ", 10, "short", id="stripped, within the limit"),
+        pytest.param("exactly10!", 10, "exactly10!", id="at the limit exactly"),
+        pytest.param(
+            "eleven chars", 10, "eleven ch…", id="over: cut with an ellipsis in the limit"
+        ),
+        pytest.param("ab  cdefghijk", 5, "ab…", id="no blank left before the ellipsis"),
+    ],
+)
+def test_clip_keeps_a_text_within_its_limit(text: str, limit: int, expected: str) -> None:
+    assert clip(text, limit) == expected
+    assert len(clip(text, limit)) <= limit
+
+
+def test_an_event_is_remembered_once_and_an_empty_id_never() -> None:
+    record = _record(processed=["a"])
+    assert record.remember("a") == ["a"]
+    assert record.remember("") == ["a"]
+    assert record.remember("b") == ["a", "b"]
+    assert record.has_processed("a")
+    assert not record.has_processed("")
+
+
+def test_only_the_newest_processed_ids_are_kept() -> None:
+    ids = [f"e{i}" for i in range(KEEP_PROCESSED)]
+    kept = _record(processed=ids).remember("new")
+    assert len(kept) == KEEP_PROCESSED
+    assert kept[0] == "e1" and kept[-1] == "new"
+
+
+def test_the_previous_state_is_the_last_move_s_origin() -> None:
+    assert _record().previous_state is None
+    moved = _record(
+        history=[
+            HistoryEntry(
+                from_state="triage", to_state="analysing", at=AT, reason="r", actor="b", trigger="x"
+            )
+        ]
+    )
+    assert moved.previous_state == "triage"

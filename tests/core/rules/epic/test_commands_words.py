@@ -1,0 +1,17 @@
+"""The epic commands' quick pre-check (`WORDS`): a comment naming every command word is still
+parsed (the pre-check only skips comments that name none)."""
+
+from __future__ import annotations
+
+from baton.core.rules.epic.commands import WORDS, EpicVerb, parse_epic_command
+
+
+def test_a_comment_with_every_command_word_is_still_parsed() -> None:
+    body = "generate now\n\nWords: " + " ".join(WORDS)
+    assert all(word in body.casefold() for word in WORDS)
+    found = parse_epic_command(body)
+    assert found is not None and found.verb is EpicVerb.generate
+
+
+def test_a_comment_with_no_command_word_is_none() -> None:
+    assert parse_epic_command("Thanks, looks good.") is None

@@ -1,0 +1,113 @@
+"""Who steers an epic and its tasks by comment: a stranger's words are no answer in the
+dialogue, and an approver's /skip frees a task blocked by a failed dependency."""
+
+from __future__ import annotations
+
+from baton.core.model.decision import Outcome
+from baton.core.model.epic import (
+    Breaker,
+    TaskStatus,
+)
+from baton.core.model.record import Record
+from baton.sim import payloads
+from baton.sim.actions import Actions, Play
+from baton.sim.memory_github import MemoryGitHub
+from baton.workflow.config import Config, settings_from
+from support.epic_rules import conducting, epic, planned, say
+
+PLAN = [
+    {"key": "base", "title": "The base"},
+    {"key": "top", "title": "On top", "depends_on": ["base"]},
+]
+
+
+def _world() -> tuple[MemoryGitHub, Actions, int]:
+    settings = settings_from(Config.model_validate({"epics": {"breaker_threshold": 10}}))
+    gh = MemoryGitHub()
+    gh.set_permission("maria", "maintain")
+
+    def agent(number: int, name: str, record: Record | None) -> Play | None:
+        if name == "discovery":
+            found = record.epic.discovery if record and record.epic else None
+            if found is not None and found.turns >= 1:
+                return Play({"spec": "The spec.", "categories": ["purpose", "users"]})
+            return Play({"questions": ["Why?"], "categories": ["purpose"]})
+        if name == "planner":
+            return Play({"tasks": PLAN})
+        if name == "reviewer":
+            return Play({"status": "failure", "issues_found": ["wrong"]})
+        return Play({"summary": "done"})
+
+    actions = Actions(gh, settings, agent)
+    epic = gh.open_issue("Teams", "Teams please.", author="alice")
+    gh.human_label(epic, "baton:epic", by="maria")
+    actions.event("issues", payloads.labeled(gh, epic, "baton:epic", sender="maria"))
+    return gh, actions, epic
+
+
+def _say(gh: MemoryGitHub, actions: Actions, number: int, body: str, who: str) -> None:
+    comment = gh.human_comment(number, body, author=who)
+    actions.event("issue_comment", payloads.comment_created(gh, comment.id))
+
+
+def test_a_strangers_reply_is_no_answer_in_the_dialogue() -> None:
+    gh, actions, epic = _world()
+    _say(gh, actions, epic, "Because I say so.", "mallory")
+    record = actions.record(epic)
+    assert record is not None and record.epic is not None
+    assert record.epic.discovery.turns == 0 and record.epic.discovery.phase == "answering"
+
+
+def test_an_approver_skips_a_task_blocked_by_a_failed_dependency() -> None:
+    gh, actions, epic = _world()
+    _say(gh, actions, epic, "To save time.", "alice")
+    _say(gh, actions, epic, "approved", "maria")
+    actions.drain()
+    subs = gh.sub_issues_of(epic)
+    base, top = subs
+    assert "status:failed" in gh.labels_of(base)
+    assert "status:blocked" in gh.labels_of(top)
+    _say(gh, actions, top, "/skip", "mallory")
+    assert "status:blocked" in gh.labels_of(top)  # a stranger's /skip changes nothing
+    _say(gh, actions, top, "/skip", "maria")
+    assert "status:skipped" in gh.labels_of(top)
+
+
+def test_resume_half_opens_the_breaker_and_goes_back_to_implementing() -> None:
+    tasks = [planned("a", 10, TaskStatus.completed), planned("b", 11, starts=0)]
+    record = conducting("blocked", tasks, breaker=Breaker(state="open", failures=2))
+    decision = say(record, "/resume", "maria")
+    assert decision.outcome is Outcome.transition
+    assert decision.state == "implementing"
+    assert epic(decision).breaker.state == "half_open"
+    assert decision.notify == (11,)
+    assert decision.message and "probe" in decision.message
+
+
+def test_replan_in_blocked_sends_the_planner() -> None:
+    record = conducting("blocked", [planned("a", 10, TaskStatus.failed)])
+    decision = say(record, "/replan split it", "maria")
+    assert decision.outcome is Outcome.transition
+    assert decision.state == "planning"
+    assert decision.agent == "planner"
+
+
+def test_a_strangers_resume_is_refused() -> None:
+    record = conducting("blocked", [planned("a", 10, TaskStatus.failed)])
+    decision = say(record, "/resume", "bob")
+    assert decision.outcome is Outcome.refused
+    assert decision.state == "blocked"
+
+
+def test_an_approval_in_completing_finishes_the_epic() -> None:
+    record = conducting("completing", [planned("a", 10, TaskStatus.completed)])
+    decision = say(record, "approved", "maria")
+    assert (decision.outcome, decision.state) == (Outcome.transition, "done")
+
+
+def test_continue_in_completing_goes_back_to_implementing_with_the_planner_due() -> None:
+    record = conducting("completing", [planned("a", 10, TaskStatus.completed)])
+    decision = say(record, "/continue add an export", "maria")
+    assert (decision.outcome, decision.state) == (Outcome.transition, "implementing")
+    assert decision.agent == "planner"
+    assert epic(decision).extension == "add an export"

@@ -1,0 +1,131 @@
+"""The discovery dialogue through `decide` (`rules/epic/dialogue.py`): questions and answers,
+the turn warning and limit, the specification presented, approved, edited or revised."""
+
+from __future__ import annotations
+
+import pytest
+
+from baton.core.model.decision import Outcome
+from support.epic_rules import B, epic, in_discovery, result, say
+
+
+def test_the_agents_questions_wait_for_an_answer() -> None:
+    record = in_discovery("asking")
+    decision = B.decide(record, B.reported("discovery", result(questions=["Who uses it?"])))
+    assert decision.outcome is Outcome.noted
+    assert epic(decision).discovery.phase == "answering"
+    assert epic(decision).discovery.category == "purpose"
+    assert decision.message and "Who uses it?" in decision.message
+    assert decision.record.dispatch is None  # type: ignore[union-attr]
+
+
+def test_an_answer_sends_the_discovery_agent_to_ask_again() -> None:
+    decision = say(in_discovery("answering", category="purpose"), "Admins.", "alice")
+    assert decision.outcome is Outcome.resume
+    assert decision.agent == "discovery"
+    found = epic(decision).discovery
+    assert (found.phase, found.turns, found.categories_done) == ("asking", 1, ["purpose"])
+
+
+@pytest.mark.parametrize(
+    ("turns", "warned", "phase", "warns"),
+    [
+        pytest.param(0, False, "asking", False, id="an answer below warn_turns only asks again"),
+        pytest.param(1, False, "warned", True, id="the answer reaching warn_turns warns"),
+        pytest.param(1, True, "asking", False, id="a warning already given is not given twice"),
+    ],
+)
+def test_the_turn_warning_is_given_exactly_once_at_warn_turns(
+    turns: int, warned: bool, phase: str, warns: bool
+) -> None:
+    record = in_discovery("answering", turns=turns, warned=warned, category="scope")
+    decision = say(record, "More detail.", "alice")
+    assert epic(decision).discovery.phase == phase
+    assert (decision.message is not None and "generate now" in decision.message) is warns
+    assert (decision.agent is None) is warns
+
+
+@pytest.mark.parametrize(
+    ("body", "phase", "agent"),
+    [
+        pytest.param("generate now", "generating", "discovery", id="generate now writes the spec"),
+        pytest.param("continue", "asking", "discovery", id="continue asks more questions"),
+    ],
+)
+def test_after_the_warning_the_humans_choose(body: str, phase: str, agent: str) -> None:
+    decision = say(in_discovery("warned", turns=2, warned=True), body, "alice")
+    assert decision.outcome is Outcome.resume
+    assert (epic(decision).discovery.phase, decision.agent) == (phase, agent)
+
+
+def test_the_answer_reaching_max_turns_forces_generation() -> None:
+    record = in_discovery("answering", turns=2, warned=True, category="scope")
+    decision = say(record, "Last answer.", "alice")
+    assert epic(decision).discovery.phase == "generating"
+    assert decision.agent == "discovery"
+    assert decision.message and "3 answers, the limit" in decision.message
+
+
+def test_a_specification_is_presented_for_approval() -> None:
+    decision = B.decide(in_discovery("generating"), B.reported("discovery", result(spec="# Spec")))
+    found = epic(decision).discovery
+    assert (found.phase, found.spec, found.spec_version) == ("presenting", "# Spec", 1)
+    assert decision.message and "Specification, version 1" in decision.message
+
+
+@pytest.mark.parametrize(
+    ("body", "by", "outcome", "state", "phase"),
+    [
+        pytest.param(
+            "approved",
+            "maria",
+            Outcome.transition,
+            "planning",
+            "presenting",
+            id="an approver's approval moves to planning",
+        ),
+        pytest.param(
+            "approved",
+            "alice",
+            Outcome.refused,
+            "discovery",
+            "presenting",
+            id="the author's approval is refused",
+        ),
+        pytest.param(
+            "/edit rename the page",
+            "maria",
+            Outcome.resume,
+            "discovery",
+            "editing",
+            id="edit sends the agent to apply minor edits",
+        ),
+        pytest.param(
+            "/revise wrong users",
+            "maria",
+            Outcome.resume,
+            "discovery",
+            "asking",
+            id="revise sends the agent back to asking",
+        ),
+        pytest.param(
+            "/edit anything",
+            "bob",
+            Outcome.refused,
+            "discovery",
+            "presenting",
+            id="a strangers command is refused",
+        ),
+    ],
+)
+def test_the_presented_specification_takes_only_an_approvers_commands(
+    body: str, by: str, outcome: Outcome, state: str, phase: str
+) -> None:
+    record = in_discovery("presenting", spec="# Spec", spec_version=1)
+    decision = say(record, body, by)
+    assert decision.outcome is outcome
+    assert decision.state == state
+    if decision.record is not None and decision.record.epic is not None:
+        assert decision.record.epic.discovery.phase == phase
+    if outcome is Outcome.transition:
+        assert decision.agent == "planner"

@@ -1,0 +1,94 @@
+"""The plan through `decide` (`rules/epic/planning.py`): refused and planned again, recorded
+first, its sub-issues created as data, a blocked planner sending the epic back to discovery."""
+
+from __future__ import annotations
+
+import re
+
+from baton.core.model.decision import Outcome
+from baton.core.model.epic import (
+    CreatedTask,
+    EpicState,
+    TaskCreationFacts,
+    TaskSpec,
+)
+from support.epic_rules import B, epic, plan_report, result, spec, with_plan
+
+
+def test_a_cyclic_plan_is_refused_and_planned_again() -> None:
+    record = B.record("planning", epic=EpicState())
+    decision = B.decide(record, plan_report([spec("a", "b"), spec("b", "a")]))
+    assert decision.outcome is Outcome.retry
+    assert decision.agent == "planner"
+    assert epic(decision).plan_problem and "DAG cycle detected" in epic(decision).plan_problem
+    assert decision.message and "attempt 2 of 3" in decision.message
+    assert decision.create_tasks is None
+
+
+def test_the_retry_ladder_holds_the_epic_after_the_last_refused_plan() -> None:
+    record = B.record("planning", epic=EpicState(), attempt=3)
+    decision = B.decide(record, plan_report([spec("a", "a")]))
+    assert decision.agent is None
+    assert decision.outcome is not Outcome.retry
+
+
+def test_a_valid_plan_is_recorded_first_and_the_epics_next_run_is_dispatched() -> None:
+    record = B.record("planning", epic=EpicState())
+    decision = B.decide(record, plan_report([spec("model"), spec("api", "model")]))
+    assert decision.outcome is Outcome.noted
+    assert decision.create_tasks is None  # nothing on GitHub before the record holds the plan
+    assert [t.key for t in epic(decision).pending_plan] == ["model", "api"]
+    assert decision.notify == (record.issue,)
+    assert decision.state == "planning" and decision.agent is None
+
+
+def test_the_recorded_plan_asks_for_its_sub_issues_first() -> None:
+    decision = B.decide(with_plan([spec("model"), spec("api", "model")]), B.dispatched("planning"))
+    assert decision.outcome is Outcome.noted
+    assert decision.create_tasks is not None
+    assert [t.key for t in decision.create_tasks.tasks] == ["model", "api"]
+    assert decision.create_tasks.edges == [("api", "model")]
+    assert all("baton:task" in t.labels for t in decision.create_tasks.tasks)
+    assert decision.state == "planning"
+
+
+def test_the_planner_s_titles_and_bodies_reach_the_sub_issues_as_data() -> None:
+    """A task's title becomes its pull request's title and a squash merge's headline: a
+    closing keyword or a mention there must stay text."""
+    hostile = TaskSpec(
+        key="gh-1",
+        title="Fixes #1 for @octo-org/security",
+        body="Closes https://github.com/o/r/issues/2, cc @alice",
+    )
+    decision = B.decide(with_plan([hostile]), B.dispatched("planning"))
+    assert decision.create_tasks is not None
+    (task,) = decision.create_tasks.tasks
+    z = "\u200b"
+    assert task.title == f"Fixes #{z}1 for @{z}octo-org/security"
+    assert f"> Closes https:{z}//github.com/o/r/issues/{z}2, cc @{z}alice" in task.body
+    assert re.findall(r"#\d|@[a-z]|://", task.body) == ["#1"]  # "of epic #1": Baton's own
+
+
+def test_the_created_sub_issues_move_to_implementing_and_start_the_ready_tasks() -> None:
+    specs = [spec("a"), spec("b"), spec("c"), spec("d", "a")]
+    created = TaskCreationFacts(
+        created=[CreatedTask(key=s.key, number=10 + i) for i, s in enumerate(specs)]
+    )
+    event = B.dispatched("planning").model_copy(update={"created": created})
+    decision = B.decide(with_plan(specs), event)
+    assert decision.outcome is Outcome.transition
+    assert decision.state == "implementing"
+    assert decision.notify == (10, 11)  # two slots (max_parallel), plan order
+    assert [t.starts for t in epic(decision).tasks] == [1, 1, 0, 0]
+    assert epic(decision).plan_version == 1 and epic(decision).pending_plan == []
+    assert decision.message and "The plan: 4 tasks" in decision.message
+
+
+def test_a_blocked_planner_sends_the_epic_back_to_discovery() -> None:
+    record = B.record("planning", epic=EpicState())
+    event = B.reported("planning", result(status="blocked", summary="the spec contradicts itself"))
+    decision = B.decide(record, event)
+    assert decision.outcome is Outcome.transition
+    assert decision.state == "discovery"
+    assert epic(decision).discovery.phase == "asking"
+    assert decision.agent == "discovery"

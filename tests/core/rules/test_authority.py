@@ -1,0 +1,109 @@
+"""Who may do what (`core.authority`), the rules the engine and the run's permission lookup
+share: membership of a group, and whose reply answers a waiting state."""
+
+from __future__ import annotations
+
+import pytest
+
+from baton.core.model.issue_facts import Actor
+from baton.core.rules.authority import answers_whoever, is_member, may_answer
+from baton.workflow.config import Policy, Who
+
+MEMBERS = [
+    pytest.param(
+        Actor(login="ada", permission="admin"),
+        Who(permission="admin"),
+        True,
+        id="admin is admin enough",
+    ),
+    pytest.param(
+        Actor(login="maria", permission="maintain"),
+        Who(permission="admin"),
+        False,
+        id="maintain is not admin",
+    ),
+    pytest.param(
+        Actor(login="maria", permission="maintain"),
+        Who(permission="write"),
+        True,
+        id="maintain is more than write",
+    ),
+    pytest.param(
+        Actor(login="bob", permission=None),
+        Who(permission="read"),
+        False,
+        id="no known permission counts as none",
+    ),
+    pytest.param(
+        Actor(login="bob", permission="Write"),
+        Who(permission="write"),
+        True,
+        id="the API's letter case does not matter",
+    ),
+    pytest.param(
+        Actor(login="Bob"), Who(users=["bob"]), True, id="a named user, in any letter case"
+    ),
+    pytest.param(
+        Actor(login="rita", teams=("acme/qa",)),
+        Who(teams=["acme/qa"]),
+        True,
+        id="a member of a named team",
+    ),
+    pytest.param(
+        Actor(login="rita", teams=("acme/qa",)),
+        Who(teams=["acme/dev"]),
+        False,
+        id="a member of another team",
+    ),
+    pytest.param(
+        Actor(login="ada", permission="admin"),
+        Who(users=["bob"]),
+        False,
+        id="permission counts only when the group names one",
+    ),
+    pytest.param(
+        Actor(login="bot", is_bot=True, permission="admin"),
+        Who(permission="read"),
+        False,
+        id="a bot never counts",
+    ),
+    pytest.param(
+        Actor(login="bob", is_bot=True),
+        Who(users=["bob"]),
+        False,
+        id="a bot never counts, even when named",
+    ),
+]
+
+
+@pytest.mark.parametrize(("actor", "group", "member"), MEMBERS)
+def test_who_is_a_member_of_a_group(actor, group, member):
+    assert is_member(actor, group) is member
+
+
+ANSWERS = [
+    pytest.param("anyone", "bob", True, id="anyone: anybody answers"),
+    pytest.param("author-or-approvers", "alice", True, id="the author answers"),
+    pytest.param(
+        "author-or-approvers", "Alice", False, id="the author's login is compared exactly"
+    ),
+    pytest.param("author-or-approvers", "bob", False, id="anyone else needs to be an approver"),
+    pytest.param("approvers", "alice", False, id="only approvers: even the author is looked up"),
+]
+
+
+@pytest.mark.parametrize(("answerers", "login", "whoever"), ANSWERS)
+def test_whose_reply_counts_without_a_permission_lookup(answerers, login, whoever):
+    policy = Policy(answerers=answerers)
+
+    assert answers_whoever(login, "alice", policy) is whoever
+    assert may_answer(Actor(login=login), "alice", policy) is whoever, "read-only, no team"
+    if not whoever:
+        writer = Actor(login=login, permission="write")
+        assert may_answer(writer, "alice", policy), "an approver answers under every setting"
+
+
+def test_a_bot_never_answers_even_when_anyone_may():
+    bot = Actor(login="alice", is_bot=True)
+
+    assert not may_answer(bot, "alice", Policy(answerers="anyone"))
