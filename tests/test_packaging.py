@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 import yaml
 
-from baton.agents.runner import credential
+from baton.agents.environment import credential
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ROOT / "action.yml"

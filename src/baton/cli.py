@@ -15,9 +15,9 @@ from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
 from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
+from baton.names import CONFIG_PATH
 from baton.workflow.checks import check
 from baton.workflow.config import (
-    DEFAULT_CONFIG_PATH,
     Settings,
     inline_path,
     load_config,
@@ -39,7 +39,7 @@ def _settings(config: str | None, workflow: str | None) -> Settings:
         from baton.workflow.config import Config
 
         return settings_from(Config(workflow=workflow), source=f"preset {workflow}")
-    path = Path(config) if config else Path(DEFAULT_CONFIG_PATH)
+    path = Path(config) if config else Path(CONFIG_PATH)
     return load_config(path, required=config is not None)
 
 
@@ -95,38 +95,18 @@ def demo(quiet: bool, epic: bool) -> None:
 
 
 def _epic_demo(quiet: bool) -> None:
-    from baton.sim.epic_demo import EpicPlayer, demo_script
+    from baton.sim.epic_demo import show_demo
 
-    say = (lambda _: None) if quiet else click.echo
-    click.echo(
-        "Baton demo: one epic through discovery, planning and six tasks, on an in-memory "
-        "GitHub.\nEvery step is a GitHub event, a dispatched run or an agent report, handled "
-        "exactly as `baton run` and `baton report` handle them."
-    )
-    player = EpicPlayer(demo_script(), say)
-    player.play()
-    record = player.record()
-    click.echo("")
-    click.echo(f"Final state: {record.state if record else '?'}.")
-    click.echo("\n" + player.table())
-    click.echo(f"\nFigures: {player.figures()}.")
-    click.echo("\nThe plan:\n")
-    click.echo(player.mermaid())
+    show_demo(click.echo, quiet=quiet)
 
 
 def _simulate_epic(path: str) -> None:
-    from baton.sim.epic_demo import EpicPlayer, load_epic_script
+    from baton.sim.epic_demo import simulate_script
 
     try:
-        script = load_epic_script(Path(path))
+        problems = simulate_script(Path(path), click.echo)
     except BatonError as exc:
         _fail(str(exc))
-    click.echo(f"Simulating epic {script.name}")
-    player = EpicPlayer(script, click.echo)
-    player.play()
-    click.echo("\n" + player.table())
-    click.echo(f"\n{player.figures()}.")
-    problems = player.check(script.expect)
     for problem in problems:
         click.echo(f"expectation failed: {problem}", err=True)
     sys.exit(1 if problems else 0)

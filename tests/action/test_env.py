@@ -1,6 +1,6 @@
 """The Action's environment: one reader for every input, `BATON_*` and `GITHUB_*` value, strict
-values, one clear line per bad value — and the fast path of `baton run` never deciding
-differently from the full path."""
+values, one clear line per bad value (the fast path's agreement with it is
+tests/action/test_fast_path.py's)."""
 
 from __future__ import annotations
 
@@ -9,67 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from action_harness import ActionRunner
 from baton.action import inputs
 from baton.action.env import ActionEnv
-from baton.action.fast_path import quick_run, raw_view
 from baton.errors import InvalidConfig
 from baton.issue import record_comment
 from baton.sim import payloads as P
 from fakes.http_github import FakeGitHub
-
-BAD = [
-    pytest.param(
-        "INPUT_DRY-RUN", "ture", "input dry-run", "true or false", id="a misspelt boolean"
-    ),
-    pytest.param(
-        "INPUT_DRY_RUN", "yes", "input dry-run", "true or false", id="a boolean GitHub never sends"
-    ),
-    pytest.param(
-        "BATON_HTTP_TIMEOUT",
-        "abc",
-        "BATON_HTTP_TIMEOUT",
-        "a whole number of seconds, 1 or more",
-        id="a timeout that is no number",
-    ),
-    pytest.param(
-        "BATON_HTTP_TIMEOUT",
-        "0",
-        "BATON_HTTP_TIMEOUT",
-        "a whole number of seconds, 1 or more",
-        id="a timeout of nothing",
-    ),
-    pytest.param(
-        "GITHUB_API_URL",
-        "api.github.com",
-        "GITHUB_API_URL",
-        "an http(s) URL with its scheme, such as https://api.github.com",
-        id="an API URL without its scheme",
-    ),
-    pytest.param(
-        "GITHUB_RUN_ATTEMPT",
-        "second",
-        "GITHUB_RUN_ATTEMPT",
-        "a whole number, 1 or more",
-        id="a run attempt that is no number",
-    ),
-    pytest.param(
-        "GITHUB_REPOSITORY", "demo", "GITHUB_REPOSITORY", "owner/name", id="a repository alone"
-    ),
-    pytest.param(
-        "INPUT_BOT-LOGIN", "my bot", "input bot-login", "a GitHub login", id="a login with a space"
-    ),
-    pytest.param(
-        "BATON_AGENT_TIMEOUT",
-        "1h",
-        "BATON_AGENT_TIMEOUT",
-        "a whole number of seconds",
-        id="an agent timeout with a unit",
-    ),
-]
+from support.bad_inputs import BAD
 
 
 @pytest.mark.parametrize(("key", "value", "named", "accepts"), BAD)
@@ -136,62 +84,6 @@ def test_an_input_wins_over_its_baton_variable() -> None:
     assert ActionEnv.from_environ({"BATON_AGENT_COMMAND": "codex exec"}).agent_command == (
         "codex exec"
     )
-
-
-# --- the fast path reads the same values ---------------------------------------------------
-SAMPLES = {
-    "INPUT_DRY-RUN": ["true", "false", "ture", "yes", "1", ""],
-    "INPUT_BOT-LOGIN": ["github-actions[bot]", "baton-app[bot]", "my bot", "-x", ""],
-    "BATON_HTTP_TIMEOUT": ["15", "1", "0", "-3", "abc", "1.5", ""],
-    "GITHUB_API_URL": ["https://api.github.com", "api.github.com", "ftp://x", ""],
-    "GITHUB_RUN_ATTEMPT": ["1", "2", "0", "x", ""],
-    "GITHUB_RUN_ID": ["123", "run-1", ""],
-    "GITHUB_REPOSITORY": ["octo/repo", "octo", ""],
-    "BATON_AGENT_TIMEOUT": ["60", "0", "1h", ""],
-}
-ENVIRONMENTS = st.fixed_dictionaries(
-    {},
-    optional={
-        key: st.one_of(st.sampled_from(values), st.text(max_size=8))
-        for key, values in SAMPLES.items()
-    },
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(env=ENVIRONMENTS)
-def test_the_fast_path_steps_aside_exactly_when_the_full_path_refuses(
-    env: dict[str, str],
-) -> None:
-    try:
-        full = ActionEnv.from_environ(env)
-    except InvalidConfig:
-        assert raw_view(env) is None, "a bad value must reach the full path, which reports it"
-        return
-    view = raw_view(env)
-    assert view is not None
-    assert view.bot_login == full.bot_login
-
-
-@pytest.fixture
-def ignored_push(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    monkeypatch.chdir(tmp_path)
-    event = tmp_path / "event.json"
-    event.write_text(json.dumps({"ref": "refs/heads/main"}), encoding="utf-8")
-    return {"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(event)}
-
-
-def test_the_fast_path_ignores_an_event_when_every_value_is_good(
-    ignored_push: dict[str, str],
-) -> None:
-    assert quick_run({**ignored_push, "INPUT_DRY-RUN": "false"}) == 0
-
-
-@pytest.mark.parametrize(("key", "value", "named", "accepts"), BAD)
-def test_the_fast_path_leaves_a_bad_value_to_the_full_path(
-    ignored_push: dict[str, str], key: str, value: str, named: str, accepts: str
-) -> None:
-    assert quick_run({**ignored_push, key: value}) is None
 
 
 # --- `baton run` as the Action runs it -----------------------------------------------------

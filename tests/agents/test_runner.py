@@ -15,10 +15,8 @@ import pytest
 from baton.agents import runner as runner_module
 from baton.agents.runner import (
     CommandAgent,
-    agent_environment,
     result_from_output,
     run_agent,
-    withheld,
 )
 from baton.core.model.agent_result import AgentResult
 from baton.workflow.config import WorkSettings
@@ -248,44 +246,6 @@ def test_an_agent_that_runs_too_long_fails(tmp_path: Path) -> None:
 )
 def test_an_agent_is_available_when_its_program_exists(command: str, available: bool) -> None:
     assert CommandAgent(command).is_available() is available
-
-
-@pytest.mark.parametrize(
-    ("name", "kept_from_the_agent"),
-    [
-        pytest.param("GITHUB_TOKEN", True, id="the job's token"),
-        pytest.param("github_token", True, id="in any case"),
-        pytest.param("INPUT_GITHUB-TOKEN", True, id="the action's token input"),
-        pytest.param("INPUT_GITHUB_TOKEN", True, id="the action's token input with underscores"),
-        pytest.param("GH_TOKEN", True, id="the gh CLI's token"),
-        pytest.param("GH_ENTERPRISE_TOKEN", True, id="the gh CLI's enterprise token"),
-        pytest.param("RELEASE_GITHUB_TOKEN", True, id="a token the user named"),
-        pytest.param("GITHUB_PAT", True, id="a personal access token"),
-        pytest.param("INPUT_RECORD-SECRET", True, id="the record secret"),
-        pytest.param("ACTIONS_RUNTIME_TOKEN", True, id="the runner's artifact token"),
-        pytest.param("ACTIONS_ID_TOKEN_REQUEST_TOKEN", True, id="the OIDC request token"),
-        pytest.param("ACTIONS_ID_TOKEN_REQUEST_URL", True, id="the OIDC request address"),
-        pytest.param("ACTIONS_CACHE_URL", True, id="the cache service"),
-        pytest.param("ANTHROPIC_API_KEY", False, id="the agent's API key"),
-        pytest.param("OPENAI_API_KEY", False, id="another agent's API key"),
-        pytest.param("BATON_RECORD_SECRET", True, id="the record secret as a variable"),
-        pytest.param("BATON_APP_PRIVATE_KEY", True, id="the App's private key"),
-        pytest.param("INPUT_CONFIG", True, id="any action input"),
-        pytest.param("BATON_AGENT_COMMAND", True, id="Baton's own settings"),
-        pytest.param("GITHUB_ENV", True, id="the runner's variables file"),
-        pytest.param("GITHUB_PATH", True, id="the runner's PATH file"),
-        pytest.param("GITHUB_OUTPUT", True, id="the step's outputs file"),
-        pytest.param("GITHUB_STATE", True, id="the step's state file"),
-        pytest.param("GITHUB_STEP_SUMMARY", True, id="the job summary file"),
-        pytest.param("GITHUB_WORKSPACE", False, id="the runner's other variables"),
-        pytest.param("GITHUB_REPOSITORY", False, id="the repository's name"),
-        pytest.param("GITHUB_TOKENIZER_MODEL", True, id="a near miss errs on the safe side"),
-        pytest.param("HOME", False, id="everything else"),
-    ],
-)
-def test_which_variables_are_kept_from_the_agent(name: str, kept_from_the_agent: bool) -> None:
-    assert withheld(name) is kept_from_the_agent
-    assert (name in agent_environment({name: "value", "PATH": "/bin"})) is not kept_from_the_agent
 
 
 def test_the_agent_has_ended_when_its_process_has_even_if_a_child_holds_its_output(

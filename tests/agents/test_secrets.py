@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.agents.runner import credential
+from baton.agents.environment import credential
 from baton.agents.secrets import (
     REDACTED,
     Secret,

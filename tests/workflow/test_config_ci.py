@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from baton.errors import InvalidConfig
-from baton.workflow.config import DEFAULT_BOT_LOGIN, parse_config
+from baton.names import BOT_LOGIN
+from baton.workflow.config import parse_config
 
 APP = "baton-app[bot]"
 SOURCE = ".github/baton.yml"
@@ -53,7 +54,7 @@ def test_accepting_unapproved_runs_lets_an_app_identity_write() -> None:
 
 
 def test_github_token_needs_no_acceptance_its_runs_wait_for_approval() -> None:
-    settings = parse_config("", source=SOURCE, bot_login=DEFAULT_BOT_LOGIN)
+    settings = parse_config("", source=SOURCE, bot_login=BOT_LOGIN)
 
     assert settings.policy.ci.unapproved_runs == "refuse"
     assert settings.policy.held_ci is True

@@ -49,8 +49,9 @@ from baton.errors import (
     TrackerError,
 )
 from baton.github.tracker import cost_note
+from baton.names import CONFIG_PATH
 from baton.webhooks import parse
-from baton.workflow.config import DEFAULT_CONFIG_PATH, Settings, load_config
+from baton.workflow.config import Settings, load_config
 
 if TYPE_CHECKING:
     from baton.agents.handoff import Handoff
@@ -365,8 +366,9 @@ def agent_handoff(
     else fetched with the token), the command, its time and the changeset's limits. The
     briefing's fetch failing is its CommandResult; anything else missing is AgentSetupError."""
     from baton.agents import file_commands
+    from baton.agents.environment import credential
     from baton.agents.handoff import Handoff
-    from baton.agents.runner import CommandAgent, credential
+    from baton.agents.runner import CommandAgent
     from baton.agents.secrets import held
 
     if timeout is None:
@@ -374,7 +376,7 @@ def agent_handoff(
     if not CommandAgent(command).is_available():
         raise AgentSetupError(f"the agent command {command.split()[0]!r} was not found on PATH")
     config = env.config if env.config_given else None
-    path = Path(config) if config else Path(DEFAULT_CONFIG_PATH)
+    path = Path(config) if config else Path(CONFIG_PATH)
     try:
         limits = load_config(path, required=config is not None).config.work
     except BatonError as exc:

@@ -25,7 +25,7 @@ from typing import NoReturn
 
 from pydantic import BaseModel, ConfigDict
 
-from baton.agents.runner import agent_environment
+from baton.agents.environment import agent_environment
 from baton.errors import BatonError
 from baton.workflow.config import WorkSettings
 

@@ -29,11 +29,11 @@ import threading
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from pathlib import Path
 
 from baton.agents import capture, file_commands, reaper, secrets, transcript
 from baton.agents.cli_report import read_report, with_cost
+from baton.agents.environment import agent_environment, secrets_of
 from baton.core.model.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
 from baton.core.model.changeset import Changeset
 from baton.errors import CaptureFailed, InvalidAgentResult
@@ -47,56 +47,6 @@ LOG_PREFIX = "agent: "
 PROBLEM = 1_000  # characters of a validation problem kept in the failure result
 WINDOW = 256  # characters a candidate object is first decoded in
 _OBJECT_START = re.compile(r'\{(?=[ \t\n\r]*["}])')  # only these can open a JSON object
-# No GitHub credential reaches the agent, which reads untrusted issue text: what it changed
-# travels as a changeset that the report job validates and commits. Patterns, upper-cased.
-CREDENTIAL_PATTERNS = (
-    "*GITHUB*TOKEN*",  # GITHUB_TOKEN, INPUT_GITHUB-TOKEN, INPUT_GITHUB_TOKEN, MY_GITHUB_TOKEN
-    "GH_*TOKEN*",  # GH_TOKEN, GH_ENTERPRISE_TOKEN (the gh CLI's names)
-    "GITHUB_PAT",
-    "GH_PAT",
-    "INPUT_RECORD-SECRET",
-    "INPUT_RECORD_SECRET",
-    "BATON_RECORD_SECRET",
-    "BATON_APP_PRIVATE_KEY",
-    # The runner's own credentials: artifacts, caches and OIDC tokens for the job.
-    "ACTIONS_RUNTIME_TOKEN",
-    "ACTIONS_RUNTIME_URL",
-    "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-    "ACTIONS_ID_TOKEN_REQUEST_URL",
-    "ACTIONS_CACHE_URL",
-    "ACTIONS_RESULTS_URL",
-)
-# Not credentials, but Baton's alone: the action's inputs and Baton's settings, and the runner's
-# file commands, through which a line would set variables or PATH for the job's later steps.
-WITHHELD_PATTERNS = (*CREDENTIAL_PATTERNS, "INPUT_*", "BATON_*", *file_commands.FILE_COMMANDS)
-
-
-def _matches(name: str, patterns: tuple[str, ...]) -> bool:
-    upper = name.upper()
-    return any(fnmatchcase(upper, pattern) for pattern in patterns)
-
-
-def credential(name: str) -> bool:
-    """Whether the variable `name` holds one of the job's credentials."""
-    return _matches(name, CREDENTIAL_PATTERNS)
-
-
-def withheld(name: str) -> bool:
-    """Whether the variable `name` is kept from the agent."""
-    return _matches(name, WITHHELD_PATTERNS)
-
-
-def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment the agent runs with: everything (its API keys, PATH, the runner's
-    variables) except GitHub credentials, Baton's inputs and settings and the file commands."""
-    return {k: v for k, v in environ.items() if not withheld(k)}
-
-
-def secrets_of(environ: Mapping[str, str]) -> list[secrets.Secret]:
-    """The secrets in `environ` that must not leave in a changeset or a result."""
-    return secrets.secrets_of(secrets.held(environ, withheld=credential))
-
-
 # Code points that render as nothing: .NET's culture-aware search can look through them, so
 # `#\u200b#[` could still read as `##[`; `\r` would start a line of the runner's own.
 _INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn", "Cs"})

@@ -17,9 +17,10 @@ from baton.github.git import GitHubGit
 from baton.github.issue_writes import GitHubIssueWrites
 from baton.github.issues import GitHubIssues
 from baton.github.pulls import GitHubPullRequests
-from baton.github.sub_issues import BOT_LOGIN, GitHubSubIssues
+from baton.github.sub_issues import GitHubSubIssues
 from baton.github.tracker import Writes, Written
 from baton.github.transport import Known, Role, Transport
+from baton.names import BOT_LOGIN
 
 if TYPE_CHECKING:
     from github import GithubRetry

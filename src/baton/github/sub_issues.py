@@ -26,10 +26,7 @@ from baton.github.graphql.sub_issues import (
 from baton.github.labels import label_node
 from baton.github.tracker import SubIssue
 from baton.github.transport import Role
-
-# Whose task marks are trusted: the bot's own issues. GITHUB_TOKEN writes as github-actions[bot]
-# (`workflow.config.DEFAULT_BOT_LOGIN`); a GitHub App token needs its own login passed in.
-BOT_LOGIN = "github-actions[bot]"
+from baton.names import BOT_LOGIN
 
 
 def _one_line(text: str) -> str:
@@ -39,7 +36,9 @@ def _one_line(text: str) -> str:
 class GitHubSubIssues(Role):
     """`tracker.SubIssues` over the transport."""
 
-    bot_login: str = BOT_LOGIN  # the account the token writes as
+    # Whose task marks are trusted: the bot's own issues. GITHUB_TOKEN writes as BOT_LOGIN; a
+    # GitHub App token needs its own login passed in.
+    bot_login: str = BOT_LOGIN
 
     def _trusted_mark(self, epic: int, author: str, body: str) -> str | None:
         """The task key of the body's mark, only on the bot's own issue and for this epic."""

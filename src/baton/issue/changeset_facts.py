@@ -19,7 +19,8 @@ from baton.core.model.record import Record
 from baton.core.model.work import ChangesetFacts, digest_in
 from baton.core.text.work import commit_message
 from baton.github.tracker import BranchHead, CommitFacts
-from baton.workflow.config import DEFAULT_BOT_LOGIN, DEFAULT_CONFIG_PATH, WorkSettings
+from baton.names import BOT_LOGIN, CONFIG_PATH
+from baton.workflow.config import WorkSettings
 
 SHOWN_PATHS = 20
 WEB_FLOW = "web-flow"  # the account GitHub commits as when it makes and signs a commit
@@ -87,7 +88,7 @@ def _tree_problem(changeset: Changeset, commit: CommitFacts) -> str | None:
 def not_baton_s(
     changeset: Changeset,
     commit: CommitFacts | None,
-    bot: str = DEFAULT_BOT_LOGIN,
+    bot: str = BOT_LOGIN,
     *,
     message: str | None = None,
 ) -> str | None:
@@ -140,8 +141,8 @@ def judge(
     *,
     changes_code: bool = True,
     head_commit: CommitFacts | None = None,
-    bot: str = DEFAULT_BOT_LOGIN,
-    config: str | None = DEFAULT_CONFIG_PATH,
+    bot: str = BOT_LOGIN,
+    config: str | None = CONFIG_PATH,
     message: str | None = None,
 ) -> ChangesetFacts:
     """Refused (what the checks found; `config`, the config's path, is locked too), committed

@@ -321,3 +321,33 @@ class EpicPlayer:
     def mermaid(self) -> str:
         record = self.record()
         return render.mermaid(record.epic) if record and record.epic else ""
+
+
+def show_demo(echo: Callable[[str], None], *, quiet: bool) -> None:
+    """`baton demo --epic`: the built-in epic played, then its final state, table and graph."""
+    echo(
+        "Baton demo: one epic through discovery, planning and six tasks, on an in-memory "
+        "GitHub.\nEvery step is a GitHub event, a dispatched run or an agent report, handled "
+        "exactly as `baton run` and `baton report` handle them."
+    )
+    player = EpicPlayer(demo_script(), (lambda _: None) if quiet else echo)
+    player.play()
+    record = player.record()
+    echo("")
+    echo(f"Final state: {record.state if record else '?'}.")
+    echo("\n" + player.table())
+    echo(f"\nFigures: {player.figures()}.")
+    echo("\nThe plan:\n")
+    echo(player.mermaid())
+
+
+def simulate_script(path: Path, echo: Callable[[str], None]) -> list[str]:
+    """`baton simulate --epic PATH`: the script played and told; the expectations it failed
+    (InvalidScenario for a script that does not load)."""
+    script = load_epic_script(path)
+    echo(f"Simulating epic {script.name}")
+    player = EpicPlayer(script, echo)
+    player.play()
+    echo("\n" + player.table())
+    echo(f"\n{player.figures()}.")
+    return player.check(script.expect)

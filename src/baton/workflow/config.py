@@ -19,6 +19,7 @@ import yaml
 from pydantic import ValidationError
 
 from baton.errors import DuplicateKeyError, InvalidConfig, InvalidWorkflow
+from baton.names import BOT_LOGIN, CONFIG_PATH
 from baton.workflow.checks import Problem, check
 from baton.workflow.config_model import (
     Budget,
@@ -45,8 +46,6 @@ from baton.workflow.model import (
 from baton.workflow.yaml_source import YamlDocument, read_yaml
 
 __all__ = [
-    "DEFAULT_BOT_LOGIN",
-    "DEFAULT_CONFIG_PATH",
     "DEFAULT_FORBIDDEN",
     "LOCKED_FORBIDDEN",
     "Budget",
@@ -67,9 +66,6 @@ __all__ = [
     "settings_from",
 ]
 
-DEFAULT_CONFIG_PATH = ".github/baton.yml"
-DEFAULT_BOT_LOGIN = "github-actions[bot]"
-
 
 @dataclass(frozen=True)
 class Policy:
@@ -86,7 +82,7 @@ class Policy:
     enter_on_status_label: bool = True
     label_prefix: str = "status:"
     pull_requests: bool = False
-    bot_login: str = DEFAULT_BOT_LOGIN
+    bot_login: str = BOT_LOGIN
     agent_timeout: timedelta | None = None
     sweep_budget: int = 100
     work: WorkSettings = field(default_factory=lambda: WorkSettings())
@@ -96,14 +92,14 @@ class Policy:
     ci: CiSettings = field(default_factory=lambda: CiSettings())
     # The config file's path in the repository, locked like .github/baton.yml (the workflow's
     # `config` input may name any path); None when it was read from outside the repository.
-    config_path: str | None = DEFAULT_CONFIG_PATH
+    config_path: str | None = CONFIG_PATH
 
     @property
     def held_ci(self) -> bool:
         """Whether CI on Baton's pull request waits for a writer's approval: GitHub holds the
         runs of a pull request GITHUB_TOKEN (github-actions[bot]) opened or updated, and no
         other identity's."""
-        return self.bot_login == DEFAULT_BOT_LOGIN
+        return self.bot_login == BOT_LOGIN
 
     @property
     def markers(self) -> tuple[str, ...]:
@@ -287,7 +283,7 @@ def settings_from(
     *,
     document: YamlDocument | None = None,
     source: str = "",
-    bot_login: str = DEFAULT_BOT_LOGIN,
+    bot_login: str = BOT_LOGIN,
 ) -> Settings:
     workflow = _apply_overrides(_resolve_workflow(config, document), config, document)
     _refuse_errors(workflow, config, document)
@@ -329,7 +325,7 @@ def settings_from(
     )
 
 
-def parse_config(text: str, *, source: str, bot_login: str = DEFAULT_BOT_LOGIN) -> Settings:
+def parse_config(text: str, *, source: str, bot_login: str = BOT_LOGIN) -> Settings:
     try:
         document = read_yaml(text, source=source)
     except DuplicateKeyError as exc:
@@ -347,7 +343,7 @@ def parse_config(text: str, *, source: str, bot_login: str = DEFAULT_BOT_LOGIN) 
 
 
 def load_config(
-    path: Path | None, *, required: bool = False, bot_login: str = DEFAULT_BOT_LOGIN
+    path: Path | None, *, required: bool = False, bot_login: str = BOT_LOGIN
 ) -> Settings:
     """Read the config file; a missing default file means the default preset."""
     if path is None or not path.exists():

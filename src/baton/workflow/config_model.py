@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from baton.errors import InvalidSetting
+from baton.names import BRANCH_PREFIX
 from baton.workflow.durations import Duration
 from baton.workflow.forbidden import BUILT_IN, LOCKED_FORBIDDEN, glob_within
 from baton.workflow.model import DEFAULT_WORKFLOW
@@ -93,7 +94,7 @@ class WorkSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     branch_prefix: str = Field(
-        default="baton/issue-",
+        default=BRANCH_PREFIX,
         min_length=1,
         max_length=100,
         pattern=r"^[A-Za-z0-9._/-]+$",

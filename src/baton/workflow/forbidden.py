@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from baton.names import CONFIG_PATH
+
 
 class ForbiddenPath(NamedTuple):
     """A glob no changeset may touch, and why: the refusal quotes the reason."""
@@ -23,7 +25,7 @@ LOCKED_FORBIDDEN = (
         ".github/workflows/**",
         "workflows run with the repository's secrets, and GITHUB_TOKEN cannot write them",
     ),
-    ForbiddenPath(".github/baton.yml", "Baton's config: an agent would rewrite its own rules"),
+    ForbiddenPath(CONFIG_PATH, "Baton's config: an agent would rewrite its own rules"),
     ForbiddenPath(".github/baton.yaml", "Baton's config: an agent would rewrite its own rules"),
 )
 # What a later job loads from the checkout and obeys: an agent CLI's settings (hooks and MCP

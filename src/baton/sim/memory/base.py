@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from baton.core.model.issue_facts import Comment
 from baton.errors import PullRequestRefused, TrackerError
+from baton.names import BOT_LOGIN
 from baton.sim.github import rules
 from baton.sim.github.issues import Comment as StoredComment
 from baton.sim.github.issues import Issue, Refused, User, check_body
@@ -31,7 +32,7 @@ class MemoryBase:
         self,
         repo: str = "octo/demo",
         *,
-        bot_login: str = "github-actions[bot]",
+        bot_login: str = BOT_LOGIN,
         now: datetime | None = None,
     ) -> None:
         self.repo = repo

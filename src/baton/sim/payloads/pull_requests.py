@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from baton.names import BOT_LOGIN
 from baton.sim.payloads.objects import html_url, repo_api
 from baton.sim.payloads.source import REPOSITORY_ID, Json, Source, envelope, sender_json
 
@@ -209,7 +210,7 @@ def check_suite_completed(
     suite_id: int,
     pull_requests: Iterable[int] = (),
     from_fork: bool = False,
-    sender: str = "github-actions[bot]",
+    sender: str = BOT_LOGIN,
     at: str = DEFAULT_AT,
     check_runs: int = 1,
 ) -> Json:
@@ -260,7 +261,7 @@ def workflow_run_completed(
     name: str = "CI",
     pull_requests: Iterable[int] = (),
     fork: str | None = None,
-    sender: str = "github-actions[bot]",
+    sender: str = BOT_LOGIN,
     at: str = DEFAULT_AT,
     event: str | None = None,
 ) -> Json:

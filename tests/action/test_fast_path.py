@@ -1,0 +1,109 @@
+"""`baton run`'s fast path: an event certainly ignored is answered before pydantic, click or
+PyGithub load, from the same input reader and the config as written; anything out of the
+ordinary steps aside to the full path, which decides and reports it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baton.action.env import ActionEnv
+from baton.action.fast_path import PRESETS, quick_run, raw_view
+from baton.errors import InvalidConfig
+from baton.workflow.model import preset_names
+from support.bad_inputs import BAD
+
+# --- the fast path reads the same values ---------------------------------------------------
+SAMPLES = {
+    "INPUT_DRY-RUN": ["true", "false", "ture", "yes", "1", ""],
+    "INPUT_BOT-LOGIN": ["github-actions[bot]", "baton-app[bot]", "my bot", "-x", ""],
+    "BATON_HTTP_TIMEOUT": ["15", "1", "0", "-3", "abc", "1.5", ""],
+    "GITHUB_API_URL": ["https://api.github.com", "api.github.com", "ftp://x", ""],
+    "GITHUB_RUN_ATTEMPT": ["1", "2", "0", "x", ""],
+    "GITHUB_RUN_ID": ["123", "run-1", ""],
+    "GITHUB_REPOSITORY": ["octo/repo", "octo", ""],
+    "BATON_AGENT_TIMEOUT": ["60", "0", "1h", ""],
+}
+ENVIRONMENTS = st.fixed_dictionaries(
+    {},
+    optional={
+        key: st.one_of(st.sampled_from(values), st.text(max_size=8))
+        for key, values in SAMPLES.items()
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(env=ENVIRONMENTS)
+def test_the_fast_path_steps_aside_exactly_when_the_full_path_refuses(
+    env: dict[str, str],
+) -> None:
+    try:
+        full = ActionEnv.from_environ(env)
+    except InvalidConfig:
+        assert raw_view(env) is None, "a bad value must reach the full path, which reports it"
+        return
+    view = raw_view(env)
+    assert view is not None
+    assert view.bot_login == full.bot_login
+
+
+@pytest.fixture
+def ignored_push(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    monkeypatch.chdir(tmp_path)
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"ref": "refs/heads/main"}), encoding="utf-8")
+    return {"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(event)}
+
+
+def test_the_fast_path_ignores_an_event_when_every_value_is_good(
+    ignored_push: dict[str, str],
+) -> None:
+    assert quick_run({**ignored_push, "INPUT_DRY-RUN": "false"}) == 0
+
+
+@pytest.mark.parametrize(("key", "value", "named", "accepts"), BAD)
+def test_the_fast_path_leaves_a_bad_value_to_the_full_path(
+    ignored_push: dict[str, str], key: str, value: str, named: str, accepts: str
+) -> None:
+    assert quick_run({**ignored_push, key: value}) is None
+
+
+def test_the_presets_are_the_packaged_ones() -> None:
+    assert sorted(p.stem for p in PRESETS.glob("*.yml")) == sorted(preset_names())
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "workflow: no-such-preset\n",
+        "epics: {label: baton:task}\n",  # the epic and task markers must differ
+        "epics: {unknown_key: 1}\n",
+        "label_prefix: 3\n",
+        "work: {branch_prefix: 7}\n",
+        "[not, a, mapping]\n",
+        "entry: {trigger_label: [x]}\n",
+    ],
+)
+def test_a_config_out_of_the_ordinary_steps_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+    assert raw_view({}) is None
+
+
+def test_a_missing_explicit_config_steps_aside(tmp_path: Path) -> None:
+    assert raw_view({"INPUT_CONFIG": str(tmp_path / "absent.yml")}) is None
+
+
+def test_an_unreadable_event_steps_aside(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text("{not json", encoding="utf-8")
+    assert quick_run({"GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(event)}) is None
+    assert quick_run({"GITHUB_EVENT_NAME": "push"}) is None
