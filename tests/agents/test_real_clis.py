@@ -428,7 +428,12 @@ class AgentRun:
 
 
 def agent_job(
-    action: ActionRunner, fake: FakeGitHub, root: Path, command: str, env: dict[str, str]
+    action: ActionRunner,
+    fake: FakeGitHub,
+    root: Path,
+    command: str,
+    env: dict[str, str],
+    role: str | None = None,
 ) -> AgentRun:
     """Checkout of the branch, `baton context` with the token, `baton agent` without: the
     agent's step has the CLIs on PATH, its key and what the CLI is pointed with (`env`), and a
@@ -459,8 +464,7 @@ def agent_job(
             "agent",
             "--prompt",
             str(root / "prompt.md"),
-            "--command",
-            command,
+            *(["--role", role] if role else ["--command", command]),
             "--output",
             str(out / "baton-result.json"),
         ],
@@ -698,6 +702,70 @@ def test_codex_refused_by_its_model_fails_with_the_reason_in_the_log_and_the_res
     assert logged and all(line.startswith("agent: ") for line in logged), run.step.stderr
     assert KEY not in summary and KEY not in run.step.stderr
     assert model.paths() == ["POST /v1/responses"], model.paths()
+
+
+# --- an agent per role ----------------------------------------------------------------------
+def test_two_roles_run_two_cli_profiles_named_in_the_config(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    """`agents:` in the config (the default branch's, as the agent job passes it): the analyst
+    runs the read-only Claude Code profile with a model of its own, the developer Gemini. Each
+    `baton agent --role` runs its CLI, which asks its own scripted vendor."""
+    cli("claude")
+    cli("gemini")
+    at_implementing(action, fake)
+    config = tmp_path / "baton.yml"
+    config.write_text(
+        "agents:\n"
+        "  profiles:\n"
+        "    triage: {uses: claude-code-read-only, model: claude-haiku-4-5}\n"
+        "  roles: {analyst: triage, developer: gemini}\n",
+        encoding="utf-8",
+    )
+    with ScriptedModel(ANTHROPIC, [lambda body: [f"Read it.\n{json.dumps(RESULT)}"]]) as claude:
+        env = {
+            "ANTHROPIC_BASE_URL": claude.url,
+            "ANTHROPIC_API_KEY": KEY,
+            "INPUT_CONFIG": str(config),
+            **offline(claude),
+        }
+        analyst = agent_job(action, fake, tmp_path / "analyst", "false", env, role="analyst")
+    assert analyst.step.returncode == 0, analyst.step.stdout + analyst.step.stderr
+    assert "agent profile triage for analyst" in analyst.step.stderr
+    assert analyst.result["status"] == "success" and analyst.result["cost"]["source"] == "cli"
+    assert json.loads(claude.seen[0].body)["model"] == "claude-haiku-4-5"
+
+    work = tmp_path / "developer" / "checkout"
+    turns: list[Turn] = [
+        lambda body: [
+            Call(
+                "replace",
+                {
+                    "file_path": f"{work}/README.md",
+                    "old_string": "# demo\n",
+                    "new_string": README_AFTER,
+                    "instruction": "Add a line.",
+                },
+            )
+        ],
+        lambda body: [
+            Call("write_file", {"file_path": result_path(body), "content": json.dumps(RESULT)})
+        ],
+        lambda body: ["Done."],
+    ]
+    with ScriptedModel(GEMINI, turns) as gemini:
+        gemini_settings(tmp_path / "developer" / "home")
+        env = {
+            "GOOGLE_GEMINI_BASE_URL": gemini.url,
+            "GEMINI_API_KEY": KEY,
+            "INPUT_CONFIG": str(config),
+            **GEMINI_ENV,
+            **offline(gemini),
+        }
+        developer = agent_job(action, fake, tmp_path / "developer", "false", env, role="developer")
+    assert "agent profile gemini for developer" in developer.step.stderr
+    assert gemini.paths()[-1] == "POST /v1beta/models/M:streamGenerateContent?alt=sse"
+    assert_committed(action, fake, developer)
 
 
 # --- Gemini -------------------------------------------------------------------------------------
