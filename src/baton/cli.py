@@ -359,11 +359,7 @@ def context(issue: int, fmt: str, output: str | None) -> None:
     help="The role due (the `agent` output): runs the profile the config's `agents:` names "
     "for it, else --command.",
 )
-@click.option(
-    "--print-setup",
-    is_flag=True,
-    help="Print the install line of the role's profile (empty when none) and exit.",
-)
+@click.option("--print-setup", is_flag=True, help="Print the role's profile's install line.")
 @click.option("--handoff", "handoff_fd", type=int, hidden=True)
 def agent(
     issue: int | None,
@@ -395,10 +391,8 @@ def agent(
     env = _env()
     result_file = Path(output)
     try:
-        if print_setup:
-            profile = choose_agent(env, role=role, given=command or "-")
-            click.echo(profile.setup)
-            return
+        if print_setup:  # the install line of the role's profile (none: empty)
+            return click.echo(choose_agent(env, role=role, given=command or "-").setup)
         chosen = choose_agent(env, role=role, given=command)
         if chosen.profile:
             click.echo(f"agent profile {chosen.profile} for {role}: {chosen.command}", err=True)
