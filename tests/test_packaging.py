@@ -627,7 +627,7 @@ def _steps(job: dict[str, Any], uses: str) -> list[dict[str, Any]]:
 
 
 def _agent_step(job: dict[str, Any]) -> dict[str, Any]:
-    (step,) = [s for s in job["steps"] if "baton agent" in str(s.get("run", ""))]
+    (step,) = [s for s in job["steps"] if "baton agent --prompt" in str(s.get("run", ""))]
     return step
 
 
@@ -699,6 +699,7 @@ def test_the_agent_job_uploads_the_result_and_the_changeset_overwriting_a_failed
         "baton-result.json",
         "baton-changeset.json",
         "baton-setup-error.txt",
+        "baton-transcript.txt",
     ]
     assert len({p.rsplit("/", 1)[0] for p in paths}) == 1, "one directory: the artifact's root"
     assert upload["if"] == "${{ !cancelled() }}"

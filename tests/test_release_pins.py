@@ -235,7 +235,7 @@ SELF_TEST = ROOT / ".github" / "workflows" / "self-test.yml"
         pytest.param(
             ROOT / ".github" / "workflows" / "baton-issues.yml",
             lambda t: _replace(
-                t, 'run: bash -euo pipefail -c "$AGENT_SETUP"', "run: ${{ inputs.agent-setup }}"
+                t, 'SETUP="${SETUP:-$AGENT_SETUP}"', 'SETUP="${SETUP:-${{ inputs.agent-setup }}}"'
             ),
             "template-injection",
             id="the agent's setup expanded into its shell script is caught",

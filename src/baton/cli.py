@@ -354,6 +354,12 @@ def context(issue: int, fmt: str, output: str | None) -> None:
     help="Seconds the agent may run; default: the `agent-timeout` input "
     f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
 )
+@click.option(
+    "--role",
+    help="The role due (the `agent` output): runs the profile the config's `agents:` names "
+    "for it, else --command.",
+)
+@click.option("--print-setup", is_flag=True, help="Print the role's profile's install line.")
 @click.option("--handoff", "handoff_fd", type=int, hidden=True)
 def agent(
     issue: int | None,
@@ -362,6 +368,8 @@ def agent(
     output: str,
     changeset_path: str | None,
     timeout: float | None,
+    role: str | None,
+    print_setup: bool,
     handoff_fd: int | None,
 ) -> None:
     """Run a command-line coding agent in this checkout; write its result and its changeset.
@@ -372,12 +380,8 @@ def agent(
     result, for the report job to check and commit."""
     import os
 
-    from baton.action.commands import (
-        CommandResult,
-        agent_command_line,
-        agent_handoff,
-        finish,
-    )
+    from baton.action.agent_choice import choose_agent
+    from baton.action.commands import CommandResult, agent_handoff, finish
     from baton.agents.handoff import reexec
     from baton.errors import AgentSetupError
 
@@ -387,7 +391,13 @@ def agent(
     env = _env()
     result_file = Path(output)
     try:
-        command = agent_command_line(env, command)
+        if print_setup:  # the install line of the role's profile (none: empty)
+            return click.echo(choose_agent(env, role=role, given=command or "-").setup)
+        chosen = choose_agent(env, role=role, given=command)
+        if chosen.profile:
+            click.echo(f"agent profile {chosen.profile} for {role}: {chosen.command}", err=True)
+        command = chosen.command
+        timeout = timeout if timeout is not None else chosen.timeout
         if prompt_path is None and issue is None:
             _fail("give --issue N (the briefing is fetched with the token) or --prompt FILE")
         handoff = agent_handoff(

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from baton.action.summary import decision_summary, epic_lines, work_lines
+import pytest
+
+from baton.action.summary import decision_summary, epic_lines, run_cost_lines, work_lines
+from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Decision, Outcome
 from baton.core.model.epic import Cost, EpicState, PlannedTask, Spend, TaskStatus
+from baton.core.model.events import AgentReported
 from baton.core.model.record import Record
 from baton.core.model.work import CommitMark, Work
 from baton.issue.load import Loaded
 from baton.run import RunResult
 from baton.workflow.config import Config, settings_from
+from baton.workflow.model import AgentStatus
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 SETTINGS = settings_from(Config())
@@ -32,8 +37,42 @@ def test_spend_is_shown_with_its_figures() -> None:
     spend = Spend().add(Cost(tokens=12_400, money=0.42, minutes=7.5))
     assert epic_lines(_record(spend=spend)) == [
         "",
-        "Spent: 1 agent run, 12,400 tokens, \\$0.42, 7.5 min",  # $ escaped: GitHub math
+        # $ escaped: GitHub math
+        "Spent on this issue: 1 agent run, 12,400 tokens, \\$0.42, 7.5 min",
     ]
+
+
+def test_runs_whose_figures_the_agent_claimed_are_counted_apart() -> None:
+    spend = Spend().add(Cost(tokens=600, money=0.004, source="cli"))
+    spend = spend.add(Cost(tokens=50, source="agent"))
+    assert epic_lines(_record(spend=spend)) == [
+        "",
+        "Spent on this issue: 2 agent runs, 650 tokens, \\$0.00 "
+        "(1 agent run as the agent claimed, no CLI reported it)",
+    ]
+
+
+REPORTED_COSTS = {
+    "reported by the CLI": (
+        Cost(tokens=600, money=0.004, source="cli"),
+        "This agent run: 600 tokens, \\$0.0040 (reported by the CLI)",
+    ),
+    "the agent's own claim": (
+        Cost(tokens=50, source="agent"),
+        "This agent run: 50 tokens (the agent's own claim)",
+    ),
+    "nothing reported": (None, "This agent run: nothing reported"),
+}
+
+
+@pytest.mark.parametrize("cost,line", REPORTED_COSTS.values(), ids=REPORTED_COSTS.keys())
+def test_a_report_s_summary_shows_what_its_run_spent_and_who_counted_it(
+    cost: Cost | None, line: str
+) -> None:
+    result = AgentResult(status=AgentStatus.success, confidence=0.9, cost=cost)
+    event = AgentReported.model_construct(result=result)  # only its result is read
+    assert run_cost_lines(event) == ["", line]
+    assert run_cost_lines(None) == []
 
 
 def test_an_epics_task_table_is_shown_and_its_titles_escaped() -> None:

@@ -50,9 +50,11 @@ import pytest
 import yaml
 
 from action_harness import BATON, ActionRunner, Step
+from baton.agents.transcript import TRANSCRIPT_FILE
 from baton.core.model.changeset import CHANGESET_FILE
 from fakes.http_github import FakeGitHub
 from support.git_checkout import checkout
+from support.http import record_of
 from test_commit_faults_http import BRANCH, ISSUE, at_implementing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +62,14 @@ EXAMPLES = ROOT / "examples" / "agents"
 CLIS = Path(__file__).resolve().parent / "clis" / "node_modules" / ".bin"
 KEY = "sk-scripted-0123456789"  # the agent's API key: a secret the job holds
 GITHUB_TOKEN = "ghs_scriptedtoken0123456789"  # in the job's environment, never the agent's
-RESULT = {"status": "success", "confidence": 0.9, "summary": "README says it exports CSV."}
+# The agent's own claim of what it cost: outranked by what the CLI reports.
+CLAIM = {"tokens": 1, "money": 0.01}
+RESULT = {
+    "status": "success",
+    "confidence": 0.9,
+    "summary": "README says it exports CSV.",
+    "cost": CLAIM,
+}
 README_BEFORE = "# demo\n"
 README_AFTER = "# demo\n\nExports the report as CSV.\n"
 
@@ -111,9 +120,17 @@ def _sse(events: list[tuple[str | None, dict[str, Any]]]) -> bytes:
     return "".join(lines).encode()
 
 
+# What the scripted model bills for every call, in each vendor's usage fields.
+INPUT_TOKENS, OUTPUT_TOKENS = 100, 20
+# Claude Code 2.1.332's list price for the model it asks for by default (claude-opus-5-5), in
+# US dollars per token: what it multiplies the usage by for `total_cost_usd` (measured here
+# with 2,000 input tokens and none out, then 200 in and 40 out).
+CLAUDE_PRICE_IN, CLAUDE_PRICE_OUT = 4e-6, 20e-6
+
+
 def anthropic_stream(reply: Reply, turn: int) -> bytes:
     """A Messages API stream: message_start, a content block per part, message_delta, stop."""
-    usage = {"input_tokens": 100, "output_tokens": 1}
+    usage = {"input_tokens": INPUT_TOKENS, "output_tokens": 1}
     message = {"id": f"msg_{turn}", "type": "message", "role": "assistant", "model": "scripted"}
     events: list[tuple[str | None, dict[str, Any]]] = [
         (
@@ -151,7 +168,7 @@ def anthropic_stream(reply: Reply, turn: int) -> bytes:
             {
                 "type": "message_delta",
                 "delta": {"stop_reason": stop, "stop_sequence": None},
-                "usage": {"output_tokens": 20},
+                "usage": {"output_tokens": OUTPUT_TOKENS},
             },
         ),
         ("message_stop", {"type": "message_stop"}),
@@ -199,11 +216,11 @@ def openai_stream(reply: Reply, turn: int) -> bytes:
             for kind in ("response.output_item.added", "response.output_item.done")
         ]
     usage = {
-        "input_tokens": 100,
+        "input_tokens": INPUT_TOKENS,
         "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens": 20,
+        "output_tokens": OUTPUT_TOKENS,
         "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": 120,
+        "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS,
     }
     events.append(
         (
@@ -222,7 +239,11 @@ def openai_stream(reply: Reply, turn: int) -> bytes:
     return _sse(events)
 
 
-GEMINI_USAGE = {"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120}
+GEMINI_USAGE = {
+    "promptTokenCount": INPUT_TOKENS,
+    "candidatesTokenCount": OUTPUT_TOKENS,
+    "totalTokenCount": INPUT_TOKENS + OUTPUT_TOKENS,
+}
 
 
 def gemini_candidate(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -291,6 +312,7 @@ class ScriptedModel(ThreadingHTTPServer):
         self.seen: list[Seen] = []
         self.lock = threading.Lock()
         self.taken = 0
+        self.billed = 0  # calls answered with a usage: each bills INPUT_ and OUTPUT_TOKENS
 
     @property
     def url(self) -> str:
@@ -315,10 +337,20 @@ class ScriptedModel(ThreadingHTTPServer):
             return self.refuse, "application/json", REFUSED
         for pattern, side in self.vendor.side_paths.items():
             if method == "POST" and re.search(pattern, path):
+                self._bill()
                 return 200, "application/json", side()
         if 0 <= turn < len(self.turns):
+            self._bill()
             return 200, "text/event-stream", self.vendor.stream(self.turns[turn](body), turn)
         return 404, "application/json", b'{"error": {"message": "not scripted"}}'
+
+    def _bill(self) -> None:
+        with self.lock:
+            self.billed += 1
+
+    @property
+    def tokens_billed(self) -> int:
+        return self.billed * (INPUT_TOKENS + OUTPUT_TOKENS)
 
     def paths(self) -> list[str]:
         return [f"{seen.method} {MODEL_NAME.sub('models/M:', seen.path)}" for seen in self.seen]
@@ -396,7 +428,12 @@ class AgentRun:
 
 
 def agent_job(
-    action: ActionRunner, fake: FakeGitHub, root: Path, command: str, env: dict[str, str]
+    action: ActionRunner,
+    fake: FakeGitHub,
+    root: Path,
+    command: str,
+    env: dict[str, str],
+    role: str | None = None,
 ) -> AgentRun:
     """Checkout of the branch, `baton context` with the token, `baton agent` without: the
     agent's step has the CLIs on PATH, its key and what the CLI is pointed with (`env`), and a
@@ -427,8 +464,7 @@ def agent_job(
             "agent",
             "--prompt",
             str(root / "prompt.md"),
-            "--command",
-            command,
+            *(["--role", role] if role else ["--command", command]),
             "--output",
             str(out / "baton-result.json"),
         ],
@@ -480,6 +516,25 @@ def assert_committed(action: ActionRunner, fake: FakeGitHub, run: AgentRun) -> N
     assert reported.outputs["state"] != "implementing", reported.outputs["decision"]
 
 
+def assert_spend_recorded(
+    fake: FakeGitHub, run: AgentRun, *, tokens: int, money: float | None
+) -> None:
+    """What the CLI reported is the result's cost, marked as the CLI's, and the record's spend
+    after the report job: the figures the scripted server billed, not the agent's claim."""
+    cost = run.result["cost"]
+    assert cost["source"] == "cli", cost
+    assert cost["tokens"] == tokens, (cost, tokens)
+    if money is None:
+        assert cost["money"] is None, cost
+    else:
+        assert cost["money"] == pytest.approx(money), (cost, money)
+    spend = record_of(fake, ISSUE).spend
+    assert (spend.runs, spend.tokens, spend.claimed) == (1, tokens, 0), spend
+    assert spend.money == pytest.approx(money or 0.0), spend
+    transcript = (run.out / TRANSCRIPT_FILE).read_text(encoding="utf-8")
+    assert "## standard output" in transcript and KEY not in transcript
+
+
 def assert_agent_env(env_output: str, key_name: str) -> None:
     """What `env` showed the model: Baton's two files and the agent's own key (its shell can
     read it), no GitHub token, no action input."""
@@ -526,6 +581,8 @@ def test_claude_code_edits_runs_a_tool_and_writes_its_result_which_baton_commits
     assert allowed < offered, "--allowedTools approves tools; it does not limit what is offered"
     assert_committed(action, fake, run)
     assert_agent_env(said_env(model.seen), "ANTHROPIC_API_KEY")
+    price = model.billed * (INPUT_TOKENS * CLAUDE_PRICE_IN + OUTPUT_TOKENS * CLAUDE_PRICE_OUT)
+    assert_spend_recorded(fake, run, tokens=model.tokens_billed, money=price)
     assert KEY not in run.step.stderr
 
 
@@ -617,6 +674,7 @@ def test_codex_edits_runs_a_tool_and_writes_its_result_which_baton_commits(
     assert model.paths() == ["POST /v1/responses"] * 4, model.paths()
     assert_committed(action, fake, run)
     assert_agent_env(said_env(model.seen), "CODEX_API_KEY")
+    assert_spend_recorded(fake, run, tokens=model.tokens_billed, money=None)
 
 
 def test_codex_refused_by_its_model_fails_with_the_reason_in_the_log_and_the_result(
@@ -644,6 +702,70 @@ def test_codex_refused_by_its_model_fails_with_the_reason_in_the_log_and_the_res
     assert logged and all(line.startswith("agent: ") for line in logged), run.step.stderr
     assert KEY not in summary and KEY not in run.step.stderr
     assert model.paths() == ["POST /v1/responses"], model.paths()
+
+
+# --- an agent per role ----------------------------------------------------------------------
+def test_two_roles_run_two_cli_profiles_named_in_the_config(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    """`agents:` in the config (the default branch's, as the agent job passes it): the analyst
+    runs the read-only Claude Code profile with a model of its own, the developer Gemini. Each
+    `baton agent --role` runs its CLI, which asks its own scripted vendor."""
+    cli("claude")
+    cli("gemini")
+    at_implementing(action, fake)
+    config = tmp_path / "baton.yml"
+    config.write_text(
+        "agents:\n"
+        "  profiles:\n"
+        "    triage: {uses: claude-code-read-only, model: claude-haiku-4-5}\n"
+        "  roles: {analyst: triage, developer: gemini}\n",
+        encoding="utf-8",
+    )
+    with ScriptedModel(ANTHROPIC, [lambda body: [f"Read it.\n{json.dumps(RESULT)}"]]) as claude:
+        env = {
+            "ANTHROPIC_BASE_URL": claude.url,
+            "ANTHROPIC_API_KEY": KEY,
+            "INPUT_CONFIG": str(config),
+            **offline(claude),
+        }
+        analyst = agent_job(action, fake, tmp_path / "analyst", "false", env, role="analyst")
+    assert analyst.step.returncode == 0, analyst.step.stdout + analyst.step.stderr
+    assert "agent profile triage for analyst" in analyst.step.stderr
+    assert analyst.result["status"] == "success" and analyst.result["cost"]["source"] == "cli"
+    assert json.loads(claude.seen[0].body)["model"] == "claude-haiku-4-5"
+
+    work = tmp_path / "developer" / "checkout"
+    turns: list[Turn] = [
+        lambda body: [
+            Call(
+                "replace",
+                {
+                    "file_path": f"{work}/README.md",
+                    "old_string": "# demo\n",
+                    "new_string": README_AFTER,
+                    "instruction": "Add a line.",
+                },
+            )
+        ],
+        lambda body: [
+            Call("write_file", {"file_path": result_path(body), "content": json.dumps(RESULT)})
+        ],
+        lambda body: ["Done."],
+    ]
+    with ScriptedModel(GEMINI, turns) as gemini:
+        gemini_settings(tmp_path / "developer" / "home")
+        env = {
+            "GOOGLE_GEMINI_BASE_URL": gemini.url,
+            "GEMINI_API_KEY": KEY,
+            "INPUT_CONFIG": str(config),
+            **GEMINI_ENV,
+            **offline(gemini),
+        }
+        developer = agent_job(action, fake, tmp_path / "developer", "false", env, role="developer")
+    assert "agent profile gemini for developer" in developer.step.stderr
+    assert gemini.paths()[-1] == "POST /v1beta/models/M:streamGenerateContent?alt=sse"
+    assert_committed(action, fake, developer)
 
 
 # --- Gemini -------------------------------------------------------------------------------------
@@ -705,6 +827,7 @@ def test_gemini_edits_runs_a_tool_and_writes_its_result_which_baton_commits(
     ], model.paths()
     assert_committed(action, fake, run)
     assert_agent_env(said_env(model.seen), "GEMINI_API_KEY")
+    assert_spend_recorded(fake, run, tokens=model.tokens_billed, money=None)
 
 
 def test_gemini_without_skip_trust_stops_before_asking_its_model(

@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING
 
 from baton.core.model.decision import Decision
+from baton.core.model.events import AgentReported, Event
 from baton.core.model.record import Record
 from baton.core.rules import budget
 from baton.core.text import epic_plan as render
@@ -58,6 +59,7 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
         lines += ["", "Written: " + "; ".join(markdown.escape(s) for s in result.applied.steps)]
     chosen = result.settings or settings
     lines += work_lines(result.record, chosen)
+    lines += run_cost_lines(result.event)
     lines += epic_lines(result.record)
     if calls is not None:
         lines += ["", f"GitHub API calls this run: {calls}"]
@@ -74,13 +76,20 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
     return "\n".join(lines)
 
 
+def run_cost_lines(event: Event | None) -> list[str]:
+    """What the agent run this report is about spent (tokens and cost), and who counted it."""
+    if not isinstance(event, AgentReported) or event.result is None:
+        return []
+    return ["", f"This agent run: {markdown.escape(budget.describe_cost(event.result.cost))}"]
+
+
 def epic_lines(record: Record | None) -> list[str]:
     """What agents spent on the issue, and an epic's task table."""
     if record is None:
         return []
     lines = []
     if record.spend.runs:
-        lines += ["", f"Spent: {markdown.escape(budget.describe(record.spend))}"]
+        lines += ["", f"Spent on this issue: {markdown.escape(budget.describe(record.spend))}"]
     if record.epic is not None and record.epic.tasks:
         lines += ["", render.task_table(record.epic, limit=30)]
     return lines

@@ -20,7 +20,9 @@ from baton.agents.file_commands import write_fresh
 from baton.agents.handoff import Handoff
 from baton.agents.runner import CommandAgent, restored_text, run_agent
 from baton.agents.secrets import secrets_of
+from baton.agents.transcript import TRANSCRIPT_FILE
 from baton.core.model.changeset import SETUP_ERROR_FILE
+from baton.core.rules.budget import describe_cost
 from baton.errors import AgentSetupError, CaptureFailed, ResultUnwritable
 
 
@@ -74,14 +76,22 @@ def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
         warn(removed)
     if done.restored:
         warn(restored_text(done.restored))
-    # The changeset first: a result is never found without the changeset it belongs to.
+    # The transcript and the changeset first: a result is never found without them.
+    transcript_file = result_file.with_name(TRANSCRIPT_FILE)
+    written = (
+        (transcript_file, done.transcript.encode("utf-8", "replace")),
+        (changeset_file, done.changeset.model_dump_json(indent=2).encode("utf-8")),
+        (result_file, done.result.model_dump_json(indent=2).encode("utf-8")),
+    )
     try:
-        for path, model in ((changeset_file, done.changeset), (result_file, done.result)):
+        for path, data in written:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_fresh(path, model.model_dump_json(indent=2).encode("utf-8"))
+            write_fresh(path, data)
     except OSError as exc:
         raise ResultUnwritable(f"cannot write {exc.filename}: {exc.strerror}") from exc
     return (
         f"agent result: {done.result.status.value}, confidence {done.result.confidence:.2f} "
-        f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}"
+        f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}; "
+        f"spent {describe_cost(done.result.cost)}; "
+        f"transcript ({len(written[0][1]):,} bytes) -> {transcript_file}"
     )

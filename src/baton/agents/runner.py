@@ -31,7 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from baton.agents import capture, file_commands, reaper, secrets
+from baton.agents import capture, file_commands, reaper, secrets, transcript
+from baton.agents.cli_report import read_report, with_cost
 from baton.agents.environment import agent_environment, secrets_of
 from baton.core.model.agent_result import MAX_ITEMS, AgentResult, parse_agent_result
 from baton.core.model.changeset import Changeset
@@ -162,13 +163,20 @@ class ErrorStream:
     last ERR_TAIL bytes kept. Each byte is handled a bounded number of times: linear in what
     the agent writes."""
 
-    def __init__(self, log: Callable[[str], None], held: list[secrets.Secret]) -> None:
+    def __init__(
+        self,
+        log: Callable[[str], None],
+        held: list[secrets.Secret],
+        whole: transcript.Kept | None = None,
+    ) -> None:
         self.log = log
         self.held = held
+        self.whole = whole or transcript.Kept()  # its head and tail, for the transcript
         self.kept = bytearray()
         self.pending = bytearray()
 
     def feed(self, chunk: bytes) -> None:
+        self.whole.feed(chunk)
         self.kept += chunk
         if len(self.kept) > 2 * ERR_TAIL:
             del self.kept[: len(self.kept) - ERR_TAIL]
@@ -219,6 +227,7 @@ class CommandAgent:
         self.workdir = workdir
         self.log = log  # where the agent's standard error goes as it runs: the job log
         self.survivors: frozenset[int] = frozenset()  # what the last run left and no kill stopped
+        self.transcript = ""  # the last run's, bounded and redacted (agents/transcript.py)
 
     def is_available(self) -> bool:
         """False only for a simple command whose program is on no folder of PATH: the shell
@@ -242,7 +251,10 @@ class CommandAgent:
             prompt_file.write_text(prompt, encoding="utf-8")
             env = agent_environment(os.environ)
             env.update(BATON_PROMPT_FILE=str(prompt_file), BATON_RESULT_FILE=str(result_file))
-            errors = ErrorStream(self.log, held or [])
+            shown = transcript.with_json_forms(held or [])
+            margin = transcript.margin_of(shown)
+            errors = ErrorStream(self.log, held or [], transcript.Kept(margin=margin))
+            out = transcript.Kept(margin=margin)
             finished, self.survivors = _run(
                 self.command,
                 prompt_file,
@@ -250,6 +262,15 @@ class CommandAgent:
                 cwd=self.workdir,
                 timeout=self.timeout,
                 errors=errors,
+            )
+            if finished is not None:
+                out.feed(finished[0].encode("utf-8", "surrogateescape"))
+            self.transcript = transcript.render(
+                command=self.command,
+                exit_status=None if finished is None else finished[1],
+                stdout=out,
+                stderr=errors.whole,
+                held=shown,
             )
             if finished is None:
                 return AgentResult(
@@ -264,8 +285,13 @@ class CommandAgent:
                 if result_file.exists()
                 else ""
             )
-            output = written if written.strip() else stdout
-            return result_from_output(output, returncode, errors.tail)
+            report = read_report(stdout)  # a CLI's envelope: the reply in it, and the spend
+            if report.error:  # said on standard output, where the job log would miss it
+                errors.feed(f"{report.error}\n".encode("utf-8", "replace"))
+                errors.close()
+            reply = stdout if report.reply is None else report.reply
+            output = written if written.strip() else reply
+            return with_cost(result_from_output(output, returncode, errors.tail), report.cost)
 
 
 def _pump(stream: int, errors: ErrorStream) -> None:
@@ -352,6 +378,7 @@ class Outcome:
     result: AgentResult
     changeset: Changeset
     restored: tuple[str, ...] = ()
+    transcript: str = ""
 
 
 def run_agent(
@@ -395,7 +422,9 @@ def run_agent(
     if restored and len(result.issues_found) < MAX_ITEMS:
         said = restored_text(restored)
         result = result.model_copy(update={"issues_found": [*result.issues_found, said]})
-    return Outcome(result=result, changeset=changeset, restored=restored)
+    return Outcome(
+        result=result, changeset=changeset, restored=restored, transcript=agent.transcript
+    )
 
 
 def restored_text(restored: tuple[str, ...]) -> str:

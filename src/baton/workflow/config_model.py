@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from baton.errors import InvalidSetting
 from baton.names import BRANCH_PREFIX
+from baton.workflow.agent_profiles import Agents
 from baton.workflow.durations import Duration
 from baton.workflow.forbidden import BUILT_IN, LOCKED_FORBIDDEN, glob_within
 from baton.workflow.model import DEFAULT_WORKFLOW
@@ -338,6 +339,10 @@ class Config(BaseModel):
     ci: CiSettings = Field(
         default_factory=lambda: CiSettings(),
         description="Whether CI may run agent-written code before a maintainer approves it.",
+    )
+    agents: Agents = Field(
+        default_factory=lambda: Agents(),
+        description="Agent profiles and the one each role runs (none: the agent-command input).",
     )
 
     @field_validator("approval_words")

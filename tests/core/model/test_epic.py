@@ -24,3 +24,18 @@ def test_spend_adds_runs_and_the_costs_reported() -> None:
     spend = Spend().add(Cost(tokens=1_000, money=0.25)).add(None).add(Cost(minutes=1.5))
     assert spend == Spend(runs=3, tokens=1_000, money=0.25, minutes=1.5)
     assert spend.plus(spend) == Spend(runs=6, tokens=2_000, money=0.5, minutes=3.0)
+
+
+def test_runs_the_agent_claimed_are_counted_and_those_the_cli_reported_are_not() -> None:
+    spend = Spend().add(Cost(tokens=600, source="cli")).add(Cost(tokens=5, source="agent"))
+    assert (spend.runs, spend.tokens, spend.claimed) == (2, 605, 1)
+    assert spend.plus(spend).claimed == 2
+
+
+def test_a_spend_and_a_cost_written_before_sources_were_kept_still_load_and_write_alike() -> None:
+    old = '{"minutes":0.0,"money":0.25,"runs":2,"tokens":1000}'
+    spend = Spend.model_validate_json(old)
+    assert spend.claimed == 0
+    assert spend.model_dump_json() == '{"runs":2,"tokens":1000,"money":0.25,"minutes":0.0}'
+    assert Cost.model_validate_json('{"tokens": 5}').source is None
+    assert '"claimed":1' in Spend(runs=1, claimed=1).model_dump_json()

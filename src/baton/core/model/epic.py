@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
 MAX_TITLE = 120
@@ -40,13 +46,16 @@ DONE = frozenset({TaskStatus.completed, TaskStatus.skipped})  # a dependent may 
 
 
 class Cost(BaseModel):
-    """What one agent attempt cost, as the agent reported it (every field optional)."""
+    """What one agent attempt cost (every field optional): read by `baton agent` from what the
+    CLI itself reported (`source: cli`), else the agent's own claim (`source: agent`); a
+    result written before sources were kept has none."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     tokens: int | None = Field(default=None, ge=0, le=10**12)
     money: float | None = Field(default=None, ge=0, le=10**9, description="US dollars")
     minutes: float | None = Field(default=None, ge=0, le=10**7)
+    source: Literal["cli", "agent"] | None = None
 
 
 class Spend(BaseModel):
@@ -58,6 +67,15 @@ class Spend(BaseModel):
     tokens: int = 0
     money: float = 0.0
     minutes: float = 0.0
+    claimed: int = 0  # runs whose figures are the agent's own claim (no CLI reported them)
+
+    @model_serializer(mode="wrap")
+    def _claimed_only_when_some(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """A record without claimed runs is written as before the count was kept."""
+        data = handler(self)
+        if isinstance(data, dict) and not self.claimed:
+            data.pop("claimed", None)
+        return data
 
     def add(self, cost: Cost | None, runs: int = 1) -> Spend:
         cost = cost or Cost()
@@ -66,6 +84,7 @@ class Spend(BaseModel):
             tokens=self.tokens + (cost.tokens or 0),
             money=round(self.money + (cost.money or 0.0), 6),
             minutes=round(self.minutes + (cost.minutes or 0.0), 6),
+            claimed=self.claimed + (runs if cost.source == "agent" else 0),
         )
 
     def plus(self, other: Spend) -> Spend:
@@ -74,6 +93,7 @@ class Spend(BaseModel):
             tokens=self.tokens + other.tokens,
             money=round(self.money + other.money, 6),
             minutes=round(self.minutes + other.minutes, 6),
+            claimed=self.claimed + other.claimed,
         )
 
 

@@ -6,7 +6,7 @@ does not start. The sentence carries both figures so a maintainer sees how far o
 
 from __future__ import annotations
 
-from baton.core.model.epic import Spend
+from baton.core.model.epic import Cost, Spend
 from baton.workflow.config import Budget
 
 
@@ -46,4 +46,21 @@ def describe(spend: Spend) -> str:
         parts.append(_money(spend.money))
     if spend.minutes:
         parts.append(f"{_minutes(spend.minutes)} min")
-    return ", ".join(parts)
+    text = ", ".join(parts)
+    if spend.claimed:
+        text += f" ({_runs(spend.claimed)} as the agent claimed, no CLI reported it)"
+    return text
+
+
+def describe_cost(cost: Cost | None) -> str:
+    """One run's cost and who counted it: `600 tokens, $0.0040 (reported by the CLI)`;
+    `nothing reported` when neither the CLI nor the agent said."""
+    if cost is None or (cost.tokens is None and cost.money is None and cost.minutes is None):
+        return "nothing reported"
+    parts = [f"{cost.tokens:,} tokens"] if cost.tokens is not None else []
+    if cost.money is not None:
+        parts.append(f"${cost.money:,.4f}")
+    if cost.minutes is not None:
+        parts.append(f"{_minutes(cost.minutes)} min")
+    by = {"cli": " (reported by the CLI)", "agent": " (the agent's own claim)"}
+    return ", ".join(parts) + by.get(cost.source or "", "")
