@@ -120,3 +120,19 @@ def test_a_config_without_agents_runs_the_one_line_default() -> None:
     assert Config().agents == Agents()
     assert resolve(Config().agents, "developer") is None
     assert AgentProfile(uses="codex").command is None
+
+
+def test_a_role_no_workflow_has_is_refused_naming_the_agents_there_are() -> None:
+    """A misspelt role would silently run the default agent: the config is refused instead."""
+    from baton.errors import InvalidConfig
+    from baton.workflow.config import parse_config
+
+    with pytest.raises(InvalidConfig) as caught:
+        parse_config("agents: {roles: {developr: codex}}\n", source=".github/baton.yml")
+    said = str(caught.value)
+    assert said.startswith(
+        ".github/baton.yml: agents.roles names 'developr', not an agent of the workflows in use;"
+    )
+    assert "developer" in said and "planner" in said  # the epic's and its tasks' too
+    settings = parse_config("agents: {roles: {planner: codex}}\n", source="x")
+    assert resolve(settings.config.agents, "planner") is not None

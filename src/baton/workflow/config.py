@@ -261,6 +261,20 @@ def _refuse_errors(
         raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
 
 
+def _refuse_unknown_roles(config: Config, workflows: dict[str, Workflow], source: str) -> None:
+    """A role in `agents.roles` that no workflow in use has would silently run the default
+    agent (a misspelt `developr`): refused, naming the roles there are."""
+    roles = {spec.agent for wf in workflows.values() for spec in wf.states.values() if spec.agent}
+    unknown = sorted(set(config.agents.roles) - roles)
+    if unknown:
+        raise InvalidConfig(
+            f"{source or '(defaults)'}: agents.roles names "
+            + ", ".join(repr(role) for role in unknown)
+            + ", not an agent of the workflows in use; their agents are: "
+            + ", ".join(sorted(roles))
+        )
+
+
 def _refuse_unapproved_ci(policy: Policy, workflows: dict[str, Workflow], source: str) -> None:
     """Writing as anything but GITHUB_TOKEN starts CI on the agent's code with no approval:
     refused unless the config accepts it (`ci.unapproved_runs`), where Baton commits at all."""
@@ -315,6 +329,7 @@ def settings_from(
         ci=config.ci,
     )
     _refuse_unapproved_ci(policy, workflows, source)
+    _refuse_unknown_roles(config, workflows, source)
     return Settings(
         config=config,
         workflow=workflow,
