@@ -1,97 +1,25 @@
-"""The issue's writes over GitHub: one mutation document in the crash-safe order, and every
-field that failed redone alone over REST."""
+"""`github/issue_writes.py`, the issue's writes over GitHub: one mutation document in the
+crash-safe order, and every field that failed redone alone over REST. Tested through
+`GitHubTracker`, which composes `GitHubIssueWrites` with the other roles."""
 
 from __future__ import annotations
-
-import json
-from typing import Any
 
 import pytest
 import responses
 
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
-from baton.github.tracker import LabelChange, LabelSpec, Writes
-
-API = "https://api.github.com:443"
-GRAPHQL = f"{API}/graphql"
-REPO = f"{API}/repos/octo/demo"
-RECEIVED = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
-TRIAGE = LabelSpec("status:triage", "fbca04", "Baton: triage")
-SPECS = {RECEIVED.name: RECEIVED, TRIAGE.name: TRIAGE}
-
-
-@pytest.fixture
-def tracker() -> GitHubTracker:
-    return GitHubTracker("octo/demo", "t0ken", retry=0, labels=(RECEIVED.name, TRIAGE.name))
-
-
-def node(database_id: int, login: str = "alice", *, bot: bool = False) -> dict[str, Any]:
-    return {
-        "id": f"IC_{database_id}",
-        "fullDatabaseId": str(database_id),
-        "body": f"comment {database_id}",
-        "createdAt": "2026-01-05T09:00:00Z",
-        "authorAssociation": "NONE" if bot else "MEMBER",
-        "author": {"__typename": "Bot" if bot else "User", "login": login},
-    }
-
-
-def issue_answer(
-    comments: list[dict[str, Any]],
-    *,
-    more: bool = False,
-    typename: str = "Issue",
-    triage: dict[str, Any] | None = None,
-    labels: tuple[str, ...] = ("bug",),
-) -> dict[str, Any]:
-    return {
-        "data": {
-            "repository": {
-                "issueOrPullRequest": {
-                    "__typename": typename,
-                    "id": "I_7",
-                    "number": 7,
-                    "title": "Add dark mode",
-                    "body": "please",
-                    "issueState": "OPEN",
-                    "updatedAt": "2026-01-05T09:00:00Z",
-                    "author": {"__typename": "User", "login": "alice"},
-                    "labels": {"nodes": [{"id": f"LA_{x}", "name": x} for x in labels]},
-                    "comments": {
-                        "pageInfo": {"hasNextPage": more, "endCursor": "c1" if more else None},
-                        "nodes": comments,
-                    },
-                },
-                "l0": {
-                    "id": "LA_status:received",
-                    "name": "status:received",
-                    "color": "1d76db",
-                    "description": "Baton: Issue just arrived",
-                },
-                "l1": triage,
-            }
-        }
-    }
-
-
-def sent(call: Any) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads(call.request.body)
-    return body
-
-
-def _read(mocked: responses.RequestsMock, tracker: GitHubTracker, **kwargs: Any) -> None:
-    record = node(5, "github-actions", bot=True)
-    mocked.post(GRAPHQL, json=issue_answer([node(1), record, node(6)], **kwargs))
-    tracker.read(7, with_issue=False)
+from baton.github.issue_writes import GitHubIssueWrites
+from baton.github.tracker import LabelChange, Writes
+from support.github_answers import GRAPHQL, REPO, SPECS, read_issue, sent
 
 
 def test_one_mutation_writes_record_labels_message_and_reaction_in_that_order(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
-    _read(
+    read_issue(
         mocked,
-        tracker,
+        labelled,
         triage={"id": "LA_triage", "name": "status:triage", "color": "fbca04"},
         labels=("bug", "status:received"),
     )
@@ -107,7 +35,7 @@ def test_one_mutation_writes_record_labels_message_and_reaction_in_that_order(
             }
         },
     )
-    done = tracker.write(
+    done = labelled.write(
         Writes(
             number=7,
             record="<!-- baton:record -->",
@@ -117,7 +45,7 @@ def test_one_mutation_writes_record_labels_message_and_reaction_in_that_order(
             reaction=(6, "eyes"),
         )
     )
-    assert tracker.requests == 2  # the read and the write
+    assert labelled.requests == 2  # the read and the write
     request = sent(write.calls[-1])
     document = request["query"]
     assert document.startswith("mutation BatonWrite(")
@@ -138,9 +66,9 @@ def test_one_mutation_writes_record_labels_message_and_reaction_in_that_order(
 
 
 def test_a_record_comment_deleted_meanwhile_is_written_anew(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(
         GRAPHQL,
         json={
@@ -151,16 +79,16 @@ def test_a_record_comment_deleted_meanwhile_is_written_anew(
         },
     )
     created = mocked.post(f"{REPO}/issues/7/comments", json={"id": 12}, status=201)
-    done = tracker.write(Writes(number=7, record="<!-- baton:record -->", record_comment=5))
+    done = labelled.write(Writes(number=7, record="<!-- baton:record -->", record_comment=5))
     assert (done.record_gone, done.record_comment) == (5, 12)
     assert sent(created.calls[0]) == {"body": "<!-- baton:record -->"}
 
 
 def test_a_failed_field_is_redone_over_rest_once_the_document_has_run(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """GitHub runs the fields after a failed one; the failed one is redone with its own call."""
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(
         GRAPHQL,
         json={
@@ -173,7 +101,7 @@ def test_a_failed_field_is_redone_over_rest_once_the_document_has_run(
         },
     )
     patched = mocked.patch(f"{REPO}/issues/comments/5", json={"id": 5})
-    done = tracker.write(
+    done = labelled.write(
         Writes(
             number=7,
             record="r",
@@ -187,9 +115,9 @@ def test_a_failed_field_is_redone_over_rest_once_the_document_has_run(
 
 
 def test_a_field_that_fails_again_alone_fails_the_run_naming_both(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(
         GRAPHQL,
         json={
@@ -199,15 +127,15 @@ def test_a_field_that_fails_again_alone_fails_the_run_naming_both(
     )
     mocked.patch(f"{REPO}/issues/comments/5", status=403, json={"message": "not allowed"})
     with pytest.raises(TrackerError) as failed:
-        tracker.write(Writes(number=7, record="r", record_comment=5))
+        labelled.write(Writes(number=7, record="r", record_comment=5))
     assert failed.value.status == 403
     assert "FORBIDDEN not allowed; then GitHub refused updating comment 5" in str(failed.value)
 
 
 def test_a_failed_reaction_is_tried_again_and_then_reported_not_raised(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(
         GRAPHQL,
         json={
@@ -219,31 +147,31 @@ def test_a_failed_reaction_is_tried_again_and_then_reported_not_raised(
         },
     )
     mocked.post(f"{REPO}/issues/comments/6/reactions", status=404, json={"message": "Not Found"})
-    done = tracker.write(Writes(number=7, record="r", record_comment=5, reaction=(6, "eyes")))
+    done = labelled.write(Writes(number=7, record="r", record_comment=5, reaction=(6, "eyes")))
     assert not done.reacted and "404" in (done.reaction_problem or "")
 
 
 def test_only_labels_the_read_saw_on_the_issue_are_removed(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """GitHub may refuse to remove a label an issue does not carry: the document leaves out
     those the read did not see (the record's old label when the snapshot predates it)."""
-    _read(mocked, tracker, labels=("bug", "baton"))
+    read_issue(mocked, labelled, labels=("bug", "baton"))
     write = mocked.post(GRAPHQL, json={"data": {"labelsRemoved": {"clientMutationId": None}}})
     change = LabelChange(("bug", "baton", "status:received"), ("bug",), SPECS)
-    done = tracker.write(Writes(number=7, labels=change))
+    done = labelled.write(Writes(number=7, labels=change))
     assert sent(write.calls[-1])["variables"]["labelsRemovedIds"] == ["LA_baton"]
     assert done.labels
 
 
 def test_a_failed_addition_puts_back_the_label_the_document_removed(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """The new label failed in the document and alone, while the document took the old one
     off: it is put back, so the issue never has zero status labels."""
-    _read(
+    read_issue(
         mocked,
-        tracker,
+        labelled,
         triage={"id": "LA_triage", "name": "status:triage", "color": "fbca04"},
         labels=("status:received",),
     )
@@ -258,29 +186,29 @@ def test_a_failed_addition_puts_back_the_label_the_document_removed(
     restored = mocked.post(f"{REPO}/issues/7/labels", json=[])
     change = LabelChange(("status:received",), ("status:triage",), SPECS)
     with pytest.raises(TrackerError, match="labelsAdded"):
-        tracker.write(Writes(number=7, labels=change))
+        labelled.write(Writes(number=7, labels=change))
     assert sent(again.calls[0]) == {"labels": ["status:triage"]}
     assert sent(restored.calls[-1]) == {"labels": ["status:received"]}
 
 
 def test_a_field_answered_with_nothing_is_redone(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """Should GitHub stop at a failing field instead of running the rest, the fields after it
     come back empty without an error of their own: they count as not run and are redone."""
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(GRAPHQL, json={"data": {"record": {"issueComment": {"fullDatabaseId": "5"}}}})
     posted = mocked.post(f"{REPO}/issues/7/comments", json={"id": 11}, status=201)
-    done = tracker.write(Writes(number=7, record="r", record_comment=5, message="Questions"))
+    done = labelled.write(Writes(number=7, record="r", record_comment=5, message="Questions"))
     assert done.message_comment == 11 and sent(posted.calls[0]) == {"body": "Questions"}
 
 
 def test_an_execution_error_on_the_write_is_not_sent_again_over_rest(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """`data: null` from a mutation means GitHub failed while running it, maybe half-way: the
     run fails (the next one repairs) instead of doing it all again over REST."""
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(
         GRAPHQL,
         json={
@@ -289,16 +217,16 @@ def test_an_execution_error_on_the_write_is_not_sent_again_over_rest(
         },
     )
     with pytest.raises(TrackerError, match="could not finish"):
-        tracker.write(Writes(number=7, record="r", record_comment=5, message="Questions"))
-    assert tracker.graphql, "GraphQL stays on: it did run"
+        labelled.write(Writes(number=7, record="r", record_comment=5, message="Questions"))
+    assert labelled.graphql, "GraphQL stays on: it did run"
 
 
 def test_an_error_inside_a_field_that_answered_is_not_a_failed_field(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """An error under `message.commentEdge...` while `message` came back: the comment was
     made, and redoing it would post it twice."""
-    _read(mocked, tracker)
+    read_issue(mocked, labelled)
     mocked.post(
         GRAPHQL,
         json={
@@ -308,22 +236,27 @@ def test_an_error_inside_a_field_that_answered_is_not_a_failed_field(
             ],
         },
     )
-    done = tracker.write(Writes(number=7, message="Questions"))
+    done = labelled.write(Writes(number=7, message="Questions"))
     assert done.message_comment is None
-    assert tracker.requests == 2, "nothing posted again over REST"
+    assert labelled.requests == 2, "nothing posted again over REST"
 
 
 def test_after_a_read_over_rest_the_issue_is_written_over_rest_too(
-    mocked: responses.RequestsMock, tracker: GitHubTracker
+    mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
     """The first read cached the issue's labels; the next read failed in GraphQL and went
     over REST. Its write must not filter removals by the stale labels: it goes over REST."""
-    _read(mocked, tracker, labels=("status:received",))
+    read_issue(mocked, labelled, labels=("status:received",))
     mocked.post(GRAPHQL, json={"data": None, "errors": [{"message": "timeout"}]})
     mocked.get(f"{REPO}/issues/7/comments", json=[])
-    tracker.read(7, with_issue=False)
+    labelled.read(7, with_issue=False)
     added = mocked.post(f"{REPO}/issues/7/labels", json=[{"name": "status:received"}])
     removed = mocked.delete(f"{REPO}/issues/7/labels/status%3Atriage", json=[])
     change = LabelChange(("status:triage",), ("status:received",), SPECS)
-    tracker.write(Writes(number=7, labels=change))
+    labelled.write(Writes(number=7, labels=change))
     assert len(added.calls) == 1 and len(removed.calls) == 1
+
+
+def test_the_tracker_writes_through_the_issue_writes_role() -> None:
+    assert issubclass(GitHubTracker, GitHubIssueWrites)
+    assert GitHubTracker.run_batch is GitHubIssueWrites.run_batch

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import timedelta
-from typing import Any
 
 import pytest
 import responses
@@ -15,28 +14,10 @@ from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import (
     DispatchTarget,
-    LabelSpec,
 )
 from baton.sim.github.rules import permission_answer
 from fakes.http_github import FakeGitHub
-
-API = "https://api.github.com:443"
-REPO = f"{API}/repos/octo/demo"
-
-
-@pytest.fixture
-def tracker() -> GitHubTracker:
-    return GitHubTracker("octo/demo", "t0ken", retry=0)
-
-
-def comment(number: int, login: str = "alice", bot: bool = False) -> dict[str, object]:
-    return {
-        "id": number,
-        "body": f"comment {number}",
-        "user": {"login": login, "type": "Bot" if bot else "User"},
-        "author_association": "NONE",
-        "created_at": "2026-01-05T09:00:00Z",
-    }
+from support.github_answers import API, GRAPHQL, REPO, comment, issue_answer, node, read_issue, sent
 
 
 def test_comments_are_read_to_the_last_page(
@@ -102,70 +83,6 @@ def test_dispatch_targets_the_running_workflow_file_and_ref(
         "ref": "refs/heads/main",
         "inputs": {"issue": "3"},
     }
-
-
-GRAPHQL = f"{API}/graphql"
-RECEIVED = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
-TRIAGE = LabelSpec("status:triage", "fbca04", "Baton: triage")
-
-
-@pytest.fixture
-def labelled() -> GitHubTracker:
-    return GitHubTracker("octo/demo", "t0ken", retry=0, labels=(RECEIVED.name, TRIAGE.name))
-
-
-def node(database_id: int, login: str = "alice", *, bot: bool = False) -> dict[str, Any]:
-    return {
-        "id": f"IC_{database_id}",
-        "fullDatabaseId": str(database_id),
-        "body": f"comment {database_id}",
-        "createdAt": "2026-01-05T09:00:00Z",
-        "authorAssociation": "NONE" if bot else "MEMBER",
-        "author": {"__typename": "Bot" if bot else "User", "login": login},
-    }
-
-
-def issue_answer(
-    comments: list[dict[str, Any]],
-    *,
-    more: bool = False,
-    typename: str = "Issue",
-    triage: dict[str, Any] | None = None,
-    labels: tuple[str, ...] = ("bug",),
-) -> dict[str, Any]:
-    return {
-        "data": {
-            "repository": {
-                "issueOrPullRequest": {
-                    "__typename": typename,
-                    "id": "I_7",
-                    "number": 7,
-                    "title": "Add dark mode",
-                    "body": "please",
-                    "issueState": "OPEN",
-                    "updatedAt": "2026-01-05T09:00:00Z",
-                    "author": {"__typename": "User", "login": "alice"},
-                    "labels": {"nodes": [{"id": f"LA_{x}", "name": x} for x in labels]},
-                    "comments": {
-                        "pageInfo": {"hasNextPage": more, "endCursor": "c1" if more else None},
-                        "nodes": comments,
-                    },
-                },
-                "l0": {
-                    "id": "LA_status:received",
-                    "name": "status:received",
-                    "color": "1d76db",
-                    "description": "Baton: Issue just arrived",
-                },
-                "l1": triage,
-            }
-        }
-    }
-
-
-def sent(call: Any) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads(call.request.body)
-    return body
 
 
 def test_one_query_reads_the_issue_its_labels_comments_and_the_status_label_ids(
@@ -239,16 +156,10 @@ def test_a_missing_issue_is_a_404(mocked: responses.RequestsMock, labelled: GitH
     assert failed.value.status == 404 and "number of 7" in str(failed.value)
 
 
-def _read(mocked: responses.RequestsMock, labelled: GitHubTracker, **kwargs: Any) -> None:
-    record = node(5, "github-actions", bot=True)
-    mocked.post(GRAPHQL, json=issue_answer([node(1), record, node(6)], **kwargs))
-    labelled.read(7, with_issue=False)
-
-
 def test_the_concurrency_check_reads_the_record_through_graphql(
     mocked: responses.RequestsMock, labelled: GitHubTracker
 ) -> None:
-    _read(mocked, labelled)
+    read_issue(mocked, labelled)
     check = mocked.post(
         GRAPHQL,
         json={

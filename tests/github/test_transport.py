@@ -3,33 +3,14 @@ that carry GitHub's answer but never the token."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 import responses
 
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
-from baton.github.tracker import LabelSpec, Writes, cost_note
+from baton.github.tracker import Writes, cost_note
 from github import GithubRetry
-
-API = "https://api.github.com:443"
-REPO = f"{API}/repos/octo/demo"
-
-
-@pytest.fixture
-def tracker() -> GitHubTracker:
-    return GitHubTracker("octo/demo", "t0ken", retry=0)
-
-
-def comment(number: int, login: str = "alice", bot: bool = False) -> dict[str, object]:
-    return {
-        "id": number,
-        "body": f"comment {number}",
-        "user": {"login": login, "type": "Bot" if bot else "User"},
-        "author_association": "NONE",
-        "created_at": "2026-01-05T09:00:00Z",
-    }
+from support.github_answers import GRAPHQL, RECEIVED, REPO, issue_answer, node
 
 
 def test_a_refusal_carries_github_s_status_and_message_with_a_422_s_details(
@@ -78,65 +59,6 @@ def test_api_url_is_honoured_for_enterprise_servers(mocked: responses.RequestsMo
         json={"number": 1, "labels": [], "user": {"login": "a"}},
     )
     assert tracker.issue(1).author == "a"
-
-
-GRAPHQL = f"{API}/graphql"
-RECEIVED = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
-TRIAGE = LabelSpec("status:triage", "fbca04", "Baton: triage")
-
-
-@pytest.fixture
-def labelled() -> GitHubTracker:
-    return GitHubTracker("octo/demo", "t0ken", retry=0, labels=(RECEIVED.name, TRIAGE.name))
-
-
-def node(database_id: int, login: str = "alice", *, bot: bool = False) -> dict[str, Any]:
-    return {
-        "id": f"IC_{database_id}",
-        "fullDatabaseId": str(database_id),
-        "body": f"comment {database_id}",
-        "createdAt": "2026-01-05T09:00:00Z",
-        "authorAssociation": "NONE" if bot else "MEMBER",
-        "author": {"__typename": "Bot" if bot else "User", "login": login},
-    }
-
-
-def issue_answer(
-    comments: list[dict[str, Any]],
-    *,
-    more: bool = False,
-    typename: str = "Issue",
-    triage: dict[str, Any] | None = None,
-    labels: tuple[str, ...] = ("bug",),
-) -> dict[str, Any]:
-    return {
-        "data": {
-            "repository": {
-                "issueOrPullRequest": {
-                    "__typename": typename,
-                    "id": "I_7",
-                    "number": 7,
-                    "title": "Add dark mode",
-                    "body": "please",
-                    "issueState": "OPEN",
-                    "updatedAt": "2026-01-05T09:00:00Z",
-                    "author": {"__typename": "User", "login": "alice"},
-                    "labels": {"nodes": [{"id": f"LA_{x}", "name": x} for x in labels]},
-                    "comments": {
-                        "pageInfo": {"hasNextPage": more, "endCursor": "c1" if more else None},
-                        "nodes": comments,
-                    },
-                },
-                "l0": {
-                    "id": "LA_status:received",
-                    "name": "status:received",
-                    "color": "1d76db",
-                    "description": "Baton: Issue just arrived",
-                },
-                "l1": triage,
-            }
-        }
-    }
 
 
 def test_a_document_graphql_will_not_run_sends_the_run_over_rest(
