@@ -737,17 +737,7 @@ def test_two_roles_run_two_cli_profiles_named_in_the_config(
 
     work = tmp_path / "developer" / "checkout"
     turns: list[Turn] = [
-        lambda body: [
-            Call(
-                "replace",
-                {
-                    "file_path": f"{work}/README.md",
-                    "old_string": "# demo\n",
-                    "new_string": README_AFTER,
-                    "instruction": "Add a line.",
-                },
-            )
-        ],
+        lambda body: [gemini_edit(work)],
         lambda body: [
             Call("write_file", {"file_path": result_path(body), "content": json.dumps(RESULT)})
         ],
@@ -772,6 +762,19 @@ def test_two_roles_run_two_cli_profiles_named_in_the_config(
 GEMINI_ENV = {"GEMINI_CLI_NO_RELAUNCH": "true"}  # no second node process with a larger heap
 
 
+def gemini_edit(work: Path) -> Call:
+    """Gemini's edit tool, asked to add README_AFTER's line to the checkout's README.md."""
+    return Call(
+        "replace",
+        {
+            "file_path": f"{work}/README.md",
+            "old_string": "# demo\n",
+            "new_string": README_AFTER,
+            "instruction": "Add a line.",
+        },
+    )
+
+
 def gemini_settings(home: Path) -> None:
     """A user's ~/.gemini/settings.json: the API-key login (with GOOGLE_GEMINI_BASE_URL set the
     CLI would otherwise pick its `gateway` login, which headless mode refuses), telemetry and
@@ -794,17 +797,7 @@ def test_gemini_edits_runs_a_tool_and_writes_its_result_which_baton_commits(
     command = example_command("gemini")
     work = tmp_path / "job" / "checkout"
     turns: list[Turn] = [
-        lambda body: [
-            Call(
-                "replace",
-                {
-                    "file_path": f"{work}/README.md",
-                    "old_string": "# demo\n",
-                    "new_string": README_AFTER,
-                    "instruction": "Add a line.",
-                },
-            )
-        ],
+        lambda body: [gemini_edit(work)],
         lambda body: [Call("run_shell_command", {"command": "env", "description": "env"})],
         lambda body: [
             Call("write_file", {"file_path": result_path(body), "content": json.dumps(RESULT)})
