@@ -73,9 +73,7 @@ __all__ = [
 ]
 
 
-class FakeGitHub(
-    IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRoutes, SettingsRoutes
-):
+class FakeGitHub(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRoutes, SettingsRoutes):
     """In-memory GitHub for one repository, reachable over HTTP at ``url``."""
 
     def add_label(

@@ -84,7 +84,9 @@ class SettingsRoutes(FakeBase):
         for child, files in sorted(children.items()):
             if "" in files:  # a file
                 data = files[""]
-                items.append(self._entry(req.base, prefix + child, "file", data, blob_oid(data), ref))
+                items.append(
+                    self._entry(req.base, prefix + child, "file", data, blob_oid(data), ref)
+                )
             else:
                 oid = tree_oid(files)
                 items.append(self._entry(req.base, prefix + child, "dir", b"", oid, ref))

@@ -30,7 +30,9 @@ def test_a_directory_lists_its_files_and_folders_without_content(
         ("file", ".github/workflows/ci.yml"),
         ("dir", ".github/workflows/x"),
     ]
-    assert "content" not in raw(fake, "GET", "/repos/octo/demo/contents/.github/workflows").json()[0]
+    assert (
+        "content" not in raw(fake, "GET", "/repos/octo/demo/contents/.github/workflows").json()[0]
+    )
 
 
 def test_a_missing_path_answers_404(repo: Any) -> None:
