@@ -10,7 +10,7 @@ from typing import Any
 from baton.sim.github.git import blob_oid, tree_oid
 from baton.sim.github.settings import RepositorySettings, Secret
 from fakes.http_base import FakeBase
-from fakes.http_wire import _not_found, _Request, _Response
+from fakes.http_wire import ApiError, _not_found, _Request, _Response
 
 
 def _stamp(secret: Secret, field: str) -> str:
@@ -19,6 +19,14 @@ def _stamp(secret: Secret, field: str) -> str:
 
 class SettingsRoutes(FakeBase):
     """Files, secrets and the Actions settings; the state is the model's."""
+
+    # Whether the token may read what needs admin (secrets, the Actions settings); a test sets
+    # it off to see GitHub's 403, as a token of a writer without admin gets.
+    token_is_admin = True
+
+    def _admin_only(self) -> None:
+        if not self.token_is_admin:
+            raise ApiError(403, "Resource not accessible by personal access token")
 
     @property
     def settings(self) -> RepositorySettings:
@@ -93,6 +101,7 @@ class SettingsRoutes(FakeBase):
         return _Response(200, items)
 
     def _list_secrets(self, req: _Request) -> _Response:
+        self._admin_only()
         secrets = sorted(self._state.settings.secrets.values(), key=lambda s: s.name)
         return self._paginate(
             req,
@@ -106,6 +115,7 @@ class SettingsRoutes(FakeBase):
         )
 
     def _get_actions_permissions(self, req: _Request) -> _Response:
+        self._admin_only()
         settings = self._state.settings
         answer: dict[str, Any] = {"enabled": settings.actions_enabled}
         if settings.actions_enabled:
@@ -118,6 +128,7 @@ class SettingsRoutes(FakeBase):
         return _Response(200, answer)
 
     def _get_workflow_permissions(self, req: _Request) -> _Response:
+        self._admin_only()
         settings = self._state.settings
         return _Response(
             200,

@@ -62,3 +62,11 @@ def test_the_actions_settings_answer_as_github_does(fake: FakeGitHub) -> None:
     }
     fake.settings.actions_enabled = False
     assert raw(fake, "GET", "/repos/octo/demo/actions/permissions").json() == {"enabled": False}
+
+
+def test_a_token_without_admin_may_not_read_secrets_or_actions_settings(fake: FakeGitHub) -> None:
+    fake.token_is_admin = False
+    for path in ("actions/secrets", "actions/permissions", "actions/permissions/workflow"):
+        answer = raw(fake, "GET", f"/repos/octo/demo/{path}")
+        assert answer.status_code == 403
+        assert answer.json()["message"] == "Resource not accessible by personal access token"

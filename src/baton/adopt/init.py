@@ -16,7 +16,7 @@ from pathlib import Path
 from baton import __version__
 from baton.adopt.agents import AGENTS, DEFAULT_AGENT
 from baton.adopt.needs import APPROVE_SETTING, CALLER_PATH, RECORD_SECRET, REUSABLE_WORKFLOW
-from baton.errors import InvalidSetting
+from baton.errors import SetupRefused
 from baton.names import CONFIG_PATH
 
 BATON_REPOSITORY = "issue-baton/baton"  # where releases are tagged (pyproject's Homepage)
@@ -48,7 +48,7 @@ def _folded(key: str, value: str) -> str:
     """`key: >-` and the value folded onto lines of the block (YAML joins them with spaces)."""
     lines = textwrap.wrap(value, 88, break_long_words=False, break_on_hyphens=False)
     if " ".join(lines) != value:  # runs of spaces would not survive folding
-        raise InvalidSetting(f"cannot fold {key}: {value!r}")
+        raise SetupRefused(f"cannot fold {key}: {value!r}")
     return f"      {key}: >-\n" + "".join(f"        {line}\n" for line in lines)
 
 
@@ -64,7 +64,7 @@ def caller_workflow(agent: str, ref: str, *, repository: str = BATON_REPOSITORY)
     )
     text, found = _USES.subn(lambda m: f"{m['indent']}uses: {pin} {comment}", text, count=1)
     if not found:
-        raise InvalidSetting(f"caller.yml has no `uses:` of {REUSABLE_WORKFLOW}")
+        raise SetupRefused(f"caller.yml has no `uses:` of {REUSABLE_WORKFLOW}")
     setup = AGENTS[agent]
     if agent == DEFAULT_AGENT:
         return text
@@ -94,10 +94,10 @@ def starter_config() -> str:
 def plan(agent: str, ref: str | None) -> Setup:
     """The files for `agent`, the caller pinned to `ref` (default: this release's tag)."""
     if agent not in AGENTS:
-        raise InvalidSetting(f"unknown agent {agent!r}; the agents are: {', '.join(AGENTS)}")
+        raise SetupRefused(f"unknown agent {agent!r}; the agents are: {', '.join(AGENTS)}")
     chosen = ref or f"v{__version__}"
     if not _REF.fullmatch(chosen) or ".." in chosen:
-        raise InvalidSetting(f"--ref {chosen!r} is neither a commit SHA nor a tag")
+        raise SetupRefused(f"--ref {chosen!r} is neither a commit SHA nor a tag")
     files = {CALLER_PATH: caller_workflow(agent, chosen), CONFIG_PATH: starter_config()}
     return Setup(files, chosen, bool(SHA.fullmatch(chosen)))
 
@@ -106,7 +106,7 @@ def write(root: Path, setup: Setup, *, force: bool) -> list[str]:
     """Write the files under `root`; none at all when one exists already and not `force`."""
     existing = [path for path in setup.files if (root / path).exists()]
     if existing and not force:
-        raise InvalidSetting(f"{existing[0]} exists; pass --force to overwrite it")
+        raise SetupRefused(f"{existing[0]} exists; pass --force to overwrite it")
     for path, text in setup.files.items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -77,9 +77,9 @@ def check_config(path: str, text: str | None) -> tuple[list[Finding], Settings |
     except BatonError as exc:
         first, *rest = str(exc).splitlines() or [""]
         more = f" (and {len(rest)} more)" if rest else ""
-        return [
-            error(f"{first}{more}", f"baton validate --config {path} lists every problem")
-        ], None
+        where = "" if first.startswith(path) else f"{path}: "
+        fix = f"baton validate --config {path} lists every problem"
+        return [error(f"{where}{first}{more}", fix)], None
     return [], settings
 
 
