@@ -10,6 +10,7 @@ from baton.adopt.doctor import diagnose
 from baton.errors import TrackerError
 from baton.github.setup import GitHubRepositorySetup
 from fakes.http_github import FakeGitHub
+from workflow.api_permissions import Request, needs, union
 
 STATUS_LABELS = (
     "warning: 30 status labels do not exist yet: status:received, "
@@ -80,3 +81,15 @@ def test_a_bad_token_stops_doctor_with_githubs_answer(ready: FakeGitHub) -> None
     setup = GitHubRepositorySetup(ready.repo_full_name, "not-the-token", api_url=ready.url)
     with pytest.raises(TrackerError, match="401 Bad credentials"):
         diagnose(setup)
+
+
+def test_doctor_only_reads_and_each_request_is_a_mapped_github_route(ready: FakeGitHub) -> None:
+    doctor_report(ready)
+    made = {Request(call.method, call.path) for call in ready.requests}
+    assert {request.method for request in made} == {"GET"}
+    assert union(needs(request) for request in made) == {
+        "contents": "read",
+        "issues": "read",
+        "secrets": "read",
+        "administration": "read",
+    }
