@@ -35,6 +35,7 @@ class SettingsRoutes(FakeBase):
 
     @property
     def actions_may_open_pull_requests(self) -> bool:
+        """Whether "Allow GitHub Actions to create and approve pull requests" is on."""
         return self._state.settings.can_approve_pull_request_reviews
 
     @actions_may_open_pull_requests.setter

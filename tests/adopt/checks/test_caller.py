@@ -137,6 +137,8 @@ def test_no_workflow_calling_baton_is_one_error() -> None:
     ]
 
 
-def test_a_workflow_that_is_not_yaml_is_a_warning() -> None:
+def test_a_workflow_github_cannot_read_is_a_warning() -> None:
     (finding,) = unparsed({PATH: CALLER, ".github/workflows/bad.yml": "on: [push\n"})
-    assert finding.lines() == ["warning: .github/workflows/bad.yml is not valid YAML"]
+    assert finding.lines() == [
+        "warning: .github/workflows/bad.yml is not a YAML mapping, so GitHub cannot run it"
+    ]

@@ -42,6 +42,7 @@ def _calls_baton(job: Any) -> bool:
 
 
 def _load(text: str) -> dict[Any, Any] | None:
+    """A workflow's document; None when it is not a YAML mapping (GitHub cannot run it)."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError:
@@ -53,10 +54,10 @@ def find(workflows: Mapping[str, str]) -> tuple[str, dict[Any, Any], str, dict[s
     """The first workflow (by path) with a job calling Baton's reusable workflow: its path,
     its document, the job's id and the job."""
     for path in sorted(workflows):
-        data = _load(workflows[path])
-        jobs = data.get("jobs") if data else None
-        for job_id, job in (jobs or {}).items() if isinstance(jobs, dict) else ():
-            if data is not None and _calls_baton(job):
+        data = _load(workflows[path]) or {}
+        jobs = data.get("jobs")
+        for job_id, job in jobs.items() if isinstance(jobs, dict) else ():
+            if _calls_baton(job):
                 return path, data, str(job_id), job
     return None
 
@@ -193,9 +194,9 @@ def missing(workflows: Mapping[str, str] | None) -> Finding:
 
 
 def unparsed(workflows: Mapping[str, str]) -> list[Finding]:
-    """A workflow file that is not YAML (GitHub shows it as failing too)."""
+    """A workflow file that is not a YAML mapping (GitHub shows it as failing too)."""
     return [
-        warning(f"{path} is not valid YAML")
+        warning(f"{path} is not a YAML mapping, so GitHub cannot run it")
         for path in sorted(workflows)
         if _load(workflows[path]) is None
     ]
