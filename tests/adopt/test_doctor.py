@@ -93,3 +93,13 @@ def test_doctor_only_reads_and_each_request_is_a_mapped_github_route(ready: Fake
         "secrets": "read",
         "administration": "read",
     }
+
+
+def test_a_trigger_label_renamed_in_the_config_only_is_an_error(ready: FakeGitHub) -> None:
+    ready.push("main", {".github/baton.yml": "entry:\n  trigger_label: ai\n"})
+    ready.add_label("ai")
+    assert doctor_report(ready)[:2] == [
+        "error: .github/workflows/baton.yml: the input `trigger-label` is 'baton', but "
+        ".github/baton.yml sets entry.trigger_label: 'ai'; the job filter goes by the input",
+        "  fix: pass `trigger-label: ai` under the job's `with:`",
+    ]

@@ -34,6 +34,7 @@ class Caller:
     inherit: bool = False  # `secrets: inherit`
     config: str = CONFIG_PATH  # the `config` input
     findings: list[Finding] = field(default_factory=list)
+    inputs: dict[str, Any] = field(default_factory=dict)  # the job's `with:`
 
 
 def _calls_baton(job: Any) -> bool:
@@ -178,9 +179,10 @@ def check_caller(workflows: Mapping[str, str] | None) -> Caller | None:
         if isinstance(secrets, dict)
         else ()
     )
-    inputs = job.get("with")
-    config = str((inputs.get("config") if isinstance(inputs, dict) else None) or CONFIG_PATH)
-    return Caller(path, passed, secrets == "inherit", config, findings)
+    given = job.get("with")
+    inputs = {str(k): v for k, v in given.items()} if isinstance(given, dict) else {}
+    config = str(inputs.get("config") or CONFIG_PATH)
+    return Caller(path, passed, secrets == "inherit", config, findings, inputs)
 
 
 def missing(workflows: Mapping[str, str] | None) -> Finding:
