@@ -12,7 +12,14 @@ import yaml
 
 from baton import __version__
 from baton.adopt.agents import AGENTS
-from baton.adopt.init import BATON_REPOSITORY, caller_source, next_steps, plan, write
+from baton.adopt.init import (
+    BATON_REPOSITORY,
+    caller_source,
+    installed_commit,
+    next_steps,
+    plan,
+    write,
+)
 from baton.errors import SetupRefused
 from baton.workflow.config import parse_config
 
@@ -109,3 +116,55 @@ def test_the_next_steps_name_the_secrets_and_the_setting() -> None:
 def test_batons_repository_is_the_projects_homepage() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["urls"]["Homepage"] == f"https://github.com/{BATON_REPOSITORY}"
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        pytest.param(
+            '{"url": "https://github.com/issue-baton/baton.git", '
+            f'"vcs_info": {{"vcs": "git", "commit_id": "{RELEASE}"}}}}',
+            ("issue-baton/baton", RELEASE),
+            id="installed from Baton's repository at a commit",
+        ),
+        pytest.param(
+            '{"url": "git+https://github.com/a-fork/baton", '
+            f'"vcs_info": {{"vcs": "git", "commit_id": "{RELEASE}"}}}}',
+            ("a-fork/baton", RELEASE),
+            id="installed from a fork: the fork's workflow at its commit",
+        ),
+        pytest.param(
+            '{"url": "file:///home/me/baton", "dir_info": {"editable": true}}',
+            None,
+            id="an editable checkout: no commit recorded",
+        ),
+        pytest.param(
+            '{"url": "https://example.org/baton.git", '
+            f'"vcs_info": {{"vcs": "git", "commit_id": "{RELEASE}"}}}}',
+            None,
+            id="not from GitHub",
+        ),
+        pytest.param("not json", None, id="a broken record"),
+        pytest.param(None, None, id="no record"),
+    ],
+)
+def test_the_commit_pip_installed_baton_from(
+    record: str | None, expected: tuple[str, str] | None
+) -> None:
+    assert installed_commit(record) == expected
+
+
+def test_init_pins_the_installed_commit_unless_a_ref_is_given() -> None:
+    record = (
+        '{"url": "https://github.com/a-fork/baton", '
+        f'"vcs_info": {{"vcs": "git", "commit_id": "{RELEASE}"}}}}'
+    )
+    setup = plan("claude", None, direct_url=record)
+    job = yaml.safe_load(setup.files[CALLER])["jobs"]["baton"]
+    assert (job["uses"], setup.pinned) == (
+        f"a-fork/baton/.github/workflows/baton-issues.yml@{RELEASE}",
+        True,
+    )
+    other = "f" * 40
+    job = yaml.safe_load(plan("claude", other, direct_url=record).files[CALLER])["jobs"]["baton"]
+    assert job["uses"] == f"{BATON_REPOSITORY}/.github/workflows/baton-issues.yml@{other}"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from baton import __version__
 from baton.adopt.agents import AGENTS, DEFAULT_AGENT
 from baton.errors import BatonError, TrackerError
 
@@ -24,8 +25,8 @@ DEFAULT_API_URL = "https://api.github.com"
 )
 @click.option(
     "--ref",
-    help="The commit SHA of the Baton release to pin (default: this version's tag, with a note "
-    "to pin its SHA).",
+    help=f"The commit SHA of the Baton release to pin (v{__version__}'s). Default: the commit "
+    "pip installed this Baton from, else the release's tag, with a note to pin its SHA.",
 )
 @click.option(
     "--dir",
@@ -39,10 +40,10 @@ DEFAULT_API_URL = "https://api.github.com"
 def init(agent: str, ref: str | None, root: str, force: bool) -> None:
     """Write .github/workflows/baton.yml (calling Baton's reusable workflow, pinned) and a
     starter .github/baton.yml, then print the secrets and the setting to add."""
-    from baton.adopt.init import next_steps, plan, write
+    from baton.adopt.init import direct_url_record, next_steps, plan, write
 
     try:
-        setup = plan(agent, ref)
+        setup = plan(agent, ref, direct_url=direct_url_record())
         written = write(Path(root), setup, force=force)
     except BatonError as exc:
         click.echo(f"error: {exc}", err=True)

@@ -7,10 +7,11 @@ for another agent, swaps the `with:` block's install and command lines and the k
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from dataclasses import dataclass
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 from baton import __version__
@@ -20,6 +21,8 @@ from baton.errors import SetupRefused
 from baton.names import CONFIG_PATH
 
 BATON_REPOSITORY = "issue-baton/baton"  # where releases are tagged (pyproject's Homepage)
+DISTRIBUTION = "issue-baton"
+_GITHUB = re.compile(r"(?:git\+)?https://github\.com/(?P<repository>[\w.-]+/[\w.-]+?)(?:\.git)?/?")
 SHA = re.compile(r"[0-9a-f]{40}")
 _REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,199}")
 _USES = re.compile(
@@ -91,14 +94,42 @@ def starter_config() -> str:
     )
 
 
-def plan(agent: str, ref: str | None) -> Setup:
-    """The files for `agent`, the caller pinned to `ref` (default: this release's tag)."""
+def installed_commit(direct_url: str | None) -> tuple[str, str] | None:
+    """The repository and commit this Baton was installed from, when pip recorded them
+    (`pip install git+https://github.com/OWNER/NAME@SHA` writes `direct_url.json`, PEP 610)."""
+    try:
+        record = json.loads(direct_url or "null")
+    except ValueError:
+        return None
+    vcs = record.get("vcs_info") if isinstance(record, dict) else None
+    commit = vcs.get("commit_id") if isinstance(vcs, dict) else None
+    where = _GITHUB.fullmatch(str(record.get("url", ""))) if isinstance(record, dict) else None
+    if not isinstance(commit, str) or not SHA.fullmatch(commit) or where is None:
+        return None
+    return where["repository"], commit
+
+
+def direct_url_record() -> str | None:
+    """What pip recorded of where this Baton came from; None when it recorded nothing."""
+    try:
+        return metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def plan(agent: str, ref: str | None, *, direct_url: str | None = None) -> Setup:
+    """The files for `agent`, the caller pinned to `ref`, else to the commit this Baton was
+    installed from, else to this release's tag (which the maintainer is told to pin)."""
     if agent not in AGENTS:
         raise SetupRefused(f"unknown agent {agent!r}; the agents are: {', '.join(AGENTS)}")
-    chosen = ref or f"v{__version__}"
+    repository, chosen = BATON_REPOSITORY, ref or f"v{__version__}"
+    installed = None if ref else installed_commit(direct_url)
+    if installed is not None:
+        repository, chosen = installed
     if not _REF.fullmatch(chosen) or ".." in chosen:
         raise SetupRefused(f"--ref {chosen!r} is neither a commit SHA nor a tag")
-    files = {CALLER_PATH: caller_workflow(agent, chosen), CONFIG_PATH: starter_config()}
+    caller = caller_workflow(agent, chosen, repository=repository)
+    files = {CALLER_PATH: caller, CONFIG_PATH: starter_config()}
     return Setup(files, chosen, bool(SHA.fullmatch(chosen)))
 
 
