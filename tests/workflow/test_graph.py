@@ -136,9 +136,7 @@ PATH_STEPS = [
 
 
 @pytest.mark.parametrize(("step", "label"), PATH_STEPS)
-def test_each_step_of_the_path_is_labelled_by_its_cause(
-    step: tuple[str, bool], label: str
-) -> None:
+def test_each_step_of_the_path_is_labelled_by_its_cause(step: tuple[str, bool], label: str) -> None:
     trigger, forced = step
     history = [
         _entry(None, "creating_pr", "entry"),

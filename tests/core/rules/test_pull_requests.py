@@ -916,9 +916,7 @@ def test_a_merge_without_a_route_is_noted_and_recorded(lifecycle):
 
 
 @pytest.mark.parametrize("merged", [True, False], ids=["merged", "closed unmerged"])
-def test_a_pull_request_route_into_an_agent_s_state_starts_the_agent_unforced(
-    lifecycle, merged
-):
+def test_a_pull_request_route_into_an_agent_s_state_starts_the_agent_unforced(lifecycle, merged):
     route = {"merged": "implementing"} if merged else {"closed": "implementing"}
     build = _routes(lifecycle, **route)
     record = _approved_earlier(build, GATE)
