@@ -128,3 +128,16 @@ def test_simulate_epic_fails_a_wrong_expectation(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "task api is completed, expected failed" in result.output
     assert "4 sub-issues, expected 5" in result.output
+
+
+def test_the_readme_quotes_the_epic_demo_as_it_runs() -> None:
+    """Every line of the README's abbreviated run is printed by the demo, in that order."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme[readme.index("### baton demo --epic") :]
+    block = section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n"))]
+    quoted = [line for line in block.splitlines()[1:] if line not in ("…", "")]
+    printed = CliRunner().invoke(cli, ["demo", "--epic"]).output.splitlines()
+    at = 0
+    for line in quoted:
+        assert line in printed[at:], line
+        at = printed.index(line, at) + 1
