@@ -293,28 +293,22 @@ class EpicPlayer:
                 self.comment(self.epic, script.on_blocked, people.maintainer)
             elif failed and script.on_failed and state == "implementing":
                 self.comment(failed[0], script.on_failed, people.maintainer)
-            elif state == "completing" and script.finish == "merge" and self._pull_request():
-                self.merge(self._pull_request(), people.approver)
+            elif state == "completing" and script.finish == "merge" and self._open_pull():
+                self.merge(self._open_pull() or 0, people.approver)
             elif state == "completing":
                 self.comment(self.epic, "approved", people.approver)
             else:
                 break
 
-    def _pull_request(self) -> int | None:
-        """The epic's open pull request, as its record names it."""
+    def _open_pull(self) -> int | None:
+        """The epic's pull request, as its record names it, while it is open."""
         record = self.record()
-        work = record.work if record else None
-        number = work.pull_request if work is not None else None
-        if number is None or work_news.pull_state(self.gh, self.gh.pull_requests[number]) in (
-            "merged",
-            "closed",
-        ):
-            return None
-        return number
+        number = record.work.pull_request if record and record.work else None
+        pull = self.gh.pull_requests.get(number) if number is not None else None
+        return number if work_news.pull_state(self.gh, pull) in ("draft", "open") else None
 
-    def merge(self, number: int | None, who: str) -> None:
+    def merge(self, number: int, who: str) -> None:
         """`who` merges the pull request on GitHub; its `pull_request` event reaches Baton."""
-        assert number is not None
         pull = self.gh.pull_requests[number]
         self.say(f"\n{who} merges pull request #{number} ({pull.head} into {pull.base})")
         self.gh.human_merge(number, by=who)
@@ -413,6 +407,9 @@ def simulate_script(path: Path, echo: Callable[[str], None]) -> list[str]:
     echo(f"Simulating epic {script.name}")
     player = EpicPlayer(script, echo)
     player.play()
+    work = player.work()
+    if work:
+        echo(f"\nThe work: {work}.")
     echo("\n" + player.table())
     echo(f"\n{player.figures()}.")
     return player.check(script.expect)
