@@ -382,9 +382,9 @@ class EpicPlayer:
 def show_demo(echo: Callable[[str], None], *, quiet: bool) -> None:
     """`baton demo --epic`: the built-in epic played, then its final state, table and graph."""
     echo(
-        "Baton demo: one epic through discovery, planning and six tasks, on an in-memory "
-        "GitHub.\nEvery step is a GitHub event, a dispatched run or an agent report, handled "
-        "exactly as `baton run` and `baton report` handle them."
+        "Baton demo: one epic through discovery, planning, six tasks on their own branches and "
+        "its pull request, on an in-memory GitHub.\nEvery step is a GitHub event, a dispatched "
+        "run or an agent report, handled exactly as `baton run` and `baton report` handle them."
     )
     player = EpicPlayer(demo_script(), (lambda _: None) if quiet else echo)
     player.play()
