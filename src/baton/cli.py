@@ -59,7 +59,7 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--quiet", is_flag=True, help="Print only the final path.")
-@click.option("--epic", is_flag=True, help="Play a whole epic: discovery, plan, tasks, breaker.")
+@click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
 def demo(quiet: bool, epic: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
