@@ -13,8 +13,8 @@ so. The only module of Baton that imports PyGithub.
 
 Of PyGithub it takes the `Requester` (and its retry and exceptions), never the package's
 `__init__`: that imports every one of PyGithub's ~300 classes and, through `github.Auth`, jwt
-and cryptography, about a third of a transition's CPU for nothing Baton calls (the token
-always arrives made; an App's key never reaches this process). `_requester_alone` enters the
+and cryptography, ~90 ms of a transition's CPU for nothing Baton calls (the token always
+arrives made; an App's key never reaches this process). `_requester_alone` enters the
 package into `sys.modules` unexecuted, so its submodules load on their own.
 """
 
