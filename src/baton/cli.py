@@ -10,12 +10,13 @@ from typing import NoReturn
 import click
 
 from baton import __version__
+from baton.action import entry
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
 from baton.adopt import commands as adopt
 from baton.core.model.changeset import CHANGESET_FILE
-from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
+from baton.errors import BatonError, InvalidWorkflow
 from baton.names import CONFIG_PATH
 from baton.workflow.checks import check
 from baton.workflow.config import (
@@ -231,23 +232,14 @@ issue_option = click.option(
 
 
 def _env() -> ActionEnv:
-    """The Action's environment. A value that does not parse stops the command before anything
-    is read or written: one `::error::` line per bad value, naming it and what it accepts."""
-    try:
-        return ActionEnv.from_environ()
-    except InvalidConfig as exc:
-        for line in str(exc).splitlines():
-            click.echo(annotation("error", line))
-        sys.exit(1)
+    """The Action's environment, or one `::error::` line per bad value and exit status 1."""
+    return entry.action_env(click.echo)
 
 
 @cli.command()
 def run() -> None:
     """Act on the GitHub event of this job (the Action's entry point)."""
-    from baton.action.commands import finish, run_event
-
-    env = _env()
-    sys.exit(finish(env, run_event(env), click.echo))
+    sys.exit(entry.run(click.echo))
 
 
 @cli.command()
