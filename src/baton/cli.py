@@ -14,7 +14,6 @@ from baton.action import entry
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
-from baton.adopt import commands as adopt
 from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidWorkflow
 from baton.names import CONFIG_PATH
@@ -51,7 +50,22 @@ config_option = click.option(
 workflow_option = click.option("--workflow", "workflow", help="A preset workflow by name.")
 
 
-@click.group(commands=[adopt.init, adopt.doctor])
+class _Commands(click.Group):
+    """`init` and `doctor` (`baton.adopt`) are imported only when named or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), "doctor", "init"])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in {"doctor", "init"}:
+            from baton.adopt import commands
+
+            command: click.Command = getattr(commands, name)
+            return command
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands)
 @click.version_option(__version__, prog_name="baton")
 def cli() -> None:
     """Baton walks GitHub issues through a state machine of AI-agent work, with humans in the
@@ -68,8 +82,9 @@ def demo(quiet: bool, epic: bool) -> None:
     from baton.sim.scenario.player import Player
 
     if epic:
-        _epic_demo(quiet)
-        return
+        from baton.sim.epic_demo import show_demo
+
+        return show_demo(click.echo, quiet=quiet)
 
     settings = _settings(None, "issue-lifecycle")
     scenario = demo_scenario()
@@ -94,12 +109,6 @@ def demo(quiet: bool, epic: bool) -> None:
     click.echo(player.path())
     click.echo("```")
     sys.exit(status)
-
-
-def _epic_demo(quiet: bool) -> None:
-    from baton.sim.epic_demo import show_demo
-
-    show_demo(click.echo, quiet=quiet)
 
 
 def _simulate_epic(path: str) -> None:
