@@ -18,9 +18,9 @@ def main() -> None:
         code = quick_run()
         if code is not None:
             sys.exit(code)
-        from baton.action.entry import run
+        from baton.action import entry
 
-        sys.exit(run())
+        entry.main()
     from baton.cli import cli
 
     cli()

@@ -13,6 +13,7 @@ import pytest
 
 from action_harness import ActionRunner, parse_outputs
 from baton.action import entry
+from baton.cli import cli
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 
@@ -51,6 +52,24 @@ def test_a_log_loses_escape_sequences_and_a_terminal_keeps_them(
         monkeypatch.setattr(sys, "stdout", stream)
         entry.echo("\x1b[31mred")
         assert stream.getvalue() == expected
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, EOFError])
+def test_an_interrupted_run_ends_as_the_click_command_ends(
+    interrupt: type[BaseException],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def interrupted(say: object = None) -> int:
+        raise interrupt
+
+    monkeypatch.setattr(entry, "run", interrupted)
+    endings = []
+    for start in (entry.main, lambda: cli(["run"])):
+        with pytest.raises(SystemExit) as ended:
+            start()
+        endings.append((ended.value.code, *capsys.readouterr()))
+    assert endings == [(1, "", "\nAborted!\n")] * 2
 
 
 # The console script's `baton run`, and the click group's, each writing its loaded modules.
@@ -98,3 +117,35 @@ def test_a_transition_loads_neither_click_nor_the_other_commands(tmp_path: Path)
     skipped = ("click", "baton.cli", "baton.adopt", "baton.sim")
     assert [m for m in loaded if m.startswith(skipped)] == []
     assert "baton.action.entry" in loaded
+
+
+def _closed_pipe(tmp_path: Path, script: str) -> tuple[int, str]:
+    """An issue entered with the log's reader gone before the run prints: status, stderr."""
+    tmp_path.mkdir()
+    with FakeGitHub() as fake:
+        action = ActionRunner(fake, tmp_path)
+        fake.set_permission("maria", "maintain")
+        number = fake.add_issue("Export as CSV", "Please.", user="alice")
+        fake.label_by(number, "baton", "maria")
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps(payloads.labeled(fake, number, "baton")), encoding="utf-8")
+        process = subprocess.Popen(
+            [sys.executable, "-c", script],
+            env=action.env("issues", event),
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        errors = process.stderr.read()
+        status = process.wait(timeout=60)
+        assert fake.labels_of(number) == ["status:received"]
+    return status, errors
+
+
+def test_a_closed_pipe_ends_the_run_as_the_click_command_ends_it(tmp_path: Path) -> None:
+    console = _closed_pipe(tmp_path / "console", CONSOLE)
+    clicked = _closed_pipe(tmp_path / "click", CLICK)
+    assert console == clicked == (1, "")

@@ -3,14 +3,18 @@
 A transition's run needs none of click's parsing (the command takes no option), and importing
 click and the other commands' modules cost about a tenth of its CPU. `baton.cli`'s `run`
 calls the same `run` with `click.echo`; `echo` here prints what `click.echo` prints for our
-lines, so both entries write the same bytes (tests/action/test_entry.py compares them).
+lines, and `main` ends as click's standalone mode does, so both entries write the same bytes
+and exit with the same status (tests/action/test_entry.py compares them).
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from baton.action.env import ActionEnv
 from baton.action.outputs import annotation
@@ -49,3 +53,20 @@ def run(say: Callable[[str], None] = echo) -> int:
 
     env = action_env(say)
     return finish(env, run_event(env), say)
+
+
+def main() -> NoReturn:
+    """`run`, ending as click's standalone mode ends it: an interrupt (a cancelled job) prints
+    `Aborted!` and exits 1, a reader that closed the pipe exits 1 quietly."""
+    try:
+        code = run()
+    except (EOFError, KeyboardInterrupt):
+        print("\nAborted!", file=sys.stderr)
+        sys.exit(1)
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        # Nothing more can reach the reader; the interpreter's last flush must not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    sys.exit(code)
