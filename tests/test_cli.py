@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -529,3 +531,35 @@ def test_baton_schema_prints_a_json_schema() -> None:
     assert {"workflow", "approvers", "approval_words", "timeouts", "limits"} <= set(
         schema["properties"]
     )
+
+
+# --- the group ------------------------------------------------------------------------------
+ADOPT_LOADED_AFTER = """
+import sys
+from click.testing import CliRunner
+from baton.cli import cli
+print("baton.adopt" in sys.modules)
+CliRunner().invoke(cli, sys.argv[1:])
+print("baton.adopt" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded"),
+    [(["validate"], "False False"), (["init", "--help"], "False True"), (["--help"], "False True")],
+)
+def test_baton_adopt_is_imported_only_for_init_doctor_or_the_list(
+    args: list[str], loaded: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ADOPT_LOADED_AFTER, *args], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert " ".join(done.stdout.split()) == loaded
+
+
+def test_the_help_lists_every_command_in_order() -> None:
+    commands = _invoke(["--help"]).output.split("Commands:\n", 1)[1]
+    listed = re.findall(r"^  (\w+) ", commands, re.MULTILINE)
+    expected = ["agent", "context", "demo", "doctor", "graph", "init", "report", "run"]
+    assert listed == [*expected, "schema", "simulate", "sweep", "validate"]

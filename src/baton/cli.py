@@ -10,12 +10,12 @@ from typing import NoReturn
 import click
 
 from baton import __version__
+from baton.action import entry
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
-from baton.adopt import commands as adopt
 from baton.core.model.changeset import CHANGESET_FILE
-from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
+from baton.errors import BatonError, InvalidWorkflow
 from baton.names import CONFIG_PATH
 from baton.workflow.checks import check
 from baton.workflow.config import (
@@ -50,7 +50,22 @@ config_option = click.option(
 workflow_option = click.option("--workflow", "workflow", help="A preset workflow by name.")
 
 
-@click.group(commands=[adopt.init, adopt.doctor])
+class _Commands(click.Group):
+    """`init` and `doctor` (`baton.adopt`) are imported only when named or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), "doctor", "init"])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in {"doctor", "init"}:
+            from baton.adopt import commands
+
+            command: click.Command = getattr(commands, name)
+            return command
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands)
 @click.version_option(__version__, prog_name="baton")
 def cli() -> None:
     """Baton walks GitHub issues through a state machine of AI-agent work, with humans in the
@@ -67,8 +82,9 @@ def demo(quiet: bool, epic: bool) -> None:
     from baton.sim.scenario.player import Player
 
     if epic:
-        _epic_demo(quiet)
-        return
+        from baton.sim.epic_demo import show_demo
+
+        return show_demo(click.echo, quiet=quiet)
 
     settings = _settings(None, "issue-lifecycle")
     scenario = demo_scenario()
@@ -93,12 +109,6 @@ def demo(quiet: bool, epic: bool) -> None:
     click.echo(player.path())
     click.echo("```")
     sys.exit(status)
-
-
-def _epic_demo(quiet: bool) -> None:
-    from baton.sim.epic_demo import show_demo
-
-    show_demo(click.echo, quiet=quiet)
 
 
 def _simulate_epic(path: str) -> None:
@@ -231,23 +241,14 @@ issue_option = click.option(
 
 
 def _env() -> ActionEnv:
-    """The Action's environment. A value that does not parse stops the command before anything
-    is read or written: one `::error::` line per bad value, naming it and what it accepts."""
-    try:
-        return ActionEnv.from_environ()
-    except InvalidConfig as exc:
-        for line in str(exc).splitlines():
-            click.echo(annotation("error", line))
-        sys.exit(1)
+    """The Action's environment, or one `::error::` line per bad value and exit status 1."""
+    return entry.action_env(click.echo)
 
 
 @cli.command()
 def run() -> None:
     """Act on the GitHub event of this job (the Action's entry point)."""
-    from baton.action.commands import finish, run_event
-
-    env = _env()
-    sys.exit(finish(env, run_event(env), click.echo))
+    sys.exit(entry.run(click.echo))
 
 
 @cli.command()
