@@ -799,9 +799,10 @@ def test_the_reusable_workflow_runs_the_action_of_its_own_commit() -> None:
         ]
         assert [s["with"]["ref"] for s in sources] == ["${{ job.workflow_sha }}"]
         assert sources[0]["with"]["repository"] == "${{ job.workflow_repository }}"
-        assert [s["uses"] for s in job["steps"] if "command" in s.get("with", {})] == [
+        # (the report job's second one runs `baton run` when the agent job refused a dispatch)
+        assert {s["uses"] for s in job["steps"] if "command" in s.get("with", {})} == {
             "./.baton/action"
-        ]
+        }
 
 
 def test_the_reusable_workflow_takes_an_app_token_when_asked(
@@ -811,8 +812,9 @@ def test_the_reusable_workflow_takes_an_app_token_when_asked(
         apps = _steps(jobs[name], "actions/create-github-app-token")
         if not apps:
             continue  # the expanded example keeps to GITHUB_TOKEN (docs/tokens.md adds it)
-        (baton,) = [s for s in jobs[name]["steps"] if "command" in s.get("with", {})]
-        assert baton["with"]["github-token"] == "${{ steps.app.outputs.token || github.token }}"
+        for baton in [s for s in jobs[name]["steps"] if "command" in s.get("with", {})]:
+            token = baton["with"]["github-token"]
+            assert token == "${{ steps.app.outputs.token || github.token }}"
         assert apps[0]["with"]["permission-contents"] == "write"
 
 

@@ -164,3 +164,20 @@ def test_a_caller_without_the_state_input_still_chains_with_the_issue_alone(
     # GitHub refused the first dispatch (422) and nothing else: one more call, no other write.
     dispatches = [c for c in step.calls if c[1].endswith("/dispatches")]
     assert len(dispatches) == 2
+
+
+def test_an_issue_closed_before_its_agent_job_forgets_the_run_so_reopening_starts_it(
+    fake: FakeGitHub, tmp_path: Path
+) -> None:
+    action = ActionRunner(fake, tmp_path)
+    number, _ = _handed_over(fake, action)
+    fake.update_issue(number, state="closed", actor="alice")
+    name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
+
+    refused = _brief(action, fake, "analyzing_requirements")
+    # The report job's `baton run` in place of the skipped baton job (the workflow's REFUSED).
+    decided = action.run(name, payload)
+
+    assert refused.outputs["agent"] == ""
+    assert "closed before the analyst's run started" in decided.stdout
+    assert record_of(fake, number).dispatch is None

@@ -16,6 +16,7 @@ from baton.sim.memory_github import MemoryGitHub
 from support.expressions import (
     EXPANDED,
     REUSABLE,
+    condition,
     job_starts,
     jobs,
     render,
@@ -59,13 +60,30 @@ def test_a_hand_off_starts_two_jobs_and_every_other_run_three(
 
 
 @pytest.mark.parametrize("path", FLOWS)
-def test_an_agent_job_that_ran_no_agent_starts_no_report_and_one_that_failed_does(
+def test_after_an_agent_job_that_ran_no_agent_the_report_job_decides_the_run_instead(
     path: Path,
 ) -> None:
-    # The record refused the dispatch: the job named no agent, and nothing is reported.
+    report = jobs(path)["report"]
     refused = job_starts(path, [dispatch(HANDED_OVER)], [{"agent": "", "issue": "7"}])
-    assert refused == [("agent",)]
-    # It failed before or after its agent ran: the failure is reported (the retry ladder).
+    assert refused == [("agent", "report")]
+    commands = {
+        s["with"]["command"]: s["if"] for s in report["steps"] if "command" in s.get("with", {})
+    }
+    assert set(commands) == {"report", "run"}
+
+    def chosen(agent: dict[str, Any], baton: dict[str, Any] = SKIPPED) -> list[str]:
+        context = _context(dispatch(HANDED_OVER), baton)
+        context["needs"]["agent"] = agent
+        context["env"] = {"REFUSED": render([report["env"]["REFUSED"]], context)[0]}
+        runs = render([condition(commands[c]) for c in sorted(commands)], context)
+        return [c for c, answer in zip(sorted(commands), runs, strict=True) if answer == "true"]
+
+    # The record refused the dispatch: `baton run`, as the skipped baton job would have.
+    assert chosen({"result": "success", "outputs": {"agent": ""}}) == ["run"]
+    # The agent ran, or the job failed (a failed attempt is reported): `baton report`.
+    assert chosen({"result": "success", "outputs": {"agent": "developer"}}) == ["report"]
+    assert chosen({"result": "failure", "outputs": {}}) == ["report"]
+    assert chosen({"result": "failure", "outputs": {}}, DECIDED) == ["report"]
     failed = job_starts(path, [dispatch(HANDED_OVER)], [{"agent": ""}], failed=("agent",))
     assert failed == [("agent", "report")]
 
