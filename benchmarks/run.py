@@ -5,6 +5,7 @@ the fake GitHub of the tests over real HTTP, prints a table and writes benchmark
     .venv/bin/python benchmarks/run.py            # full run (about a minute)
     .venv/bin/python benchmarks/run.py --quick    # fewer repetitions
     .venv/bin/python benchmarks/run.py --epics    # the epic figures alone (seconds)
+    .venv/bin/python benchmarks/run.py --jobs     # job starts and billed minutes alone
 """
 
 from __future__ import annotations
@@ -1214,9 +1215,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer timing repetitions")
     parser.add_argument("--epics", action="store_true", help="the epic figures alone")
+    parser.add_argument("--jobs", action="store_true", help="job starts and billed minutes alone")
     parser.add_argument("--output", default=str(ROOT / "benchmarks" / "RESULTS.md"))
     args = parser.parse_args()
     output = Path(args.output)
+    if args.jobs:
+        import jobs  # benchmarks/jobs.py, beside this script
+
+        before = output.read_text(encoding="utf-8") if output.exists() else ""
+        section = jobs.render(jobs.figures())
+        output.write_text(jobs.with_section(before, section), encoding="utf-8")
+        print(section)
+        return
     epics = render_epics(epic_figures(repeat=21 if args.quick else 101))
     if args.epics:
         before = output.read_text(encoding="utf-8") if output.exists() else ""
@@ -1234,7 +1244,10 @@ def main() -> None:
         for name, seconds, rss, cpu in report_timings(workdir, repeat=3 if args.quick else 7):
             times.append((name, seconds, seconds / bare, rss, cpu))
     sizes = record_sizes([10, 100, 1000])
+    import jobs
+
     text = _with_epics(render(rows, sweep, times, sizes, work, limits), epics)
+    text = jobs.with_section(text, jobs.render(jobs.figures()))
     output.write_text(text, encoding="utf-8")
     print(text)
 

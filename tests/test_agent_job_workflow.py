@@ -129,10 +129,12 @@ def test_the_agent_job_reads_the_config_from_the_default_branch_not_the_issues_b
         'mv "$GITHUB_WORKSPACE/.baton-config" "$RUNNER_TEMP/baton-config"',
         'mv "$GITHUB_WORKSPACE/.baton-source" "$RUNNER_TEMP/baton-source"',
     ]
-    issue = steps[3]
-    assert issue["with"]["ref"] == "${{ needs.baton.outputs.branch }}"  # after the move
-    briefing = next(s for s in steps if s.get("name") == "Fetch the briefing")
-    assert briefing["working-directory"] == f"{RUNNER_TEMP}/baton-config"
+    # The issue's checkout after the move, and after the briefing that names its branch.
+    briefing = next(i for i, s in enumerate(steps) if s.get("name") == "Fetch the briefing")
+    assert steps[briefing]["working-directory"] == f"{RUNNER_TEMP}/baton-config"
+    (issue,) = [i for i, s in enumerate(steps) if "checkout" in s.get("uses", "") and i > 2]
+    assert issue > briefing
+    assert steps[issue]["with"]["ref"] == "${{ steps.brief.outputs.branch }}"
     agent = next(s for s in steps if s.get("name") == "Run the agent")
     assert 'export INPUT_CONFIG="$RUNNER_TEMP/baton-config/' in agent["run"]
 

@@ -305,7 +305,7 @@ def test_a_failure_at_any_write_is_repaired_by_the_rerun_and_nothing_is_lost_or_
 
     assert_sound(gh, settings, case)
     if case.agent and job.chain:
-        assert [d.inputs for d in gh.dispatches] == [{"issue": str(ISSUE)}], gh.log
+        assert [d.inputs["issue"] for d in gh.dispatches] == [str(ISSUE)], gh.log
     elif case.agent:
         assert job.named(case.agent) == 1, [r.decision.reason for r in job.results]
     else:
@@ -353,7 +353,7 @@ def test_a_field_github_refuses_alone_is_redone_and_a_second_failure_is_repaired
 
     assert_sound(gh, settings, case)
     if case.agent and job.chain:
-        assert [d.inputs for d in gh.dispatches] == [{"issue": str(ISSUE)}], gh.log
+        assert [d.inputs["issue"] for d in gh.dispatches] == [str(ISSUE)], gh.log
 
 
 @pytest.mark.parametrize("name", [n for n, c in TRANSITIONS.items() if "set_labels" in c.writes])
@@ -472,7 +472,7 @@ def test_without_a_rerun_the_hourly_sweep_repairs_what_the_failed_run_left(gh, n
     if written:
         assert any(REPAIR_NOTE in m or REPOST_NOTE in m for m in messages_of(gh))
     if case.agent:
-        assert [d.inputs for d in gh.dispatches] == [{"issue": str(ISSUE)}]
+        assert [d.inputs["issue"] for d in gh.dispatches] == [str(ISSUE)]
         assert swept and swept.decision.agent == case.agent
 
 
@@ -489,7 +489,7 @@ def test_a_report_whose_run_wrote_nothing_is_not_lost_the_agent_is_sent_again(gh
     swept = sweep_run(gh, settings, after=timedelta(hours=3))
 
     assert swept is not None and swept.decision.agent == "pm"
-    assert [d.inputs for d in gh.dispatches] == [{"issue": str(ISSUE)}]
+    assert [d.inputs["issue"] for d in gh.dispatches] == [str(ISSUE)]
     assert record_of(gh).state == "received" and record_of(gh).attempt == 2
     assert labels_agree(gh, settings)
 
@@ -625,4 +625,4 @@ def test_a_report_with_a_valid_changeset_commits_it_once_and_opens_the_draft_pul
     assert gh.file_at(BRANCH, "src/export.py") == CODE["src/export.py"]
     assert record.work.pull_request == gh.pull_request_of(BRANCH)
     assert labels_agree(gh, settings)
-    assert [d.inputs for d in gh.dispatches] == [{"issue": str(ISSUE)}]
+    assert [d.inputs["issue"] for d in gh.dispatches] == [str(ISSUE)]

@@ -152,7 +152,7 @@ def assert_sound(fake: FakeGitHub, setup: str) -> None:
     moves = [(e.from_state, e.to_state) for e in record.history]
     assert moves.count((before, after)) == 1, moves
     if agent:
-        assert [d.inputs for d in fake.dispatches] == [{"issue": str(ISSUE)}]
+        assert [d.inputs["issue"] for d in fake.dispatches] == [str(ISSUE)]
     else:
         assert sum(QUESTION in m for m in messages_of(fake, ISSUE)) == 1, messages_of(fake, ISSUE)
         assert not fake.dispatches

@@ -148,7 +148,9 @@ def test_context_printed_in_a_workflow_step_runs_no_command(
 ) -> None:
     briefing = "# You are the analyst\n\n```text\n::error::pwned\n##[stop-commands]x\n```\n"
     monkeypatch.setattr(
-        action, "context_command", lambda env, issue, fmt: (action.CommandResult(), briefing)
+        action,
+        "context_command",
+        lambda env, issue, fmt, state=None: (action.CommandResult(), briefing),
     )
 
     in_actions = CliRunner().invoke(

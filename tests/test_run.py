@@ -52,10 +52,11 @@ def the_pm_reports(gh: MemoryGitHub, settings: Settings) -> Job:
     return report_job(gh, settings, "pm", next_state="analyzing_requirements", summary="Clear")
 
 
-def dispatched_at(at: str) -> DispatchRequest:
-    """The run of issue #1 started through CHAIN at `at`."""
+def dispatched_at(at: str, state: str) -> DispatchRequest:
+    """The run of issue #1 started through CHAIN at `at`, handed the state whose agent is due."""
+    inputs = {"issue": "1", "state": state}
     return DispatchRequest(
-        "workflow_dispatch", at, workflow="baton.yml", ref="refs/heads/main", inputs={"issue": "1"}
+        "workflow_dispatch", at, workflow="baton.yml", ref="refs/heads/main", inputs=inputs
     )
 
 
@@ -133,7 +134,7 @@ def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agen
         "set_labels",
         "dispatch",
     ]
-    assert gh.dispatches == [dispatched_at("2026-01-05T09:05:00Z")]
+    assert gh.dispatches == [dispatched_at("2026-01-05T09:05:00Z", "received")]
     assert result.dispatched is True
     assert result.applied == Applied(
         steps=[f"record created (comment {record[0].id})", "labels: -baton, +status:received"],
@@ -196,7 +197,7 @@ def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
         ],
         comment_id=comment_id,
     )
-    assert gh.dispatches == [dispatched_at("2026-01-05T09:10:00Z")]
+    assert gh.dispatches == [dispatched_at("2026-01-05T09:10:00Z", "analyzing_requirements")]
     assert (result.dispatched, result.notes) == (True, [])
     assert state_of(gh) == "analyzing_requirements"
 

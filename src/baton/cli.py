@@ -303,14 +303,15 @@ def sweep() -> None:
 @issue_option
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
 @click.option("--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
-def context(issue: int, fmt: str, output: str | None) -> None:
+@click.option("--state", help="Nothing unless the record waits for this state's agent.")
+def context(issue: int, fmt: str, output: str | None, state: str | None) -> None:
     """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
     import os
 
     from baton.action.commands import context_command, context_for_stdout, finish
 
     env = _env()
-    outcome, text = context_command(env, issue=issue, fmt=fmt)
+    outcome, text = context_command(env, issue=issue, fmt=fmt, state=state or None)
     if text:
         if output:
             Path(output).write_text(text, encoding="utf-8")

@@ -335,7 +335,7 @@ def handle(
             secret=secret,
         )
         if chain is not None and result.decision.agent:
-            tracker.dispatch(chain, {"issue": str(issue.number)})
+            dispatch_next(tracker, chain, issue.number, result.decision.state, result.notes)
             result.dispatched = True
         others = notify or chain
         if others is not None:
@@ -349,3 +349,25 @@ def handle(
         f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "
         "row; nothing was written (the next event or sweep will pick it up)"
     )
+
+
+def dispatch_next(
+    tracker: Issues, chain: DispatchTarget, number: int, state: str | None, notes: list[str]
+) -> None:
+    """The next agent's run, handed the state whose agent it starts: its agent job then starts
+    at once, with no decision job before it. A caller whose `workflow_dispatch` declares no
+    `state` input gets GitHub's 422 ("Unexpected inputs provided"), and the issue alone."""
+    inputs = {"issue": str(number)}
+    if state:
+        try:
+            tracker.dispatch(chain, inputs | {"state": state})
+            return
+        except TrackerError as exc:
+            if exc.status != 422 or "Unexpected inputs" not in f"{exc.said} {exc}":
+                raise
+        notes.append(
+            f"{chain.workflow} declares no `state` input under workflow_dispatch: dispatched "
+            "with the issue alone, so the next run starts a decision job first (add the input "
+            "to save a job per hand-off; examples/workflows/baton.yml)"
+        )
+    tracker.dispatch(chain, inputs)

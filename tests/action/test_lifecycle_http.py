@@ -89,7 +89,7 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
     assert step.outputs["state"] == "analyzing_requirements"
     assert fake.dispatches[-1].workflow == "baton.yml"
     assert fake.dispatches[-1].ref == "refs/heads/main"
-    assert fake.dispatches[-1].inputs == {"issue": "1"}
+    assert fake.dispatches[-1].inputs == {"issue": "1", "state": "analyzing_requirements"}
 
     step = report(
         action,

@@ -83,3 +83,41 @@ def reusable_inputs(**changes: Any) -> dict[str, Any]:
         assert key in inputs, f"the reusable workflow has no input {key}"
         inputs[key] = value
     return inputs
+
+
+def job_starts(
+    path: Path,
+    events: list[tuple[str, dict[str, Any]]],
+    outputs: list[dict[str, str]],
+    inputs: dict[str, Any] | None = None,
+    failed: tuple[str, ...] = (),
+) -> list[tuple[str, ...]]:
+    """The jobs that start in the run of each event, job by job in the file's order (each one
+    after the jobs it needs): each `if:` by GitHub's engine, with the results of the jobs it
+    needs and, from each job that started, that run's `outputs` (its agent, issue, ...). An
+    `if:` without a status function waits for every job it needs to succeed, as the runner's
+    implicit `success()` does. A job in `failed` that starts ends in failure."""
+    graph = jobs(path)
+    done: list[dict[str, dict[str, Any]]] = [{} for _ in events]
+    for name, spec in graph.items():
+        needs = spec.get("needs", [])
+        needs = [needs] if isinstance(needs, str) else list(needs)
+        contexts = []
+        for (event, payload), results in zip(events, done, strict=True):
+            repository = payload.get("repository", {}).get("full_name", "octo/repo")
+            github = {"event_name": event, "event": payload, "repository": repository}
+            given = reusable_inputs() if inputs is None else inputs
+            needed = {need: results[need] for need in needs}
+            contexts.append({"github": github, "inputs": given, "needs": needed})
+        expression = str(spec.get("if", "true"))
+        answers = render_each(condition(expression), contexts)
+        implicit = not any(f"{status}()" in expression for status in ("cancelled", "always"))
+        for results, answer, given_outputs in zip(done, answers, outputs, strict=True):
+            waits = implicit and any(results[n]["result"] != "success" for n in needs)
+            ran = answer == "true" and not waits
+            result = ("failure" if name in failed else "success") if ran else "skipped"
+            results[name] = {
+                "result": result,
+                "outputs": dict(given_outputs) if ran else {},
+            }
+    return [tuple(job for job in graph if results[job]["result"] != "skipped") for results in done]

@@ -22,7 +22,9 @@ from support.expressions import CALLER, EXPANDED, REUSABLE, ROOT, jobs, workflow
 from workflow.api_permissions import READ, WRITE, Grant, Request, mutation_fields, needs, union
 
 # The commands each job runs, and what its other steps need (checkouts read the repository).
-COMMANDS = {"baton": ("run", "sweep"), "agent": ("context",), "report": ("report",)}
+# The report job runs `baton run` in place of a dispatch's skipped baton job when the agent job
+# refused it (the record did not wait for the state handed over).
+COMMANDS = {"baton": ("run", "sweep"), "agent": ("context",), "report": ("report", "run")}
 STEPS: Grant = {"contents": READ}
 
 

@@ -2,8 +2,9 @@
 evaluated by GitHub's own expression engine (tests/support/expressions.py).
 
 Issue, comment and dispatch events name the issue; pull-request and CI events name its branch.
-Both must spell the same group in the `baton` job and in the `report` job, or two runs on one
-issue overlap (docs/reliability.md)."""
+Both must spell the same group in the `baton` job and in the `report` job (also in a run Baton's
+dispatch started without a `baton` job), or two runs on one issue overlap
+(docs/reliability.md)."""
 
 from __future__ import annotations
 
@@ -104,10 +105,16 @@ def _groups(path: Path, prefix: str | None, number: int) -> dict[str, str]:
         name, payload = build(gh, last, branch)
         github = {"event_name": name, "event": payload, "repository": "octo/repo"}
         contexts.append({"github": github, "inputs": _inputs(prefix)})
-    names = [*EVENTS, "the report job"]
+    names = [*EVENTS, "the report job", "the report job of a run without a baton job"]
     rendered = [render([jobs["baton"]["concurrency"]["group"]], context)[0] for context in contexts]
-    report = {"needs": {"baton": {"outputs": {"issue": str(last)}}}, "inputs": _inputs(prefix)}
-    rendered += render([jobs["report"]["concurrency"]["group"]], report)
+    group = jobs["report"]["concurrency"]["group"]
+    after_baton = {"issue": str(last)}
+    inputs = {"issue": str(last), "state": "implementing"}
+    dispatch = payloads.workflow_dispatch(gh, inputs, sender=gh.bot_login)
+    handed_over = {"event_name": "workflow_dispatch", "event": dispatch}
+    for outputs, github in (after_baton, contexts[2]["github"]), ({}, handed_over):
+        report = {"needs": {"baton": {"outputs": outputs}}, "github": github}
+        rendered += render([group], report | {"inputs": _inputs(prefix)})
     return dict(zip(names, rendered, strict=True))
 
 

@@ -180,10 +180,11 @@ def workflow_run(branch: str, conclusion: str, *, fork: str | None = None) -> tu
     return "workflow_run", payload
 
 
-def dispatch(issue: str) -> tuple[str, Payload]:
+def dispatch(issue: str, state: str = "", sender: str | None = None) -> tuple[str, Payload]:
     gh, _ = _issue(())
-    inputs = {"issue": issue} if issue else {}
-    return "workflow_dispatch", payloads.workflow_dispatch(gh, inputs, sender=gh.bot_login)
+    inputs = ({"issue": issue} if issue else {}) | ({"state": state} if state else {})
+    payload = payloads.workflow_dispatch(gh, inputs, sender=sender or gh.bot_login)
+    return "workflow_dispatch", payload
 
 
 def repository_dispatch(client_payload: Payload) -> tuple[str, Payload]:
@@ -267,6 +268,9 @@ CASES: list[tuple[str, Callable[[], tuple[str, Payload]], bool]] = [
     ("a fork's check suite", lambda: suite(B, "failure", from_fork=True), False),
     ("a fork's workflow run", lambda: workflow_run(B, "failure", fork="mallory"), False),
     ("Baton's dispatch", lambda: dispatch("7"), True),
+    # Its agent job starts in its place (tests/workflow/test_handover_jobs.py).
+    ("Baton's dispatch handing over the state", lambda: dispatch("7", "implementing"), False),
+    ("a human's dispatch with a state", lambda: dispatch("7", "implementing", "maria"), True),
     ("a dispatch naming no issue", lambda: dispatch(""), False),
     ("a repository_dispatch asking for a run", lambda: repository_dispatch({"issue": 7}), True),
     (

@@ -314,35 +314,19 @@ def report_command(
         return _failure(exc)
 
 
-def context_command(env: ActionEnv, *, issue: int, fmt: str) -> tuple[CommandResult, str]:
-    from baton.agents import briefing
-    from baton.issue.load import load
+def context_command(
+    env: ActionEnv, *, issue: int, fmt: str, state: str | None = None
+) -> tuple[CommandResult, str]:
+    """`baton context`: the briefing (action/handover.py), with `state` checked first."""
+    from baton.action.handover import read_briefing
 
     try:
         settings = load_settings(env)
         tracker = make_tracker(env, settings)
-        snapshot = tracker.read(issue, with_issue=True)
-        info, comments = snapshot.issue, snapshot.comments
-        if info is None:
-            raise BatonError(f"issue #{issue} could not be read")
-        settings = settings.for_labels(info.labels)
-        loaded = load(
-            issue,
-            info.labels,
-            comments,
-            settings.workflow,
-            settings.policy,
-            now=now(),
-            secret=env.secret_value(),
-        )
-        if loaded.record is None:
-            raise BatonError(f"issue #{issue} is not in the workflow")
-        brief = briefing.build(env.repository, info, loaded.record, comments, settings)
+        got = read_briefing(env, settings, tracker, issue=issue, fmt=fmt, state=state, now=now())
     except BatonError as exc:
         return _failure(exc), ""
-    text = briefing.to_json(brief) if fmt == "json" else briefing.to_markdown(brief)
-    outcome = CommandResult(log=[f"context for #{issue} in {brief.state} ({brief.agent})"])
-    return outcome, text
+    return CommandResult(outputs=got.outputs, log=got.log, warnings=got.warnings), got.text
 
 
 def agent_command_line(env: ActionEnv, given: str | None) -> str:

@@ -2,16 +2,29 @@
 // Reads {"templates": [str], "contexts": {name: json}} on stdin; prints the results as a JSON
 // list, each template's expressions evaluated and coerced to strings as the runner does.
 // {"batch": [request, ...]} evaluates many requests in one process: a list of such lists.
+// A job's `if:` may call the runner's status functions; a request's "status" says what they
+// answer ({"cancelled": false, "success": true, "failure": false} unless given).
 import { Evaluator, Lexer, Parser, data } from "@actions/expressions";
 import { readFileSync } from "node:fs";
 
-function evaluate(source, contexts, names) {
-  const lexed = new Lexer(source).lex();
-  const tree = new Parser(lexed.tokens, names, []).parse();
-  return new Evaluator(tree, contexts).evaluate();
+const STATUS = ["always", "cancelled", "failure", "success"];
+
+function statusFunctions(status) {
+  const answers = { always: true, cancelled: false, success: true, failure: false, ...status };
+  const entries = STATUS.map((name) => [
+    name,
+    { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(Boolean(answers[name])) },
+  ]);
+  return new Map(entries);
 }
 
-function render(template, contexts, names) {
+function evaluate(source, contexts, names, functions) {
+  const lexed = new Lexer(source).lex();
+  const tree = new Parser(lexed.tokens, names, [...functions.values()]).parse();
+  return new Evaluator(tree, contexts, functions).evaluate();
+}
+
+function render(template, contexts, names, functions) {
   let out = "";
   let rest = template;
   for (;;) {
@@ -19,7 +32,8 @@ function render(template, contexts, names) {
     if (start < 0) return out + rest;
     const end = rest.indexOf("}}", start);
     if (end < 0) throw new Error(`unclosed expression in ${template}`);
-    out += rest.slice(0, start) + evaluate(rest.slice(start + 3, end), contexts, names).coerceString();
+    const value = evaluate(rest.slice(start + 3, end), contexts, names, functions);
+    out += rest.slice(0, start) + value.coerceString();
     rest = rest.slice(end + 2);
   }
 }
@@ -27,7 +41,8 @@ function render(template, contexts, names) {
 function answer(request) {
   const contexts = JSON.parse(JSON.stringify(request.contexts), data.reviver);
   const names = Object.keys(request.contexts);
-  return request.templates.map((template) => render(template, contexts, names));
+  const functions = statusFunctions(request.status || {});
+  return request.templates.map((template) => render(template, contexts, names, functions));
 }
 
 const input = JSON.parse(readFileSync(0, "utf8"));

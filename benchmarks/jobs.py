@@ -1,0 +1,223 @@
+"""Job starts and billed minutes: which jobs of the reusable workflow start for every run of one
+issue on the default workflow's happy path (the issue `baton demo` plays) and for each ignored
+event, read from the workflow's own `if:`s as GitHub's expression engine evaluates them
+(tests/support/expressions.py), and what GitHub bills for them: each job rounded up to a whole
+minute. `python benchmarks/run.py --jobs` writes this section of RESULTS.md alone.
+
+"Before" is the run Baton's dispatch starts when the caller's `workflow_dispatch` has no
+`state` input (the issue alone: a `baton` job names the agent, as every hand-off did before);
+"after" is the same dispatch handing over the state, whose agent job starts at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from baton.core.model.decision import Decision
+from baton.run import RunResult
+from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
+from baton.sim.scenario.format import demo_scenario
+from baton.sim.scenario.player import Player
+from baton.workflow.config import Config, settings_from
+from support.expressions import REUSABLE, job_starts
+
+# Stated, not measured on GitHub (no runner here): the baton and report jobs are two checkouts,
+# the action's image pulled by digest and one `baton` process; the agent job installs Baton and
+# the agent's CLI and runs it. Any job under a minute bills one, so the baton and report jobs
+# bill 1 each whatever they take below 60 s; the agent job's minutes are the agent's.
+SECONDS = {"baton": 35, "agent": 300, "report": 40}
+SECTION = "## Job starts and billed minutes"
+Payload = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One workflow run: the event that started it and the agent its decision names."""
+
+    what: str
+    event: str
+    payload: Payload
+    agent: str = ""
+
+
+def billed(started: tuple[str, ...], seconds: dict[str, int] = SECONDS) -> int:
+    """GitHub's bill for the jobs: each rounded up to a whole minute."""
+    return sum(math.ceil(seconds[job] / 60) for job in started)
+
+
+def starts(runs: list[Run], path: Path = REUSABLE) -> list[tuple[str, ...]]:
+    """The jobs that start in each run, by GitHub's engine over the workflow's `if:`s."""
+    events = [(run.event, run.payload) for run in runs]
+    return job_starts(path, events, [{"agent": run.agent, "issue": "1"} for run in runs])
+
+
+class _Recorder(Player):
+    """`baton demo`'s player, keeping each run it plays: the webhook runs and the runs that
+    Baton's dispatches start (a report's own jobs belong to the run that named its agent)."""
+
+    def __init__(self) -> None:
+        settings = settings_from(Config(workflow="issue-lifecycle"), source="the default")
+        super().__init__(demo_scenario(), settings, _mute)
+        self.runs: list[Run] = []
+        self.handed: list[tuple[Run, Run]] = []  # a dispatched run: (before, after)
+        self._pending: tuple[str, Payload] | None = None
+
+    def _event(self, name: str, payload: dict[str, Any]) -> None:
+        self._pending = (name, payload)
+        before = len(self.runs)
+        super()._event(name, payload)
+        if len(self.runs) == before:  # ignored before any decision
+            self.runs.append(Run(f"{_kind(name, payload)}: ignored", name, payload))
+        self._pending = None
+
+    def _show(self, result: RunResult) -> None:
+        super()._show(result)
+        decision: Decision = result.decision
+        if self._pending is not None:
+            name, payload = self._pending
+            what = f"{_kind(name, payload)}: {decision.outcome.value}"
+            what += f", names the {decision.agent}" if decision.agent else ""
+            self.runs.append(Run(what, name, payload, decision.agent or ""))
+        if result.dispatched:
+            request = self.gh.dispatches[-1]
+            name, after = payloads.from_dispatch(self.gh, request)
+            issue_alone = {"issue": request.inputs["issue"]}
+            before = payloads.workflow_dispatch(self.gh, issue_alone, sender=self.gh.bot_login)
+            agent = decision.agent or ""
+            self.handed.append(
+                (Run("dispatch", name, before, agent), Run("dispatch", name, after, agent))
+            )
+
+
+def _kind(name: str, payload: Payload) -> str:
+    action = payload.get("action")
+    return f"{name} {action}" if isinstance(action, str) else name
+
+
+def _mute(_: str) -> None:
+    return None
+
+
+@dataclass
+class Figures:
+    """One issue's happy path and the ignored events, in job starts and billed minutes."""
+
+    events: list[tuple[Run, tuple[str, ...]]] = field(default_factory=list)
+    before: list[tuple[str, ...]] = field(default_factory=list)
+    after: list[tuple[str, ...]] = field(default_factory=list)
+    ignored: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+
+    def totals(self, handed: list[tuple[str, ...]]) -> tuple[int, int]:
+        every = [started for _, started in self.events] + handed
+        return sum(len(s) for s in every), sum(billed(s) for s in every)
+
+
+def _ignored() -> list[tuple[str, Run]]:
+    """The ignored events of RESULTS.md's call table that reach the workflow."""
+    comment, labeled = payloads.comment_created, payloads.labeled
+    gh = MemoryGitHub("octo/repo")
+    plain = gh.open_issue("A question about the docs", author="alice")
+    held = gh.open_issue("Export CSV", author="alice")
+    gh.human_label(held, "status:implementing", by="maria")
+    gh.human_label(plain, "bug", by="maria")
+    note = gh.human_comment(plain, "Thanks!", author="alice")
+    busy = gh.human_comment(held, "Any news?", author="alice")
+    label = "status:implementing"
+    bot = gh.bot_login
+    cases: list[tuple[str, str, Callable[[], Payload]]] = [
+        ("issue opened (entry is by label)", "issues", lambda: payloads.opened(gh, plain)),
+        ("a label that is not Baton's", "issues", lambda: payloads.labeled(gh, plain, "bug")),
+        ("a comment outside the workflow", "issue_comment", lambda: comment(gh, note.id)),
+        ("the bot's own label change", "issues", lambda: labeled(gh, held, label, sender=bot)),
+        ("a comment while an agent works", "issue_comment", lambda: comment(gh, busy.id)),
+    ]
+    return [(what, Run(what, name, build())) for what, name, build in cases]
+
+
+def figures(path: Path = REUSABLE) -> Figures:
+    player = _Recorder()
+    player.play()
+    ignored = _ignored()
+    runs = player.runs + [b for b, _ in player.handed] + [a for _, a in player.handed]
+    runs += [run for _, run in ignored]
+    started = starts(runs, path)
+    n, h = len(player.runs), len(player.handed)
+    return Figures(
+        events=list(zip(player.runs, started[:n], strict=True)),
+        before=started[n : n + h],
+        after=started[n + h : n + 2 * h],
+        ignored=[(what, s) for (what, _), s in zip(ignored, started[n + 2 * h :], strict=True)],
+    )
+
+
+def render(figures: Figures) -> str:
+    """The section of RESULTS.md."""
+    hand_offs = len(figures.after)
+    jobs_before, minutes_before = figures.totals(figures.before)
+    jobs_after, minutes_after = figures.totals(figures.after)
+    agents = sum("agent" in s for _, s in figures.events) + hand_offs
+    per = {job: math.ceil(seconds / 60) for job, seconds in SECONDS.items()}
+    lines = [
+        SECTION,
+        "",
+        "Which jobs of the reusable workflow start, read from its own `if:`s by GitHub's",
+        "expression engine (`benchmarks/jobs.py`), for every run of the issue `baton demo` plays",
+        "(the default workflow's happy path, with a review and the merge) and for the ignored",
+        "events of the call table. Billed minutes: each job rounded up to a whole minute, as",
+        "GitHub bills private repositories, with stated (not measured) durations: the `baton`",
+        f"job {SECONDS['baton']} s, the `report` job {SECONDS['report']} s ({per['baton']} and "
+        f"{per['report']} billed minute), an agent job {SECONDS['agent'] // 60} min",
+        f'({per["agent"]} billed). "Before": Baton\'s dispatch carrying the issue alone (a caller',
+        'without the `state` input), so a `baton` job names the agent; "after": the dispatch',
+        "hands over the state and the run starts with its agent job.",
+        "",
+        "| run | jobs that start | billed minutes |",
+        "|---|---|---|",
+    ]
+    for run, started in figures.events:
+        lines.append(f"| {run.what} | {_listed(started)} | {billed(started)} |")
+    if hand_offs:
+        before, after = figures.before[0], figures.after[0]
+        lines.append(
+            f"| Baton's dispatch of the next agent, before ({hand_offs}×) | {_listed(before)} "
+            f"| {billed(before)} |"
+        )
+        lines.append(
+            f"| Baton's dispatch of the next agent, after ({hand_offs}×) | {_listed(after)} "
+            f"| {billed(after)} |"
+        )
+    lines += [
+        "",
+        "| one issue, happy path | job starts | billed minutes | of them Baton's jobs' |",
+        "|---|---|---|---|",
+        f"| before | {jobs_before} | {minutes_before} | {minutes_before - agents * per['agent']} |",
+        f"| after | {jobs_after} | {minutes_after} | {minutes_after - agents * per['agent']} |",
+        "",
+        f"{agents} agent jobs, {hand_offs} of them started by Baton's dispatch: each hand-off",
+        f"starts {len(figures.before[0]) if hand_offs else 0} jobs before and "
+        f"{len(figures.after[0]) if hand_offs else 0} after.",
+        "",
+        "| ignored event | jobs that start | billed minutes |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {what} | {_listed(s)} | {billed(s)} |" for what, s in figures.ignored]
+    return "\n".join(lines) + "\n"
+
+
+def _listed(started: tuple[str, ...]) -> str:
+    return ", ".join(f"`{job}`" for job in started) or "none"
+
+
+def with_section(text: str, section: str) -> str:
+    """`text` (RESULTS.md) with this section replaced by `section`, or added at its end."""
+    head, found, tail = text.partition(SECTION + "\n")
+    if not found:
+        return text.rstrip("\n") + "\n\n" + section
+    after = tail.split("\n## ", 1)
+    rest = "\n## " + after[1] if len(after) > 1 else ""
+    return head + section + rest
