@@ -22,6 +22,7 @@ TRIGGERS: dict[str, tuple[frozenset[str] | None, str]] = {
     "schedule": (None, "the sweep: timeouts, drifted labels, silent agents"),
 }
 DISPATCH_INPUT = "issue"  # the input `baton report` dispatches the next run with
+HANDOVER_INPUT = "state"  # the state handed over with it, so that run starts no `baton` job
 
 # The union of what the reusable workflow's jobs ask of GITHUB_TOKEN: a caller grants at least
 # this (a called workflow's jobs can only narrow the caller's grant).

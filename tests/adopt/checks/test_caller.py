@@ -64,6 +64,15 @@ CASES = [
         id="the dispatch input is named otherwise",
     ),
     pytest.param(
+        _edited("      state: #", "      hint: #"),
+        [
+            f"warning: {PATH}: `workflow_dispatch` has no `state` input, so each hand-off "
+            "starts a `baton` job to name the agent (three jobs instead of two)",
+            "  fix: add `state: {description: the state whose agent Baton starts}` beside `issue`",
+        ],
+        id="an older caller without the hand-over input",
+    ),
+    pytest.param(
         _edited("      checks: read\n", ""),
         [
             f"error: {PATH}: job `baton` does not grant checks: read, which Baton's jobs need",

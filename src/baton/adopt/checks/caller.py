@@ -14,6 +14,7 @@ from baton.adopt.findings import Finding, error, warning
 from baton.adopt.needs import (
     CALLER_PATH,
     DISPATCH_INPUT,
+    HANDOVER_INPUT,
     PERMISSIONS,
     REUSABLE_WORKFLOW,
     TRIGGERS,
@@ -110,6 +111,15 @@ def _trigger_findings(path: str, data: dict[Any, Any]) -> list[Finding]:
                 "dispatches the next agent's run with",
                 f"add `inputs: {{{DISPATCH_INPUT}: {{required: true, type: string}}}}` under "
                 "`workflow_dispatch:`",
+            )
+        )
+    elif "workflow_dispatch" in triggers and HANDOVER_INPUT not in (inputs or {}):
+        found.append(
+            warning(
+                f"{path}: `workflow_dispatch` has no `{HANDOVER_INPUT}` input, so each hand-off "
+                "starts a `baton` job to name the agent (three jobs instead of two)",
+                f"add `{HANDOVER_INPUT}: {{description: the state whose agent Baton starts}}` "
+                f"beside `{DISPATCH_INPUT}`",
             )
         )
     return found
