@@ -115,6 +115,7 @@ class GitHubIssues(Role):
         comments = self._rest_of_comments(number, found.comments, found.next_page, what)
         if found.default_branch:
             self.known.default_branch = found.default_branch
+        self.known.repository_node = found.repository_node or self.known.repository_node
         head = BranchHead(*found.branch) if found.branch else None
         return Snapshot(issue=found.issue, comments=comments, branch=head)
 

@@ -56,6 +56,7 @@ class Known:
     label_styles: dict[str, LabelFound] = field(default_factory=dict)
     issue_labels: dict[int, set[str]] = field(default_factory=dict)  # casefolded, as last read
     default_branch: str | None = None
+    repository_node: str | None = None  # the repository's node id (a new pull request's)
 
 
 class Transport:

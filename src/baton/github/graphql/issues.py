@@ -55,6 +55,7 @@ def read_document(label_count: int, *, branch: bool = False) -> str:
         lookups += f"\n    defaultBranchRef {{ name }}\n    ref(qualifiedName: $ref) {{ {REF} }}"
     return f"""query BatonRead({_WHERE}{variables}) {{
   repository(owner: $owner, name: $name) {{
+    id
     issueOrPullRequest(number: $number) {{
       __typename
       ... on Issue {{ {_issue("issueState")} }}
@@ -116,6 +117,7 @@ class ReadResult:
     next_page: str | None = None
     branch: tuple[str, str, str] | None = None  # (name, oid, message) when asked and present
     default_branch: str | None = None
+    repository_node: str | None = None
 
 
 def _when(value: Any) -> datetime:
@@ -194,6 +196,7 @@ def parse_read(data: dict[str, Any], looked_up: Sequence[str]) -> ReadResult | N
         next_page=after,
         branch=parse_ref(repository.get("ref")),
         default_branch=((repository.get("defaultBranchRef") or {}).get("name") or None),
+        repository_node=str(repository["id"]) if repository.get("id") else None,
     )
     for i, name in enumerate(looked_up):
         found = repository.get(f"l{i}")
