@@ -222,15 +222,16 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
 
 
 # --- epics ---------------------------------------------------------------------------------
-def test_a_ten_task_plan_costs_four_round_trips_then_eleven_and_its_rerun_three() -> None:
+def test_a_ten_task_plan_costs_four_round_trips_then_nine_and_its_rerun_three() -> None:
     """The planner's report through `run.handle`, in memory: the plan recorded (read, check,
     write, the epic's run dispatched); that run makes it: the read, create_tasks' query, one
-    document of 10 issues, one of the edges, the epic's branch (two), the record's check and
-    write, three starts dispatched; one more with the task label missing. Handled again, the
-    report is seen as applied after reading the epic and its tasks."""
+    document of 10 issues with the epic's branch (`createRef` beside them), one of the edges,
+    the record's check and write, three starts dispatched; one more with the task label
+    missing. Handled again, the report is seen as applied after reading the epic and its
+    tasks."""
     bench = load_script()
     rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}
-    create = "create_tasks, create_issue×10, add_blocked_by×6, create_branch, create_ref"
+    create = "create_tasks, create_ref + create_issue×10, add_blocked_by×6"
     write = "comment, edit_comment + set_labels×2 + create_comment, dispatch, dispatch, dispatch"
     made = "the epic's next run: 10 sub-issues, their edges, the first starts; the task label"
     assert rows == {
@@ -239,11 +240,11 @@ def test_a_ten_task_plan_costs_four_round_trips_then_eleven_and_its_rerun_three(
             "issue + comments, comment, edit_comment, dispatch",
         ),
         f"{made} missing": (
-            12,
+            10,
             f"issue + comments, {create.replace('create_tasks, ', 'create_tasks, create_label, ')}"
             f", {write}",
         ),
-        f"{made} present": (11, f"issue + comments, {create}, {write}"),
+        f"{made} present": (9, f"issue + comments, {create}, {write}"),
         "the same report again (a re-run after success)": (
             3,
             "issue + comments, sub_issues, read_many",
