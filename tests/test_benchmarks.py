@@ -222,44 +222,39 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
 
 
 # --- epics ---------------------------------------------------------------------------------
-def test_a_ten_task_plan_costs_four_round_trips_then_nine_and_its_rerun_three() -> None:
+def test_a_ten_task_plan_costs_four_round_trips_then_eight_and_its_rerun_two() -> None:
     """The planner's report through `run.handle`, in memory: the plan recorded (read, check,
-    write, the epic's run dispatched); that run makes it: the read, create_tasks' query, one
-    document of 10 issues with the epic's branch (`createRef` beside them), one of the edges,
-    the record's check and write, three starts dispatched; one more with the task label
-    missing. Handled again, the report is seen as applied after reading the epic and its
-    tasks."""
+    write, the epic's run dispatched); that run makes it: the read (which brings the epic's
+    sub-issues, the task label's id, the default head and whether the epic's branch exists:
+    all create_tasks' query asked), one document of 10 issues with the epic's branch
+    (`createRef` beside them), one of the edges, the record's check and write, three starts
+    dispatched (`max_parallel`); one more with the task label missing. Handled again, the
+    report is seen as applied after reading the epic (its sub-issues with it) and its tasks."""
     bench = load_script()
     rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}
-    create = "create_tasks, create_ref + create_issue×10, add_blocked_by×6"
+    read = "issue + comments + branch"
+    create = "create_ref + create_issue×10, add_blocked_by×6"
     write = "comment, edit_comment + set_labels×2 + create_comment, dispatch, dispatch, dispatch"
     made = "the epic's next run: 10 sub-issues, their edges, the first starts; the task label"
     assert rows == {
         "planner's report of 10 tasks (the plan recorded)": (
             4,
-            "issue + comments, comment, edit_comment, dispatch",
+            f"{read}, comment, edit_comment, dispatch",
         ),
-        f"{made} missing": (
-            10,
-            f"issue + comments, {create.replace('create_tasks, ', 'create_tasks, create_label, ')}"
-            f", {write}",
-        ),
-        f"{made} present": (9, f"issue + comments, {create}, {write}"),
-        "the same report again (a re-run after success)": (
-            3,
-            "issue + comments, sub_issues, read_many",
-        ),
+        f"{made} missing": (9, f"{read}, create_label, {create}, {write}"),
+        f"{made} present": (8, f"{read}, {create}, {write}"),
+        "the same report again (a re-run after success)": (2, f"{read}, read_many"),
     }
 
 
-def test_a_conductor_run_over_ten_tasks_reads_three_times_and_writes_nothing() -> None:
+def test_a_conductor_run_over_ten_tasks_reads_twice_and_writes_nothing() -> None:
     """A workflow_dispatch on an epic in implementing, its tasks 3 completed, 3 in progress and
-    4 pending: the epic, its sub-issues, the records of its tasks; nothing to order."""
+    4 pending: the epic with its sub-issues, the records of its tasks; nothing to order."""
     bench = load_script()
     rows, statuses, _seconds = bench.epic_conductor(repeat=1)
     assert statuses == {"completed": 3, "in-progress": 3, "pending": 4}
     assert [(row.calls, row.detail) for row in rows] == [
-        (3, "issue + comments, sub_issues, read_many")
+        (2, "issue + comments + branch, read_many")
     ]
 
 

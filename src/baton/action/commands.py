@@ -106,7 +106,8 @@ def make_tracker(
             name
             for workflow in (settings.workflow, *settings.workflows.values())
             for name in label_specs(workflow, settings.policy)
-        ),
+        )
+        + (settings.policy.epics.task_label,),  # an epic's tasks carry it: the read finds it
         bot_login=settings.policy.bot_login,
     )
 

@@ -20,6 +20,7 @@ from baton.github.graphql.mutation import Mutation
 from baton.github.graphql.sub_issues import (
     EDGES_PER_DOCUMENT,
     TASKS_PER_DOCUMENT,
+    SubIssueFound,
     created_issue,
     parse_sub_issues,
     sub_issues_document,
@@ -56,6 +57,21 @@ class GitHubSubIssues(Role):
         `labels` the repository has, by casefolded name); with `branch`, `self.branch_start` is
         the default branch's head when `branch` is missing (else "")."""
         self.transport.graphql_only(what)
+        read = self.known.sub_issues_read.pop(number, None)
+        if (
+            read is not None
+            and all(name.casefold() in read.looked_up for name in labels)
+            and (not branch or branch == read.branch)
+        ):
+            # The run's read just brought all this query would: no call of its own.
+            start = read.default_head if branch and not read.branch_found else ""
+            self.branch_start = start
+            nodes = {
+                name.casefold(): node
+                for name in labels
+                if (node := self.known.label_nodes.get(name.casefold()))
+            }
+            return read.repository, read.issue, self._subs(number, read.found), nodes
         variables: dict[str, Any] = {
             "owner": self.transport.owner,
             "name": self.transport.name,
@@ -75,7 +91,19 @@ class GitHubSubIssues(Role):
         if not issue or errors:
             error = next(iter(errors.values()), FieldError("issue", "NOT_FOUND", "null"))
             raise self.transport.refused(what, error)
-        found = [
+        found = self._subs(number, parse_sub_issues(issue))
+        nodes = {
+            str(x["name"]).casefold(): str(x["id"])
+            for i in range(len(labels))
+            if (x := repository.get(f"l{i}"))
+        }
+        self.known.label_nodes.update(nodes)
+        head = ((repository.get("defaultBranchRef") or {}).get("target") or {}).get("oid")
+        self.branch_start = str(head or "") if branch and not repository.get("ref") else ""
+        return str(repository["id"]), str(issue["id"]), found, nodes
+
+    def _subs(self, number: int, found: list[SubIssueFound]) -> list[SubIssue]:
+        return [
             SubIssue(
                 number=sub.number,
                 node_id=sub.node_id,
@@ -85,17 +113,8 @@ class GitHubSubIssues(Role):
                 marker=self._trusted_mark(number, sub.author, sub.body),
                 blocked_by=sub.blocked_by,
             )
-            for sub in parse_sub_issues(issue)
+            for sub in found
         ]
-        nodes = {
-            str(x["name"]).casefold(): str(x["id"])
-            for i in range(len(labels))
-            if (x := repository.get(f"l{i}"))
-        }
-        self.known.label_nodes.update(nodes)
-        start = ((repository.get("defaultBranchRef") or {}).get("target") or {}).get("oid")
-        self.branch_start = str(start or "") if branch and not repository.get("ref") else ""
-        return str(repository["id"]), str(issue["id"]), found, nodes
 
     def sub_issues(self, number: int) -> list[SubIssue]:
         what = f"reading the sub-issues of #{number}"

@@ -21,6 +21,7 @@ from baton.errors import GraphQLUnusable, TrackerError
 from baton.github.graphql.answers import STATUS_OF, FieldError
 from baton.github.graphql.issues import LabelFound
 from baton.github.graphql.mutation import Mutation
+from baton.github.graphql.sub_issues import SubIssuesRead
 from github import Auth, Github, GithubException, GithubRetry
 
 PER_PAGE = 100
@@ -57,6 +58,8 @@ class Known:
     issue_labels: dict[int, set[str]] = field(default_factory=dict)  # casefolded, as last read
     default_branch: str | None = None
     repository_node: str | None = None  # the repository's node id (a new pull request's)
+    # An issue's sub-issues as the run's read brought them, for the next sub-issue call.
+    sub_issues_read: dict[int, SubIssuesRead] = field(default_factory=dict)
 
 
 class Transport:

@@ -40,10 +40,13 @@ def sub_issues_document(
     id
     issue(number: $number) {{
       id
-      subIssues(first: {PAGE}) {{ nodes {{ {_SUB_ISSUE} }} }}
+      {SUB_ISSUES}
     }}{lookups}
   }}
 }}"""
+
+
+SUB_ISSUES = f"subIssues(first: {PAGE}) {{ nodes {{ {_SUB_ISSUE} }} }}"
 
 
 @dataclass(frozen=True)
@@ -94,3 +97,17 @@ def created_issue(data: dict[str, Any], alias: str) -> tuple[int, str] | None:
     if issue.get("number") is None:
         return None
     return int(issue["number"]), str(issue["id"])
+
+
+@dataclass(frozen=True)
+class SubIssuesRead:
+    """What a run's read of an issue brought of its sub-issues (the fields create_tasks' query
+    asks), used once by the next sub-issue call on it instead of a query of its own."""
+
+    repository: str
+    issue: str
+    found: list[SubIssueFound]
+    looked_up: frozenset[str]  # casefolded names of the labels whose node ids the read sought
+    branch: str  # the branch the read looked at ("" none)
+    branch_found: bool
+    default_head: str

@@ -40,8 +40,10 @@ class EpicCalls(MemoryBase):
         )
 
     def sub_issues(self, number: int) -> list[SubIssue]:
-        """One round trip, as GitHubTracker's one query (`sub_issues` in `calls`)."""
-        self._call("sub_issues")
+        """One round trip, as GitHubTracker's one query (`sub_issues` in `calls`); none right
+        after a read of the issue itself, which brought them."""
+        if self.sub_issues_read.pop(number, None) is None:
+            self._call("sub_issues")
         self._issue(number)
         return [self._sub_issue(number, n) for n in self.relations.sub_issues(number)]
 
@@ -77,7 +79,9 @@ class EpicCalls(MemoryBase):
             raise TrackerError(
                 f"creating the tasks of #{epic}: the edges name tasks the plan lacks: {unknown}"
             )
-        self._call("create_tasks")
+        read = self.sub_issues_read.pop(epic, None)
+        if read is None or (plan.branch and plan.branch != read):
+            self._call("create_tasks")  # else the run's read brought what the query asks
         if self._issue(epic).is_pull_request:
             raise TrackerError(f"#{epic} is not an issue (NOT_FOUND)", status=404)
         tasks: dict[str, SubIssue] = {}
