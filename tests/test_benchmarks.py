@@ -247,6 +247,41 @@ def test_a_ten_task_plan_costs_four_round_trips_then_eight_and_its_rerun_two() -
     }
 
 
+def _plan(count: int, free: int, deps: int) -> list[dict[str, object]]:
+    """`count` tasks, the first `free` unblocked, each later one blocked by the `deps` before."""
+    return [
+        {
+            "key": f"t{i}",
+            "title": f"Task {i}",
+            "body": f"Part {i}.",
+            "depends_on": [] if i < free else [f"t{j}" for j in range(max(0, i - deps), i)],
+        }
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("count", "free", "deps", "edges", "trips"),
+    [
+        pytest.param(1, 1, 0, 0, 5, id="one task: read, create, check, write, its start"),
+        pytest.param(20, 20, 0, 0, 7, id="the limit, no edges: three starts (max_parallel)"),
+        pytest.param(20, 3, 6, 96, 8, id="the limit, 96 edges: one document of them"),
+    ],
+)
+def test_an_epic_s_creation_run_stays_within_eight_round_trips_up_to_the_plan_limit(
+    count: int, free: int, deps: int, edges: int, trips: int
+) -> None:
+    """The default `epics.max_tasks` (20) with the default `max_parallel` (3), the task label
+    present: the read, one document of issues (and the epic's branch), one of edges (up to
+    100), the record's check and write, one start per free task up to `max_parallel`."""
+    bench = load_script()
+    plan = _plan(count, free, deps)
+    assert sum(len(t["depends_on"]) for t in plan) == edges  # type: ignore[arg-type]
+    _first, made, _again = bench.EpicWorld(task_label=True).report_plan(plan)
+    assert made.trips == trips <= 8, made.detail
+    assert made.detail.count("dispatch") == min(free, 3)
+
+
 def test_a_conductor_run_over_ten_tasks_reads_twice_and_writes_nothing() -> None:
     """A workflow_dispatch on an epic in implementing, its tasks 3 completed, 3 in progress and
     4 pending: the epic with its sub-issues, the records of its tasks; nothing to order."""
