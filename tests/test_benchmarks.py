@@ -90,9 +90,9 @@ READ = ("POST", "/graphql BatonRead")
 CHECK = ("POST", "/graphql BatonRecordCheck")
 WRITE = ("POST", "/graphql BatonWrite")
 COMMIT = ("POST", "/graphql BatonCommit")
+FIRST_COMMIT = ("POST", "/graphql BatonCommitOpening")  # with its draft pull request
 BRANCH = [("POST", "/graphql BatonBranch"), ("POST", "/graphql BatonCreateBranch")]
 DISPATCH = ("POST", "/actions/workflows/baton.yml/dispatches")
-PULLS = ("POST", "/pulls")
 
 
 def _permission(login: str) -> tuple[str, str]:
@@ -132,8 +132,7 @@ def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
         ],
         "agent report with a changeset: the first commit (opens the pull request)": [
             READ,
-            COMMIT,
-            PULLS,
+            FIRST_COMMIT,
             CHECK,
             WRITE,
             DISPATCH,
@@ -214,7 +213,7 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
     bench = load_script()
     limits = bench.changeset_limits(tmp_path)
     assert (limits.max_files, limits.max_bytes) == (300, 4_000_000)
-    assert _calls(limits.calls) == [READ, COMMIT, PULLS, CHECK, WRITE, DISPATCH]
+    assert _calls(limits.calls) == [READ, FIRST_COMMIT, CHECK, WRITE, DISPATCH]
     assert _calls(limits.over_calls) == [READ, CHECK, WRITE, DISPATCH]
     base64 = 4 * -(-limits.max_bytes // 3)
     assert base64 < limits.request < base64 + 100_000
