@@ -9,7 +9,7 @@
 #
 # One stage is enough: every dependency installs from a wheel (no compiler, no build tools to
 # leave behind), pip keeps no cache and builds Baton's own wheel in a temporary directory, so a
-# second stage would save only the ~0.4 MB copy of src/ below. scripts/build-image.sh builds
+# second stage would save only the 0.4 MB copy of src/ below. scripts/build-image.sh builds
 # and runs this file for real without a Docker engine (buildah; `--from` puts a local Debian
 # Python base in place of python:3.12-slim) and prints the size and start-up cost that
 # benchmarks/image.md records.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import compileall
 import json
 import os
 import random
@@ -47,7 +48,9 @@ from baton.workflow.config import Config, Settings, load_config, settings_from  
 from fakes.http_github import FakeGitHub  # noqa: E402
 
 SETTINGS = load_config(None)
-TARGET_IGNORED_RATIO = 10.0
+# Issue 20: CPU time of the process, as multiples of a bare interpreter's.
+TARGET_IGNORED_RATIO = 5.0
+TARGET_TRANSITION_RATIO = 20.0
 TARGET_TRANSITION_CALLS = 4
 TARGET_CHANGESET_CALLS = 5  # issue 10: an agent report carrying a changeset
 TARGET_RECORD_BYTES = 16_000
@@ -665,6 +668,10 @@ def _measure(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float,
 
 
 def timings(workdir: Path, repeat: int) -> list[tuple[str, float, float, int, float]]:
+    # Baton's modules compiled, as `pip install` leaves them in the image: a run never writes
+    # them (PYTHONDONTWRITEBYTECODE there and in CI), so an editable checkout would compile
+    # all of Baton on every run, which no real run pays.
+    compileall.compile_dir(ROOT / "src" / "baton", quiet=1)
     bare_env = {"PATH": os.environ.get("PATH", "")}
     event = workdir / "push.json"
     event.write_text(json.dumps({"ref": "refs/heads/main"}), encoding="utf-8")
@@ -1088,18 +1095,23 @@ def render(
         "",
         "## One `baton` process",
         "",
-        "| run | median wall time | × `python -c pass` | peak RSS | CPU time of the process |",
-        "|---|---|---|---|---|",
+        "| run | median wall time | × `python -c pass` | peak RSS | CPU time of the process "
+        "| its CPU × `python -c pass`'s |",
+        "|---|---|---|---|---|---|",
     ]
+    bare_cpu = times[0][4]
     for name, seconds, ratio, rss, cpu in times:
         lines.append(
             f"| {name} | {seconds * 1000:.0f} ms | {ratio:.1f}× | {rss / 1024:.0f} MB "
-            f"| {cpu * 1000:.0f} ms |"
+            f"| {cpu * 1000:.0f} ms | {cpu / bare_cpu:.1f}× |"
         )
     lines += [
         "",
         "A transition's wall time includes the fake GitHub's own work on its requests (it parses",
-        "and validates every GraphQL document with graphql-core); its CPU time is Baton's alone.",
+        "and validates every GraphQL document with graphql-core); its CPU time is Baton's alone:",
+        "the process's user and system time from its rusage, the median of the repetitions,",
+        "beside the same interpreter's `python -c pass`. Baton's modules are compiled first, as",
+        "the image's install leaves them.",
     ]
     if any(name.startswith("baton report") for name, *_ in times):
         lines += [
@@ -1110,7 +1122,8 @@ def render(
     lines += ["", "## Record comment size", "", "| transitions | bytes |", "|---|---|"]
     lines += [f"| {count} | {size:,} |" for count, size in sizes]
     ignored_ok = all(r.calls == 0 for r in rows if r.kind.startswith("ignored"))
-    ratio = next(t[2] for t in times if "ignored" in t[0])
+    ratio = next(t[4] for t in times if "ignored" in t[0]) / bare_cpu
+    moved = [t for t in times[1:] if "ignored" not in t[0]]
     moves = [r for r in rows if not r.kind.startswith(("ignored", "chained"))]
     worst = max(moves, key=lambda r: r.calls)
     largest = max(size for _, size in sizes)
@@ -1119,13 +1132,21 @@ def render(
         "## Targets",
         "",
         f"- ignored events make 0 API calls: {'met' if ignored_ok else 'NOT met'}",
-        f"- an ignored run within {TARGET_IGNORED_RATIO:.0f}× a bare interpreter: "
-        f"{ratio:.1f}× — {'met' if ratio <= TARGET_IGNORED_RATIO else 'NOT met'}",
+        f"- an ignored run within {TARGET_IGNORED_RATIO:.0f}× a bare interpreter's CPU: "
+        f"{ratio:.1f}× — {'met' if ratio < TARGET_IGNORED_RATIO else 'NOT met'}",
         f"- a transition in at most {TARGET_TRANSITION_CALLS} API calls: at most "
         f"{worst.calls} ({worst.kind}) — "
         f"{'met' if worst.calls <= TARGET_TRANSITION_CALLS else 'NOT met'} "
         "(benchmarks/README.md says where each call goes)",
     ]
+    if moved:
+        costliest = max(moved, key=lambda t: t[4])
+        times_bare = costliest[4] / bare_cpu
+        lines.append(
+            f"- a transition within {TARGET_TRANSITION_RATIO:.0f}× a bare interpreter's CPU: "
+            f"{times_bare:.1f}× ({costliest[0]}) — "
+            f"{'met' if times_bare < TARGET_TRANSITION_RATIO else 'NOT met'}"
+        )
     if work is not None:
         carrying = [r for r in work if r.kind.startswith("agent report") and "changeset" in r.kind]
         most = max(carrying, key=lambda r: r.calls)

@@ -41,6 +41,8 @@ def test_the_report_names_every_target() -> None:
         [
             ("python -c pass", 0.02, 1.0, 40_000, 0.02),
             ("baton run, ignored event", 0.08, 4.0, 40_000, 0.07),
+            ("baton run, transition (entry)", 0.5, 25.0, 60_000, 0.3),
+            ("baton report, transition with a changeset", 0.6, 30.0, 60_000, 0.5),
         ],
         [(1000, 8_500)],
         [
@@ -52,10 +54,12 @@ def test_the_report_names_every_target() -> None:
     targets = text.split("## Targets", 1)[1].strip().splitlines()
     assert targets == [
         "- ignored events make 0 API calls: met",
-        "- an ignored run within 10× a bare interpreter: 4.0× — met",
+        "- an ignored run within 5× a bare interpreter's CPU: 3.5× — met",
         "- a transition in at most 4 API calls: at most 7 "
         "(agent report with a transition (and dispatch)) — NOT met "
         "(benchmarks/README.md says where each call goes)",
+        "- a transition within 20× a bare interpreter's CPU: 25.0× "
+        "(baton report, transition with a changeset) — NOT met",
         "- an agent report carrying a changeset in at most 5 API calls: at most 6 "
         "(agent report with a changeset: the first commit) — NOT met",
         "- the record under 16,000 bytes after 1,000 transitions: 8,500 — met",

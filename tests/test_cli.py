@@ -24,17 +24,20 @@ DEMO_PATH = [
     ("running_tests", "fixing_issues"),
     ("fixing_issues", "creating_pr"),
     ("creating_pr", "waiting_for_human_input"),
-    ("waiting_for_human_input", "addressing_feedback"),  # maria's review: a route, forced
+    ("waiting_for_human_input", "addressing_feedback"),  # maria's review: a route
     ("addressing_feedback", "creating_pr"),
     ("creating_pr", "waiting_for_human_input"),
     ("waiting_for_human_input", "human_input_received"),  # maria's approving review
-    ("human_input_received", "completed"),  # the merge: a route, forced
+    ("human_input_received", "completed"),  # the merge: a route
 ]
-# The moves the pull request forced along its routes (numbered as in the path).
-DEMO_FORCED = {11: "changes_requested", 15: "merged"}
+# The moves the pull request made along the workflow's routes (numbered as in the path).
+DEMO_ROUTES = {11: "changes_requested", 15: "merged"}
+# What caused each move, as the path labels it: no move of the demo is a forced relabel.
+DEMO_CAUSES = ["report"] * 3 + ["reply"] + ["report"] * 6 + ["review", "report", "report"]
+DEMO_CAUSES += ["review", "merge"]
 
 TRANSITION_LINE = re.compile(r"^\s+transition: (\S+(?: \S+ \S+)?) → (\w+)$", re.MULTILINE)
-PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+)( forced)?$")
+PATH_STEP = re.compile(r"^\s+(\w+) --> (\w+): (\d+) ([\w ]+?)(, forced)?$")
 
 
 def _invoke(args: list[str]) -> Result:
@@ -57,8 +60,8 @@ def _numbered_steps(block: list[str]) -> list[tuple[str, str, int]]:
     return steps
 
 
-def _forced_steps(block: list[str]) -> set[int]:
-    return {int(m[3]) for m in map(PATH_STEP.match, block) if m and m[4]}
+def _causes(block: list[str]) -> list[str]:
+    return [m[4] + (m[5] or "") for m in map(PATH_STEP.match, block) if m]
 
 
 @pytest.fixture
@@ -201,15 +204,15 @@ def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
     steps = _numbered_steps(block)
     assert [n for _, _, n in steps] == list(range(1, len(DEMO_PATH) + 1))
     assert [(a, b) for a, b, _ in steps] == DEMO_PATH
-    assert _forced_steps(block) == set(DEMO_FORCED)
+    assert _causes(block) == DEMO_CAUSES
 
 
 def test_every_step_of_the_demo_path_is_an_edge_or_a_pull_request_route() -> None:
     workflow = load_preset("issue-lifecycle")
     routes = workflow.pull_request
     for number, (a, b) in enumerate(DEMO_PATH, 1):
-        if number in DEMO_FORCED:
-            assert getattr(routes, DEMO_FORCED[number]) == b
+        if number in DEMO_ROUTES:
+            assert getattr(routes, DEMO_ROUTES[number]) == b
         else:
             assert workflow.allows(a, b), (a, b)
 

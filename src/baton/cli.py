@@ -13,6 +13,7 @@ from baton import __version__
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
+from baton.adopt import commands as adopt
 from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidConfig, InvalidWorkflow
 from baton.names import CONFIG_PATH
@@ -49,7 +50,7 @@ config_option = click.option(
 workflow_option = click.option("--workflow", "workflow", help="A preset workflow by name.")
 
 
-@click.group()
+@click.group(commands=[adopt.init, adopt.doctor])
 @click.version_option(__version__, prog_name="baton")
 def cli() -> None:
     """Baton walks GitHub issues through a state machine of AI-agent work, with humans in the
@@ -58,7 +59,7 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--quiet", is_flag=True, help="Print only the final path.")
-@click.option("--epic", is_flag=True, help="Play a whole epic: discovery, plan, tasks, breaker.")
+@click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
 def demo(quiet: bool, epic: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""

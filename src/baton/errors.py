@@ -13,6 +13,7 @@ They all live here, so a reader finds every way a run can fail in one place:
     ├── InvalidWorkflowRef       GITHUB_WORKFLOW_REF, where chained runs go
     ├── AgentSetupError          `baton agent` cannot start the agent
     ├── ResultUnwritable         `baton agent` cannot write the result or changeset
+    ├── SetupRefused             `baton init` will not write the setup asked for
     └── TrackerError             GitHub refused or failed a call (status, type, message)
         ├── StaleHead            a commit's compare-and-swap: the branch moved
         ├── CommitRefused        GitHub refused the commit itself
@@ -162,3 +163,7 @@ class ResultUnwritable(BatonError):
 class StateNotInWorkflow(ValueError):
     """`decide` was handed a record whose state its workflow does not have: a caller's bug
     (the record is rebuilt against the workflow before `decide` sees it), never a user's."""
+
+
+class SetupRefused(BatonError):
+    """`baton init` will not write: a file exists, or an option names no agent or release."""

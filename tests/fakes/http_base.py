@@ -99,9 +99,9 @@ class FakeBase(Server):
         self._check_runs = self._work.check_runs
         # Sub-issues and "blocked by" edges, by issue number, with GitHub's refusals.
         self._relations = self._state.relations
-        # "Allow GitHub Actions to create and approve pull requests": on here, a test turns it
-        # off to see GitHub's 403. GITHUB_TOKEN never has the `workflows` permission.
-        self.actions_may_open_pull_requests = True
+        # "Allow GitHub Actions to create and approve pull requests" is the model's setting
+        # (`SettingsRoutes.actions_may_open_pull_requests`). GITHUB_TOKEN never has the
+        # `workflows` permission.
         self.workflows_permission = False
 
     @property

@@ -38,6 +38,7 @@ from fakes.http_issues import IssueRoutes
 from fakes.http_labels import LabelRoutes
 from fakes.http_pulls import PullRoutes
 from fakes.http_repository import RepositoryRoutes
+from fakes.http_settings import SettingsRoutes
 from fakes.http_views import (
     CommentState,
     EventState,
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 
-class FakeGitHub(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRoutes):
+class FakeGitHub(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRoutes, SettingsRoutes):
     """In-memory GitHub for one repository, reachable over HTTP at ``url``."""
 
     def add_label(
@@ -455,6 +456,10 @@ _TABLE: list[tuple[str, str, _Handler]] = [
         FakeGitHub._create_workflow_dispatch,
     ),
     ("POST", _REPO + "/dispatches", FakeGitHub._create_repository_dispatch),
+    ("GET", _REPO + "/contents/{path:rest}", FakeGitHub._get_contents),
+    ("GET", _REPO + "/actions/secrets", FakeGitHub._list_secrets),
+    ("GET", _REPO + "/actions/permissions", FakeGitHub._get_actions_permissions),
+    ("GET", _REPO + "/actions/permissions/workflow", FakeGitHub._get_workflow_permissions),
     ("GET", _REPO + "/git/ref/heads/{branch:rest}", FakeGitHub._get_ref),
     ("GET", _REPO + "/branches/{branch:rest}", FakeGitHub._get_branch),
     ("GET", _REPO + "/commits/{ref}/check-runs", FakeGitHub._list_check_runs),

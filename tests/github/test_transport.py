@@ -3,12 +3,20 @@ that carry GitHub's answer but never the token."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import responses
 
+from action_harness import ActionRunner
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import Writes, cost_note
+from baton.sim import payloads
+from fakes.http_github import FakeGitHub
 from github import GithubRetry
 from support.github_answers import GRAPHQL, RECEIVED, REPO, issue_answer, node
 
@@ -120,3 +128,61 @@ def test_a_comment_is_not_posted_again_after_a_5xx(mocked: responses.RequestsMoc
     with pytest.raises(TrackerError) as failed:
         labelled.create_comment(7, "Questions")
     assert failed.value.status == 502 and len(posted.calls) == 1
+
+
+# What a transition must not load: PyGithub's ~300 classes (`github/__init__`, `MainClass`) and
+# the JSON Web Token stack `github.Auth` imports for App keys Baton never holds.
+NOT_LOADED = ("github.MainClass", "github.Auth", "github.Repository", "jwt", "cryptography")
+# `baton run` as the console script runs it, writing the modules it loaded at exit.
+RUN_RECORDING_MODULES = """
+import atexit, json, sys
+path = sys.argv[1]
+atexit.register(lambda: open(path, "w").write(json.dumps(sorted(sys.modules))))
+sys.argv[1:] = ["run"]
+from baton.__main__ import main
+main()
+"""
+
+
+def test_a_transition_over_http_loads_pygithub_s_requester_alone(tmp_path: Path) -> None:
+    """An issue entered over real HTTP (three calls): PyGithub's requester and retry did the
+    calls, and neither its package's classes nor jwt and cryptography were imported."""
+    with FakeGitHub() as fake:
+        action = ActionRunner(fake, tmp_path)
+        fake.set_permission("maria", "maintain")
+        number = fake.add_issue("Export as CSV", "Please.", user="alice")
+        fake.label_by(number, "baton", "maria")
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps(payloads.labeled(fake, number, "baton")), encoding="utf-8")
+        record = tmp_path / "modules.json"
+        done = subprocess.run(
+            [sys.executable, "-c", RUN_RECORDING_MODULES, str(record)],
+            env=action.env("issues", event),
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert fake.labels_of(number) == ["status:received"]
+    loaded = set(json.loads(record.read_text(encoding="utf-8")))
+    assert {"github.Requester", "github.GithubRetry"} <= loaded
+    assert sorted(m for m in loaded if m.split(".")[0] in NOT_LOADED or m in NOT_LOADED) == []
+
+
+def test_pygithub_is_whole_for_whoever_asks_for_it_after_the_transport() -> None:
+    """The package left unexecuted runs its `__init__` on the first name asked of it: the same
+    classes the transport uses, `Github` too, and PyGithub's one log handler."""
+    script = (
+        "import logging\n"
+        "from baton.github import transport\n"
+        "import github\n"
+        "from github import Github, GithubException, GithubRetry\n"
+        "assert GithubRetry is transport.GithubRetry, GithubRetry\n"
+        "assert GithubException is transport.GithubException, GithubException\n"
+        "assert github.Requester.Requester is transport.Requester\n"
+        "print(Github.__name__, len(logging.getLogger('github').handlers))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Github", "1"]

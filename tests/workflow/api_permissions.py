@@ -63,6 +63,12 @@ REST: list[tuple[str, str, tuple[str, str] | None]] = [
     ("POST", _REPO + "/merges", ("contents", WRITE)),
     ("POST", _REPO + "/dispatches", ("contents", WRITE)),
     ("POST", _REPO + "/actions/workflows/{workflow}/dispatches", ("actions", WRITE)),
+    # `baton doctor`, with a maintainer's token (never a workflow's): reads only.
+    ("GET", _REPO + "/contents/{name}", ("contents", READ)),
+    ("GET", _REPO + "/labels", ("issues", READ)),
+    ("GET", _REPO + "/actions/secrets", ("secrets", READ)),
+    ("GET", _REPO + "/actions/permissions", ("administration", READ)),
+    ("GET", _REPO + "/actions/permissions/workflow", ("administration", READ)),
 ]
 
 # Queries, by operation name: what they read.

@@ -4,12 +4,14 @@ a human, or the epic's conductor), the dialogue state, and the role in the JSON 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.workflow.graph import to_json, to_mermaid
+from baton.core.model.record import HistoryEntry
+from baton.workflow.graph import path_mermaid, to_json, to_mermaid
 from baton.workflow.model import load_preset
 
 
@@ -106,3 +108,63 @@ def test_the_printed_definition_keeps_the_role_and_the_dialogue(name: str) -> No
     printed = _graph(name, "workflow")
     assert f"role: {load_preset(name).role}\n" in printed
     assert ("converses: true" in printed) is (name == "feature-epic")
+
+
+# --- the path one issue took ---------------------------------------------------------------
+def _entry(source: str | None, target: str, trigger: str, *, forced: bool = False) -> HistoryEntry:
+    return HistoryEntry(
+        at=datetime(2026, 1, 5, 9, tzinfo=UTC),
+        from_state=source,
+        to_state=target,
+        reason="",
+        actor="maria",
+        trigger=trigger,
+        forced=forced,
+    )
+
+
+PATH_STEPS = [
+    pytest.param(("report", False), "1 report", id="an agent's report"),
+    pytest.param(("reply", False), "1 reply", id="a human's reply"),
+    pytest.param(("review", False), "1 review", id="a review on the pull request"),
+    pytest.param(("merge", False), "1 merge", id="the merge"),
+    pytest.param(("pull_request", False), "1 pull request closed", id="closed unmerged"),
+    pytest.param(("checks", False), "1 CI failed", id="failing checks"),
+    pytest.param(("relabel", True), "1 relabel, forced", id="a maintainer's forced relabel"),
+    pytest.param(("command", True), "1 command, forced", id="an approver's /retry"),
+]
+
+
+@pytest.mark.parametrize(("step", "label"), PATH_STEPS)
+def test_each_step_of_the_path_is_labelled_by_its_cause(step: tuple[str, bool], label: str) -> None:
+    trigger, forced = step
+    history = [
+        _entry(None, "creating_pr", "entry"),
+        _entry("creating_pr", "waiting_for_human_input", trigger, forced=forced),
+    ]
+
+    drawn = path_mermaid(history, load_preset("issue-lifecycle")).splitlines()
+
+    assert drawn == [
+        "stateDiagram-v2",
+        "    [*] --> creating_pr",
+        f"    creating_pr --> waiting_for_human_input: {label}",
+    ]
+
+
+def test_the_path_numbers_its_steps_and_ends_at_a_terminal_state() -> None:
+    history = [
+        _entry(None, "waiting_for_human_input", "entry", forced=True),
+        _entry("waiting_for_human_input", "addressing_feedback", "review"),
+        _entry("addressing_feedback", "creating_pr", "report"),
+        _entry("creating_pr", "completed", "merge"),
+    ]
+
+    drawn = path_mermaid(history, load_preset("issue-lifecycle")).splitlines()
+
+    assert drawn[2:] == [
+        "    waiting_for_human_input --> addressing_feedback: 1 review",
+        "    addressing_feedback --> creating_pr: 2 report",
+        "    creating_pr --> completed: 3 merge",
+        "    completed --> [*]",
+    ]

@@ -76,6 +76,7 @@ NO_EPICS = Names(epic="")
 def starts(path: Path, events: list[tuple[str, Payload]], names: Names = DEFAULTS) -> list[bool]:
     """Whether the job's `if:` starts a runner for each event, by GitHub's engine."""
     expression = condition(jobs(path)["baton"]["if"])
+    inputs = names.inputs()  # read from the workflow file once, not once per event
     contexts = [
         {
             "github": {
@@ -83,7 +84,7 @@ def starts(path: Path, events: list[tuple[str, Payload]], names: Names = DEFAULT
                 "event": payload,
                 "repository": "octo/repo",
             },
-            "inputs": names.inputs(),
+            "inputs": inputs,
         }
         for name, payload in events
     ]

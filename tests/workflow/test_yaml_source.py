@@ -4,8 +4,11 @@ PyYAML alone would keep the last of two equal keys and hide a duplicated state."
 from __future__ import annotations
 
 import pytest
+import yaml
 
+from baton.action.fast_path import PRESETS
 from baton.errors import DuplicateKeyError
+from baton.workflow.model import preset_names
 from baton.workflow.yaml_source import read_yaml
 
 TEXT = """\
@@ -64,3 +67,41 @@ def test_an_empty_document_is_no_data_and_no_lines() -> None:
     document = read_yaml("", source="empty.yml")
 
     assert (document.data, document.root, document.line_of(("a",))) == (None, None, None)
+
+
+def _pure(text: str) -> tuple[object, yaml.Node | None]:
+    return yaml.safe_load(text), yaml.compose(text, Loader=yaml.SafeLoader)
+
+
+def _lines(node: yaml.Node | None) -> list[tuple[str, int, int]]:
+    """Every node's kind, line and column, depth first."""
+    if node is None:
+        return []
+    found = [(type(node).__name__, node.start_mark.line, node.start_mark.column)]
+    children = node.value if isinstance(node.value, list) else []
+    for child in children:
+        for part in child if isinstance(child, tuple) else (child,):
+            found += _lines(part)
+    return found
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_a_preset_reads_as_the_pure_python_parser_reads_it(name: str) -> None:
+    """Read with libyaml when PyYAML has it (a run reads three presets): the same data and the
+    same line and column of every node as PyYAML's own parser gives."""
+    text = (PRESETS / f"{name}.yml").read_text(encoding="utf-8")
+    document = read_yaml(text)
+    data, root = _pure(text)
+    assert document.data == data
+    assert _lines(document.root) == _lines(root)
+
+
+def test_yaml_that_does_not_parse_is_reported_as_the_pure_python_parser_reports_it() -> None:
+    """Its message quotes the offending line, which libyaml's does not."""
+    text = "states:\n  a: [1,\n  b: 2\n"
+    with pytest.raises(yaml.YAMLError) as raised:
+        read_yaml(text)
+    with pytest.raises(yaml.YAMLError) as pure:
+        yaml.safe_load(text)
+    assert str(raised.value) == str(pure.value)
+    assert "      a: [1,\n         ^" in str(raised.value)

@@ -336,6 +336,38 @@ class Meter(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ActionsSettings:
+    """Settings → Actions → General, as far as Baton depends on them."""
+
+    enabled: bool
+    allowed_actions: str  # all | local_only | selected ("" when Actions are off)
+    default_workflow_permissions: str | None = None  # read | write; None: not read
+    can_approve_pull_request_reviews: bool | None = None  # None: not read
+
+
+class RepositorySetup(Protocol):
+    """What `baton doctor` reads of a repository's setup, with a maintainer's token (not the
+    workflow's). Each read raises `TrackerError` with GitHub's status when refused, so a read
+    that needs admin can be reported as unchecked."""
+
+    def file(self, path: str) -> str | None:
+        """A text file on the default branch; None when there is none."""
+        ...
+
+    def directory(self, path: str) -> list[str] | None:
+        """The paths of the files in a folder of the default branch; None when there is none."""
+        ...
+
+    def secret_names(self) -> list[str]:
+        """The repository's Actions secrets, by name (GitHub never gives a value)."""
+        ...
+
+    def actions_settings(self) -> ActionsSettings: ...
+
+    def label_names(self) -> list[str]: ...
+
+
 class Tracker(Issues, Git, PullRequests, SubIssues, Meter, Protocol):
     """Every GitHub operation Baton makes: what one run on one issue may need, and what the
     sweep hands on to it."""

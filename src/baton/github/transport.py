@@ -10,19 +10,81 @@ ran part of it. Should GraphQL answer that it cannot take a document at all (not
 GitHub Enterprise Server without a field, an exhausted GraphQL budget), `GraphQLUnusable` tells
 the role to do the same over REST, and `fall_back` keeps the rest of the process there and says
 so. The only module of Baton that imports PyGithub.
+
+Of PyGithub it takes the `Requester` (and its retry and exceptions), never the package's
+`__init__`: that imports every one of PyGithub's ~300 classes and, through `github.Auth`, jwt
+and cryptography, ~90 ms of a transition's CPU for nothing Baton calls (the token always
+arrives made; an App's key never reaches this process). `_requester_alone` enters the
+package into `sys.modules` unexecuted, so its submodules load on their own.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+import sys
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from baton.errors import GraphQLUnusable, TrackerError
 from baton.github.graphql.answers import STATUS_OF, FieldError
 from baton.github.graphql.issues import LabelFound
 from baton.github.graphql.mutation import Mutation
 from baton.github.graphql.sub_issues import SubIssuesRead
-from github import Auth, Github, GithubException, GithubRetry
+
+if TYPE_CHECKING:
+    from github.Auth import Auth
+
+
+def _requester_alone() -> None:
+    """Load `github.Requester` and `github.GithubRetry` without running `github/__init__.py`.
+
+    The package object comes from its spec (importlib's `module_from_spec`), unexecuted; the
+    two modules load into it. Should code in the same process later ask the package for any
+    name (`from github import Github`, as tests do; the requester's own `github.GithubException`
+    on a path Baton never takes), its `__init__` runs then, once (a module's `__getattr__`, PEP
+    562), so PyGithub stays whole for anyone else. Until then the package does not show the
+    modules loaded, whose names (`GithubRetry`) `__init__` gives to their classes. The logger
+    is set up as `__init__` sets it, so PyGithub's retry and back-off messages still show."""
+    if "github" in sys.modules:
+        return
+    spec = importlib.util.find_spec("github")
+    if spec is None or spec.loader is None:
+        return  # not installed: the imports below fail as they would have
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["github"] = package
+    try:
+        for name in ("github.Requester", "github.GithubRetry"):
+            importlib.import_module(name)
+    except BaseException:
+        del sys.modules["github"]
+        raise
+    loaded = {k: v for k, v in vars(package).items() if isinstance(v, ModuleType)}
+    for name in loaded:
+        delattr(package, name)
+    logger = logging.getLogger("github")
+    handler = logging.StreamHandler()
+
+    def complete(name: str) -> Any:
+        del vars(package)["__getattr__"]
+        vars(package).update(loaded)  # PyGithub's modules reach each other through them
+        logger.removeHandler(handler)  # `__init__` adds its own
+        assert spec.loader is not None
+        spec.loader.exec_module(package)
+        return getattr(package, name)
+
+    vars(package)["__getattr__"] = complete
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+
+
+_requester_alone()
+
+from github.Consts import DEFAULT_USER_AGENT  # noqa: E402 (after the package is in place)
+from github.GithubException import GithubException  # noqa: E402
+from github.GithubRetry import GithubRetry  # noqa: E402
+from github.Requester import Requester  # noqa: E402
 
 PER_PAGE = 100
 RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS"})
@@ -42,6 +104,20 @@ def _said(data: Any) -> str:
         if detail:
             parts.append(str(detail))
     return ": ".join(p for p in parts if p)
+
+
+class TokenAuth:
+    """`github.Auth.Token`'s two methods the requester calls, without `github.Auth`'s import
+    of jwt and cryptography: the header, and its masked form for PyGithub's debug log."""
+
+    def __init__(self, token: str) -> None:
+        self._token = token
+
+    def authentication(self, headers: dict[str, str]) -> None:
+        headers["Authorization"] = f"token {self._token}"
+
+    def mask_authentication(self, headers: dict[str, str]) -> None:
+        headers["Authorization"] = "token (oauth token removed)"
 
 
 @dataclass
@@ -88,17 +164,21 @@ class Transport:
         # waits twice the pause, so together they keep to the rate asked for.
         paced = 2 * seconds_between_writes
 
-        def requester(retrying: GithubRetry, pause: float) -> Any:
-            return Github(
-                auth=Auth.Token(token),
+        def requester(retrying: GithubRetry, pause: float) -> Requester:
+            # What `github.Github(...).requester` builds, without the `Github` around it.
+            return Requester(
+                auth=cast("Auth", TokenAuth(token)),
                 base_url=api_url.rstrip("/"),
                 timeout=timeout,
+                user_agent=DEFAULT_USER_AGENT,
                 per_page=PER_PAGE,
+                verify=True,
                 retry=retry if retry is not None else retrying,
+                pool_size=None,
                 seconds_between_requests=0,
                 seconds_between_writes=pause,
                 lazy=True,
-            ).requester
+            )
 
         # REST: 5xx and rate limits retried, never after a read timeout (GitHub may have applied
         # the write, and a second POST would post the comment twice; a lost message is re-posted

@@ -2,8 +2,10 @@
 --epic` (the built-in script) and `baton simulate --epic FILE` (a YAML script with expectations).
 
 The script says what the discovery agent asks and the humans answer, the plan, each task's
-review verdicts in order, and what a maintainer says when the epic is blocked or a task failed.
-Everything else is Baton's own run (`sim.actions`), on a fixed clock.
+review verdicts in order, what a maintainer says when the epic is blocked or a task failed, and
+how the epic is finished (an approval, or merging its pull request). Everything else is Baton's
+own run (`sim.actions`), on a fixed clock; what the runs did to branches and pull requests is
+told from GitHub's state after each run (`sim.work_news`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from baton.core.model.record import Record
 from baton.core.text import epic_plan as render
 from baton.errors import BatonError
-from baton.sim import payloads
+from baton.names import issue_of_branch
+from baton.sim import payloads, work_news
 from baton.sim.actions import Actions, Play
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Config, settings_from
@@ -68,6 +71,9 @@ class EpicScript(_Strict):
     tasks: list[TaskScript]
     on_blocked: str | None = "/resume"  # what the maintainer comments on a blocked epic
     on_failed: str | None = "/retry"  # what the maintainer comments on a failed task
+    # How the approver finishes a completing epic: an `approved` comment, or merging its pull
+    # request (the workflow's `pull_request.merged` route).
+    finish: Literal["approve", "merge"] = "approve"
     expect: Expect = Expect()
 
 
@@ -113,6 +119,7 @@ def demo_script() -> EpicScript:
             TaskScript(key="docs", title="Admin guide for teams", depends_on=["integrate"]),
         ],
         on_failed="/retry Validate the role names against the model's enum before saving.",
+        finish="merge",
     )
 
 
@@ -129,6 +136,7 @@ class EpicPlayer:
         self.gh.set_permission(people.approver, "maintain")
         self.by_key = {t.key: t for t in script.tasks}
         self.reviews: Counter[str] = Counter()
+        self.attempts: Counter[str] = Counter()  # the developer's runs per task
         self.asked = 0
         self.max_in_progress = 0
         self.commands: list[str] = []
@@ -143,6 +151,7 @@ class EpicPlayer:
         self.epic = 0
         self.seen_state = ""
         self.plan_shown = False
+        self.work_seen = work_news.seen(self.gh)
 
     # --- narration and figures ------------------------------------------------------------------
     def _narrate(self, line: str) -> None:
@@ -152,6 +161,9 @@ class EpicPlayer:
     def _watch(self) -> None:
         if not self.epic:
             return
+        for line in work_news.news(self.gh, self.work_seen, self._base_of):
+            self.say(f"   {line}")
+        self.work_seen = work_news.seen(self.gh)
         prefix = self.settings.policy.label_prefix
         active = sum(
             1
@@ -162,6 +174,14 @@ class EpicPlayer:
             )
         )
         self.max_in_progress = max(self.max_in_progress, active)
+
+    def _base_of(self, branch: str) -> str:
+        """The branch `branch` was made from, as its issue's record says (a task's: its
+        epic's); the default branch for any other."""
+        number = issue_of_branch(self.settings.policy.work.branch_prefix, branch)
+        record = self.record(number) if number else None
+        work = record.work if record else None
+        return work.base if work is not None and work.base else self.gh.git.default_branch
 
     def record(self, number: int | None = None) -> Record | None:
         return self.actions.record(number or self.epic)
@@ -209,7 +229,9 @@ class EpicPlayer:
             return Play({"tasks": tasks, "summary": f"{len(tasks)} tasks"})
         key = record.task.key if record and record.task else str(number)
         if agent == "developer":
-            return Play({"summary": f"implemented {key}"}, {f"src/{key}.py": f"# {key}\n"})
+            self.attempts[key] += 1
+            code = f"# {key}, attempt {self.attempts[key]}\n"
+            return Play({"summary": f"implemented {key}"}, {f"src/{key}.py": code})
         if agent == "reviewer":
             verdicts = self.by_key[key].reviews if key in self.by_key else []
             i = self.reviews[key]
@@ -271,10 +293,35 @@ class EpicPlayer:
                 self.comment(self.epic, script.on_blocked, people.maintainer)
             elif failed and script.on_failed and state == "implementing":
                 self.comment(failed[0], script.on_failed, people.maintainer)
+            elif state == "completing" and script.finish == "merge" and self._open_pull():
+                self.merge(self._open_pull() or 0, people.approver)
             elif state == "completing":
                 self.comment(self.epic, "approved", people.approver)
             else:
                 break
+
+    def _open_pull(self) -> int | None:
+        """The epic's pull request, as its record names it, while it is open."""
+        record = self.record()
+        number = record.work.pull_request if record and record.work else None
+        pull = self.gh.pull_requests.get(number) if number is not None else None
+        return number if work_news.pull_state(self.gh, pull) in ("draft", "open") else None
+
+    def merge(self, number: int, who: str) -> None:
+        """`who` merges the pull request on GitHub; its `pull_request` event reaches Baton."""
+        pull = self.gh.pull_requests[number]
+        self.say(f"\n{who} merges pull request #{number} ({pull.head} into {pull.base})")
+        self.gh.human_merge(number, by=who)
+        payload = payloads.pull_request_closed(
+            self.gh,
+            number=number,
+            branch=pull.head,
+            head_sha=pull.head_sha,
+            merged=True,
+            sender=who,
+        )
+        self.actions.event("pull_request", payload)
+        self.drain()
 
     def _failed(self, number: int) -> bool:
         record = self.record(number)
@@ -318,6 +365,15 @@ class EpicPlayer:
             f"at most {self.max_in_progress} tasks in progress at once"
         )
 
+    def work(self) -> str | None:
+        """What GitHub holds of the epic's work in one line, or None when it has no branch."""
+        record = self.record()
+        if record is None or record.work is None:
+            return None
+        tasks = [self.record(n) for n in self.gh.sub_issues_of(self.epic)]
+        heads = [r.work.head for r in tasks if r and r.work and r.work.head]
+        return work_news.work_line(self.gh, record.work.branch, record.work.pull_request, heads)
+
     def mermaid(self) -> str:
         record = self.record()
         return render.mermaid(record.epic) if record and record.epic else ""
@@ -326,15 +382,18 @@ class EpicPlayer:
 def show_demo(echo: Callable[[str], None], *, quiet: bool) -> None:
     """`baton demo --epic`: the built-in epic played, then its final state, table and graph."""
     echo(
-        "Baton demo: one epic through discovery, planning and six tasks, on an in-memory "
-        "GitHub.\nEvery step is a GitHub event, a dispatched run or an agent report, handled "
-        "exactly as `baton run` and `baton report` handle them."
+        "Baton demo: one epic through discovery, planning, six tasks on their own branches and "
+        "its pull request, on an in-memory GitHub.\nEvery step is a GitHub event, a dispatched "
+        "run or an agent report, handled exactly as `baton run` and `baton report` handle them."
     )
     player = EpicPlayer(demo_script(), (lambda _: None) if quiet else echo)
     player.play()
     record = player.record()
     echo("")
     echo(f"Final state: {record.state if record else '?'}.")
+    work = player.work()
+    if work:
+        echo(f"The work: {work}.")
     echo("\n" + player.table())
     echo(f"\nFigures: {player.figures()}.")
     echo("\nThe plan:\n")
@@ -348,6 +407,9 @@ def simulate_script(path: Path, echo: Callable[[str], None]) -> list[str]:
     echo(f"Simulating epic {script.name}")
     player = EpicPlayer(script, echo)
     player.play()
+    work = player.work()
+    if work:
+        echo(f"\nThe work: {work}.")
     echo("\n" + player.table())
     echo(f"\n{player.figures()}.")
     return player.check(script.expect)

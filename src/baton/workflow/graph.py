@@ -29,7 +29,13 @@ class Step(Protocol):
     @property
     def to_state(self) -> str: ...
     @property
+    def trigger(self) -> str: ...
+    @property
     def forced(self) -> bool: ...
+
+
+# What moved the issue, in the path's words, where the history's trigger is not already plain.
+CAUSES = {"pull_request": "pull request closed", "checks": "CI failed"}
 
 
 def to_json(workflow: Workflow) -> dict[str, Any]:
@@ -116,7 +122,9 @@ def to_mermaid(workflow: Workflow, *, current: str | None = None) -> str:
 
 
 def path_mermaid(history: Sequence[Step], workflow: Workflow) -> str:
-    """The path one issue took, each step numbered; forced moves are marked."""
+    """The path one issue took, each step numbered and labelled with its cause (an agent's
+    report, a reply, a review, the merge, CI, a maintainer's relabel...); forced moves are
+    marked as such, and only they."""
     lines = ["stateDiagram-v2"]
     if not history:
         return "\n".join(lines)
@@ -126,7 +134,9 @@ def path_mermaid(history: Sequence[Step], workflow: Workflow) -> str:
         if entry.from_state is None:
             continue
         step += 1
-        note = f"{step} forced" if entry.forced else str(step)
+        note = f"{step} {CAUSES.get(entry.trigger, entry.trigger)}"
+        if entry.forced:
+            note += ", forced"
         lines.append(f"    {entry.from_state} --> {entry.to_state}: {note}")
     last = history[-1].to_state
     if last in workflow.states and workflow.is_terminal(last):

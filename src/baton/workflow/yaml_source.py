@@ -62,9 +62,27 @@ def _check_duplicates(node: yaml.Node | None, path: tuple[str, ...] = ()) -> Non
             _check_duplicates(item, (*path, str(index)))
 
 
+# libyaml's loader when PyYAML has it: every run reads three presets, and the pure-Python
+# parser spends most of a transition's non-import CPU on them.
+_FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _parse(text: str, loader_class: type[yaml.SafeLoader]) -> tuple[yaml.Node | None, Any]:
+    """The node tree and the data built from it: one parse, not one for each."""
+    loader = loader_class(text)
+    try:
+        root = loader.get_single_node()
+        _check_duplicates(root)
+        return root, loader.construct_document(root) if root is not None else None
+    finally:
+        loader.dispose()
+
+
 def read_yaml(text: str, *, source: str = "<string>") -> YamlDocument:
     """Parse one YAML document; raises yaml.YAMLError or DuplicateKeyError."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    _check_duplicates(root)
-    data = yaml.safe_load(text) if root is not None else None
+    try:
+        root, data = _parse(text, _FAST_LOADER)
+    except yaml.YAMLError:
+        # Parsed again by the pure-Python loader, whose messages quote the offending line.
+        root, data = _parse(text, yaml.SafeLoader)
     return YamlDocument(data=data, root=root, source=source)

@@ -47,12 +47,12 @@ def test_an_approvers_requested_changes_move_the_issue_to_the_route(lifecycle):
         "addressing_feedback",
         "developer",
     )
-    assert decision.forced
+    assert not decision.forced  # a route of the workflow, caused by the review: no relabel
     assert decision.reason == (
         "waiting_for_human_input → addressing_feedback: wendy requested changes on pull request #7"
     )
     entry = decision.record.history[-1]
-    assert (entry.actor, entry.trigger, entry.forced) == ("wendy", "review", True)
+    assert (entry.actor, entry.trigger, entry.forced) == ("wendy", "review", False)
     assert entry.reason == "wendy requested changes on pull request #7"
     assert decision.record.feedback == [
         "wendy requested changes: Almost: two things.",
@@ -426,7 +426,8 @@ def test_the_merge_completes_the_issue_from_a_waiting_state(lifecycle):
         None,
     )
     entry = decision.record.history[-1]
-    assert (entry.actor, entry.trigger, entry.forced) == ("maria", "merge", True)
+    assert (entry.actor, entry.trigger, entry.forced) == ("maria", "merge", False)
+    assert not decision.forced
     assert decision.record.work.closed == "merged"
     assert decision.message == (
         "### 🎉 Pull request #7 was merged by `maria`. The issue is now `completed`.\n\n"
@@ -460,7 +461,8 @@ def test_closing_unmerged_hands_the_decision_to_a_maintainer(lifecycle):
 
     assert (decision.outcome, decision.state, decision.agent) == (Outcome.transition, GATE, None)
     entry = decision.record.history[-1]
-    assert (entry.actor, entry.trigger, entry.forced) == ("tess", "pull_request", True)
+    assert (entry.actor, entry.trigger, entry.forced) == ("tess", "pull_request", False)
+    assert not decision.forced
     assert decision.record.work.closed == "closed"
     assert decision.message == (
         "### ✋ Pull request #7 was closed without merging by `tess`\n"
@@ -526,7 +528,7 @@ def test_failing_checks_while_no_agent_works_move_to_the_route(lifecycle):
     entry = decision.record.history[-1]
     assert (entry.trigger, entry.forced, entry.reason) == (
         "checks",
-        True,
+        False,
         "checks failed on ccccccc",
     )
     assert decision.message == (
@@ -914,9 +916,7 @@ def test_a_merge_without_a_route_is_noted_and_recorded(lifecycle):
 
 
 @pytest.mark.parametrize("merged", [True, False], ids=["merged", "closed unmerged"])
-def test_a_pull_request_route_into_an_agent_s_state_is_forced_and_starts_the_agent(
-    lifecycle, merged
-):
+def test_a_pull_request_route_into_an_agent_s_state_starts_the_agent_unforced(lifecycle, merged):
     route = {"merged": "implementing"} if merged else {"closed": "implementing"}
     build = _routes(lifecycle, **route)
     record = _approved_earlier(build, GATE)
@@ -928,7 +928,8 @@ def test_a_pull_request_route_into_an_agent_s_state_is_forced_and_starts_the_age
         "implementing",
         "developer",
     )
-    assert decision.forced and decision.record.approval is None
+    assert not decision.forced and decision.record.approval is None
+    assert decision.record.history[-1].trigger == ("merge" if merged else "pull_request")
     assert decision.record.work.closed == ("merged" if merged else "closed")
 
 
@@ -964,12 +965,12 @@ def test_closing_unmerged_on_a_closed_issue_says_nothing(lifecycle):
     assert decision.record.work.closed == "closed"
 
 
-def test_closing_unmerged_moves_by_force_and_clears_the_approval(lifecycle):
+def test_closing_unmerged_moves_along_the_route_and_clears_the_approval(lifecycle):
     record = _approved_earlier(lifecycle, "creating_pr")
 
     decision = lifecycle.decide(record, lifecycle.pr_closed("tess", "creating_pr", merged=False))
 
-    assert decision.forced and decision.record.approval is None
+    assert not decision.forced and decision.record.approval is None
 
 
 IGNORED_CHECKS_MORE = [
@@ -995,7 +996,7 @@ def test_more_checks_that_change_nothing(lifecycle, work, conclusion, reason):
     assert (decision.outcome, decision.reason) == (Outcome.ignored, reason)
 
 
-def test_failing_checks_move_by_force_clearing_the_approval_and_the_failures_kept(lifecycle):
+def test_failing_checks_move_along_the_route_clearing_the_approval_and_the_failures(lifecycle):
     record = _approved_earlier(lifecycle, GATE)
     record = record.model_copy(
         update={"work": record.work.model_copy(update={"failing_checks": ["check old failed"]})}
@@ -1003,7 +1004,7 @@ def test_failing_checks_move_by_force_clearing_the_approval_and_the_failures_kep
 
     decision = lifecycle.decide(record, lifecycle.checks(GATE, "failure"))
 
-    assert decision.state == "fixing_issues" and decision.forced
+    assert decision.state == "fixing_issues" and not decision.forced
     assert decision.record.approval is None
     assert decision.record.work == lifecycle.work()
 

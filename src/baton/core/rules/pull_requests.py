@@ -2,8 +2,10 @@
 
 Only the issue's own pull request counts (the number in the record's work): a pull request
 from a branch of the same name, or the issue's earlier one, steers nothing. A route of the
-workflow's `pull_request` moves the issue even where the table has no edge, recorded as forced
-with who caused it. Reviews weigh only from approvers; a merge is a fact (GitHub already let
+workflow's `pull_request` moves the issue even where the table has no edge, recorded with its
+cause (`review`, `merge`, `pull_request`, `checks`) and who caused it: a route is the workflow's
+own rule, not a forced relabel, so the history, the job summary and the `decision` output never
+call it forced. Reviews weigh only from approvers; a merge is a fact (GitHub already let
 only a writer merge) and completes the issue from wherever it is, a closed issue too; nothing
 else moves a closed issue or leaves a terminal state.
 """
@@ -200,7 +202,6 @@ def _changes_requested(ctx: Ctx, event: Reviewed) -> Draft:
         reason=f"{login} requested changes on pull request #{event.pull_request}",
         actor=login,
         trigger="review",
-        forced=True,
         feedback=feedback,
         pending_input=pending,
         open_questions=[],
@@ -213,7 +214,6 @@ def _changes_requested(ctx: Ctx, event: Reviewed) -> Draft:
         record=moved,
         message=messages.changes_requested(login, event.pull_request, target, agent),
         agent=agent_due(ctx, moved),
-        forced=True,
     )
 
 
@@ -252,7 +252,6 @@ def _merged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
         reason=f"pull request #{number} merged by {login}",
         actor=login,
         trigger="merge",
-        forced=True,
         approval=None,
         work=work,
     )
@@ -262,7 +261,6 @@ def _merged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
         record=moved,
         message=messages.merged(login, number, target),
         agent=agent_due(ctx, moved),
-        forced=True,
     )
 
 
@@ -291,7 +289,6 @@ def _closed_unmerged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
         reason=f"pull request #{number} closed without merging by {login}",
         actor=login,
         trigger="pull_request",
-        forced=True,
         approval=None,
         work=work,
     )
@@ -301,7 +298,6 @@ def _closed_unmerged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
         record=moved,
         message=messages.pull_request_closed(login, number, target, moved=True),
         agent=agent_due(ctx, moved),
-        forced=True,
     )
 
 
@@ -384,7 +380,6 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
         reason=f"checks failed on {head}",
         actor=event.actor.login,
         trigger="checks",
-        forced=True,
         feedback=failures,
         approval=None,
         work=work.model_copy(update={"failing_checks": []}),
@@ -395,5 +390,4 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
         record=moved,
         message=messages.checks_failed(event.head, failures, target),
         agent=agent_due(ctx, moved),
-        forced=True,
     )

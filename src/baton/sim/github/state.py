@@ -15,12 +15,13 @@ from baton.sim.github.git import Git
 from baton.sim.github.issues import Issues
 from baton.sim.github.pulls import PullRequests
 from baton.sim.github.relations import Relations
+from baton.sim.github.settings import RepositorySettings
 
 
 class GitHubState:
     """Issues, comments, labels, people, the git repository, pull requests with their reviews
-    and checks, and the relations between issues of one repository, with one counter of ids
-    (they order creation) and one clock."""
+    and checks, the relations between issues and the settings of one repository, with one
+    counter of ids (they order creation) and one clock."""
 
     def __init__(
         self, repo: str, *, bot_login: str, now: datetime, sort_labels: bool = False
@@ -35,6 +36,7 @@ class GitHubState:
         self.git = Git(repo, when=now)
         self.relations = Relations()
         self.pulls = PullRequests(self.owner, self.issues, self.git, self.ids, self.clock)
+        self.settings = RepositorySettings()
 
     def clock(self) -> datetime:
         return self.now

@@ -70,9 +70,6 @@ class MemoryBase:
         self.pull_requests: dict[int, PullRequest] = self.work.pulls
         self.reviews: dict[int, Review] = self.work.reviews
         self.check_runs: list[CheckRun] = self.work.check_runs
-        # "Allow GitHub Actions to create and approve pull requests" (off by default on GitHub;
-        # on here, so a test turns it off to see the refusal).
-        self.actions_may_open_pull_requests = True
         self.workflows_permission = False  # GITHUB_TOKEN never has it
         # Sub-issues and "blocked by" edges between issues, by number, with GitHub's rules.
         self.relations = self.state.relations
@@ -84,6 +81,16 @@ class MemoryBase:
     @now.setter
     def now(self, moment: datetime) -> None:
         self.state.now = moment
+
+    @property
+    def actions_may_open_pull_requests(self) -> bool:
+        """Whether "Allow GitHub Actions to create and approve pull requests" is on: the
+        model's setting (off by default on GitHub; on here, so a test turns it off)."""
+        return self.state.settings.can_approve_pull_request_reviews
+
+    @actions_may_open_pull_requests.setter
+    def actions_may_open_pull_requests(self, allowed: bool) -> None:
+        self.state.settings.can_approve_pull_request_reviews = allowed
 
     def clock(self) -> datetime:
         """The simulated time: what GitHub would stamp now."""

@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from baton.errors import InvalidScenario, InvalidStep
+from baton.sim.work_news import PullRequestState
 from baton.workflow.durations import Duration
 from baton.workflow.model import AgentStatus
 
@@ -131,9 +132,6 @@ class Checks(BaseModel):
         description="A pull_request run GitHub held for a writer's approval (GITHUB_TOKEN made "
         "the pull request) that ended with no job run: no check run, a `workflow_run` event.",
     )
-
-
-PullRequestState = Literal["none", "draft", "open", "merged", "closed"]
 
 
 class Expect(BaseModel):

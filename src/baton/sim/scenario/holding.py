@@ -12,8 +12,9 @@ from typing import Protocol
 
 from baton.core.model.record import Record
 from baton.issue.load import read_record
+from baton.sim import work_news
 from baton.sim.memory_github import MemoryGitHub, PullRequest
-from baton.sim.scenario.format import PullRequestState
+from baton.sim.work_news import PullRequestState
 from baton.workflow.config import Settings
 
 
@@ -58,13 +59,7 @@ def latest_pull(stage: Stage) -> PullRequest | None:
 
 
 def pull_state(stage: Stage, pull: PullRequest | None) -> PullRequestState:
-    if pull is None:
-        return "none"
-    if pull.merged:
-        return "merged"
-    if stage.gh.issues[pull.number].state != "open":
-        return "closed"
-    return "draft" if pull.draft else "open"
+    return work_news.pull_state(stage.gh, pull)
 
 
 def holding(stage: Stage) -> Holding:
@@ -102,14 +97,4 @@ def commits_between(stage: Stage, start: str, head: str) -> list[str]:
 
 def files_of(stage: Stage, oid: str) -> list[str]:
     """What the commit changed: `+ path` added, `~ path` changed, `- path` deleted."""
-    commit = stage.gh.git.commits[oid]
-    parent = stage.gh.git.commits[commit.parents[0]].tree if commit.parents else {}
-    lines = []
-    for path in sorted(set(parent) | set(commit.tree)):
-        if path not in parent:
-            lines.append(f"+ {path}")
-        elif path not in commit.tree:
-            lines.append(f"- {path}")
-        elif parent[path] != commit.tree[path]:
-            lines.append(f"~ {path}")
-    return lines
+    return work_news.changed_files(stage.gh.git, oid)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from baton.agents import briefing
 from baton.core.model.issue_facts import IssueInfo
 from baton.run import RunResult
+from baton.sim import work_news
 from baton.sim.scenario.format import Step, one_line
 from baton.sim.scenario.holding import (
     Holding,
@@ -143,16 +144,7 @@ def change_lines(stage: Stage, before: Holding) -> list[str]:
     ):
         number, state = now.pull_request, now.pull_request_state
         fresh = now.pull_request != before.pull_request
-        pull = stage.gh.pull_requests[number]
-        if state == "merged":
-            said = f"merged into {pull.base} as {(pull.merge_commit or '')[:7]}"
-        elif state == "closed":
-            said = "closed without merging"
-        elif fresh:
-            ready = "" if state == "draft" else " and marked ready for review"
-            said = f"opened as a draft from {pull.head}{ready}"
-        else:
-            said = "marked ready for review"
+        said = work_news.pull_request_said(stage.gh.pull_requests[number], state, fresh=fresh)
         lines.append(f"   GitHub: pull request #{number} {said}")
     return lines
 

@@ -1,0 +1,1 @@
+"""Adopting Baton: `baton init` writes a repository's setup, `baton doctor` checks it."""

@@ -1,0 +1,1 @@
+"""The checks of `baton doctor`, pure: what was read in, findings out."""

@@ -1,0 +1,50 @@
+"""The reusable workflow's inputs that repeat the config. Its job filter reads them to start a
+runner only for Baton's issues, so an input that disagrees with `.github/baton.yml` (a renamed
+trigger label passed on to nobody) leaves Baton deaf to what the config says starts it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from baton.adopt.checks.caller import Caller
+from baton.adopt.findings import Finding, error
+from baton.workflow.config_model import Config
+
+# input -> (the config's key, its value there); an absent input is the reusable workflow's
+# default, which is the config's (a test holds the two equal).
+MIRRORED: dict[str, tuple[str, Callable[[Config], Any]]] = {
+    "trigger-label": ("entry.trigger_label", lambda c: c.entry.trigger_label),
+    "enter-on-open": ("entry.on_open", lambda c: c.entry.on_open),
+    "label-prefix": ("label_prefix", lambda c: c.label_prefix),
+    "pull-requests": ("pull_requests", lambda c: c.pull_requests),
+    "branch-prefix": ("work.branch_prefix", lambda c: c.work.branch_prefix),
+    "epic-label": ("epics.label", lambda c: c.epics.label),
+    "task-label": ("epics.task_label", lambda c: c.epics.task_label),
+}
+_EPICS = {"epic-label", "task-label"}
+
+
+def _spelt(value: Any) -> str:
+    """A value as YAML spells it under `with:` (booleans in lower case)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check_inputs(caller: Caller, config: Config, config_path: str) -> list[Finding]:
+    found = []
+    defaults = Config()
+    for name, (key, value_of) in MIRRORED.items():
+        want = value_of(config)
+        if want is None or (name in _EPICS and not config.epics.enabled):
+            continue  # nothing for the filter to let through
+        given = caller.inputs.get(name, value_of(defaults))
+        if "${{" in str(given) or _spelt(given) == _spelt(want):
+            continue  # an expression is the caller's to get right
+        found.append(
+            error(
+                f"{caller.path}: the input `{name}` is {_spelt(given)!r}, but {config_path} "
+                f"sets {key}: {_spelt(want)!r}; the job filter goes by the input",
+                f"pass `{name}: {_spelt(want)}` under the job's `with:`",
+            )
+        )
+    return found

@@ -1,0 +1,84 @@
+"""The click commands `baton init` and `baton doctor`; `baton.cli` registers them."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from baton import __version__
+from baton.adopt.agents import AGENTS, DEFAULT_AGENT
+from baton.errors import BatonError, TrackerError
+
+DEFAULT_API_URL = "https://api.github.com"
+
+
+@click.command()
+@click.option(
+    "--agent",
+    type=click.Choice(list(AGENTS)),
+    default=DEFAULT_AGENT,
+    show_default=True,
+    help="The coding agent every role runs (its install line, command line and key's secret).",
+)
+@click.option(
+    "--ref",
+    help=f"The commit SHA of the Baton release to pin (v{__version__}'s). Default: the commit "
+    "pip installed this Baton from, else the release's tag, with a note to pin its SHA.",
+)
+@click.option(
+    "--dir",
+    "root",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="The repository's checkout.",
+)
+@click.option("--force", is_flag=True, help="Overwrite files that exist.")
+def init(agent: str, ref: str | None, root: str, force: bool) -> None:
+    """Write .github/workflows/baton.yml (calling Baton's reusable workflow, pinned) and a
+    starter .github/baton.yml, then print the secrets and the setting to add."""
+    from baton.adopt.init import direct_url_record, next_steps, plan, write
+
+    try:
+        setup = plan(agent, ref, direct_url=direct_url_record())
+        written = write(Path(root), setup, force=force)
+    except BatonError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    for path in written:
+        click.echo(f"wrote {path}")
+    for line in next_steps(agent, setup):
+        click.echo(line)
+
+
+@click.command()
+@click.option("--repo", "repository", required=True, help="The repository: owner/name.")
+@click.option(
+    "--api-url",
+    envvar="GITHUB_API_URL",
+    default=DEFAULT_API_URL,
+    show_default=True,
+    help="GitHub's API (GitHub Enterprise Server: https://HOST/api/v3).",
+)
+def doctor(repository: str, api_url: str) -> None:
+    """Read a repository's setup through GitHub's API (token: GITHUB_TOKEN or GH_TOKEN) and
+    list what is missing or wrong, each with its fix. Exit status 1 when something is wrong."""
+    from baton.adopt.doctor import diagnose, healthy
+    from baton.adopt.findings import report
+    from baton.github.setup import GitHubRepositorySetup
+
+    token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN")
+    if not token:
+        click.echo("error: no token: set GITHUB_TOKEN or GH_TOKEN (gh auth token)", err=True)
+        sys.exit(2)
+    try:
+        findings = diagnose(GitHubRepositorySetup(repository, token, api_url=api_url))
+    except TrackerError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    for line in report(findings):
+        click.echo(line)
+    sys.exit(0 if healthy(findings) else 1)

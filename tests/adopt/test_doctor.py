@@ -1,0 +1,105 @@
+"""`baton doctor` over real HTTP against the fake: a repository set up as `baton init` says has
+nothing wrong; each read the token may not make is reported as unchecked, never a crash."""
+
+from __future__ import annotations
+
+import pytest
+
+from adopt.conftest import doctor_report, set_up
+from baton.adopt.doctor import diagnose
+from baton.errors import TrackerError
+from baton.github.setup import GitHubRepositorySetup
+from fakes.http_github import FakeGitHub
+from workflow.api_permissions import Request, needs, union
+
+STATUS_LABELS = (
+    "warning: 30 status labels do not exist yet: status:received, "
+    "status:analyzing-requirements, status:requirements-unclear, "
+    "status:waiting-for-requirements-clarification, status:requirements-clarified and 25 more"
+)
+CREATED_ON_USE = (
+    "  fix: nothing to do: Baton creates each one, with its colour, the first time it is used"
+)
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_a_repository_set_up_as_init_says_has_nothing_wrong(fake: FakeGitHub, agent: str) -> None:
+    set_up(fake, agent)
+    assert doctor_report(fake) == [
+        STATUS_LABELS,
+        CREATED_ON_USE,
+        "Baton's setup looks right: 0 errors, 1 warning.",
+    ]
+    assert {call.method for call in fake.requests} == {"GET"}  # doctor changes nothing
+
+
+def test_a_repository_without_baton_has_one_error_and_its_fix(fake: FakeGitHub) -> None:
+    assert doctor_report(fake)[:2] == [
+        "error: no workflow in .github/workflows calls Baton's reusable workflow "
+        "(baton-issues.yml)",
+        "  fix: run `baton init` and commit .github/workflows/baton.yml",
+    ]
+
+
+def test_what_needs_admin_is_unchecked_for_a_writers_token_not_a_crash(ready: FakeGitHub) -> None:
+    ready.token_is_admin = False
+    assert doctor_report(ready)[-5:] == [
+        "cannot check: the Actions secrets: GitHub answered 403",
+        "  fix: use a token with admin on the repository (fine-grained: Secrets read)",
+        "cannot check: the Actions settings: GitHub answered 403",
+        "  fix: use a token with admin on the repository (fine-grained: Administration read)",
+        "Baton's setup looks right: 0 errors, 1 warning, 2 not checked.",
+    ]
+
+
+def test_a_404_from_an_admin_endpoint_is_unchecked_too(ready: FakeGitHub) -> None:
+    ready.fail("GET", "/actions/permissions$", status=404, times=1)
+    assert "cannot check: the Actions settings: GitHub answered 404" in doctor_report(ready)
+
+
+def test_pull_requests_refused_to_actions_is_an_error_with_the_setting(ready: FakeGitHub) -> None:
+    ready.actions_may_open_pull_requests = False
+    lines = doctor_report(ready)
+    assert lines[:2] == [
+        'error: "Allow GitHub Actions to create and approve pull requests" is off, so GitHub '
+        "refuses Baton's pull request (403)",
+        "  fix: turn it on: Settings → Actions → General → Workflow permissions → "
+        '"Allow GitHub Actions to create and approve pull requests"',
+    ]
+
+
+def test_an_invalid_config_is_an_error_with_the_loaders_line(ready: FakeGitHub) -> None:
+    ready.push("main", {".github/baton.yml": "workflow: issue-lifecycle\nsweep_budget: lots\n"})
+    assert doctor_report(ready)[:2] == [
+        "error: .github/baton.yml:2: sweep_budget: Input should be a valid integer, unable to "
+        "parse string as an integer",
+        "  fix: baton validate --config .github/baton.yml lists every problem",
+    ]
+
+
+def test_a_bad_token_stops_doctor_with_githubs_answer(ready: FakeGitHub) -> None:
+    setup = GitHubRepositorySetup(ready.repo_full_name, "not-the-token", api_url=ready.url)
+    with pytest.raises(TrackerError, match="401 Bad credentials"):
+        diagnose(setup)
+
+
+def test_doctor_only_reads_and_each_request_is_a_mapped_github_route(ready: FakeGitHub) -> None:
+    doctor_report(ready)
+    made = {Request(call.method, call.path) for call in ready.requests}
+    assert {request.method for request in made} == {"GET"}
+    assert union(needs(request) for request in made) == {
+        "contents": "read",
+        "issues": "read",
+        "secrets": "read",
+        "administration": "read",
+    }
+
+
+def test_a_trigger_label_renamed_in_the_config_only_is_an_error(ready: FakeGitHub) -> None:
+    ready.push("main", {".github/baton.yml": "entry:\n  trigger_label: ai\n"})
+    ready.add_label("ai")
+    assert doctor_report(ready)[:2] == [
+        "error: .github/workflows/baton.yml: the input `trigger-label` is 'baton', but "
+        ".github/baton.yml sets entry.trigger_label: 'ai'; the job filter goes by the input",
+        "  fix: pass `trigger-label: ai` under the job's `with:`",
+    ]
