@@ -533,7 +533,7 @@ class Limits:
     max_files: int
     max_bytes: int
     changeset_file: int  # bytes on disk, as `baton agent` writes it
-    request: int  # bytes of the BatonCommit request body, as PyGithub sends it
+    request: int  # bytes of the first commit's request body (BatonCommitOpening), as sent
     seconds: float  # wall time of the `baton report` process
     rss: int  # its peak RSS (KB)
     cpu: float  # its CPU time
@@ -577,7 +577,8 @@ def changeset_limits(workdir: Path) -> Limits:
         outputs = parse_outputs((workdir / "output").read_text(encoding="utf-8"))
         assert outputs["state"] == "running_tests", outputs
         calls = [(c.method, _where(c)) for c in fake.requests]
-        (commit,) = fake.calls("POST", "/graphql", operation="BatonCommit")
+        # the first commit: the commit and its draft pull request in one document
+        (commit,) = fake.calls("POST", "/graphql", operation="BatonCommitOpening")
         committed = fake._git.resolve(branch)
         assert committed is not None and committed.oid != at_limit.base
         assert all(committed.tree[path] == data for path, data in files.items())
@@ -1081,7 +1082,8 @@ def render(
             "|---|---|",
             f"| the changeset file on disk (`baton agent`'s JSON, base64 contents) "
             f"| {limits.changeset_file:,} bytes |",
-            f"| the `BatonCommit` request body (one GraphQL mutation, as PyGithub sends it) "
+            f"| the `BatonCommitOpening` request body (one GraphQL mutation, as PyGithub sends "
+            f"it: the commit and its draft pull request) "
             f"| {limits.request:,} bytes ({grown:.2f}× the contents) |",
             f"| wall time of that `baton report` (the fake's work included) "
             f"| {limits.seconds * 1000:.0f} ms |",

@@ -94,9 +94,9 @@ READ = ("POST", "/graphql BatonRead")
 CHECK = ("POST", "/graphql BatonRecordCheck")
 WRITE = ("POST", "/graphql BatonWrite")
 COMMIT = ("POST", "/graphql BatonCommit")
+FIRST_COMMIT = ("POST", "/graphql BatonCommitOpening")  # with its draft pull request
 BRANCH = [("POST", "/graphql BatonBranch"), ("POST", "/graphql BatonCreateBranch")]
 DISPATCH = ("POST", "/actions/workflows/baton.yml/dispatches")
-PULLS = ("POST", "/pulls")
 
 
 def _permission(login: str) -> tuple[str, str]:
@@ -136,8 +136,7 @@ def test_the_work_costs_the_calls_the_benchmarks_quote(tmp_path: Path) -> None:
         ],
         "agent report with a changeset: the first commit (opens the pull request)": [
             READ,
-            COMMIT,
-            PULLS,
+            FIRST_COMMIT,
             CHECK,
             WRITE,
             DISPATCH,
@@ -218,7 +217,7 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
     bench = load_script()
     limits = bench.changeset_limits(tmp_path)
     assert (limits.max_files, limits.max_bytes) == (300, 4_000_000)
-    assert _calls(limits.calls) == [READ, COMMIT, PULLS, CHECK, WRITE, DISPATCH]
+    assert _calls(limits.calls) == [READ, FIRST_COMMIT, CHECK, WRITE, DISPATCH]
     assert _calls(limits.over_calls) == [READ, CHECK, WRITE, DISPATCH]
     base64 = 4 * -(-limits.max_bytes // 3)
     assert base64 < limits.request < base64 + 100_000
@@ -226,43 +225,74 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
 
 
 # --- epics ---------------------------------------------------------------------------------
-def test_a_ten_task_plan_costs_four_round_trips_then_eleven_and_its_rerun_three() -> None:
+def test_a_ten_task_plan_costs_four_round_trips_then_eight_and_its_rerun_two() -> None:
     """The planner's report through `run.handle`, in memory: the plan recorded (read, check,
-    write, the epic's run dispatched); that run makes it: the read, create_tasks' query, one
-    document of 10 issues, one of the edges, the epic's branch (two), the record's check and
-    write, three starts dispatched; one more with the task label missing. Handled again, the
-    report is seen as applied after reading the epic and its tasks."""
+    write, the epic's run dispatched); that run makes it: the read (which brings the epic's
+    sub-issues, the task label's id, the default head and whether the epic's branch exists:
+    all create_tasks' query asked), one document of 10 issues with the epic's branch
+    (`createRef` beside them), one of the edges, the record's check and write, three starts
+    dispatched (`max_parallel`); one more with the task label missing. Handled again, the
+    report is seen as applied after reading the epic (its sub-issues with it) and its tasks."""
     bench = load_script()
     rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}
-    create = "create_tasks, create_issue×10, add_blocked_by×6, create_branch, create_ref"
+    read = "issue + comments + branch"
+    create = "create_ref + create_issue×10, add_blocked_by×6"
     write = "comment, edit_comment + set_labels×2 + create_comment, dispatch, dispatch, dispatch"
     made = "the epic's next run: 10 sub-issues, their edges, the first starts; the task label"
     assert rows == {
         "planner's report of 10 tasks (the plan recorded)": (
             4,
-            "issue + comments, comment, edit_comment, dispatch",
+            f"{read}, comment, edit_comment, dispatch",
         ),
-        f"{made} missing": (
-            12,
-            f"issue + comments, {create.replace('create_tasks, ', 'create_tasks, create_label, ')}"
-            f", {write}",
-        ),
-        f"{made} present": (11, f"issue + comments, {create}, {write}"),
-        "the same report again (a re-run after success)": (
-            3,
-            "issue + comments, sub_issues, read_many",
-        ),
+        f"{made} missing": (9, f"{read}, create_label, {create}, {write}"),
+        f"{made} present": (8, f"{read}, {create}, {write}"),
+        "the same report again (a re-run after success)": (2, f"{read}, read_many"),
     }
 
 
-def test_a_conductor_run_over_ten_tasks_reads_three_times_and_writes_nothing() -> None:
+def _plan(count: int, free: int, deps: int) -> list[dict[str, object]]:
+    """`count` tasks, the first `free` unblocked, each later one blocked by the `deps` before."""
+    return [
+        {
+            "key": f"t{i}",
+            "title": f"Task {i}",
+            "body": f"Part {i}.",
+            "depends_on": [] if i < free else [f"t{j}" for j in range(max(0, i - deps), i)],
+        }
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("count", "free", "deps", "edges", "trips"),
+    [
+        pytest.param(1, 1, 0, 0, 5, id="one task: read, create, check, write, its start"),
+        pytest.param(20, 20, 0, 0, 7, id="the limit, no edges: three starts (max_parallel)"),
+        pytest.param(20, 3, 6, 96, 8, id="the limit, 96 edges: one document of them"),
+    ],
+)
+def test_an_epic_s_creation_run_stays_within_eight_round_trips_up_to_the_plan_limit(
+    count: int, free: int, deps: int, edges: int, trips: int
+) -> None:
+    """The default `epics.max_tasks` (20) with the default `max_parallel` (3), the task label
+    present: the read, one document of issues (and the epic's branch), one of edges (up to
+    100), the record's check and write, one start per free task up to `max_parallel`."""
+    bench = load_script()
+    plan = _plan(count, free, deps)
+    assert sum(len(t["depends_on"]) for t in plan) == edges  # type: ignore[arg-type]
+    _first, made, _again = bench.EpicWorld(task_label=True).report_plan(plan)
+    assert made.trips == trips <= 8, made.detail
+    assert made.detail.count("dispatch") == min(free, 3)
+
+
+def test_a_conductor_run_over_ten_tasks_reads_twice_and_writes_nothing() -> None:
     """A workflow_dispatch on an epic in implementing, its tasks 3 completed, 3 in progress and
-    4 pending: the epic, its sub-issues, the records of its tasks; nothing to order."""
+    4 pending: the epic with its sub-issues, the records of its tasks; nothing to order."""
     bench = load_script()
     rows, statuses, _seconds = bench.epic_conductor(repeat=1)
     assert statuses == {"completed": 3, "in-progress": 3, "pending": 4}
     assert [(row.calls, row.detail) for row in rows] == [
-        (3, "issue + comments, sub_issues, read_many")
+        (2, "issue + comments + branch, read_many")
     ]
 
 

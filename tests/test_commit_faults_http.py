@@ -1,8 +1,9 @@
 """Faults on the commit path over real HTTP: `baton report` with a changeset, as the Action runs
 it, against the fake GitHub failing each call of the run in turn — creating the branch when the
-issue has none, the `createCommitOnBranch` mutation, the pull request's POST, the record's
-mutation document, the dispatch — with a 500, a 502, a secondary rate limit (403) that does not
-lift, or an answer that comes too late; and a commit GitHub applied whose answer was lost.
+issue has none, the first commit's mutation (`createCommitOnBranch`, then `createPullRequest`),
+the record's mutation document, the dispatch — with a 500, a 502, a secondary rate limit (403)
+that does not lift, or an answer that comes too late; and a commit GitHub applied whose answer
+was lost.
 
 Then what comes next in reality: the failed job is re-run (same `GITHUB_RUN_ID`, next attempt),
 or the same report is handed in again by a later run (a new run id). Afterwards:
@@ -47,8 +48,9 @@ RESULT = {"status": "success", "confidence": 0.9, "summary": "CSV export, with i
 MOVE = ("implementing", "creating_pr")  # a confident developer goes straight to a pull request
 # The report run's calls (GraphQL operations by name, REST by path), in the order it makes them.
 READ, CHECK, WRITE = "BatonRead", "BatonRecordCheck", "BatonWrite"
-BRANCH_QUERY, CREATE_REF, COMMIT = "BatonBranch", "BatonCreateBranch", "BatonCommit"
-PULLS, DISPATCH = r"/pulls$", r"/dispatches$"
+# The first commit: one document that commits and opens the draft pull request.
+BRANCH_QUERY, CREATE_REF, COMMIT = "BatonBranch", "BatonCreateBranch", "BatonCommitOpening"
+DISPATCH = r"/dispatches$"
 OPERATIONS = (READ, CHECK, WRITE, BRANCH_QUERY, CREATE_REF, COMMIT)
 TIMEOUT = {"BATON_HTTP_TIMEOUT": "1"}
 LATE = 1.25  # seconds the fake takes to answer: past the timeout, so the client gives up
@@ -235,25 +237,23 @@ def failed_clearly(step: Step) -> None:
 
 # --- the calls, traced from a clean run --------------------------------------------------------
 SETUPS = {"its branch": at_implementing, "no branch yet": without_branch}
-PULL_POST = "POST /repos/octo/demo/pulls"
 DISPATCHES = "POST /repos/octo/demo/actions/workflows/baton.yml/dispatches"
 # What a clean report run calls, in order: the writes the fault table injects into are among
 # them (the record check and a label's first creation are reads or set-up, faulted elsewhere).
 CALLS = {
-    "its branch": [READ, COMMIT, PULL_POST, CHECK, "POST /repos/octo/demo/labels", WRITE],
+    "its branch": [READ, COMMIT, CHECK, "POST /repos/octo/demo/labels", WRITE],
     "no branch yet": [
         READ,
         BRANCH_QUERY,
         CREATE_REF,
         COMMIT,
-        PULL_POST,
         CHECK,
         "POST /repos/octo/demo/labels",
         WRITE,
     ],
 }
 WRITES = {
-    setup: [c for c in calls if c in (CREATE_REF, COMMIT, PULL_POST, WRITE)] + [DISPATCHES]
+    setup: [c for c in calls if c in (CREATE_REF, COMMIT, WRITE)] + [DISPATCHES]
     for setup, calls in CALLS.items()
 }
 STATUSES = {500: "a 500", 502: "a 502", 403: "a secondary rate limit", None: "a timeout"}
@@ -356,7 +356,6 @@ def test_after_a_failed_report_job_the_same_report_handed_in_by_a_later_run_is_a
 # --- the answer lost after GitHub applied the write ------------------------------------------
 LOST = {
     "the commit": ("/graphql", COMMIT),
-    "the pull request": ("/pulls", None),
     "the branch": ("/graphql", CREATE_REF),
 }
 

@@ -225,5 +225,5 @@ def test_a_report_raced_at_every_call_commits_once_and_loses_nothing(branch, sec
 def test_every_call_of_the_report_run_is_raced():
     """The matrix is built from traces; this keeps it from shrinking to nothing unnoticed."""
     calls = trace(True)
-    assert {"comments", "branch", "commit", "open_pull_request", "edit_comment"} <= set(calls)
+    assert {"comments", "branch", "commit", "create_pull_request", "edit_comment"} <= set(calls)
     assert {"create_branch", "create_ref"} <= set(trace(False))

@@ -182,6 +182,7 @@ def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
     assert seen == [
         "issue",
         "comments",
+        "branch",  # a run reading the issue itself also learns whether its branch is there
         "comment",
         "edit_comment",
         "set_labels",
@@ -217,7 +218,7 @@ def test_a_redelivered_entry_writes_nothing_and_dispatches_the_agent_still_due(
         "event labeled:1:baton:2026-01-05T09:00:00Z was already applied; pm is still due"
     )
     # the payload's labels ("baton") are stale: the issue is read again before anything
-    assert seen == ["comments", "permission", "issue", "comments", "dispatch"]
+    assert seen == ["comments", "permission", "issue", "comments", "branch", "dispatch"]
     assert writes(gh) - gh.calls["dispatch"] == written
     assert again.applied == Applied(steps=[], comment_id=record_comments(gh)[0].id)
     assert again.dispatched is True and len(gh.dispatches) == 2

@@ -90,7 +90,9 @@ def _decide_once(
     issue = event.issue
     fetched = issue.partial or refresh
     branch = None
-    if changeset is not None and not changeset.empty:
+    if (changeset is not None and not changeset.empty) or fetched:
+        # A report's changeset is judged against the head; a run that reads the issue itself
+        # (a dispatch: an epic making its tasks) learns whether its branch is there.
         branch = branch_name(settings.policy.work.branch_prefix, issue.number)
     read_now = snapshot is None
     if snapshot is None:

@@ -8,11 +8,11 @@ stays pure while the run does what only GitHub can.
 from __future__ import annotations
 
 from baton.core.model.changeset import Changeset
-from baton.core.model.decision import CommitPlan, Decision
+from baton.core.model.decision import CommitPlan, Decision, PullRequestPlan
 from baton.core.model.events import AgentReported, Event
 from baton.core.model.work import BranchFacts, PullRequestFacts
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead
-from baton.github.tracker import BranchHead, CommitRequest, Git, Tracker
+from baton.github.tracker import BranchHead, CommitRequest, FirstCommit, Git, Tracker
 from baton.workflow.config import RepoBreaker
 
 
@@ -47,7 +47,8 @@ def do_work(
         return event.model_copy(update={"merge": merging})
     if decision.commit is not None:
         assert isinstance(event, AgentReported)
-        return _commit(decision.commit, event, changeset, tracker, notes)
+        opening = decision.open_pull_request
+        return _commit(decision.commit, opening, event, changeset, tracker, notes)
     opening = decision.open_pull_request
     assert opening is not None
     try:
@@ -69,11 +70,14 @@ def _with_opened(event: Event, facts: PullRequestFacts) -> Event:
 
 def _commit(
     plan: CommitPlan,
+    opening: PullRequestPlan | None,
     event: AgentReported,
     changeset: Changeset | None,
-    tracker: Git,
+    tracker: Tracker,
     notes: list[str],
 ) -> Event:
+    """The changeset's commit; at the branch's first, its draft pull request in the same
+    request (`PullRequests.commit_opening`)."""
     assert changeset is not None and event.changeset is not None
     request = CommitRequest(
         branch=plan.branch,
@@ -83,6 +87,7 @@ def _commit(
         additions=tuple((f.path, f.contents) for f in changeset.files if f.contents is not None),
         deletions=tuple(f.path for f in changeset.files if f.contents is None),
     )
+    opened: PullRequestFacts | None = None  # the pull request opened with the commit
     try:
         if not event.changeset.head:  # no branch yet: it starts where the agent started
             made = tracker.create_branch(plan.branch)
@@ -91,7 +96,14 @@ def _commit(
             notes.append(f"branch {made.name} {_made_or_found(made)} at {made.oid[:7]}")
             if made.oid != plan.expected_head:
                 raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
-        oid = tracker.commit(request)
+        if opening is None:
+            oid = tracker.commit(request)
+        else:
+            first = tracker.commit_opening(request, opening)
+            opened = _opened(first, opening, notes)
+            if first.failed is not None:
+                raise first.failed
+            oid = first.oid
     except StaleHead as exc:
         head = exc.head
         if head is None:
@@ -99,16 +111,31 @@ def _commit(
             head = found.oid if found is not None else ""
         notes.append(f"the branch moved before the commit: {exc}")
         facts = event.changeset.model_copy(update={"status": "stale", "head": head})
-        return event.model_copy(update={"changeset": facts})
+        return event.model_copy(update={"changeset": facts, "pull_request": _kept(opened)})
     except CommitRefused as exc:
         # The same commit would be refused at every run: a refused changeset (a failed attempt,
         # said on the issue with GitHub's answer), never a run that fails forever.
         notes.append(f"GitHub refused the commit: {exc}")
         facts = event.changeset.model_copy(update={"status": "refused", "problems": [str(exc)]})
-        return event.model_copy(update={"changeset": facts})
+        return event.model_copy(update={"changeset": facts, "pull_request": _kept(opened)})
     notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
     facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
-    return event.model_copy(update={"changeset": facts})
+    return event.model_copy(update={"changeset": facts, "pull_request": opened})
+
+
+def _kept(opened: PullRequestFacts | None) -> PullRequestFacts | None:
+    """After a failed commit, only a pull request GitHub opened all the same (on a branch
+    someone pushed to), for the record to know; why one was not opened is moot then."""
+    return opened if opened is not None and opened.number is not None else None
+
+
+def _opened(first: FirstCommit, opening: PullRequestPlan, notes: list[str]) -> PullRequestFacts:
+    if first.opened is None:
+        if first.failed is None:
+            notes.append(f"the pull request could not be opened: {first.problem}")
+        return PullRequestFacts(problem=first.problem)
+    notes.append(f"opened draft pull request #{first.opened.number} from {opening.branch}")
+    return PullRequestFacts(number=first.opened.number, node_id=first.opened.node_id)
 
 
 def create_branch(decision: Decision, tracker: Git, notes: list[str]) -> BranchHead:

@@ -172,7 +172,8 @@ def test_an_issue_ends_as_a_merged_pull_request_built_by_read_only_agents(
     assert tested.outputs["state"] == "implementing"
     assert fake.file_at(BRANCH, TESTS) == "def test_csv():\n    assert False\n"
     pr = int(tested.outputs["pull-request"])
-    assert ("POST", "/repos/octo/demo/pulls") in tested.calls, "opened at the first commit"
+    assert ("POST", "/graphql BatonCommitOpening") in tested.calls, "opened with the first commit"
+    assert ("POST", "/repos/octo/demo/pulls") not in tested.calls
     assert fake.pull_request(pr)["draft"] is True
     head = fake.branch_head(BRANCH)
     assert head is not None
@@ -393,6 +394,8 @@ def test_a_repository_that_forbids_actions_pull_requests_says_so_and_hands_the_p
     out = jobs.run(BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.5)
     reported = ok(jobs.report(out))
     assert fake.file_at(BRANCH, CODE) == "x = 1\n", "the work is committed all the same"
+    assert ("POST", "/graphql BatonCommitOpening") in reported.calls, "refused in its document"
+    assert ("POST", "/repos/octo/demo/pulls") not in reported.calls
     assert reported.outputs["pull-request"] == ""
     said = "\n".join(c["body"] for c in fake.comments(number))
     assert "Allow GitHub Actions to create and approve pull requests" in said

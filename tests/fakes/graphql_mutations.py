@@ -8,7 +8,7 @@ import binascii
 from collections.abc import Sequence
 from typing import Any
 
-from baton.sim.github import git, relations, rules
+from baton.sim.github import git, pulls, relations, rules
 from baton.sim.github.issues import Comment, Issue, Label
 from baton.sim.github.pulls import PullRequest
 from fakes.graphql_nodes import (
@@ -343,6 +343,32 @@ def _root(fake: FakeGitHub) -> Node:
             "pullRequest": _issue_node(fake, issue),
         }
 
+    def create_pull_request(input: dict[str, Any]) -> Node:
+        """A pull request from a branch of this repository, refused with the words GitHub's
+        REST answer uses (the type of the Actions refusal is assumed: GitHub documents none)."""
+        if input["repositoryId"] != f"R_fake{REPOSITORY_ID}":
+            raise _not_a_node(input["repositoryId"])
+        if not fake.actions_may_open_pull_requests:
+            raise GitHubError("FORBIDDEN", pulls.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS)
+        if not input["title"].strip():
+            raise GitHubError("UNPROCESSABLE", "Title can't be blank")
+        base, branch = input["baseRefName"], input["headRefName"]
+        if base not in fake._git.refs:
+            raise GitHubError("UNPROCESSABLE", f"Base ref {base} does not exist")
+        if base != fake._git.default_branch:
+            raise GitHubError("UNPROCESSABLE", "The fake GitHub opens pull requests to main only")
+        try:
+            text = fake._body_text("PullRequest", input.get("body"), required=False)
+            pull = fake._work.open(branch, input["title"], text, fake._bot, draft=input["draft"])
+        except ApiError as error:
+            raise _from_rest(error) from None
+        except pulls.PullRequestRefusal as refused:
+            raise GitHubError("UNPROCESSABLE", refused.message) from None
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "pullRequest": _issue_node(fake, fake._issues[pull.number]),
+        }
+
     def mark_ready(input: dict[str, Any]) -> Node:
         pull = _pull_for(fake, input["pullRequestId"])
         issue = fake._issues[pull.number]
@@ -368,6 +394,7 @@ def _root(fake: FakeGitHub) -> Node:
         "addSubIssue": add_sub_issue,
         "addBlockedBy": add_blocked_by,
         "createCommitOnBranch": create_commit_on_branch,
+        "createPullRequest": create_pull_request,
         "updatePullRequest": update_pull_request,
         "markPullRequestReadyForReview": mark_ready,
     }

@@ -148,6 +148,54 @@ def test_on_the_same_clock_both_faces_make_the_same_commits_and_refusals() -> No
     assert (over_http[0], over_http[-2]) == (1, 2)  # the pull request takes the next number
 
 
+def first_commit_story(world: World) -> list[object]:
+    """The first commit opening its pull request in the same round trip: opened, found open
+    already, refused by the Actions setting, and opened all the same after a stale commit."""
+    tracker = world.tracker
+    said: list[object] = []
+
+    def first(branch: str, expected: str, text: str) -> object:
+        before = request_count(tracker) or 0
+        plan = PullRequestPlan(branch=branch, title="t", body="")
+        request = CommitRequest(branch, expected, "Change", "", files({"a.txt": text}))
+        made = tracker.commit_opening(request, plan)
+        opened = made.opened.number if made.opened else None
+        failed = type(made.failed).__name__ if made.failed else None
+        said.append((made.oid, opened, failed, request_count(tracker) - before))  # type: ignore[operator]
+        return made.problem
+
+    number = world.open_issue("Export as CSV")
+    tracker.read(number, with_issue=True, branch=BRANCH)  # the run's read: the repository's id
+    made = tracker.create_branch(BRANCH)
+    first(BRANCH, made.oid, "a")
+    first(BRANCH, tracker.branch(BRANCH).oid, "b")  # type: ignore[union-attr]
+    other = tracker.create_branch("other")
+    world.push("other", {"notes.txt": "mine"})
+    first("other", other.oid, "c")  # stale: the push is the head, and the pull request opens
+    world.forbid_pull_requests()
+    third = tracker.create_branch("third")
+    said.append(first("third", third.oid, "d"))
+    return said
+
+
+def test_both_faces_open_the_first_commit_s_pull_request_alike() -> None:
+    over_http, in_memory = both(first_commit_story)
+
+    assert [s[1:] if isinstance(s, tuple) else s for s in in_memory[:-1]] == [
+        s[1:] if isinstance(s, tuple) else s for s in over_http[:-1]
+    ]
+    assert [s[0] for s in in_memory[:3]] == [s[0] for s in over_http[:3]]  # type: ignore[index]
+    assert over_http[:3] == [
+        (over_http[0][0], 2, None, 1),  # type: ignore[index]
+        (over_http[1][0], 2, None, 2),  # the open one found: one more request (REST)
+        ("", 3, "StaleHead", 1),
+    ]
+    refused = over_http[3]
+    assert refused[1:] == (None, None, 1)  # type: ignore[index]
+    assert "not permitted to create or approve pull requests" in str(over_http[4])
+    assert "not permitted to create or approve pull requests" in str(in_memory[4])
+
+
 # --- an epic: its tasks as sub-issues, their dependencies, their branches merged back ----------
 def epic_transcript(world: World) -> list[object]:
     """An epic's plan created, re-created, read, and its task branches merged back: what each

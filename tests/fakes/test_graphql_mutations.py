@@ -346,6 +346,71 @@ def test_a_commit_may_name_its_branch_by_the_refs_node_id(fake: FakeGitHub) -> N
     assert fake.file_at(BRANCH, "b.txt") == "b"
 
 
+def opening_vars(fake: FakeGitHub, expected: str, **pull: str) -> Json:
+    made = {"repositoryId": fake.repo_json()["node_id"], "baseRefName": "main"}
+    made |= {"headRefName": BRANCH, "title": "Add the export (#1)", "body": "Closes #1"}
+    return commit_input(expected, {"a.txt": "baton"}) | {
+        "pullRequest": made | pull | {"draft": True}
+    }
+
+
+def at_main(fake: FakeGitHub) -> str:
+    """The issue's branch, made by Baton at the default branch's head: nothing on it yet."""
+    main = fake.branch_head("main")
+    made = {"repositoryId": fake.repo_json()["node_id"], "name": f"refs/heads/{BRANCH}"}
+    run(fake, CREATE_REF, made | {"oid": main})
+    assert main is not None
+    return main
+
+
+def test_the_first_commit_and_its_draft_pull_request_are_one_document(fake: FakeGitHub) -> None:
+    """Baton's `BatonCommitOpening`: the commit, then the pull request from the branch as the
+    commit left it; REST sees the draft."""
+    base = at_main(fake)
+
+    answer = run(fake, gql.git.COMMIT_OPENING, opening_vars(fake, base))
+
+    oid = answer["data"]["createCommitOnBranch"]["commit"]["oid"]
+    made = answer["data"]["createPullRequest"]["pullRequest"]
+    assert fake.branch_head(BRANCH) == oid
+    pull = fake.pull_request(made["number"])
+    assert made["id"] == f"PR_fake{pull['id']}"
+    assert (pull["draft"], pull["head"], pull["head_sha"]) == (True, BRANCH, oid)
+    assert fake.issue(made["number"])["body"] == "Closes #1"
+
+    again = run(fake, gql.git.COMMIT_OPENING, opening_vars(fake, oid))
+    assert errors_of(again) == [
+        ("UNPROCESSABLE", "A pull request already exists for octo:baton/issue-1.")
+    ]
+
+
+def test_github_runs_the_pull_request_whatever_became_of_the_commit(fake: FakeGitHub) -> None:
+    """Fields after a failed one still run: on the bare branch the pull request is refused
+    (no commits), on a branch a human pushed to it opens, from the human's commit."""
+    base = at_main(fake)
+    bare = run(fake, gql.git.COMMIT_OPENING, opening_vars(fake, "0" * 40))
+    assert [kind for kind, _ in errors_of(bare)] == ["STALE_DATA", "UNPROCESSABLE"]
+    assert errors_of(bare)[1][1] == f"No commits between main and {BRANCH}"
+
+    pushed = fake.push(BRANCH, {"a.txt": "human"})
+    raced = run(fake, gql.git.COMMIT_OPENING, opening_vars(fake, base))
+    assert [kind for kind, _ in errors_of(raced)] == ["STALE_DATA"]
+    opened = raced["data"]["createPullRequest"]["pullRequest"]["number"]
+    assert fake.pull_request(opened)["head_sha"] == pushed
+
+
+def test_actions_not_allowed_to_open_pull_requests_is_forbidden_after_the_commit(
+    fake: FakeGitHub,
+) -> None:
+    fake.actions_may_open_pull_requests = False
+    refused = run(fake, gql.git.COMMIT_OPENING, opening_vars(fake, at_main(fake)))
+    assert refused["data"]["createCommitOnBranch"]["commit"]["oid"] == fake.branch_head(BRANCH)
+    assert refused["data"]["createPullRequest"] is None
+    assert errors_of(refused) == [
+        ("FORBIDDEN", "GitHub Actions is not permitted to create or approve pull requests.")
+    ]
+
+
 def test_a_pull_request_is_updated_and_marked_ready_and_rest_sees_it(
     fake: FakeGitHub, gh: github.Github
 ) -> None:

@@ -174,7 +174,7 @@ def test_unknown_repository_and_number_are_null_with_not_found(fake: FakeGitHub)
         ],
     }
     missing = run(fake, gql.read_document(0), read_vars(42))
-    assert missing["data"] == {"repository": {"issueOrPullRequest": None}}
+    assert missing["data"] == {"repository": {"id": "R_fake1296269", "issueOrPullRequest": None}}
     [error] = missing["errors"]
     assert error["type"] == "NOT_FOUND"
     assert error["path"] == ["repository", "issueOrPullRequest"]

@@ -10,8 +10,9 @@ import pytest
 import responses
 
 from baton.core.model.decision import PullRequestPlan
-from baton.errors import PullRequestRefused
+from baton.errors import PullRequestRefused, StaleHead
 from baton.github.client import GitHubTracker
+from baton.github.tracker import CommitRequest, FirstCommit, OpenedPullRequest
 
 API = "https://api.github.com:443"
 GRAPHQL = f"{API}/graphql"
@@ -78,6 +79,90 @@ def test_the_open_pull_request_of_the_branch_is_returned_instead_of_a_second(
     mocked.get(f"{REPO}/pulls", json=[{"number": 12, "node_id": "PR_12"}])
     assert tracker.open_pull_request(PLAN).number == 12
     assert mocked.calls[2].request.params == {"head": "octo:baton/issue-7", "state": "open"}
+
+
+# --- the first commit opens it in the same document ----------------------------------------
+OLD, OID = "1" * 40, "2" * 40
+REQUEST = CommitRequest("baton/issue-7", OLD, "Add dark mode", "", (("a.txt", "YQ=="),))
+ACTIONS_REFUSAL = "GitHub Actions is not permitted to create or approve pull requests."
+
+
+def read_before(tracker: GitHubTracker) -> GitHubTracker:
+    """What the run's read taught it: the repository's node id and its default branch."""
+    tracker.known.repository_node, tracker.known.default_branch = "R_1", "trunk"
+    return tracker
+
+
+def answer(commit: Any, pull: Any, *errors: tuple[str, str, str]) -> dict[str, Any]:
+    found = [{"type": kind, "path": [field], "message": said} for field, kind, said in errors]
+    data = {"createCommitOnBranch": commit, "createPullRequest": pull}
+    return {"data": data, **({"errors": found} if found else {})}
+
+
+def test_the_first_commit_opens_its_draft_pull_request_in_the_same_document(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    made = {"pullRequest": {"number": 12, "id": "PR_12"}}
+    mocked.post(GRAPHQL, json=answer({"commit": {"oid": OID}}, made))
+    first = read_before(tracker).commit_opening(REQUEST, PLAN)
+    assert first == FirstCommit(OID, OpenedPullRequest(12, "PR_12"))
+    assert tracker.requests == 1
+    body = sent(mocked.calls[0])
+    assert body["query"].index("createCommitOnBranch") < body["query"].index("createPullRequest")
+    assert body["variables"]["input"]["expectedHeadOid"] == OLD
+    assert body["variables"]["pullRequest"] == {
+        "repositoryId": "R_1",
+        "baseRefName": "trunk",
+        "headRefName": "baton/issue-7",
+        "title": "Add dark mode (#7)",
+        "body": "Closes #7",
+        "draft": True,
+    }
+
+
+def test_actions_not_allowed_to_open_it_keeps_the_commit_and_says_why(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    refusal = ("createPullRequest", "FORBIDDEN", ACTIONS_REFUSAL)
+    mocked.post(GRAPHQL, json=answer({"commit": {"oid": OID}}, None, refusal))
+    first = read_before(tracker).commit_opening(REQUEST, PLAN)
+    assert (first.oid, first.opened, first.failed) == (OID, None, None)
+    assert ACTIONS_REFUSAL in first.problem
+    assert tracker.requests == 1
+
+
+def test_the_open_pull_request_of_the_branch_is_found_when_one_exists_already(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    exists = ("createPullRequest", "UNPROCESSABLE", "A pull request already exists for o:b.")
+    mocked.post(GRAPHQL, json=answer({"commit": {"oid": OID}}, None, exists))
+    mocked.get(f"{REPO}/pulls", json=[{"number": 9, "node_id": "PR_9"}])
+    first = read_before(tracker).commit_opening(REQUEST, PLAN)
+    assert first == FirstCommit(OID, OpenedPullRequest(9, "PR_9"))
+
+
+def test_a_stale_first_commit_is_returned_with_the_pull_request_github_opened_anyway(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    """GitHub runs the second field after a failed first: on a branch someone pushed to, the
+    pull request opens, and the record must know it."""
+    stale = ("createCommitOnBranch", "STALE_DATA", "Expected branch to point to 1111")
+    made = {"pullRequest": {"number": 12, "id": "PR_12"}}
+    mocked.post(GRAPHQL, json=answer(None, made, stale))
+    first = read_before(tracker).commit_opening(REQUEST, PLAN)
+    assert isinstance(first.failed, StaleHead)
+    assert (first.oid, first.opened) == ("", OpenedPullRequest(12, "PR_12"))
+
+
+def test_without_the_read_s_repository_id_the_commit_and_the_pull_request_are_two_requests(
+    mocked: responses.RequestsMock, tracker: GitHubTracker
+) -> None:
+    mocked.post(GRAPHQL, json={"data": {"createCommitOnBranch": {"commit": {"oid": OID}}}})
+    mocked.get(REPO, json={"default_branch": "main"})
+    mocked.post(f"{REPO}/pulls", status=201, json={"number": 12, "node_id": "PR_12"})
+    first = tracker.commit_opening(REQUEST, PLAN)
+    assert first == FirstCommit(OID, OpenedPullRequest(12, "PR_12"))
+    assert "createPullRequest" not in sent(mocked.calls[0])["query"]
 
 
 def test_the_body_is_updated_over_rest_and_marked_ready_over_graphql(

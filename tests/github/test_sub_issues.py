@@ -95,9 +95,48 @@ def test_a_label_the_repository_has_costs_nothing_and_big_plans_are_chunked(
 
     tracker.create_tasks(plan)
 
-    assert operations(fake) == ["BatonTasks"] + ["BatonCreateTasks"] * 2 + ["BatonBlockedBy"] * 3
+    # 20 issues to a document; up to 100 edges to one.
+    assert operations(fake) == ["BatonTasks"] + ["BatonCreateTasks"] * 2 + ["BatonBlockedBy"]
     assert len(fake.sub_issues(epic)) == 25
     assert len(fake.blocked_by_edges()) == 47
+
+
+EPIC_BRANCH = "baton/issue-1"
+
+
+def test_the_epic_s_branch_is_made_in_the_first_creation_document(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    """The query reads the default branch's head and whether the branch exists; `createRef`
+    rides with the first `createIssue` fields: no call of its own. A branch that exists is
+    left to the run's branch step (found, judged), and a re-run makes nothing."""
+    fake.add_label(TASK, "1d76db", "A task of an epic")
+    epic = fake.add_issue("Epic")
+    plan = plan_of(epic).model_copy(update={"branch": EPIC_BRANCH})
+    fake.reset_requests()
+
+    facts = tracker.create_tasks(plan)
+
+    assert operations(fake) == ["BatonTasks", "BatonCreateTasks", "BatonBlockedBy"]
+    assert facts.branch_created
+    assert fake.branch_head(EPIC_BRANCH) == fake.branch_head("main")
+    fake.reset_requests()
+    again = tracker.create_tasks(plan)
+    assert operations(fake) == ["BatonTasks"]
+    assert not again.branch_created
+
+
+def test_with_nothing_left_to_create_the_missing_branch_is_one_document(
+    fake: FakeGitHub, tracker: GitHubTracker
+) -> None:
+    epic = fake.add_issue("Epic")
+    tracker.create_tasks(plan_of(epic))
+    fake.reset_requests()
+
+    facts = tracker.create_tasks(plan_of(epic).model_copy(update={"branch": EPIC_BRANCH}))
+
+    assert operations(fake) == ["BatonTasks", "BatonCreateBranch"]
+    assert facts.branch_created and fake.branch_head(EPIC_BRANCH) is not None
 
 
 def test_a_crash_after_the_created_issues_leaves_only_the_edges_to_add(

@@ -64,7 +64,7 @@ def report(changes: str = "") -> str:
     )
 
 
-def test_a_commit_costs_one_round_trip_and_the_first_one_two_more_for_the_pull_request():
+def test_a_commit_costs_one_round_trip_the_first_one_with_its_pull_request_too():
     plain = requests_of(IMPLEMENTING + report())
     first = requests_of(IMPLEMENTING + report('{a.py: "1\\n"}'))
     failed = "  - report: {agent: tester, status: failure}\n"  # to fixing_issues, which commits
@@ -72,10 +72,10 @@ def test_a_commit_costs_one_round_trip_and_the_first_one_two_more_for_the_pull_r
     second = requests_of(later + report('{a.py: "2\\n"}'))
     without = requests_of(later + report())
 
-    # The branch head rides in the read; the commit is one mutation; the pull request is
-    # looked up, then created (`POST /pulls`); its body and ready state go in the record's
-    # document, so a later commit costs the commit alone.
-    assert first - plain == 1 + 2
+    # The branch head rides in the read; the commit is one mutation document, which at the
+    # first commit opens the draft pull request too (`createPullRequest` after
+    # `createCommitOnBranch`); its body and ready state go in the record's document.
+    assert first - plain == 1
     assert second - without == 1
 
 

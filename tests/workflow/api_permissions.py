@@ -95,6 +95,7 @@ MUTATIONS: dict[str, Grant] = {
     "addSubIssue": {"issues": WRITE},
     "addBlockedBy": {"issues": WRITE},
     "updatePullRequest": {"pull-requests": WRITE},
+    "createPullRequest": {"pull-requests": WRITE},
     "markPullRequestReadyForReview": {"pull-requests": WRITE},
     "createRef": {"contents": WRITE},
     "createCommitOnBranch": {"contents": WRITE},

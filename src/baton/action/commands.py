@@ -100,12 +100,14 @@ def make_tracker(
         api_url=env.api_url,
         seconds_between_writes=pause,
         timeout=env.http_timeout,
-        # Every workflow's status labels, an epic's and its tasks' too: a task's first run
-        # adds a label of its own workflow, which a lookup spares a create (422) and a read.
+        # Every workflow's status labels (looked up, not created again) and the tasks' label.
         labels=tuple(
-            name
-            for workflow in (settings.workflow, *settings.workflows.values())
-            for name in label_specs(workflow, settings.policy)
+            [
+                n
+                for w in (settings.workflow, *settings.workflows.values())
+                for n in label_specs(w, settings.policy)
+            ]
+            + [settings.policy.epics.task_label]
         ),
         bot_login=settings.policy.bot_login,
     )

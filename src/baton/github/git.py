@@ -192,44 +192,7 @@ class GitHubGit(Role):
         return commit_facts_of(data, headers)
 
     def commit(self, request: CommitRequest) -> str:
-        if not self.transport.graphql:
-            raise TrackerError("a commit needs GitHub's GraphQL API (createCommitOnBranch)")
-        what = f"committing to {request.branch}"
-        document_input = commit_input(
-            self.transport.repository,
-            request.branch,
-            request.expected_head,
-            request.headline,
-            request.body,
-            request.additions,
-            request.deletions,
-        )
-        try:
-            answer = self.transport.query(
-                CREATE_COMMIT, {"input": document_input}, what, mutation=True
-            )
-        except GraphQLUnusable as why:
-            raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
-        commit = ((answer["data"] or {}).get("createCommitOnBranch") or {}).get("commit") or {}
-        if isinstance(commit.get("oid"), str):
-            return str(commit["oid"])
-        error = field_errors(answer).get("createCommitOnBranch") or FieldError(
-            "createCommitOnBranch", "ERROR", "no commit in the answer"
-        )
-        if error.kind == "STALE_DATA" or "Expected branch to point to" in error.message:
-            raise StaleHead(
-                f"{request.branch} moved since {request.expected_head[:7]}: {error.message}",
-                kind=error.kind,
-                said=error.message,
-            )
-        # GitHub ran the mutation and refused this commit (nothing written): the changeset is
-        # refused, as a changeset failing Baton's own checks is.
-        raise CommitRefused(
-            f"GitHub refused the commit: {error.kind} {error.message}",
-            status=STATUS_OF.get(error.kind, 422),
-            kind=error.kind,
-            said=error.message,
-        )
+        return commit(self.transport, request)
 
     def merge(self, plan: MergePlan) -> MergeFacts:
         """REST `POST /merges`: 201 with the merge commit, 204 when `head` is in `base`
@@ -248,3 +211,53 @@ class GitHubGit(Role):
         if isinstance(sha, str) and sha:
             return MergeFacts(status="merged", oid=sha)
         return MergeFacts(status="up_to_date")
+
+
+def commit(transport: Transport, request: CommitRequest) -> str:
+    """One `createCommitOnBranch` (`BatonCommit`)."""
+    if not transport.graphql:
+        raise TrackerError("a commit needs GitHub's GraphQL API (createCommitOnBranch)")
+    what = f"committing to {request.branch}"
+    variables = {"input": commit_request_input(transport, request)}
+    try:
+        answer = transport.query(CREATE_COMMIT, variables, what, mutation=True)
+    except GraphQLUnusable as why:
+        raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
+    return committed_oid(answer, request)
+
+
+def commit_request_input(transport: Transport, request: CommitRequest) -> dict[str, Any]:
+    return commit_input(
+        transport.repository,
+        request.branch,
+        request.expected_head,
+        request.headline,
+        request.body,
+        request.additions,
+        request.deletions,
+    )
+
+
+def committed_oid(answer: dict[str, Any], request: CommitRequest) -> str:
+    """The commit `createCommitOnBranch` made, or why not: `StaleHead` when the branch moved
+    (its compare-and-swap), `CommitRefused` when GitHub refused the commit itself."""
+    commit = ((answer["data"] or {}).get("createCommitOnBranch") or {}).get("commit") or {}
+    if isinstance(commit.get("oid"), str):
+        return str(commit["oid"])
+    error = field_errors(answer).get("createCommitOnBranch") or FieldError(
+        "createCommitOnBranch", "ERROR", "no commit in the answer"
+    )
+    if error.kind == "STALE_DATA" or "Expected branch to point to" in error.message:
+        raise StaleHead(
+            f"{request.branch} moved since {request.expected_head[:7]}: {error.message}",
+            kind=error.kind,
+            said=error.message,
+        )
+    # GitHub ran the mutation and refused this commit (nothing written): the changeset is
+    # refused, as a changeset failing Baton's own checks is.
+    raise CommitRefused(
+        f"GitHub refused the commit: {error.kind} {error.message}",
+        status=STATUS_OF.get(error.kind, 422),
+        kind=error.kind,
+        said=error.message,
+    )

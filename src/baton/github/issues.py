@@ -26,6 +26,7 @@ from baton.github.graphql.issues import (
     read_document,
     read_many_document,
 )
+from baton.github.graphql.sub_issues import SUB_ISSUES, SubIssuesRead, parse_sub_issues
 from baton.github.permission import role_of
 from baton.github.tracker import BranchHead, DispatchTarget, Snapshot
 from baton.github.transport import PER_PAGE, Role
@@ -73,7 +74,7 @@ class GitHubIssues(Role):
     def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
         if self.transport.graphql:
             try:
-                return self._read_graphql(number, branch)
+                return self._read_graphql(number, branch, with_issue=with_issue)
             except GraphQLUnusable as why:
                 self.transport.fall_back(why)
                 # What an earlier read cached for this issue is stale now: its writes go over
@@ -86,7 +87,9 @@ class GitHubIssues(Role):
             branch=rest_branch(self.transport, branch) if branch else None,
         )
 
-    def _read_graphql(self, number: int, branch: str | None) -> Snapshot:
+    def _read_graphql(
+        self, number: int, branch: str | None, *, with_issue: bool = False
+    ) -> Snapshot:
         what = f"reading #{number}"
         where = {
             "owner": self.transport.owner,
@@ -94,10 +97,14 @@ class GitHubIssues(Role):
             "number": number,
             "after": None,
         }
+        looked_up = frozenset(name.casefold() for name in self.known.lookups)
         lookups = {f"l{i}": name for i, name in enumerate(self.known.lookups)}
         if branch:
             lookups["ref"] = qualified(branch)
-        document = read_document(len(self.known.lookups), branch=bool(branch))
+        # A run that reads the issue itself (a dispatch, a tick) may be an epic's: its
+        # sub-issues ride in the read, sparing create_tasks' or the conductor's query.
+        extra = f"\n      {SUB_ISSUES}" if with_issue else ""
+        document = read_document(len(self.known.lookups), branch=bool(branch), issue_fields=extra)
         answer = self.transport.query(document, where | lookups, what)
         errors = field_errors(answer)
         found = parse_read(answer["data"], self.known.lookups)
@@ -115,6 +122,18 @@ class GitHubIssues(Role):
         comments = self._rest_of_comments(number, found.comments, found.next_page, what)
         if found.default_branch:
             self.known.default_branch = found.default_branch
+        self.known.repository_node = found.repository_node or self.known.repository_node
+        self.known.sub_issues_read.pop(number, None)
+        if with_issue and found.repository_node and not found.issue.is_pull_request:
+            self.known.sub_issues_read[number] = SubIssuesRead(
+                repository=found.repository_node,
+                issue=found.issue_node,
+                found=parse_sub_issues(found.raw),
+                looked_up=looked_up,
+                branch=branch or "",
+                branch_found=found.branch is not None,
+                default_head=found.default_head,
+            )
         head = BranchHead(*found.branch) if found.branch else None
         return Snapshot(issue=found.issue, comments=comments, branch=head)
 

@@ -7,10 +7,18 @@ from urllib.parse import quote
 from baton.core.model.decision import PullRequestPlan
 from baton.core.model.events import CheckNote, ReviewNote
 from baton.core.rules.triage import FAILED_CONCLUSIONS
-from baton.errors import PullRequestRefused, TrackerError
+from baton.errors import (
+    CommitRefused,
+    GraphQLUnusable,
+    PullRequestRefused,
+    StaleHead,
+    TrackerError,
+)
+from baton.github.git import commit, commit_request_input, committed_oid
 from baton.github.graphql.answers import field_errors
+from baton.github.graphql.git import COMMIT_OPENING, pull_request_input
 from baton.github.graphql.mutation import Mutation
-from baton.github.tracker import OpenedPullRequest
+from baton.github.tracker import CommitRequest, FirstCommit, OpenedPullRequest
 from baton.github.transport import PER_PAGE, Role
 
 CHECK_TEXT = 800  # characters of a failing check's output handed on
@@ -46,6 +54,50 @@ class GitHubPullRequests(Role):
                 raise PullRequestRefused(text, status=exc.status) from None
             raise
         return OpenedPullRequest(number=int(data["number"]), node_id=str(data["node_id"]))
+
+    def commit_opening(self, request: CommitRequest, plan: PullRequestPlan) -> FirstCommit:
+        """One mutation document: the commit, then `createPullRequest` from its branch. Without
+        the repository's node id and default branch from this run's read, two requests."""
+        repository, base = self.known.repository_node, self.known.default_branch
+        if not self.transport.graphql or not repository or not base:
+            oid = commit(self.transport, request)
+            try:
+                return FirstCommit(oid, self.open_pull_request(plan))
+            except PullRequestRefused as exc:
+                return FirstCommit(oid, None, str(exc))
+        what = f"committing to {request.branch} and opening its pull request"
+        variables = {
+            "input": commit_request_input(self.transport, request),
+            "pullRequest": pull_request_input(repository, base, plan.branch, plan.title, plan.body),
+        }
+        try:
+            answer = self.transport.query(COMMIT_OPENING, variables, what, mutation=True)
+        except GraphQLUnusable as why:
+            raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
+        made = ((answer["data"] or {}).get("createPullRequest") or {}).get("pullRequest") or {}
+        opened = None
+        if isinstance(made.get("number"), int):
+            opened = OpenedPullRequest(int(made["number"]), str(made["id"]))
+        try:
+            oid = committed_oid(answer, request)
+        except (StaleHead, CommitRefused) as failed:
+            return FirstCommit("", opened, failed=failed)
+        if opened is not None:
+            return FirstCommit(oid, opened)
+        error = field_errors(answer).get("createPullRequest")
+        said = error.message if error is not None else "no pull request in the answer"
+        if error is not None and error.kind in ("FORBIDDEN", "UNPROCESSABLE"):
+            if "already exists" in said:
+                existing = self._open_pull_request_of(plan.branch)
+                if existing is not None:
+                    return FirstCommit(oid, existing)
+            refused = self.transport.refused("opening a pull request", error)
+            return FirstCommit(oid, None, str(refused))
+        # Anything else (GitHub failed the field): the step's own REST call, once.
+        try:
+            return FirstCommit(oid, self.open_pull_request(plan))
+        except PullRequestRefused as exc:
+            return FirstCommit(oid, None, str(exc))
 
     def _open_pull_request_of(self, branch: str) -> OpenedPullRequest | None:
         _, data = self.transport.call(

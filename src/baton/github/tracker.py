@@ -20,7 +20,7 @@ from baton.core.model.decision import PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
 from baton.core.model.events import CheckNote, ReviewNote
 from baton.core.model.issue_facts import Comment, IssueInfo
-from baton.errors import InvalidWorkflowRef
+from baton.errors import CommitRefused, InvalidWorkflowRef, StaleHead
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,19 @@ class CommitRequest:
 class OpenedPullRequest:
     number: int
     node_id: str
+
+
+@dataclass(frozen=True)
+class FirstCommit:
+    """A commit and the draft pull request asked for in the same request: `opened`, or the
+    `problem` GitHub gave for not opening it. GitHub runs the second field whatever became of
+    the first: `failed` is the commit's refusal (`oid` empty), and a branch someone else
+    pushed to may have its pull request opened all the same (`opened`), for the record."""
+
+    oid: str
+    opened: OpenedPullRequest | None
+    problem: str = ""
+    failed: StaleHead | CommitRefused | None = None
 
 
 @dataclass(frozen=True)
@@ -276,6 +289,12 @@ class PullRequests(Protocol):
         """Open a draft pull request from `plan.branch` to the default branch; the open pull
         request that branch already has is returned instead of a second one. Raises
         `PullRequestRefused` with what a maintainer must change when GitHub refuses."""
+        ...
+
+    def commit_opening(self, request: CommitRequest, plan: PullRequestPlan) -> FirstCommit:
+        """`Git.commit`, and the draft pull request of `open_pull_request` opened in the same
+        request (the branch's first commit). The commit's `StaleHead` or `CommitRefused` is
+        returned in `failed`, not raised, with the pull request if GitHub opened it anyway."""
         ...
 
     def update_pull_request(self, plan: PullRequestPlan) -> None:

@@ -31,6 +31,7 @@ from baton.errors import GraphQLUnusable, TrackerError
 from baton.github.graphql.answers import STATUS_OF, FieldError
 from baton.github.graphql.issues import LabelFound
 from baton.github.graphql.mutation import Mutation
+from baton.github.graphql.sub_issues import SubIssuesRead
 
 if TYPE_CHECKING:
     from github.Auth import Auth
@@ -132,6 +133,9 @@ class Known:
     label_styles: dict[str, LabelFound] = field(default_factory=dict)
     issue_labels: dict[int, set[str]] = field(default_factory=dict)  # casefolded, as last read
     default_branch: str | None = None
+    repository_node: str | None = None  # the repository's node id (a new pull request's)
+    # An issue's sub-issues as the run's read brought them, for the next sub-issue call.
+    sub_issues_read: dict[int, SubIssuesRead] = field(default_factory=dict)
 
 
 class Transport:

@@ -161,3 +161,45 @@ def test_without_a_new_commit_only_the_ready_state_opens_the_pull_request(
     decision = lifecycle.decide(record, lifecycle.reported("implementing", moved))
     assert decision.state == to
     assert (decision.open_pull_request is not None) is opens
+
+
+# --- the first commit asks for its pull request in the same request ---------------------------
+def test_an_issues_first_commit_is_asked_for_with_its_draft_pull_request(lifecycle: Any) -> None:
+    record = lifecycle.record("implementing", work=BUILD.work(pull_request=None, commits=[]))
+    event = lifecycle.reported("implementing", DONE, changeset=BUILD.changeset("ok"))
+    decision = lifecycle.decide(record, event)
+    assert decision.commit is not None
+    assert decision.open_pull_request is not None
+    assert (decision.open_pull_request.branch, decision.open_pull_request.node_id) == (
+        "baton/issue-1",
+        "",
+    )
+
+
+def test_a_later_commit_and_a_tasks_commit_are_asked_for_alone(lifecycle: Any) -> None:
+    later = lifecycle.record("implementing", work=BUILD.work())
+    event = lifecycle.reported("implementing", DONE, changeset=BUILD.changeset("ok"))
+    assert lifecycle.decide(later, event).open_pull_request is None
+
+    work = BUILD.work(pull_request=None, commits=[], base="baton/issue-9")
+    task = T.record("in_progress", task=TaskLink(epic=9, key="api"), work=work)
+    decision = T.decide(task, T.reported("in_progress", DONE, changeset=BUILD.changeset("ok")))
+    assert decision.commit is not None and decision.open_pull_request is None
+
+
+@pytest.mark.parametrize("status", ["stale", "refused"])
+def test_a_pull_request_opened_beside_a_failed_first_commit_is_recorded(
+    lifecycle: Any, status: str
+) -> None:
+    """GitHub runs the document's pull request after a failed commit: on a branch someone
+    pushed to, it opens, and the record must know it (or the branch holds one it does not)."""
+    record = lifecycle.record("implementing", work=BUILD.work(pull_request=None, commits=[]))
+    changes = BUILD.changeset(status, head="f" * 40, problems=["GitHub refused the commit"])
+    event = lifecycle.reported(
+        "implementing", DONE, changeset=changes, pull_request=BUILD.opened(8)
+    )
+    decision = lifecycle.decide(record, event)
+    assert decision.record is not None and decision.record.work is not None
+    assert decision.record.work.pull_request == 8
+    assert decision.record.work.commits == []
+    assert decision.commit is None and decision.open_pull_request is None

@@ -90,7 +90,7 @@ def test_a_read_with_the_branch_asks_for_its_head_and_the_default_branch() -> No
     document = read_document(0, branch=True)
 
     assert "$after: String, $ref: String!)" in document
-    assert "defaultBranchRef { name }" in document
+    assert "defaultBranchRef { name target { oid } }" in document
     assert "ref(qualifiedName: $ref) { name target { oid ... on Commit { message } } }" in document
     assert "label(name:" not in document
 

@@ -262,6 +262,9 @@ class TaskCreationPlan(BaseModel):
     epic: int
     tasks: list[NewTask]
     edges: list[tuple[str, str]] = Field(default_factory=list)
+    # The epic's branch, made at the default branch's head with the tasks when it is missing
+    # (in one of their documents); "": none to make.
+    branch: str = ""
 
 
 class CreatedTask(BaseModel):
@@ -279,6 +282,7 @@ class TaskCreationFacts(BaseModel):
 
     created: list[CreatedTask] = Field(default_factory=list)
     problem: str | None = None
+    branch_created: bool = False  # the plan's branch was made by this creation
 
 
 class MergePlan(BaseModel):

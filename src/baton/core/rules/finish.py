@@ -87,7 +87,9 @@ def finish(scene: Scene, draft: Draft) -> Decision:
             record = ctx.record  # rebuilt: write it
         if repairs and record is None:
             record = seen(ctx)  # so the note rides in the outbox: a failed post is posted again
-        rerun = record is None or record.state == ctx.state
+        # A rule that drops the pending dispatch (a report leaving the issue waiting on a
+        # human) ends the agent's turn: no run is named for it to find nothing to do.
+        rerun = record is None or (record.state == ctx.state and record.dispatch is not None)
         agent = draft.agent or (rerun_agent(ctx) if rerun else None)
     message = messages.join(draft.message, messages.notes(repairs)) if repairs else draft.message
     create_branch = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from baton.core.model.agent_result import AgentResult
-from baton.core.model.decision import CommitPlan, Outcome
+from baton.core.model.decision import CommitPlan, Outcome, PullRequestPlan
 from baton.core.model.events import AgentReported
 from baton.core.model.record import KEEP_FEEDBACK, LastReport, clip
 from baton.core.model.work import ChangesetFacts, CommitMark
@@ -66,7 +66,8 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
     changes = event.changeset
     ctx = _with_changeset(ctx, event, agent)
     if changes is not None and changes.status == "stale":
-        return _stale(ctx, changes, agent)
+        # A pull request GitHub opened with the failed first commit is recorded all the same.
+        return _pull_request(ctx, event, _stale(ctx, changes, agent))
     if event.result is None:
         why = event.error or "the agent returned no result"
         return retry(ctx, f"the {agent}'s result was invalid", [why], actor=agent)
@@ -82,7 +83,7 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
     )
     ctx = replace(ctx, record=ctx.record.model_copy(update={"last_report": report}))
     if changes is not None and changes.status == "refused":
-        return _refused(ctx, changes, agent)
+        return _pull_request(ctx, event, _refused(ctx, changes, agent))
     if changes is not None and changes.status == "ok":
         if wf.changes_code(ctx.state):
             return _commit_first(ctx, changes, result, agent)
@@ -300,7 +301,19 @@ def _commit_first(ctx: Ctx, changes: ChangesetFacts, result: AgentResult, agent:
         f"the {agent}'s changes ({changes.files} files) are committed to {branch} first; "
         "the report is decided then",
         commit=plan,
+        open_pull_request=_opened_with(ctx),
     )
+
+
+def _opened_with(ctx: Ctx) -> PullRequestPlan | None:
+    """The draft pull request a commit opens in the same request: at the first commit, as
+    `_pull_request` would open it after (its body is brought up to date with the record)."""
+    work = work_of(ctx.record, ctx.policy)
+    if work.open_pull_request or not ctx.policy.work.pull_request:
+        return None
+    if ctx.workflow.role == "task":
+        return None  # a task's work merges into its epic's branch, whose pull request shows it
+    return opening(ctx, work)
 
 
 def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:

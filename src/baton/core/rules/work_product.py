@@ -76,6 +76,7 @@ def refuse_foreign(scene: Scene, draft: Draft) -> Draft:
         message=messages.join(draft.message, message),
         agent=None,
         commit=None,
+        open_pull_request=None,  # nor a pull request opened from it
     )
 
 

@@ -42,6 +42,7 @@ from baton.github.graphql.issues import (
 from baton.github.graphql.mutation import REACTIONS, Mutation
 from baton.github.graphql.sub_issues import (
     BLOCKERS,
+    EDGES_PER_DOCUMENT,
     SUB_ISSUE_LABELS,
     TASKS_PER_DOCUMENT,
     SubIssueFound,
@@ -59,6 +60,7 @@ __all__ = [
     "COMMENT_BODY",
     "CREATE_COMMIT",
     "CREATE_REF",
+    "EDGES_PER_DOCUMENT",
     "PAGE",
     "REACTIONS",
     "REF",

@@ -38,6 +38,15 @@ CREATE_COMMIT = """mutation BatonCommit($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid } }
 }"""
 
+# The branch's first commit and its draft pull request: root fields of a mutation run in
+# document order, so the pull request is created from the branch as the commit left it.
+COMMIT_OPENING = """mutation BatonCommitOpening(
+  $input: CreateCommitOnBranchInput!, $pullRequest: CreatePullRequestInput!
+) {
+  createCommitOnBranch(input: $input) { commit { oid } }
+  createPullRequest(input: $pullRequest) { pullRequest { number id } }
+}"""
+
 
 def qualified(branch: str) -> str:
     """The full name GraphQL's `ref(qualifiedName:)` and `createRef` take for a branch."""
@@ -75,4 +84,18 @@ def commit_input(
         "expectedHeadOid": expected_head,
         "message": {"headline": headline, "body": body},
         "fileChanges": changes,
+    }
+
+
+def pull_request_input(
+    repository_id: str, base: str, branch: str, title: str, body: str
+) -> dict[str, Any]:
+    """`CreatePullRequestInput`: a draft from `branch` of this repository into `base`."""
+    return {
+        "repositoryId": repository_id,
+        "baseRefName": base,
+        "headRefName": branch,
+        "title": title,
+        "body": body,
+        "draft": True,
     }

@@ -41,7 +41,7 @@ def _issue(state_key: str) -> str:
       {_COMMENTS}"""
 
 
-def read_document(label_count: int, *, branch: bool = False) -> str:
+def read_document(label_count: int, *, branch: bool = False, issue_fields: str = "") -> str:
     """The issue (or pull request), its labels, its first comments, and `label_count` repository
     labels looked up by name (`$l0`, `$l1`...) so that adding one needs no lookup later; with
     `branch`, the head of the issue's branch (`$ref`, refs/heads/...) and the default branch."""
@@ -52,12 +52,14 @@ def read_document(label_count: int, *, branch: bool = False) -> str:
     )
     if branch:
         variables += ", $ref: String!"
-        lookups += f"\n    defaultBranchRef {{ name }}\n    ref(qualifiedName: $ref) {{ {REF} }}"
+        lookups += "\n    defaultBranchRef { name target { oid } }"
+        lookups += f"\n    ref(qualifiedName: $ref) {{ {REF} }}"
     return f"""query BatonRead({_WHERE}{variables}) {{
   repository(owner: $owner, name: $name) {{
+    id
     issueOrPullRequest(number: $number) {{
       __typename
-      ... on Issue {{ {_issue("issueState")} }}
+      ... on Issue {{ {_issue("issueState")}{issue_fields} }}
       ... on PullRequest {{ {_issue("pullRequestState")} }}
     }}{lookups}
   }}
@@ -116,6 +118,9 @@ class ReadResult:
     next_page: str | None = None
     branch: tuple[str, str, str] | None = None  # (name, oid, message) when asked and present
     default_branch: str | None = None
+    repository_node: str | None = None
+    default_head: str = ""
+    raw: Any = None  # the issue as answered (for fields a caller added)
 
 
 def _when(value: Any) -> datetime:
@@ -194,6 +199,11 @@ def parse_read(data: dict[str, Any], looked_up: Sequence[str]) -> ReadResult | N
         next_page=after,
         branch=parse_ref(repository.get("ref")),
         default_branch=((repository.get("defaultBranchRef") or {}).get("name") or None),
+        repository_node=str(repository["id"]) if repository.get("id") else None,
+        default_head=str(
+            ((repository.get("defaultBranchRef") or {}).get("target") or {}).get("oid") or ""
+        ),
+        raw=issue,
     )
     for i, name in enumerate(looked_up):
         found = repository.get(f"l{i}")

@@ -131,6 +131,16 @@ class Mutation:
             alias, f"createIssue(input: {{{', '.join(parts)}}}) {{ issue {{ id number }} }}"
         )
 
+    def create_ref(self, alias: str, repository: str, ref: str, oid: str) -> None:
+        """`createRef`: a branch (`refs/heads/...`) at a commit."""
+        r = self._shared("repository", "ID!", repository)
+        n = self._var(f"{alias}Name", "String!", ref)
+        o = self._var(f"{alias}Oid", "GitObjectID!", oid)
+        self._field(
+            alias,
+            f"createRef(input: {{repositoryId: {r}, name: {n}, oid: {o}}}) {{ ref {{ name }} }}",
+        )
+
     def add_blocked_by(self, alias: str, issue: str, blocking: str) -> None:
         """`addBlockedBy`: `issue` is blocked by `blocking`."""
         i = self._var(f"{alias}Issue", "ID!", issue)

@@ -10,7 +10,10 @@ from baton.github.graphql.issues import PAGE, author_login
 
 SUB_ISSUE_LABELS = 20  # labels read per sub-issue: a task carries a handful
 BLOCKERS = 50  # "blocked by" issues read per sub-issue
-TASKS_PER_DOCUMENT = 20  # createIssue or addBlockedBy fields per mutation document
+TASKS_PER_DOCUMENT = 20  # createIssue fields per mutation document
+# addBlockedBy fields per document: a plan at the default limit (20 tasks) with up to 100 edges
+# is linked in one.
+EDGES_PER_DOCUMENT = 100
 _SUB_ISSUE = (
     "id number state body author { __typename login } "
     f"labels(first: {SUB_ISSUE_LABELS}) {{ nodes {{ name }} }} "
@@ -18,21 +21,32 @@ _SUB_ISSUE = (
 )
 
 
-def sub_issues_document(label_count: int = 0, *, operation: str = "BatonSubIssues") -> str:
+def sub_issues_document(
+    label_count: int = 0, *, operation: str = "BatonSubIssues", branch: bool = False
+) -> str:
     """The repository's node id, the issue's node id and its sub-issues (GitHub holds at most
     100 per parent: one page) with their state, author, body, labels and blockers; and
-    `label_count` repository labels looked up by name (`$l0`...) for creating tasks."""
+    `label_count` repository labels looked up by name (`$l0`...) for creating tasks; with
+    `branch`, the default branch's head and the branch `$ref` (the epic's, made with them)."""
     variables = "".join(f", $l{i}: String!" for i in range(label_count))
     lookups = "".join(f"\n    l{i}: label(name: $l{i}) {{ id name }}" for i in range(label_count))
+    if branch:
+        variables += ", $ref: String!"
+        lookups += (
+            "\n    defaultBranchRef { target { oid } }\n    ref(qualifiedName: $ref) { name }"
+        )
     return f"""query {operation}($owner: String!, $name: String!, $number: Int!{variables}) {{
   repository(owner: $owner, name: $name) {{
     id
     issue(number: $number) {{
       id
-      subIssues(first: {PAGE}) {{ nodes {{ {_SUB_ISSUE} }} }}
+      {SUB_ISSUES}
     }}{lookups}
   }}
 }}"""
+
+
+SUB_ISSUES = f"subIssues(first: {PAGE}) {{ nodes {{ {_SUB_ISSUE} }} }}"
 
 
 @dataclass(frozen=True)
@@ -83,3 +97,17 @@ def created_issue(data: dict[str, Any], alias: str) -> tuple[int, str] | None:
     if issue.get("number") is None:
         return None
     return int(issue["number"]), str(issue["id"])
+
+
+@dataclass(frozen=True)
+class SubIssuesRead:
+    """What a run's read of an issue brought of its sub-issues (the fields create_tasks' query
+    asks), used once by the next sub-issue call on it instead of a query of its own."""
+
+    repository: str
+    issue: str
+    found: list[SubIssueFound]
+    looked_up: frozenset[str]  # casefolded names of the labels whose node ids the read sought
+    branch: str  # the branch the read looked at ("" none)
+    branch_found: bool
+    default_head: str

@@ -59,6 +59,9 @@ class MemoryBase:
         self._user_ids = self.state.user_ids
         self._round_trips = 0
         self._batched = False
+        # Issues whose last read brought their sub-issues (GitHubTracker's read of a dispatched
+        # run): the next sub-issue call on one makes no query.
+        self.sub_issues_read: dict[int, str] = {}  # the number -> the branch it also read
         # How a failed write inside a document behaves (see `run_batch`); tests set it.
         self.fields_fail_alone = False
         # The repository and its work product.

@@ -40,8 +40,10 @@ class EpicCalls(MemoryBase):
         )
 
     def sub_issues(self, number: int) -> list[SubIssue]:
-        """One round trip, as GitHubTracker's one query (`sub_issues` in `calls`)."""
-        self._call("sub_issues")
+        """One round trip, as GitHubTracker's one query (`sub_issues` in `calls`); none right
+        after a read of the issue itself, which brought them."""
+        if self.sub_issues_read.pop(number, None) is None:
+            self._call("sub_issues")
         self._issue(number)
         return [self._sub_issue(number, n) for n in self.relations.sub_issues(number)]
 
@@ -77,7 +79,9 @@ class EpicCalls(MemoryBase):
             raise TrackerError(
                 f"creating the tasks of #{epic}: the edges name tasks the plan lacks: {unknown}"
             )
-        self._call("create_tasks")
+        read = self.sub_issues_read.pop(epic, None)
+        if read is None or (plan.branch and plan.branch != read):
+            self._call("create_tasks")  # else the run's read brought what the query asks
         if self._issue(epic).is_pull_request:
             raise TrackerError(f"#{epic} is not an issue (NOT_FOUND)", status=404)
         tasks: dict[str, SubIssue] = {}
@@ -86,6 +90,11 @@ class EpicCalls(MemoryBase):
             if sub.marker is not None and sub.marker not in tasks:
                 tasks[sub.marker] = sub
         missing = [task for task in plan.tasks if task.key not in tasks]
+        # The query read the default branch's head and whether the epic's branch exists: a
+        # missing branch is made by the first document sent (or one of its own).
+        start = self.git.head(self.git.default_branch)
+        ref = (plan.branch, start) if plan.branch and self.git.head(plan.branch) is None else None
+        self.branch_made = False
         for name in dict.fromkeys(x for task in missing for x in task.labels):
             if self.store.find_label(name) is None:
                 self._call("create_label")
@@ -93,29 +102,57 @@ class EpicCalls(MemoryBase):
                     self.store.label_for(name)
                 self.log.append(f"label {name} created")
         size = gql.TASKS_PER_DOCUMENT
-        for start in range(0, len(missing), size):
-            tasks |= self._create_chunk(epic, missing[start : start + size])
+        for first in range(0, len(missing), size):
+            tasks |= self._create_chunk(epic, missing[first : first + size], ref)
+            ref = None
         edges = [
             (blocked, blocking)
             for blocked, blocking in dict.fromkeys(plan.edges)
             if tasks[blocking].number not in tasks[blocked].blocked_by
         ]
-        for start in range(0, len(edges), size):
-            self._add_edges(epic, edges[start : start + size], tasks)
+        per = gql.EDGES_PER_DOCUMENT
+        for first in range(0, len(edges), per):
+            self._add_edges(epic, edges[first : first + per], tasks, ref)
+            ref = None
+        if ref is not None:
+            batched = self._one_trip()
+            try:
+                self._create_ref(ref)
+            finally:
+                self._batched = batched
         return TaskCreationFacts(
             created=[
                 CreatedTask(
                     key=task.key, number=tasks[task.key].number, node_id=tasks[task.key].node_id
                 )
                 for task in plan.tasks
-            ]
+            ],
+            branch_created=self.branch_made,
         )
 
-    def _create_chunk(self, epic: int, chunk: list[NewTask]) -> dict[str, SubIssue]:
+    branch_made = False  # whether the last create_tasks made the epic's branch
+
+    def _create_ref(self, ref: tuple[str, str | None] | None) -> None:
+        """`createRef` as a field of a creation document (`create_ref` in `calls`); refused
+        (a racing run made it first), the run's own branch step judges the branch."""
+        if ref is None or ref[1] is None:
+            return
+        self._call("create_ref")
+        try:
+            self.git.create_branch(ref[0], ref[1])
+        except git.GitRefusal:
+            return
+        self.branch_made = True
+        self.log.append(f"branch {ref[0]} created at {ref[1][:7]}")
+
+    def _create_chunk(
+        self, epic: int, chunk: list[NewTask], ref: tuple[str, str | None] | None = None
+    ) -> dict[str, SubIssue]:
         batched = self._one_trip()
         made: dict[str, SubIssue] = {}
         refused: list[str] = []
         try:
+            self._create_ref(ref)
             for task in chunk:
                 self._call("create_issue")
                 try:
@@ -141,11 +178,16 @@ class EpicCalls(MemoryBase):
         return made
 
     def _add_edges(
-        self, epic: int, edges: list[tuple[str, str]], tasks: dict[str, SubIssue]
+        self,
+        epic: int,
+        edges: list[tuple[str, str]],
+        tasks: dict[str, SubIssue],
+        ref: tuple[str, str | None] | None = None,
     ) -> None:
         batched = self._one_trip()
         refused: list[str] = []
         try:
+            self._create_ref(ref)
             for blocked, blocking in edges:
                 self._call("add_blocked_by")
                 issue, by = tasks[blocked].number, tasks[blocking].number

@@ -38,6 +38,11 @@ class IssueCalls(WorkCalls):
             issue = self.issue(number) if with_issue else None
             comments = self.comments(number)
             head = self.branch(branch) if branch is not None else None
+            # As GitHubTracker's read of the issue itself: its sub-issues (and the branch)
+            # ride along, for the next sub-issue call on it.
+            self.sub_issues_read.pop(number, None)
+            if issue is not None and not issue.is_pull_request:
+                self.sub_issues_read[number] = branch or ""
             return Snapshot(issue=issue, comments=comments, branch=head)
         finally:
             self._batched = batched

@@ -15,6 +15,7 @@ from baton.github.tracker import (
     ChangedFile,
     CommitFacts,
     CommitRequest,
+    FirstCommit,
     OpenedPullRequest,
 )
 from baton.sim.github import git, pulls, rules
@@ -153,6 +154,35 @@ class WorkCalls(MemoryBase):
                 plan.branch, plan.title, plan.body, author=self.bot_login, draft=True
             )
         return OpenedPullRequest(number=found.number, node_id=found.node_id)
+
+    def commit_opening(self, request: CommitRequest, plan: PullRequestPlan) -> FirstCommit:
+        """One round trip, as one GraphQL document: `commit`, then `createPullRequest`
+        (`create_pull_request`), which GitHub runs even when the commit failed."""
+        batched = self._one_trip()
+        try:
+            try:
+                oid = self.commit(request)
+            except (StaleHead, CommitRefused) as failed:
+                return FirstCommit("", self._try_open(plan)[0], failed=failed)
+            return FirstCommit(oid, *self._try_open(plan))
+        finally:
+            self._batched = batched
+
+    def _try_open(self, plan: PullRequestPlan) -> tuple[OpenedPullRequest | None, str]:
+        self._call("create_pull_request")
+        if not self.actions_may_open_pull_requests:
+            return None, pulls.ACTIONS_MAY_NOT_OPEN_PULL_REQUESTS
+        found = self._open_pull(plan.branch)
+        if found is not None:  # GitHub: "already exists"; the run looks it up (REST)
+            batched, self._batched = self._batched, False
+            self._call("open_pull_request")  # a round trip of its own
+            self._batched = batched
+            return OpenedPullRequest(number=found.number, node_id=found.node_id), ""
+        try:
+            made = self._open(plan.branch, plan.title, plan.body, author=self.bot_login, draft=True)
+        except PullRequestRefused as refused:
+            return None, str(refused)
+        return OpenedPullRequest(number=made.number, node_id=made.node_id), ""
 
     def update_pull_request(self, plan: PullRequestPlan) -> None:
         """The step-by-step fall-back of the document's pull-request fields."""

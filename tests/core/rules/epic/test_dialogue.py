@@ -129,3 +129,25 @@ def test_the_presented_specification_takes_only_an_approvers_commands(
         assert decision.record.epic.discovery.phase == phase
     if outcome is Outcome.transition:
         assert decision.agent == "planner"
+
+
+@pytest.mark.parametrize(
+    "reported",
+    [
+        pytest.param(result(questions=["Who uses it?"]), id="questions wait for an answer"),
+        pytest.param(result(spec="# Spec"), id="a specification waits for approval"),
+    ],
+)
+def test_a_discovery_report_that_leaves_the_epic_waiting_starts_no_run(reported) -> None:  # type: ignore[no-untyped-def]
+    """The report job runs in the workflow run whose `baton` job named the agent (the record's
+    dispatch carries that run): waiting for a human, nothing is dispatched for it to find."""
+    record = in_discovery("asking")
+    event = B.reported("discovery", reported)
+    assert record.dispatch is not None
+    record = record.model_copy(
+        update={"dispatch": record.dispatch.model_copy(update={"run": event.run_id})}
+    )
+    decision = B.decide(record, event)
+    assert decision.outcome is Outcome.noted
+    assert decision.record is not None and decision.record.dispatch is None
+    assert decision.agent is None

@@ -139,7 +139,10 @@ def create_plan(ctx: Ctx, event: Event) -> Draft:
         base = seen(ctx).model_copy(update={"dispatch": None})
     else:
         base = move(ctx, IMPLEMENTING, reason=why, actor=planner, trigger="plan")
-    record = with_epic(base, epic, work=base.work or Work(branch=branch))
+    work = base.work or Work(branch=branch)
+    if created.branch_created and work.branch == branch:  # made with the tasks: no more calls
+        work = work.model_copy(update={"created": True})
+    record = with_epic(base, epic, work=work)
     return conduct(
         replace(ctx, record=record),
         record,
@@ -174,7 +177,13 @@ def _creation(ctx: Ctx, tasks: list[PlannedTask], specs: list[TaskSpec]) -> Task
         for dep in t.depends_on
         if dep in by_key and by_key[dep].replaced_by is None
     ]
-    return TaskCreationPlan(epic=epic_number, tasks=new, edges=edges)
+    # The epic's branch, where its tasks merge, made with them unless the record has it.
+    work, branch = ctx.record.work, epic_of(ctx.record).branch
+    if work is None or not work.created:
+        branch = branch or branch_name(policy.work.branch_prefix, epic_number)
+    else:
+        branch = ""
+    return TaskCreationPlan(epic=epic_number, tasks=new, edges=edges, branch=branch)
 
 
 def _task_body(epic: int, spec: TaskSpec, by_key: dict[str, PlannedTask]) -> str:
