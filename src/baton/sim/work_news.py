@@ -90,12 +90,7 @@ def news(gh: MemoryGitHub, before: Seen, base_of: Callable[[str], str]) -> list[
     for name, head in now.heads.items():
         if before.heads.get(name) == head:
             continue
-        chain: list[str] = []
-        oid: str | None = head
-        while oid is not None and oid not in told:
-            chain.append(oid)
-            parents = git.commits[oid].parents
-            oid = parents[0] if parents else None
+        chain, oid = git.first_parents(head, told)
         if name not in before.heads:
             lines.append(f"GitHub: branch {name} created from {base_of(name)} at {(oid or '')[:7]}")
         for new in reversed(chain):

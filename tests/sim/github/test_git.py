@@ -141,3 +141,20 @@ def test_ahead_counts_the_commits_one_side_has_since_the_newest_shared_one() -> 
     assert (repo.ahead("main", "side"), repo.ahead("side", "main")) == (2, 1)
     assert repo.merge_base("main", "side") == start
     assert repo.ahead_of(start, start) == 0
+
+
+def test_first_parents_walk_back_to_the_first_known_commit_or_past_the_root() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    root = repo.refs["main"]
+    repo.push("main", {"a.txt": b"a"}, "A", "bob", WHEN)
+    a = repo.refs["main"]
+    repo.push("side", {"s.txt": b"s"}, "S", "bob", WHEN)
+    repo.push("main", {"b.txt": b"b"}, "B", "maria", WHEN)
+    merged = repo.merge_branches("main", "side", "Merge", "bot", WHEN)
+    assert merged is not None
+    head = repo.refs["main"]
+    b = repo.commits[head].parents[0]
+    # Along first parents only: the side branch's commit is never on the walk.
+    assert repo.first_parents(head, {a}) == ([head, b], a)
+    assert repo.first_parents(head, {head}) == ([], head)
+    assert repo.first_parents(head, set()) == ([head, b, a, root], None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -306,6 +306,17 @@ class Git:
                 seen.add(current)
                 todo.extend(self.commits[current].parents)
         return seen
+
+    def first_parents(self, head: str, known: Container[str]) -> tuple[list[str], str | None]:
+        """The commits from `head` back along first parents to the first one in `known`, newest
+        first, and that one (None when the walk passed the root)."""
+        chain: list[str] = []
+        oid: str | None = head
+        while oid is not None and oid not in known:
+            chain.append(oid)
+            parents = self.commits[oid].parents
+            oid = parents[0] if parents else None
+        return chain, oid
 
     def ahead(self, base: str, head: str) -> int:
         """Commits on `head` that `base` lacks (a pull request needs at least one)."""

@@ -86,12 +86,7 @@ def commits_between(stage: Stage, start: str, head: str) -> list[str]:
     """The commits on `head` that `start` lacks, oldest first (along first parents)."""
     git = stage.gh.git
     known = git.ancestors(start) if start else set()
-    chain: list[str] = []
-    oid: str | None = head
-    while oid is not None and oid not in known:
-        chain.append(oid)
-        parents = git.commits[oid].parents
-        oid = parents[0] if parents else None
+    chain, _ = git.first_parents(head, known)
     return chain[::-1]
 
 
