@@ -151,3 +151,75 @@ def test_a_workflow_github_cannot_read_is_a_warning() -> None:
     assert finding.lines() == [
         "warning: .github/workflows/bad.yml is not a YAML mapping, so GitHub cannot run it"
     ]
+
+
+def test_a_quoted_on_key_is_read_like_yamls_bare_on() -> None:
+    """YAML 1.1 reads a bare `on:` as True; a workflow may quote it, and GitHub reads both."""
+    quoted = _edited("\non:\n", '\n"on":\n')
+    assert _lines(quoted) == []
+    assert _lines(quoted.replace("  schedule:\n", "  schedule_x:\n")) == [
+        f"error: {PATH} is not started by `schedule` (the sweep: timeouts, drifted labels, "
+        "silent agents)",
+        "  fix: add `schedule:` under `on:`",
+    ]
+
+
+def test_a_trigger_listed_without_types_takes_them_all_and_a_single_type_is_read() -> None:
+    assert _lines(_edited("    types: [opened, reopened, closed, labeled]\n", "")) == []
+    assert _lines(_edited("    types: [submitted]\n", "    types: submitted\n")) == []
+    assert _lines(_edited("    types: [created, edited]\n", "    types: deleted\n")) == [
+        f"error: {PATH}: `issue_comment` lacks the types created, edited (humans answering Baton)",
+        "  fix: list them: `issue_comment: {types: [created, edited]}`",
+    ]
+
+
+def test_every_missing_trigger_is_told_not_only_the_first() -> None:
+    text = _edited("  pull_request_review:", "  pull_request_review_x:").replace(
+        "  pull_request:", "  pull_request_x:"
+    )
+    told = [line.split("`")[1] for line in _lines(text) if "is not started by" in line]
+    assert told == ["pull_request_review", "pull_request"]
+
+
+def test_read_all_and_the_workflows_own_permissions_are_read() -> None:
+    read_all = _lines(_edited(JOB_PERMISSIONS, "    permissions: read-all\n"))
+    assert read_all == [
+        f"error: {PATH}: job `baton` does not grant contents: write, issues: write, "
+        "pull-requests: write, actions: write, which Baton's jobs need",
+        PERMISSIONS,
+    ]
+    # No job-level grant: the workflow's own `permissions:` is what the job gets.
+    top = _edited(JOB_PERMISSIONS, "").replace("\njobs:\n", "\npermissions: write-all\njobs:\n")
+    assert _lines(top) == []
+    assert _lines(_edited(JOB_PERMISSIONS, "")) == [
+        f"error: {PATH}: job `baton` does not grant contents: write, issues: write, "
+        "pull-requests: write, actions: write, checks: read, which Baton's jobs need",
+        PERMISSIONS,
+    ]
+
+
+def test_the_jobs_inputs_reach_the_other_checks() -> None:
+    caller = check_caller({PATH: _edited("    with:\n", "    with:\n      trigger-label: go\n")})
+    assert caller is not None and caller.inputs["trigger-label"] == "go"
+
+
+USES = "    uses: o/r/.github/workflows/baton-issues.yml@v1\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on: [issues, workflow_dispatch]\njobs:\n  baton:\n" + USES,
+        "on: push\njobs: [baton]\n",
+        "on: push\njobs:\n  baton: just a string\n",
+        "on:\n  workflow_dispatch: on\njobs:\n  baton:\n" + USES + "    with: [x]\n",
+        "- a list\n",
+    ],
+    ids=["on as a list", "jobs as a list", "a job as a string", "odd shapes inside", "no mapping"],
+)
+def test_a_workflow_of_any_shape_is_judged_without_a_crash(text: str) -> None:
+    caller = check_caller({PATH: text})
+    # Only a job calling Baton makes it the caller; that one is judged, every finding printable.
+    assert (caller is not None) == (USES in text)
+    if caller is not None:
+        assert caller.findings and all(finding.lines() for finding in caller.findings)

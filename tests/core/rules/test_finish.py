@@ -159,3 +159,23 @@ def test_a_rerun_of_the_run_that_made_the_agent_due_names_it_again(lifecycle):
     assert (decision.outcome, decision.agent) == (Outcome.resume, "pm")
     assert decision.reason == "event comment:100 was already applied; pm is still due"
     assert decision.reaction == Reaction(comment_id=100)
+
+
+def test_a_repair_in_the_run_that_made_the_agent_due_names_it_again(lifecycle):
+    """The finishing step's own re-run check: a run that repairs drift and moves nothing still
+    names the agent its earlier attempt made due, and names none once nothing is pending."""
+    event = lifecycle.tick("implementing", after=DUE)
+    event = event.model_copy(update={"issue": lifecycle.issue(None, labels=()), "run_id": "7"})
+    record = lifecycle.record("implementing")
+    pending = record.dispatch.model_copy(update={"run": event.run_id})
+    due = lifecycle.decide(record.model_copy(update={"dispatch": pending}), event)
+    assert (due.outcome, due.agent, due.record.state) == (
+        Outcome.noted,
+        "developer",
+        "implementing",
+    )
+
+    idle = lifecycle.decide(record.model_copy(update={"dispatch": None}), event)
+    assert (idle.outcome, idle.agent) == (Outcome.noted, None)
+    other_run = pending.model_copy(update={"run": "an-earlier-run"})
+    assert lifecycle.decide(record.model_copy(update={"dispatch": other_run}), event).agent is None
