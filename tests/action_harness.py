@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from baton.sim import payloads
 from fakes.http_github import Call, FakeGitHub
 
 BATON = [sys.executable, "-m", "baton"]
@@ -59,6 +60,16 @@ class ActionRunner:
         self.workdir = workdir
         self.run_id = 100
         self.config = config
+
+    def entered(self, title: str = "Export as CSV") -> tuple[int, Path]:
+        """An issue alice opened and maria, a maintainer, labelled `baton`, and that event's
+        payload written to a file, for a process started with `env("issues", path)`."""
+        self.fake.set_permission("maria", "maintain")
+        number = self.fake.add_issue(title, "Please.", user="alice")
+        self.fake.label_by(number, "baton", "maria")
+        event = self.workdir / "event.json"
+        event.write_text(json.dumps(payloads.labeled(self.fake, number, "baton")), encoding="utf-8")
+        return number, event
 
     def env(self, event_name: str, event_path: Path, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}

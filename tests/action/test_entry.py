@@ -14,7 +14,6 @@ import pytest
 from action_harness import ActionRunner, parse_outputs
 from baton.action import entry
 from baton.cli import cli
-from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 
 HOSTILE_LINES = [
@@ -83,11 +82,7 @@ def _transition(tmp_path: Path, script: str) -> tuple[str, dict[str, str], list[
     tmp_path.mkdir()
     with FakeGitHub() as fake:
         action = ActionRunner(fake, tmp_path)
-        fake.set_permission("maria", "maintain")
-        number = fake.add_issue("Export \x1b[31mas\x1b[0m CSV", "Please.", user="alice")
-        fake.label_by(number, "baton", "maria")
-        event = tmp_path / "event.json"
-        event.write_text(json.dumps(payloads.labeled(fake, number, "baton")), encoding="utf-8")
+        number, event = action.entered("Export \x1b[31mas\x1b[0m CSV")
         done = subprocess.run(
             [sys.executable, "-c", RECORDING + script],
             env=action.env("issues", event),
@@ -124,11 +119,7 @@ def _closed_pipe(tmp_path: Path, script: str) -> tuple[int, str]:
     tmp_path.mkdir()
     with FakeGitHub() as fake:
         action = ActionRunner(fake, tmp_path)
-        fake.set_permission("maria", "maintain")
-        number = fake.add_issue("Export as CSV", "Please.", user="alice")
-        fake.label_by(number, "baton", "maria")
-        event = tmp_path / "event.json"
-        event.write_text(json.dumps(payloads.labeled(fake, number, "baton")), encoding="utf-8")
+        number, event = action.entered()
         process = subprocess.Popen(
             [sys.executable, "-c", script],
             env=action.env("issues", event),

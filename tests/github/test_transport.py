@@ -15,7 +15,6 @@ from action_harness import ActionRunner
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import Writes, cost_note
-from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from github import GithubRetry
 from support.github_answers import GRAPHQL, RECEIVED, REPO, issue_answer, node
@@ -149,11 +148,7 @@ def test_a_transition_over_http_loads_pygithub_s_requester_alone(tmp_path: Path)
     calls, and neither its package's classes nor jwt and cryptography were imported."""
     with FakeGitHub() as fake:
         action = ActionRunner(fake, tmp_path)
-        fake.set_permission("maria", "maintain")
-        number = fake.add_issue("Export as CSV", "Please.", user="alice")
-        fake.label_by(number, "baton", "maria")
-        event = tmp_path / "event.json"
-        event.write_text(json.dumps(payloads.labeled(fake, number, "baton")), encoding="utf-8")
+        number, event = action.entered()
         record = tmp_path / "modules.json"
         done = subprocess.run(
             [sys.executable, "-c", RUN_RECORDING_MODULES, str(record)],
