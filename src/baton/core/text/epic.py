@@ -25,9 +25,13 @@ def merge_message(task: int, key: str, base: str) -> str:
     return f"Merge task #{task} ({plaintext.defuse(key)}) into {base}"
 
 
-def discovery_questions(turn: int, category: str, asked: Sequence[str], remaining: int) -> str:
+def discovery_questions(
+    turn: int, categories: Sequence[str], asked: Sequence[str], remaining: int
+) -> str:
+    """A round of the discovery agent's questions, headed by the categories they cover."""
+    named = ", ".join(markdown.code(c) for c in categories if c) or markdown.code("questions")
     lines = [
-        f"### ❓ Discovery, round {turn + 1}: {markdown.code(category or 'questions')}",
+        f"### ❓ Discovery, round {turn + 1}: {named}",
         "",
         "Please answer in a comment:",
         "",

@@ -151,3 +151,36 @@ def test_a_discovery_report_that_leaves_the_epic_waiting_starts_no_run(reported)
     assert decision.outcome is Outcome.noted
     assert decision.record is not None and decision.record.dispatch is None
     assert decision.agent is None
+
+
+@pytest.mark.parametrize(
+    ("done", "covered", "heading", "after"),
+    [
+        pytest.param([], ["purpose"], "`purpose`", 4, id="the first round names the category"),
+        pytest.param(["purpose"], ["users"], "`users`", 3, id="a later round names its own"),
+        pytest.param([], ["purpose", "users"], "`purpose`, `users`", 3, id="two categories"),
+        pytest.param(["purpose"], [], "`users`", 3, id="none reported: the next open one"),
+        pytest.param([], ["pricing", "scope"], "`scope`", 4, id="an unknown category is not named"),
+    ],
+)
+def test_a_rounds_heading_names_the_categories_its_questions_cover(
+    done: list[str], covered: list[str], heading: str, after: int
+) -> None:
+    record = in_discovery("asking", categories_done=done, turns=len(done))
+    asked = result(questions=["What problem does it solve?"], categories=covered)
+
+    decision = B.decide(record, B.reported("discovery", asked))
+
+    assert decision.message == (
+        f"### ❓ Discovery, round {len(done) + 1}: {heading}\n"
+        "\n"
+        "Please answer in a comment:\n"
+        "\n"
+        "1. > What problem does it solve?\n"
+        "\n"
+        f"Categories still open after this one: {after}. Reply `generate now` at any time to "
+        "have the specification written from what is known.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+    assert epic(decision).discovery.category == heading.split("`")[1]

@@ -46,8 +46,13 @@ def discovery_report(ctx: Ctx, result: AgentResult, agent: str) -> Draft:
             message=message,
         )
     if result.questions:
-        remaining = [c for c in categories if c not in done]
-        category = remaining[0] if remaining else (result.categories or ["questions"])[-1]
+        # The round is about the categories its questions cover (already counted in `done`),
+        # or, when the agent named none it may ask about, the first one still open.
+        covered = [c for c in dict.fromkeys(result.categories) if c in categories]
+        still_open = [c for c in categories if c not in found.categories_done]
+        named = covered or still_open[:1] or [(result.categories or ["questions"])[-1]]
+        category = named[0]
+        after = [c for c in categories if c not in done and c not in named]
         found = found.model_copy(
             update={"phase": "answering", "category": category, "categories_done": done}
         )
@@ -58,12 +63,10 @@ def discovery_report(ctx: Ctx, result: AgentResult, agent: str) -> Draft:
             open_questions=[clip(q, 500) for q in result.questions][:20],
             pending_input=[],
         )
-        message = texts.discovery_questions(
-            found.turns, category, result.questions, max(len(remaining) - 1, 0)
-        )
+        message = texts.discovery_questions(found.turns, named, result.questions, len(after))
         return Draft(
             Outcome.noted,
-            f"the {agent} asked about {category} (turn {found.turns + 1})",
+            f"the {agent} asked about {', '.join(named)} (turn {found.turns + 1})",
             record=record,
             message=message,
         )
