@@ -8,9 +8,16 @@ second lookup of the same login in one run is a wasted round trip.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+import pytest
+
 from baton import webhooks
 from baton.core.model.decision import Outcome
-from baton.core.model.events import Commented
+from baton.core.model.events import Commented, LaterCommit, Lineage, Reviewed
+from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.identities import Identities, with_identity
+from baton.issue.load import Loaded
 from baton.run import handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -75,3 +82,87 @@ def test_a_reopen_the_config_allows_anyway_looks_nobody_up(gh):
     close(gh, settings, "bob")
 
     assert gh.calls["permission"] == before, "neither the author's reopen nor a close turns on it"
+
+
+def approved_on_top(reviewer: str, *authors: Actor | None, total: int | None = None) -> Reviewed:
+    """`reviewer` approves the last of the commits by `authors` on top of Baton's last."""
+    commits = tuple(LaterCommit(oid=f"{i:040x}", author=a) for i, a in enumerate(authors, 1))
+    return Reviewed(
+        id="review:9",
+        issue=IssueInfo(number=ISSUE),
+        actor=Actor(login=reviewer),
+        at=datetime(2026, 3, 2, tzinfo=UTC),
+        pull_request=7,
+        review_id=9,
+        verdict="approved",
+        commit=commits[-1].oid,
+        lineage=Lineage(
+            base="c" * 40, commits=commits, total=len(commits) if total is None else total
+        ),
+    )
+
+
+def human(login: str) -> Actor:
+    return Actor(login=login)
+
+
+@pytest.mark.parametrize(
+    ("reviewer", "authors", "total", "looked_up", "permissions"),
+    [
+        pytest.param(
+            "maria",
+            [human("wendy"), human("maria"), human("wendy")],
+            None,
+            ["maria", "wendy"],
+            ["write", "maintain", "write"],
+            id="each author once, the reviewer's own lookup shared",
+        ),
+        pytest.param(
+            "maria",
+            [human("bob"), human("wendy")],
+            None,
+            ["maria", "bob"],
+            ["read", None],
+            id="none past the first commit that is not a writer's",
+        ),
+        pytest.param(
+            "maria",
+            [Actor(login="renovate[bot]", is_bot=True), None, human("wendy")],
+            None,
+            ["maria"],
+            [None, None, None],
+            id="a bot's commit stops it unasked",
+        ),
+        pytest.param(
+            "bob", [human("wendy")], None, ["bob"], [None], id="a non-approver's approval: none"
+        ),
+        pytest.param(
+            "maria",
+            [human("wendy")],
+            300,
+            ["maria"],
+            [None],
+            id="more commits than were read: none",
+        ),
+    ],
+)
+def test_the_authors_after_batons_last_are_looked_up_only_as_far_as_the_rule_reads(
+    gh, settings, reviewer, authors, total, looked_up, permissions
+):
+    asked: list[str] = []
+    permission = gh.permission
+
+    def counted(login: str) -> str:
+        asked.append(login)
+        return permission(login)
+
+    gh.permission = counted  # type: ignore[method-assign]
+    event = approved_on_top(reviewer, *authors, total=total)
+
+    found = with_identity(event, Loaded(record=None), gh, settings, Identities())
+
+    assert isinstance(found, Reviewed) and found.lineage is not None
+    assert asked == looked_up
+    assert [c.author.permission if c.author else None for c in found.lineage.commits] == (
+        permissions
+    )

@@ -21,6 +21,7 @@ from baton.core.model.events import (
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.core.model.record import Record
 from baton.core.model.work import branch_name
+from baton.core.rules.approved_commit import needs_lineage
 from baton.core.rules.catchup import as_event, missed_comment
 from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
@@ -33,6 +34,7 @@ from baton.issue.changeset_facts import baton_message, claims, judge
 from baton.issue.load import Loaded, load
 from baton.work_first import create_branch, do_work, with_foreign_branch
 from baton.workflow.config import Settings
+from baton.workflow.model import Workflow
 
 
 @dataclass
@@ -117,7 +119,7 @@ def _decide_once(
         event = _judged(
             event, changeset, snapshot, loaded.record, settings, tracker, fresh=read_now
         )
-    event = _with_pull_request_details(event, loaded.record, tracker)
+    event = _with_pull_request_details(event, loaded.record, tracker, settings.workflow)
     event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
     original = event
     event, caught_up = _catch_up(event, loaded, settings)
@@ -197,14 +199,18 @@ def _judged(
     return event.model_copy(update={"changeset": facts})
 
 
-def _with_pull_request_details(event: Event, record: Record | None, tracker: PullRequests) -> Event:
+def _with_pull_request_details(
+    event: Event, record: Record | None, tracker: PullRequests, workflow: Workflow
+) -> Event:
     """What the payload of a pull-request event leaves out, read only for the issue's own pull
-    request and only when the decision needs it: a review's inline comments, the failing
-    checks' names and output."""
+    request and only when the decision needs it: a review's inline comments, the commits
+    between Baton's last and the one an approval is of, the failing checks' names and output."""
     work = record.work if record is not None else None
     if work is None or (work.pull_request is None and not work.head):
         return event
     if isinstance(event, Reviewed):
+        if needs_lineage(record, event, workflow):
+            return event.model_copy(update={"lineage": tracker.lineage(work.head, event.commit)})
         if event.pull_request != work.pull_request or event.verdict != "changes_requested":
             return event
         if event.notes:

@@ -461,13 +461,20 @@ def test_an_approval_counts_only_for_batons_last_commit(
             )
         )
 
-    # A commit pushed on top of Baton's: the approval is of a commit Baton did not check.
-    fake.push(BRANCH, {"NOTES.md": "by hand\n"}, message="note", by="bob")
+    # A read user's commit on top of Baton's: the approval is of a commit Baton did not check.
+    pushed = fake.push(BRANCH, {"NOTES.md": "by hand\n"}, message="note", by="bob")
     stale = approve()
     assert stale.outputs["transitioned"] == "false"
     assert record_of(fake, number).state == "waiting_for_human_input"
     said = fake.comments(number)[-1]["body"]
     assert "`maria`'s approval of #" in said and "does not count" in said, said
+    assert (
+        f"but `{pushed[:7]}`, on top of Baton's last commit "
+        f"`{record_of(fake, number).work.head[:7]}`, is by `bob`, who has `read` access."
+    ) in said
+    assert ("GET", f"/repos/octo/demo/compare/{record_of(fake, number).work.head}...{pushed}") in [
+        (method, path.partition("?")[0]) for method, path in stale.calls
+    ]
 
     # The agent takes the push in; an approval of Baton's new commit counts.
     asked = fake.review(pr, "maria", "changes_requested", "Keep the notes.")
@@ -495,6 +502,81 @@ def test_an_approval_counts_only_for_batons_last_commit(
     report(action, fake, summary="PR updated.")
     assert record_of(fake, number).work.head == fake.branch_head(BRANCH)
     assert approve().outputs["state"] == "human_input_received"
+
+
+def _at_the_gate(action: ActionRunner, fake: FakeGitHub, tmp_path: Path) -> tuple[int, int]:
+    """The issue waiting for a human with Baton's pull request ready: (issue, pull request)."""
+    jobs = AgentJob(action, fake, tmp_path / "jobs")
+    number = enter_implementing(action, fake)
+    out = jobs.run(
+        BRANCH, {CODE: "x = 1\n"}, summary="Done.", confidence=0.95, next_state="creating_pr"
+    )
+    pr = int(ok(jobs.report(out)).outputs["pull-request"])
+    chain(action, fake)
+    report(action, fake, summary="PR ready.")
+    assert record_of(fake, number).state == "waiting_for_human_input"
+    return number, pr
+
+
+def _approve(action: ActionRunner, fake: FakeGitHub, pr: int, reviewer: str = "maria") -> Step:
+    review = fake.review(pr, reviewer, "approved", "Ship it.")
+    payload = payloads.pull_request_review(
+        fake,
+        number=pr,
+        branch=BRANCH,
+        head_sha=fake.branch_head(BRANCH) or "",
+        review_id=review,
+        state="approved",
+        reviewer=reviewer,
+        body="Ship it.",
+    )
+    return ok(action.run("pull_request_review", payload))
+
+
+def test_an_approval_counts_for_a_writers_commits_on_top_of_batons_last(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    fake.set_permission("wendy", "write")
+    number, pr = _at_the_gate(action, fake, tmp_path)
+    last = record_of(fake, number).work.head
+    fake.push(BRANCH, {"NOTES.md": "a note\n"}, message="note", by="wendy")
+    head = fake.push(BRANCH, {"NOTES.md": "a better note\n"}, message="note", by="maria")
+
+    approved = _approve(action, fake, pr)
+
+    assert approved.outputs["state"] == "human_input_received", approved.stdout
+    looked = [(m, p.partition("?")[0]) for m, p in approved.calls]
+    assert ("GET", f"/repos/octo/demo/compare/{last}...{head}") in looked
+    assert ("GET", "/repos/octo/demo/collaborators/wendy/permission") in looked
+    # maria is the reviewer and the second commit's author: looked up once.
+    assert looked.count(("GET", "/repos/octo/demo/collaborators/maria/permission")) == 1
+
+
+def test_an_approval_of_batons_last_commit_reads_no_commits(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    _, pr = _at_the_gate(action, fake, tmp_path)
+
+    approved = _approve(action, fake, pr)
+
+    assert approved.outputs["state"] == "human_input_received", approved.stdout
+    assert not [path for _, path in approved.calls if "/compare/" in path]
+
+
+def test_a_commit_on_top_that_github_links_to_no_account_keeps_the_approval_from_counting(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    number, pr = _at_the_gate(action, fake, tmp_path)
+    pushed = fake.push(
+        BRANCH, {"NOTES.md": "hm\n"}, message="note", by="maria", email="maria@example.com"
+    )
+
+    stale = _approve(action, fake, pr)
+
+    assert stale.outputs["transitioned"] == "false"
+    said = fake.comments(number)[-1]["body"]
+    assert f"but `{pushed[:7]}`, on top of Baton's last commit" in said, said
+    assert "has no GitHub account as its author." in said
 
 
 def test_a_held_ci_run_that_ended_unapproved_sends_nothing_back(

@@ -23,10 +23,16 @@ class GitRoutes(FakeBase):
         itself (createCommitOnBranch, a merge) it signs: verified, committed by `web-flow`."""
         commit = self._git.commits[oid]
         api, stamp = self._api(base), rules.timestamp(commit.when)
-        author = self._render_user(
-            base, {"login": commit.author, "type": rules.user_type(commit.author)}
+        account = commit.account  # an address GitHub links to no account: no user
+        author = (
+            None
+            if account is None
+            else self._render_user(base, {"login": account, "type": rules.user_type(account)})
         )
-        committer, git_committer = author, self._render_git_user(commit.author, stamp)
+        git_author = self._render_git_user(commit.author, stamp)
+        if account is None:
+            git_author["email"] = commit.email
+        committer, git_committer = author, git_author
         verification: dict[str, Any] = {
             "verified": False,
             "reason": "unsigned",
@@ -52,7 +58,7 @@ class GitRoutes(FakeBase):
             "comments_url": f"{api}/commits/{oid}/comments",
             "commit": {
                 "url": f"{api}/git/commits/{oid}",
-                "author": self._render_git_user(commit.author, stamp),
+                "author": git_author,
                 "committer": git_committer,
                 "message": commit.message,
                 "tree": {"sha": git.tree_oid(commit.tree), "url": f"{api}/git/trees/{oid}"},
@@ -121,12 +127,13 @@ class GitRoutes(FakeBase):
         base, head = self._git.resolve(left), self._git.resolve(right)
         if not dots or base is None or head is None:
             raise _not_found()
-        mine, theirs = self._git.ancestors(head.oid), self._git.ancestors(base.oid)
-        ahead = sorted(mine - theirs, key=lambda o: (self._git.commits[o].when, o))
-        behind = len(theirs - mine)
-        shared = mine & theirs
-        tips = [o for o in shared if not any(o in self._git.commits[c].parents for c in shared)]
-        merge_base = max(tips, key=lambda o: (self._git.commits[o].when, o))
+        ahead, behind, merge_base = self._git.compare(base.oid, head.oid)
+        # Unpaged, the first 250 commits; `per_page` (at most 100) and `page` page them.
+        shown = ahead[: git.COMPARE_COMMITS]
+        if "per_page" in req.query or "page" in req.query:
+            size = min(max(_int_param(req.query, "per_page", 30), 1), 100)
+            page = max(_int_param(req.query, "page", 1), 1)
+            shown = ahead[(page - 1) * size : page * size]
         status = (
             "identical"
             if not ahead and not behind
@@ -148,7 +155,7 @@ class GitRoutes(FakeBase):
                 "ahead_by": len(ahead),
                 "behind_by": behind,
                 "total_commits": len(ahead),
-                "commits": [self._render_commit(req.base, o) for o in ahead],
+                "commits": [self._render_commit(req.base, o) for o in shown],
                 "files": [],
             },
         )

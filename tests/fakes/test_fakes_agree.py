@@ -18,6 +18,7 @@ import pytest
 
 from baton.core.model.decision import PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, NewTask, TaskCreationPlan
+from baton.core.model.events import Lineage
 from baton.errors import CommitRefused, TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import BranchHead, CommitFacts, CommitRequest, Tracker, request_count
@@ -307,3 +308,32 @@ def test_both_fakes_tell_whose_commit_and_whose_branch_it_is_at_the_same_cost() 
     assert over_http[8:10] == [1, None]  # an unknown commit: one call, no facts
     assert over_http[10:12] == [2, (True, False, 2)]  # read the branch, then compare
     assert over_http[12].startswith("A path was requested for deletion which does not exist")
+
+
+def lineage_transcript(world: World) -> list[object]:
+    """A human's commit on top of Baton's, read against Baton's (and the other way round, and
+    against a commit GitHub does not know): the same commits, authors and cost."""
+    tracker = world.tracker
+    made = tracker.create_branch(BRANCH)
+    ours = tracker.commit(CommitRequest(BRANCH, made.oid, "Change", "", files({"a.txt": "a"})))
+    pushed = world.push(BRANCH, {"b.txt": "b"})
+    said: list[object] = []
+    for base, commit in ((ours, pushed), (pushed, ours), (ours, "f" * 40)):
+        before = request_count(tracker) or 0
+        said.append(tracker.lineage(base, commit))
+        said.append(request_count(tracker) - before)  # type: ignore[operator]
+    return said
+
+
+def test_both_fakes_tell_the_commits_on_top_of_batons_last_alike() -> None:
+    over_http, in_memory = both(lineage_transcript)
+
+    assert in_memory == over_http
+    ahead, behind, unknown = over_http[0], over_http[2], over_http[4]
+    assert isinstance(ahead, Lineage) and isinstance(behind, Lineage)
+    assert [(c.author.login, c.author.is_bot) for c in ahead.commits if c.author] == [
+        ("maria", False)
+    ]
+    assert (ahead.descends, ahead.total, behind.descends, behind.commits) == (True, 1, False, ())
+    assert unknown == Lineage(base=ahead.base, behind=1)
+    assert over_http[1::2] == [1, 1, 1]

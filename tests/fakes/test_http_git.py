@@ -88,3 +88,24 @@ def test_compare_counts_commits_ahead_and_behind_by_ids_or_names(
     assert diverged["merge_base_commit"]["sha"] == main
     assert (behind["status"], behind["ahead_by"], behind["behind_by"]) == ("behind", 0, 1)
     assert raw(fake, "GET", f"/repos/octo/demo/compare/{main}..{theirs}").status_code == 404
+
+
+def test_compare_pages_its_commits_and_names_no_account_for_an_unknown_address(
+    fake: FakeGitHub,
+) -> None:
+    main = fake.branch_head("main")
+    pushed = [fake.push("baton/issue-1", {"a.txt": str(i)}, by="bob") for i in range(3)]
+    stranger = fake.push("baton/issue-1", {"a.txt": "x"}, by="eve", email="eve@example.com")
+    path = f"/repos/octo/demo/compare/{main}...{stranger}"
+
+    whole = raw(fake, "GET", path).json()
+    second = raw(fake, "GET", f"{path}?per_page=2&page=2").json()
+
+    assert [c["sha"] for c in whole["commits"]] == [*pushed, stranger]
+    assert whole["total_commits"] == 4
+    assert [c["sha"] for c in second["commits"]] == [pushed[2], stranger]
+    assert second["total_commits"] == 4 and second["ahead_by"] == 4
+    unknown = second["commits"][1]
+    assert (unknown["author"], unknown["committer"]) == (None, None)
+    assert unknown["commit"]["author"]["email"] == "eve@example.com"
+    assert second["commits"][0]["author"]["login"] == "bob"

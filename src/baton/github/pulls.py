@@ -5,7 +5,8 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from baton.core.model.decision import PullRequestPlan
-from baton.core.model.events import CheckNote, ReviewNote
+from baton.core.model.events import CheckNote, LaterCommit, Lineage, ReviewNote
+from baton.core.model.issue_facts import Actor
 from baton.core.rules.triage import FAILED_CONCLUSIONS
 from baton.errors import (
     CommitRefused,
@@ -165,3 +166,33 @@ class GitHubPullRequests(Role):
                 CheckNote(name=str(run.get("name") or "check"), summary=summary[:CHECK_TEXT])
             )
         return failing
+
+    def lineage(self, base: str, commit: str) -> Lineage:
+        """REST compare `base...commit`, one page of its commits (oldest first): each one's
+        `author` is the account GitHub links the commit's author to, or null."""
+        try:
+            _, data = self.transport.call(
+                "GET",
+                f"{self.transport.base}/compare/{quote(base, safe='')}...{quote(commit, safe='')}",
+                f"comparing {commit[:7]} with Baton's last commit {base[:7]}",
+                parameters={"per_page": PER_PAGE},
+            )
+        except TrackerError as exc:
+            if exc.status == 404:  # a commit GitHub does not know (or no common history)
+                return Lineage(base=base, behind=1)
+            raise
+        data = data if isinstance(data, dict) else {}
+        later = []
+        for item in data.get("commits") or []:
+            account = item.get("author")
+            author = None
+            if isinstance(account, dict) and account.get("login"):
+                author = Actor(login=str(account["login"]), is_bot=account.get("type") == "Bot")
+            later.append(LaterCommit(oid=str(item.get("sha") or ""), author=author))
+        behind, total = data.get("behind_by"), data.get("total_commits")
+        return Lineage(
+            base=base,
+            behind=behind if isinstance(behind, int) else 1,
+            commits=tuple(later),
+            total=total if isinstance(total, int) else len(later),
+        )

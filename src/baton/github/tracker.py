@@ -18,7 +18,7 @@ from typing import Protocol
 
 from baton.core.model.decision import PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
-from baton.core.model.events import CheckNote, ReviewNote
+from baton.core.model.events import CheckNote, Lineage, ReviewNote
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import CommitRefused, InvalidWorkflowRef, StaleHead
 
@@ -308,6 +308,12 @@ class PullRequests(Protocol):
 
     def failing_checks(self, head: str) -> list[CheckNote]:
         """The check runs on commit `head` that failed, with the first lines of their output."""
+        ...
+
+    def lineage(self, base: str, commit: str) -> Lineage:
+        """Commit `commit` against commit `base` (REST compare `base...commit`, one call): the
+        commits it holds that `base` lacks with their authors' accounts, oldest first, and how
+        many of `base`'s it lacks. A commit GitHub does not know lacks `base`."""
         ...
 
 

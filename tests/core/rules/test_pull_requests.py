@@ -237,6 +237,13 @@ def test_an_approval_outside_a_gate_is_noted_not_applied(lifecycle):
 
 # --- an approval is for the commit it reviewed ----------------------------------------------
 OLDER = "b" * 40
+COUNTS = (
+    "An approval counts for Baton's last commit, or for a commit built on it with only "
+    "commits of users with write access after it (GitHub's *dismiss stale approvals* drops an "
+    "approval when commits come after it): review the latest changes and approve again. If "
+    "someone else's commit is on top of Baton's, request changes so that the agent takes it "
+    "in, or relabel the issue."
+)
 
 
 @pytest.mark.parametrize(
@@ -245,7 +252,7 @@ OLDER = "b" * 40
         pytest.param(OLDER, "`bbbbbbb`", id="an older commit"),
         pytest.param("", "no commit Baton can name", id="no commit named"),
         pytest.param("b" * 7, "no commit Baton can name", id="a short id"),
-        pytest.param("d" * 40, "`ddddddd`", id="a human's push on top"),
+        pytest.param("d" * 40, "`ddddddd`", id="a push on top, with nothing read of it"),
     ],
 )
 def test_an_approval_of_a_commit_that_is_not_batons_last_does_not_count(lifecycle, commit, seen):
@@ -259,18 +266,15 @@ def test_an_approval_of_a_commit_that_is_not_batons_last_does_not_count(lifecycl
     at = commit[:7] if len(commit) == 40 else "no commit it can name"
     assert decision.reason == (
         f"wendy approved pull request #7 at {at}, but Baton's last commit is ccccccc: an "
-        "approval counts only for the commit it reviewed"
+        "approval counts only for Baton's last commit, or a commit built on it by users with "
+        "write access"
     )
     assert decision.record.approval is None and decision.agent is None
     assert decision.record.work.last_review == 500, "a re-delivery is not said twice"
     assert decision.message == (
         "### ⚠️ `wendy`'s approval of #7 does not count\n"
         "\n"
-        f"It approved {seen}, but Baton's last commit on the branch is `ccccccc`. An approval "
-        "counts only for the commit it reviewed, and only when that is Baton's last, as "
-        "GitHub's *dismiss stale approvals* has it: review the latest changes and approve "
-        "again. If someone else's commit is on top of Baton's, request changes so that the "
-        "agent takes it in, or relabel the issue.\n"
+        f"It approved {seen}, but Baton's last commit on the branch is `ccccccc`. {COUNTS}\n"
         "\n"
         "<sub>— Baton, the PM of this issue</sub>"
     )
@@ -283,7 +287,8 @@ def test_with_no_commit_of_batons_recorded_no_approval_counts(lifecycle):
 
     assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
     assert decision.reason.endswith(
-        "but Baton's last commit is none: an approval counts only for the commit it reviewed"
+        "but Baton's last commit is none: an approval counts only for Baton's last commit, or a "
+        "commit built on it by users with write access"
     )
     assert "Baton's last commit on the branch is `none`." in decision.message
 

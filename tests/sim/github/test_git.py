@@ -158,3 +158,29 @@ def test_first_parents_walk_back_to_the_first_known_commit_or_past_the_root() ->
     assert repo.first_parents(head, {a}) == ([head, b], a)
     assert repo.first_parents(head, {head}) == ([], head)
     assert repo.first_parents(head, set()) == ([head, b, a, root], None)
+
+
+def test_compare_lists_what_head_holds_that_base_lacks_parents_first_and_the_merged_in() -> None:
+    """Commits of one second (the fakes' clock) still come parents first; a merge of the
+    default branch brings that branch's new commits into the comparison too."""
+    repo = Git("octo/demo", when=WHEN)
+    start = repo.push("topic", {"a.txt": b"a"}, "ours", "baton", WHEN).oid
+    first = repo.push("topic", {"a.txt": b"b"}, "one", "wendy", WHEN).oid
+    second = repo.push("topic", {"a.txt": b"c"}, "two", "wendy", WHEN).oid
+    on_main = repo.push("main", {"m.txt": b"m"}, "main's", "dependabot[bot]", WHEN).oid
+    merged = repo.merge("main", "topic", "Merge main", "wendy", WHEN).oid
+
+    ahead, behind, base = repo.compare(start, merged)
+
+    assert ahead.index(first) < ahead.index(second) < ahead.index(merged)
+    assert sorted(ahead) == sorted([first, second, on_main, merged])
+    assert (behind, base) == (0, start)
+    assert repo.compare(second, start)[:2] == ([], 2)
+
+
+def test_github_links_a_commit_to_an_account_by_its_address() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    known = repo.push("topic", {"a.txt": b"a"}, "by hand", "wendy", WHEN)
+    unknown = repo.push("topic", {"a.txt": b"b"}, "by hand", "wendy", WHEN, email="w@example.com")
+
+    assert (known.account, unknown.account) == ("wendy", None)

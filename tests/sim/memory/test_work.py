@@ -418,6 +418,7 @@ def test_a_read_brings_the_branch_head_in_the_same_request(gh: MemoryGitHub) -> 
         ("create_pull_request", lambda gh: gh.open_pull_request(plan())),
         ("branch", lambda gh: gh.read(1, with_issue=False, branch=BRANCH)),
         ("failing_checks", lambda gh: gh.failing_checks("0" * 40)),
+        ("lineage", lambda gh: gh.lineage("0" * 40, "1" * 40)),
     ],
 )
 def test_the_new_operations_can_be_made_to_fail(
@@ -438,3 +439,23 @@ def test_finding_the_branch_and_the_pull_request_again_writes_nothing(gh: Memory
     gh.open_pull_request(plan())
 
     assert {op: gh.calls[op] - written[op] for op in WRITES if gh.calls[op] != written[op]} == {}
+
+
+def test_the_commits_on_top_of_batons_last_name_their_accounts_in_one_call(
+    gh: MemoryGitHub,
+) -> None:
+    ours = change(gh, {"a.txt": "a"})
+    pushed = gh.human_push(BRANCH, {"b.txt": "b"}, by="wendy")
+    stranger = gh.git.push(BRANCH, {"c.txt": b"c"}, "x", "eve", gh.now, email="eve@example.com")
+    before = gh.requests
+
+    found = gh.lineage(ours, stranger.oid)
+
+    assert gh.requests - before == 1
+    assert [(c.oid, c.author.login if c.author else None) for c in found.commits] == [
+        (pushed, "wendy"),
+        (stranger.oid, None),
+    ]
+    assert (found.base, found.descends, found.total) == (ours, True, 2)
+    assert not gh.lineage(stranger.oid, ours).descends
+    assert not gh.lineage(ours, "f" * 40).descends, "a commit GitHub does not know"

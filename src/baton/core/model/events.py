@@ -104,6 +104,38 @@ class ReviewNote(BaseModel):
     body: str
 
 
+class LaterCommit(BaseModel):
+    """A commit a reviewed commit holds that Baton's last does not: its id and the GitHub
+    account GitHub links its author to (None: none), with their permission once looked up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    oid: str
+    author: Actor | None = None
+
+
+class Lineage(BaseModel):
+    """How a reviewed commit stands to Baton's last commit (`base`), as REST's compare
+    `base...commit` tells it: the commits it holds that `base` lacks, oldest first (GitHub
+    lists a page of them: `total` says how many there are), and how many of `base`'s it lacks
+    (`behind`: 0 when the reviewed commit descends from `base`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: str
+    behind: int = 0
+    commits: tuple[LaterCommit, ...] = ()
+    total: int = 0
+
+    @property
+    def descends(self) -> bool:
+        return self.behind == 0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.commits) >= self.total
+
+
 class Reviewed(_Event):
     """A review submitted on the issue's pull request (`issue` is the issue it belongs to)."""
 
@@ -114,6 +146,10 @@ class Reviewed(_Event):
     body: str = ""
     commit: str = Field(default="", description="The head the review was given on.")
     notes: list[ReviewNote] = Field(default_factory=list)
+    lineage: Lineage | None = Field(
+        default=None,
+        description="The reviewed commit against Baton's last, read for an approval of another.",
+    )
 
 
 class PullRequestClosed(_Event):

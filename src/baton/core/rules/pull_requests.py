@@ -18,6 +18,7 @@ from baton.core.model.decision import Outcome
 from baton.core.model.events import ChecksCompleted, PullRequestClosed, Reviewed
 from baton.core.model.record import KEEP_FEEDBACK, Record, clip
 from baton.core.model.work import Work
+from baton.core.rules import approved_commit
 from baton.core.rules.authority import is_member
 from baton.core.rules.context import (
     Ctx,
@@ -115,7 +116,7 @@ def on_review(ctx: Ctx, event: Reviewed) -> Draft:
 
 def _approved(ctx: Ctx, event: Reviewed) -> Draft:
     """An approver's approving review is the gate's approval, as an "approved" comment is, but
-    only for the commit it reviewed: Baton's last (GitHub's "dismiss stale approvals")."""
+    only for the commit it reviewed: Baton's last, or one built on it by write users."""
     spec = ctx.workflow.spec(ctx.state)
     login = event.actor.login
     said = human_input(ctx, login, event.body or "approved the pull request", None)
@@ -142,22 +143,15 @@ def _approved(ctx: Ctx, event: Reviewed) -> Draft:
 
 
 def _stale_approval(ctx: Ctx, event: Reviewed) -> Draft | None:
-    """An approval of any commit but the head Baton last committed does not count: the
-    reviewer has not seen what would be merged. None when it is of that head."""
+    """An approval counts for Baton's last commit, or for a commit built on it by users with
+    write access (`approved_commit`); any other is noted and said. None when it counts."""
     work = ctx.record.work
     assert work is not None  # on_review read the issue's pull request from it
-    if work.head and event.commit == work.head:
+    refused = approved_commit.refusal(event, work.head)
+    if refused is None:
         return None
-    login, number = event.actor.login, event.pull_request
-    reviewed = event.commit[:7] if messages.is_sha(event.commit) else "no commit it can name"
-    head = work.head[:7] or "none"
-    return Draft(
-        Outcome.noted,
-        f"{login} approved pull request #{number} at {reviewed}, but Baton's last commit is "
-        f"{head}: an approval counts only for the commit it reviewed",
-        record=seen(ctx),
-        message=messages.stale_approval(login, number, event.commit, work.head),
-    )
+    reason, message = refused
+    return Draft(Outcome.noted, reason, record=seen(ctx), message=message)
 
 
 def _review_feedback(event: Reviewed) -> list[str]:

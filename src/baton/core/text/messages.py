@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import get_close_matches
 
+from baton.core.model.events import LaterCommit, Lineage
 from baton.core.text import markdown
 from baton.workflow.config import Policy, Who
 
@@ -303,19 +304,48 @@ def is_sha(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def stale_approval(reviewer: str, pull_request: int, reviewed: str, head: str) -> str:
-    """An approval of a commit that is not Baton's last: said, so the reviewer looks again."""
+def stale_approval(
+    reviewer: str,
+    pull_request: int,
+    reviewed: str,
+    head: str,
+    *,
+    lineage: Lineage | None = None,
+    blocker: LaterCommit | None = None,
+) -> str:
+    """An approval that does not count: of an older commit, of one that does not hold Baton's
+    last, or of one with a commit on top of Baton's last that is not a write user's (named).
+    Said, so the reviewer knows what to do."""
     seen = markdown.code(reviewed[:7]) if is_sha(reviewed) else "no commit Baton can name"
+    last = markdown.code(head[:7] or "none")
+    why = f"It approved {seen}, but Baton's last commit on the branch is {last}."
+    if lineage is not None and lineage.commits and not lineage.descends:
+        why = f"It approved {seen}, which does not hold Baton's last commit on the branch, {last}."
+    elif lineage is not None and not lineage.complete:
+        why = (
+            f"It approved {seen}, but {lineage.total} commits are on top of Baton's last "
+            f"commit {last}, more than the {len(lineage.commits)} Baton reads."
+        )
+    elif blocker is not None:
+        later = markdown.code(blocker.oid[:7]) if is_sha(blocker.oid) else "a commit"
+        author = blocker.author
+        if author is None:
+            whose = "has no GitHub account as its author"
+        elif author.is_bot:
+            whose = f"is by {markdown.code(author.login)}, a bot"
+        else:
+            access = markdown.code(author.permission or "no")
+            whose = f"is by {markdown.code(author.login)}, who has {access} access"
+        why = f"It approved {seen}, but {later}, on top of Baton's last commit {last}, {whose}."
     return sign(
         [
             f"### ⚠️ {markdown.code(reviewer)}'s approval of #{pull_request} does not count",
             "",
-            f"It approved {seen}, but Baton's last commit on the branch is "
-            f"{markdown.code(head[:7] or 'none')}. An approval counts only for the commit it "
-            "reviewed, and only when that is Baton's last, as GitHub's *dismiss stale "
-            "approvals* has it: review the latest changes and approve again. If someone "
-            "else's commit is on top of Baton's, request changes so that the agent takes it "
-            "in, or relabel the issue.",
+            f"{why} An approval counts for Baton's last commit, or for a commit built on it "
+            "with only commits of users with write access after it (GitHub's *dismiss stale "
+            "approvals* drops an approval when commits come after it): review the latest "
+            "changes and approve again. If someone else's commit is on top of Baton's, "
+            "request changes so that the agent takes it in, or relabel the issue.",
         ]
     )
 

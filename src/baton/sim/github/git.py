@@ -17,6 +17,8 @@ README = "README.md"
 HEADS = "refs/heads/"
 WORKFLOWS_DIR = ".github/workflows/"
 COMMIT_FILES_PAGE = 300  # files REST "get a commit" lists on its first page
+COMPARE_COMMITS = 250  # commits REST compare lists when asked for no page
+NOREPLY = "@users.noreply"  # the addresses GitHub links to an account, in both fakes
 _REF_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
 
 
@@ -102,6 +104,12 @@ class GitCommit:
     @property
     def headline(self) -> str:
         return self.message.partition("\n")[0]
+
+    @property
+    def account(self) -> str | None:
+        """The login GitHub links the commit's author to: the account whose address it
+        carries (here, a `noreply` one); None for an address GitHub knows no account of."""
+        return self.author if NOREPLY in self.email else None
 
     @property
     def body(self) -> str:
@@ -281,8 +289,11 @@ class Git:
         message: str,
         author: str,
         when: datetime,
+        *,
+        email: str = "",
     ) -> GitCommit:
-        """Someone pushes one commit to `branch` (made from the default branch if new)."""
+        """Someone pushes one commit to `branch` (made from the default branch if new), as
+        `author` at their `noreply` address unless `email` names another."""
         if branch not in self.refs:
             self.create_branch(branch, self.refs[self.default_branch])
         tree = dict(self.commits[self.refs[branch]].tree)
@@ -291,7 +302,7 @@ class Git:
                 tree.pop(path, None)
             else:
                 tree[path] = data
-        email = f"{author}@users.noreply"
+        email = email or f"{author}{NOREPLY}"
         commit = self._store(tree, (self.refs[branch],), message, author, email, when)
         self.refs[branch] = commit.oid
         return commit
@@ -317,6 +328,27 @@ class Git:
             parents = self.commits[oid].parents
             oid = parents[0] if parents else None
         return chain, oid
+
+    def compare(self, base: str, head: str) -> tuple[list[str], int, str]:
+        """REST compare `base...head` by commit ids: the commits `head` holds that `base`
+        lacks, oldest first (GitHub's chronological order), how many of `base`'s it lacks, and
+        their merge base."""
+        mine, theirs = self.ancestors(head), self.ancestors(base)
+        ahead = self._oldest_first(mine - theirs)
+        shared = mine & theirs
+        tips = [o for o in shared if not any(o in self.commits[c].parents for c in shared)]
+        return ahead, len(theirs - mine), max(tips, key=lambda o: (self.commits[o].when, o))
+
+    def _oldest_first(self, oids: set[str]) -> list[str]:
+        """`oids` by date, a commit never before its parents (commits of one second apart)."""
+        done: list[str] = []
+        left = set(oids)
+        while left:
+            ready = [o for o in left if not set(self.commits[o].parents) & left]
+            oid = min(ready, key=lambda o: (self.commits[o].when, o))
+            done.append(oid)
+            left.remove(oid)
+        return done
 
     def ahead(self, base: str, head: str) -> int:
         """Commits on `head` that `base` lacks (a pull request needs at least one)."""

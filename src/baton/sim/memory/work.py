@@ -8,7 +8,8 @@ import base64
 import binascii
 
 from baton.core.model.decision import PullRequestPlan
-from baton.core.model.events import CheckNote, ReviewNote
+from baton.core.model.events import CheckNote, LaterCommit, Lineage, ReviewNote
+from baton.core.model.issue_facts import Actor
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import (
     BranchHead,
@@ -21,6 +22,8 @@ from baton.github.tracker import (
 from baton.sim.github import git, pulls, rules
 from baton.sim.github.pulls import CheckRun
 from baton.sim.memory.base import MemoryBase
+
+COMPARE_PAGE = 100  # the commits of a compare the client asks for (`per_page`)
 
 
 class WorkCalls(MemoryBase):
@@ -215,3 +218,19 @@ class WorkCalls(MemoryBase):
             for run in latest.values()
             if run.conclusion in pulls.FAILED_CONCLUSIONS
         ]
+
+    def lineage(self, base: str, commit: str) -> Lineage:
+        """REST compare `base...commit`, its first page of 100 commits (`lineage` in `calls`):
+        a commit the repository lacks is GitHub's 404, which lacks `base` too."""
+        self._call("lineage")
+        if base not in self.git.commits or commit not in self.git.commits:
+            return Lineage(base=base, behind=1)
+        ahead, behind, _ = self.git.compare(base, commit)
+        later = []
+        for oid in ahead[:COMPARE_PAGE]:
+            account = self.git.commits[oid].account
+            author = None
+            if account is not None:
+                author = Actor(login=account, is_bot=rules.user_type(account) == "Bot")
+            later.append(LaterCommit(oid=oid, author=author))
+        return Lineage(base=base, behind=behind, commits=tuple(later), total=len(ahead))

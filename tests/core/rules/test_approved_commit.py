@@ -1,0 +1,215 @@
+"""An approval counts for Baton's last commit, or for a commit built on it by users with write
+access (`rules/approved_commit.py`), decided through `decide` from the commits a run read
+between the two (`Lineage`); and when a run reads them at all (`needs_lineage`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from baton.core.model.decision import Outcome
+from baton.core.model.events import LaterCommit, Lineage
+from baton.core.model.issue_facts import Actor
+from baton.core.rules.approved_commit import needs_lineage
+from baton.core.text import messages
+
+GATE = "waiting_for_human_input"
+HEAD = "c" * 40  # Baton's last commit (conftest's HEAD)
+APPROVED = "d" * 40
+BETWEEN = "e" * 40
+OLDER = "b" * 40
+
+
+def by(login: str, permission: str | None = None, *, bot: bool = False) -> Actor:
+    return Actor(login=login, permission=permission, is_bot=bot)
+
+
+def later(*authors: Actor | None) -> tuple[LaterCommit, ...]:
+    """Commits on top of Baton's last, the approved one last."""
+    oids = [BETWEEN] * (len(authors) - 1) + [APPROVED]
+    return tuple(LaterCommit(oid=oid, author=a) for oid, a in zip(oids, authors, strict=True))
+
+
+WRITER = by("wendy", "write")
+REASON = (
+    "wendy approved pull request #7 at ddddddd, but {why}: an approval counts only for Baton's "
+    "last commit, or a commit built on it by users with write access"
+)
+
+COUNTED = [
+    pytest.param(HEAD, None, id="Baton's last commit approved"),
+    pytest.param(
+        APPROVED, Lineage(base=HEAD, commits=later(WRITER), total=1), id="a writer's on top"
+    ),
+    pytest.param(
+        APPROVED,
+        Lineage(base=HEAD, commits=later(by("maria", "maintain"), by("ada", "admin")), total=2),
+        id="a maintainer's and an admin's on top",
+    ),
+]
+
+
+@pytest.mark.parametrize(("commit", "lineage"), COUNTED)
+def test_an_approval_of_batons_last_or_of_writers_commits_on_it_counts(lifecycle, commit, lineage):
+    record = lifecycle.record(GATE, work=lifecycle.work())
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=commit)
+
+    decision = lifecycle.decide(record, event.model_copy(update={"lineage": lineage}))
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "human_input_received")
+    assert decision.record.approval is not None
+
+
+NOT_COUNTED = [
+    pytest.param(
+        Lineage(base=HEAD, commits=later(by("bob", "read"), WRITER), total=2),
+        "eeeeeee on top of Baton's last commit ccccccc is by bob, who has read access",
+        "but `eeeeeee`, on top of Baton's last commit `ccccccc`, is by `bob`, who has `read` "
+        "access.",
+        id="a read user's commit in between",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, commits=later(WRITER, by("bob", "read")), total=2),
+        "ddddddd on top of Baton's last commit ccccccc is by bob, who has read access",
+        "but `ddddddd`, on top of Baton's last commit `ccccccc`, is by `bob`, who has `read` "
+        "access.",
+        id="the approved commit itself a read user's",
+    ),
+    pytest.param(
+        Lineage(
+            base=HEAD, commits=later(by("dependabot[bot]", "admin", bot=True), WRITER), total=2
+        ),
+        "eeeeeee on top of Baton's last commit ccccccc is by dependabot[bot], a bot",
+        "but `eeeeeee`, on top of Baton's last commit `ccccccc`, is by `dependabot[bot]`, a bot.",
+        id="another bot's commit in between",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, commits=later(by("github-actions[bot]", bot=True), WRITER), total=2),
+        "eeeeeee on top of Baton's last commit ccccccc is by github-actions[bot], a bot",
+        "but `eeeeeee`, on top of Baton's last commit `ccccccc`, is by `github-actions[bot]`, "
+        "a bot.",
+        id="a commit of Baton's own its record does not hold",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, commits=later(None, WRITER), total=2),
+        "eeeeeee on top of Baton's last commit ccccccc has no GitHub account as its author",
+        "but `eeeeeee`, on top of Baton's last commit `ccccccc`, has no GitHub account as its "
+        "author.",
+        id="a commit GitHub links to no account",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, commits=later(by("wendy")), total=1),
+        "ddddddd on top of Baton's last commit ccccccc is by wendy, who has no access",
+        "but `ddddddd`, on top of Baton's last commit `ccccccc`, is by `wendy`, who has `no` "
+        "access.",
+        id="an author whose permission was not looked up",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, behind=1, commits=later(WRITER), total=1),
+        "it does not hold Baton's last commit ccccccc",
+        "which does not hold Baton's last commit on the branch, `ccccccc`.",
+        id="the approved commit not built on Baton's last",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, behind=2),
+        "Baton's last commit is ccccccc",
+        "but Baton's last commit on the branch is `ccccccc`.",
+        id="an older commit than Baton's last: stale",
+    ),
+    pytest.param(
+        Lineage(base=OLDER, commits=later(WRITER), total=1),
+        "Baton's last commit is ccccccc",
+        "but Baton's last commit on the branch is `ccccccc`.",
+        id="read against another commit than Baton's last",
+    ),
+    pytest.param(
+        Lineage(base=HEAD, commits=later(*[WRITER] * 100), total=300),
+        "Baton reads 100 of the 300 commits on top of ccccccc",
+        "but 300 commits are on top of Baton's last commit `ccccccc`, more than the 100 Baton "
+        "reads.",
+        id="more commits on top than one page",
+    ),
+    pytest.param(
+        None,
+        "Baton's last commit is ccccccc",
+        "but Baton's last commit on the branch is `ccccccc`.",
+        id="nothing read of what is between",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lineage", "why", "said"), NOT_COUNTED)
+def test_an_approval_not_built_on_batons_last_by_writers_does_not_count(
+    lifecycle, lineage, why, said
+):
+    record = lifecycle.record(GATE, work=lifecycle.work())
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+
+    decision = lifecycle.decide(record, event.model_copy(update={"lineage": lineage}))
+
+    assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
+    assert decision.reason == REASON.format(why=why)
+    assert decision.record.approval is None and decision.agent is None
+    assert decision.record.work.last_review == 500, "a re-delivery is not said twice"
+    assert decision.message == (
+        "### ⚠️ `wendy`'s approval of #7 does not count\n"
+        "\n"
+        f"It approved `ddddddd`, {said} An approval counts for Baton's last commit, or "
+        "for a commit built on it with only commits of users with write access after it "
+        "(GitHub's *dismiss stale approvals* drops an approval when commits come after it): "
+        "review the latest changes and approve again. If someone else's commit is on top of "
+        "Baton's, request changes so that the agent takes it in, or relabel the issue.\n"
+        "\n"
+        "<sub>— Baton, the PM of this issue</sub>"
+    )
+
+
+def test_a_hostile_login_in_the_message_is_data():
+    lineage = Lineage(base=HEAD, commits=later(by("x`@octo/team #1", "read")), total=1)
+
+    found = lineage.commits[0]
+
+    said = messages.stale_approval("wendy", 7, APPROVED, HEAD, lineage=lineage, blocker=found)
+
+    assert "is by `x'@octo/team #1`, who has `read` access." in said, "inside a code span"
+
+
+# --- when a run reads the commits between -----------------------------------------------------
+ASKED = [
+    pytest.param({}, {}, True, id="an approver's approval of a commit on top at a gate"),
+    pytest.param({"commit": HEAD}, {}, False, id="of Baton's last commit: no call"),
+    pytest.param({"verdict": "changes_requested"}, {}, False, id="requested changes"),
+    pytest.param({"by": "dependabot[bot]"}, {}, False, id="a bot's approval"),
+    pytest.param({"commit": "d" * 7}, {}, False, id="a commit it cannot name"),
+    pytest.param({"pull_request": 8}, {}, False, id="another pull request"),
+    pytest.param({"review_id": 400}, {}, False, id="a review already handled"),
+    pytest.param({"closed": True}, {}, False, id="a closed issue"),
+    pytest.param({"state": "implementing"}, {}, False, id="no gate"),
+    pytest.param({}, {"held": True}, False, id="a held issue"),
+    pytest.param({}, {"work": {"closed": "merged"}}, False, id="a merged pull request"),
+    pytest.param({}, {"work": {"head": ""}}, False, id="no commit of Baton's"),
+]
+
+
+@pytest.mark.parametrize(("review", "recorded", "asked"), ASKED)
+def test_the_commits_between_are_read_only_when_the_approval_can_turn_on_them(
+    lifecycle, review, recorded, asked
+):
+    state = review.pop("state", GATE)
+    fields = {"commit": APPROVED, "review_id": 500, **review}
+    verdict, who = fields.pop("verdict", "approved"), fields.pop("by", "wendy")
+    event = lifecycle.reviewed(verdict, who, state, **fields)
+    work = lifecycle.work(**recorded.pop("work", {})).model_copy(update={"last_review": 450})
+    record = lifecycle.record(state, work=work, **recorded)
+
+    assert needs_lineage(record, event, lifecycle.workflow) is asked
+
+
+def test_commits_read_against_an_older_head_are_read_again(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work())
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+
+    stale = event.model_copy(update={"lineage": Lineage(base=OLDER)})
+    fresh = event.model_copy(update={"lineage": Lineage(base=HEAD)})
+
+    assert needs_lineage(record, stale, lifecycle.workflow)
+    assert not needs_lineage(record, fresh, lifecycle.workflow)
