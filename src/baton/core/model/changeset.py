@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from baton.core.model import gitpath, handback
 from baton.errors import InvalidChangeset
 from baton.workflow.config import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, WorkSettings
+from baton.workflow.forbidden import entry_name
 
 CHANGESET_VERSION = 1
 CHANGESET_FILE = "baton-changeset.json"  # beside the result file, unless told otherwise
@@ -212,6 +213,20 @@ def _literal(path: str) -> str:
     return path.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")
 
 
+def lifts(allow: str, pattern: str) -> bool:
+    """Whether an allow glob (matching the path at hand) lifts the default entry `pattern`: it
+    names the entry, being the very pattern, a path written out with no wildcard, or a glob
+    one of whose names, written without a wildcard, is the entry's name (`entry_name`). So
+    `docs/**` lifts no entry, `docs/**/CLAUDE.md` lifts `**/CLAUDE.md` under docs/ and
+    `tools/.claude/**` lifts `**/.claude/**` there. Compared as paths are (`folded`)."""
+    allow, pattern = folded(allow.strip("/")), folded(pattern)
+    parts = allow.split("/")
+    if allow == pattern or not any(_GLOB_CHARS & set(part) for part in parts):
+        return True
+    name = entry_name(pattern)
+    return any(not (_GLOB_CHARS & set(part)) and fnmatchcase(part, name) for part in parts)
+
+
 def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = None) -> str | None:
     """Why `path` is forbidden, or None: Baton's locked entries and its config at `config` (the
     path the workflow's `config` input names), then its default set (which `work.allow` lifts
@@ -234,14 +249,14 @@ def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = Non
             f"{path} is a forbidden path ({config}): Baton's config, as the workflow's `config` "
             "input names it: an agent would rewrite its own rules; no setting allows it"
         )
-    if not any(relates(glob, only_match=True) for glob in work.allow):
-        for rule in DEFAULT_FORBIDDEN:
-            if relates(rule.pattern):
-                allow = json.dumps(path)  # a JSON string is a YAML one
-                return (
-                    f"{path} is a forbidden path ({rule.pattern}): {rule.why}; a maintainer can "
-                    f"allow it in .github/baton.yml with work: {{allow: [{allow}]}}"
-                )
+    allows = [glob for glob in work.allow if relates(glob, only_match=True)]
+    for rule in DEFAULT_FORBIDDEN:
+        if relates(rule.pattern) and not any(lifts(glob, rule.pattern) for glob in allows):
+            allow = json.dumps(path)  # a JSON string is a YAML one
+            return (
+                f"{path} is a forbidden path ({rule.pattern}): {rule.why}; a maintainer can "
+                f"allow it in .github/baton.yml with work: {{allow: [{allow}]}}"
+            )
     for pattern in work.forbidden:
         if relates(pattern):
             return f"{path} is a forbidden path ({pattern}, in work.forbidden)"
