@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model import gitpath, handback
+from baton.core.model.links import BaseLinks, check_links
 from baton.errors import InvalidChangeset
 from baton.workflow.config import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, WorkSettings
 from baton.workflow.forbidden import entry_name
@@ -263,9 +264,16 @@ def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = Non
     return None
 
 
-def problems(changeset: Changeset, limits: WorkSettings, *, config: str | None = None) -> list[str]:
+def problems(
+    changeset: Changeset,
+    limits: WorkSettings,
+    *,
+    config: str | None = None,
+    links: BaseLinks | None = None,
+) -> list[str]:
     """Every reason to refuse the changeset, in a stable order; empty when it may be written.
-    `config`: the config's path in the repository (`Policy.config_path`), locked too."""
+    `config`: the config's path in the repository (`Policy.config_path`), locked too; `links`:
+    the base's symbolic links, through which a forbidden path may lead to a changed one."""
     found: list[str] = []
     if changeset.refused:
         found.append(changeset.refused)
@@ -301,7 +309,27 @@ def problems(changeset: Changeset, limits: WorkSettings, *, config: str | None =
                 total += size
     if total > limits.max_bytes:
         found.append(f"{total:,} bytes of file contents (at most {limits.max_bytes:,})")
+    if links is not None and not found:
+        found.extend(link_problems(links, [f.path for f in changeset.files], limits, config))
     return found
+
+
+def link_problems(
+    base: BaseLinks, paths: list[str], work: WorkSettings, config: str | None = None
+) -> list[str]:
+    """Why `paths` change what a forbidden path of the base leads to through its links
+    (`core.model.links`); a base whose folders on the way were not all read is refused."""
+    checked = check_links(
+        base, paths, lambda p: forbidden_problem(p, work, config=config) is not None
+    )
+    if checked.wanted:
+        folders = ", ".join(sorted(f or "/" for f in checked.wanted)[:3])
+        return [
+            *checked.problems,
+            f"the base's links could not all be read ({folders}): whether a forbidden path "
+            "leads to a changed one cannot be told",
+        ]
+    return checked.problems
 
 
 def decoded_size(contents: str) -> int | None:
