@@ -195,12 +195,14 @@ class FakeGitHub(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRout
         message: str = "A change pushed by hand",
         *,
         by: str = "maria",
+        links: Iterable[str] = (),
     ) -> str:
         """``by`` pushes one commit to ``branch`` (new branches start at the default one):
-        each path's text, or None to delete it. Returns the new head."""
+        each path's text, or None to delete it; the paths of ``links`` are symbolic links (mode
+        120000), their text the target. Returns the new head."""
         with self._lock:
             data = {path: None if text is None else text.encode() for path, text in files.items()}
-            return self._git.push(branch, data, message, by, self.now).oid
+            return self._git.push(branch, data, message, by, self.now, links=links).oid
 
     def open_pull_request(
         self, branch: str, title: str, *, by: str = "bob", body: str = "", draft: bool = False

@@ -51,7 +51,7 @@ class Resolution:
     passed: tuple[str, ...] = ()
     outside: bool = False
     problem: str | None = None
-    unknown: str | None = None
+    unknown: tuple[str, ...] = ()  # the folders to list: the first unknown one's and ahead
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def resolve(path: str, base: BaseLinks) -> Resolution:
             continue
         here = f"{'/'.join(done)}/{name}" if done else name
         if not base.knows(here):
-            return Resolution(None, tuple(passed), unknown=here)
+            return Resolution(None, tuple(passed), unknown=_ahead(here, pending))
         target = base.links.get(here)
         if target is None:
             done.append(name)
@@ -109,6 +109,18 @@ def resolve(path: str, base: BaseLinks) -> Resolution:
             return Resolution(None, tuple(passed), outside=True)
         pending.extendleft(reversed(target.split("/")))
     return Resolution("/".join(done), tuple(passed))
+
+
+def _ahead(here: str, pending: Iterable[str]) -> tuple[str, ...]:
+    """The folder of `here`, whose entries say what `here` is, and the folders the rest of
+    the walk would pass were none of them a link (the last may be a file: then nothing is
+    listed for it): read at once, they spare a read per name (a `..` or `.` ends the guess)."""
+    folders = [parent(here), here]
+    for name in pending:
+        if name in ("", ".", ".."):
+            break
+        folders.append(f"{folders[-1]}/{name}")
+    return tuple(folders)
 
 
 def _relates(path: str, other: str) -> bool:
@@ -147,8 +159,8 @@ def check_links(
     while queue:
         link = queue.popleft()
         found = resolve(link, base)
-        if found.unknown is not None:
-            wanted.add(parent(found.unknown))
+        if found.unknown:
+            wanted.update(found.unknown)
             continue
         if found.problem is not None:
             chain = " -> ".join(map(show, found.passed[:3]))

@@ -17,6 +17,8 @@ from baton.github.tracker import (
     CommitRequest,
     FirstCommit,
     OpenedPullRequest,
+    TreeAsk,
+    TreeRead,
 )
 from baton.sim.github import git, pulls, rules
 from baton.sim.github.pulls import CheckRun
@@ -79,6 +81,16 @@ class WorkCalls(MemoryBase):
             ahead = self.git.ahead_of(start_at, head)
         message = self.git.commits[head].message
         return BranchHead(name=name, oid=head, message=message, ahead=ahead)
+
+    def read_tree(self, ask: TreeAsk) -> TreeRead:
+        """GraphQL's `Commit.tree` and `Commit.file(path:)`: one round trip (`read_tree`);
+        nothing known when the commit is not there."""
+        self._call("read_tree")
+        commit = self.git.commits.get(ask.base)
+        if commit is None:
+            return TreeRead()
+        folders = {f: _tuple(commit.entries(f)) for f in ask.folders}
+        return TreeRead(folders, {path: _target(commit.entry(path)) for path in ask.links})
 
     def commit_facts(self, oid: str) -> CommitFacts | None:
         """REST "get a commit": one round trip (`commit_facts`); what GitHub made itself is
@@ -215,3 +227,17 @@ class WorkCalls(MemoryBase):
             for run in latest.values()
             if run.conclusion in pulls.FAILED_CONCLUSIONS
         ]
+
+
+def _tuple(entries: list[tuple[str, str]] | None) -> tuple[tuple[str, str], ...] | None:
+    return tuple(entries) if entries is not None else None
+
+
+def _target(entry: tuple[str, bytes | None] | None) -> str | None:
+    """A link's target as GitHub's `Blob.text` gives it: None when no link or no UTF-8."""
+    if entry is None or entry[0] != git.SYMLINK_MODE or entry[1] is None:
+        return None
+    try:
+        return entry[1].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
