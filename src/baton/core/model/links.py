@@ -69,8 +69,12 @@ def parent(path: str) -> str:
 
 def folders_of(path: str) -> list[str]:
     """The root and every folder above `path` ("", "a", "a/b" for "a/b/c")."""
-    names = path.split("/")[:-1]
-    return ["", *("/".join(names[: i + 1]) for i in range(len(names)))]
+    found = [""]
+    end = path.find("/")
+    while end != -1:
+        found.append(path[:end])
+        end = path.find("/", end + 1)
+    return found
 
 
 def resolve(path: str, base: BaseLinks) -> Resolution:
@@ -150,7 +154,7 @@ def check_links(
     A guarded link past `MAX_HOPS` links (a loop) refuses the changeset whatever it changes; one
     leaving the repository leads to nothing a changeset holds, but the links it passed."""
     changed = list(changed)
-    wanted = {f for p in changed for f in folders_of(p)}
+    wanted = {f for p in changed for f in folders_of(p)} if base.listed is not None else set()
     ordered = sorted(base.links)
     queue = deque(link for link in ordered if forbidden(link))
     seen = set(queue)

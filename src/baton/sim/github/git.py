@@ -194,7 +194,7 @@ def tree_oid(files: Mapping[str, bytes], links: Container[str] = frozenset()) ->
             mode = b"120000 " if path in links else b"100644 "
             entries[head] = mode + head.encode() + b"\0" + bytes.fromhex(_object("blob", data)[0])
     for folder, inside in folders.items():
-        inner = frozenset(p[len(folder) + 1 :] for p in inside if f"{folder}/{p}" in links)
+        inner = frozenset(p for p in inside if f"{folder}/{p}" in links)
         entries[folder + "/"] = (
             b"40000 " + folder.encode() + b"\0" + bytes.fromhex(tree_oid(inside, inner))
         )
