@@ -86,6 +86,7 @@ def _refused(path: str, work: WorkSettings = DEFAULTS) -> bool:
         ".lfsconfig",
         ".env",
         "packages/web/.env",
+        ".gemini/.env",
         ".envrc",
         "sub/.envrc",
         ".npmrc",
