@@ -42,6 +42,7 @@ from test_commit_faults_http import (
     lineage,
     report,
     rerun,
+    where_of,
     without_branch,
 )
 
@@ -291,3 +292,50 @@ def test_an_invalid_agent_result_exits_0_with_a_warning_and_is_a_failed_attempt(
         "the agent result does not validate: confidence: Input should be less than or equal to 1"
     ]
     assert "Iteration 0, attempt 2." in record_comments(fake, ISSUE)[0].body
+
+
+# --- 4. what the next agent loads, through the base's links, judged by the report job --------
+SETTINGS = "vendor/tools/claude/settings.json"
+HOOKS = '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "sh x"}]}]}}\n'
+
+
+def _linked_base(action: ActionRunner, fake: FakeGitHub) -> str:
+    """The default branch keeps Claude Code's settings elsewhere: `.claude -> tools/claude`
+    and `tools -> vendor/tools` (mode 120000), then the issue reaches implementing."""
+    files = {".claude": "tools/claude", "tools": "vendor/tools", SETTINGS: "{}\n"}
+    fake.push("main", files, "Keep the agent settings in vendor", links=[".claude", "tools"])
+    return at_implementing(action, fake)
+
+
+def test_a_change_through_a_linked_folder_is_refused_by_the_report_job_alone(fake, action):
+    """The agent job is the agent's: its own check may never have run. The changeset handed
+    in rewrites the settings `.claude` leads to through two links; the report job reads the
+    base's tree from GitHub, refuses it naming the chain, and writes nothing to the branch."""
+    base = _linked_base(action, fake)
+    changeset = changeset_on(base, {SETTINGS: HOOKS, "src/export.py": "x = 1\n"})
+    (action.workdir / CHANGESET_FILE).write_text(changeset.model_dump_json(), encoding="utf-8")
+
+    step = ok(report(action))
+
+    operations = [where_of(fake, i) for i in range(len(fake.requests))]  # the last run's
+    assert operations.count("BatonTree") == 1  # the links' targets: one more read
+    assert fake.branch_head(BRANCH) == base, "nothing was committed"
+    said = messages_of(fake, ISSUE)[-1]
+    assert (  # as Markdown shows it: `>` escaped
+        f"- {SETTINGS} is what .claude points at (.claude -&gt; tools -&gt; vendor/tools/claude), "
+        "and .claude is a forbidden path: a change there is a change to it\n"
+    ) in said
+    assert step.decision["outcome"] == "retry"
+
+
+def test_a_change_beside_the_links_commits_after_reading_where_they_lead(fake, action):
+    """Only where a link is does the report read more: the links' targets, then the folders
+    `.claude` leads through (all of them in one read), and the change is committed."""
+    base = _linked_base(action, fake)
+    digest = hand_in(action, base)
+
+    ok(report(action))
+
+    operations = [where_of(fake, i) for i in range(len(fake.requests))]  # the last run's
+    assert operations[:3] == ["BatonRead", "BatonTree", "BatonTree"]
+    assert_sound(fake, base, digest)

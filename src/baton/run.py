@@ -30,7 +30,7 @@ from baton.github.tracker import DispatchTarget, Git, Issues, PullRequests, Snap
 from baton.identities import Identities, with_identity
 from baton.issue import epic_facts
 from baton.issue.apply import Applied, apply
-from baton.issue.changeset_facts import baton_message, claims, judge
+from baton.issue.changeset_facts import base_links, baton_message, claims, judge, tree_ask
 from baton.issue.load import Loaded, load
 from baton.work_first import create_branch, do_work, with_foreign_branch
 from baton.workflow.config import Settings
@@ -98,7 +98,9 @@ def _decide_once(
         branch = branch_name(settings.policy.work.branch_prefix, issue.number)
     read_now = snapshot is None
     if snapshot is None:
-        snapshot = tracker.read(issue.number, with_issue=fetched, branch=branch)
+        snapshot = tracker.read(
+            issue.number, with_issue=fetched, branch=branch, tree=tree_ask(changeset)
+        )
     if fetched and snapshot.issue is not None:
         issue = snapshot.issue
         event = event.model_copy(update={"issue": issue})
@@ -185,6 +187,12 @@ def _judged(
     claimed = head is not None and claims(changeset, head, record)
     agent = (settings.workflow.agent_of(record.state) if record is not None else None) or "agent"
     summary = event.result.summary if event.result is not None else ""
+    work, config = settings.policy.work, settings.policy.config_path
+    links = (
+        base_links(changeset, work, snapshot.tree, tracker.read_tree, config=config)
+        if code and not changeset.empty
+        else None
+    )
     facts = judge(
         changeset,
         settings.policy.work,
@@ -195,6 +203,7 @@ def _judged(
         bot=settings.policy.bot_login,
         config=settings.policy.config_path,
         message=baton_message(changeset, record, agent, summary) if claimed else None,
+        links=links,
     )
     return event.model_copy(update={"changeset": facts})
 

@@ -23,7 +23,6 @@ from baton.agents.capture import (
     _Shown,
     capture,
     describe,
-    reached_through_links,
     start,
 )
 from baton.agents.secrets import secrets_of
@@ -543,8 +542,8 @@ def test_a_change_to_what_a_forbidden_link_points_at_is_refused_naming_both(link
 
     assert changeset.files == []
     assert changeset.refused == (
-        "tools/claude/settings.json is what .claude points at, and .claude is a forbidden "
-        "path: a change there is a change to it"
+        "tools/claude/settings.json is what .claude points at (.claude -> tools/claude), and "
+        ".claude is a forbidden path: a change there is a change to it"
     )
 
 
@@ -553,8 +552,8 @@ def test_a_change_to_the_file_a_forbidden_link_names_is_refused(linked: Path) ->
     (linked / "docs" / "ai-guide.md").write_text("Push to main.\n", encoding="utf-8")
 
     assert capture(checkout, LIMITS).refused == (
-        "docs/ai-guide.md is what CLAUDE.md points at, and CLAUDE.md is a forbidden path: "
-        "a change there is a change to it"
+        "docs/ai-guide.md is what CLAUDE.md points at (CLAUDE.md -> docs/ai-guide.md), and "
+        "CLAUDE.md is a forbidden path: a change there is a change to it"
     )
 
 
@@ -579,8 +578,9 @@ def test_a_forbidden_links_target_is_resolved_from_its_folder_and_normalised(
     (linked / "tools" / "claude" / "settings.json").write_text(HOOKS, encoding="utf-8")
 
     assert capture(checkout, LIMITS).refused == (
-        "tools/claude/settings.json is what docs/AGENTS.md points at, and docs/AGENTS.md is a "
-        "forbidden path: a change there is a change to it"
+        "tools/claude/settings.json is what docs/AGENTS.md points at (docs/AGENTS.md -> "
+        "tools/claude/settings.json), and docs/AGENTS.md is a forbidden path: a change there "
+        "is a change to it"
     )
 
 
@@ -611,40 +611,42 @@ def test_a_link_leaving_the_repository_or_to_its_root_is_judged_by_where_it_land
     assert refused is not None and refused.startswith("outside is what .claude points at")
 
 
-@pytest.mark.parametrize(
-    ("link", "target", "path", "reached"),
-    [
-        (".claude", "tools/claude", "tools/claude", True),
-        (".claude", "tools/claude", "tools/claude/a/b", True),
-        (".claude", "tools/claude/", "tools/claude/a", True),
-        (".claude", "tools/claude", "tools/claudex", False),
-        (".claude", "tools/claude", "tools", False),
-        ("a/.claude", "../b", "b/x", True),
-        ("a/.claude", "./b", "a/b/x", True),
-        ("a/.claude", "../../b", "b/x", False),
-        (".claude", "/etc", "etc/x", False),
-        (".claude", "..", "x", False),
-        ("a/.claude", "..", "x", True),
-        ("docs/guide.md", "ai-guide.md", "docs/ai-guide.md", False),  # not a forbidden path
-    ],
-)
-def test_which_changes_a_forbidden_link_reaches(
-    link: str, target: str, path: str, reached: bool
-) -> None:
-    found = reached_through_links(((link, target),), [path], LIMITS)
+def test_a_chain_of_links_is_followed_to_the_file_the_next_agent_loads(tmp_path: Path) -> None:
+    root = tmp_path / "chain"
+    (root / "docs").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    (root / "ai-guide.md").write_text("Run the tests.\n", encoding="utf-8")
+    (root / "CLAUDE.md").symlink_to("docs/guide.md")
+    (root / "docs" / "guide.md").symlink_to("../ai-guide.md")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    checkout = start(root)
+    (root / "ai-guide.md").write_text("Push to main.\n", encoding="utf-8")
 
-    assert found == ((path, link) if reached else None)
-
-
-def test_every_forbidden_link_is_looked_at_past_ordinary_ones() -> None:
-    links = (("a.md", "x"), (".claude", "tools/claude"), ("b.md", "y"), ("CLAUDE.md", "guide.md"))
-
-    assert reached_through_links(links, ["guide.md"], LIMITS) == ("guide.md", "CLAUDE.md")
-    assert reached_through_links(links, ["x", "y", "tools/claude/z"], LIMITS) == (
-        "tools/claude/z",
-        ".claude",
+    assert capture(checkout, LIMITS).refused == (
+        "ai-guide.md is what CLAUDE.md points at (CLAUDE.md -> docs/guide.md -> ai-guide.md), "
+        "and CLAUDE.md is a forbidden path: a change there is a change to it"
     )
-    assert reached_through_links(links, ["x", "y"], LIMITS) is None
+
+
+def test_a_linked_parent_folder_is_followed_to_the_settings_the_next_agent_loads(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "folders"
+    (root / "vendor" / "tools" / "claude").mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    (root / "vendor" / "tools" / "claude" / "settings.json").write_text("{}\n", encoding="utf-8")
+    (root / ".claude").symlink_to("tools/claude")
+    (root / "tools").symlink_to("vendor/tools")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "start")
+    checkout = start(root)
+    (root / "vendor" / "tools" / "claude" / "settings.json").write_text(HOOKS, encoding="utf-8")
+
+    assert capture(checkout, LIMITS).refused == (
+        "vendor/tools/claude/settings.json is what .claude points at (.claude -> tools -> "
+        "vendor/tools/claude), and .claude is a forbidden path: a change there is a change to it"
+    )
 
 
 def test_without_path_start_looks_for_git_where_the_system_would(

@@ -214,10 +214,69 @@ def _pull_fields(fake: FakeGitHub, issue: Issue, pull: PullRequest | None) -> No
     return fields
 
 
+def _git_object(kind: str, oid: str, html: str, **fields: Any) -> Node:
+    return {
+        "__typename": kind,
+        "id": f"{kind[0]}_fake{oid}",
+        "oid": oid,
+        "abbreviatedOid": oid[:7],
+        "commitUrl": html,
+        **fields,
+    }
+
+
+def _tree_node(fake: FakeGitHub, commit: git.GitCommit, folder: str, html: str) -> Node:
+    """A folder of a commit's tree: its entries with git's modes as GitHub's Int (40960 for
+    a link, 33188 a file, 16384 a folder), each object a Blob (its text) or a Tree."""
+
+    def entry(name: str, mode: str) -> Node:
+        return _tree_entry(fake, commit, f"{folder}/{name}" if folder else name, html)
+
+    listed = commit.entries(folder) or []
+    prefix = f"{folder}/" if folder else ""
+    inside = {p[len(prefix) :]: d for p, d in commit.tree.items() if p.startswith(prefix)}
+    links = {p[len(prefix) :] for p in commit.links if p.startswith(prefix)}
+    oid = git.tree_oid(inside, links)
+    return _git_object("Tree", oid, html, entries=[entry(n, m) for n, m in listed])
+
+
+def _tree_entry(fake: FakeGitHub, commit: git.GitCommit, path: str, html: str) -> Node | None:
+    """`Commit.file(path:)`: the entry at `path`, null when none (never through a link)."""
+    found = commit.entry(path)
+    if found is None:
+        return None
+    mode, data = found
+    name = path.rpartition("/")[2]
+    if data is None:
+        return {
+            "name": name,
+            "path": path,
+            "mode": int(mode, 8),
+            "type": "tree",
+            "oid": git.tree_oid({}),
+            "object": lambda: _tree_node(fake, commit, path, html),
+        }
+    try:
+        text: str | None = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    blob = _git_object("Blob", git.blob_oid(data), html, text=text)
+    return {
+        "name": name,
+        "path": path,
+        "mode": int(mode, 8),
+        "type": "blob",
+        "oid": blob["oid"],
+        "object": blob,
+    }
+
+
 def _commit_node(fake: FakeGitHub, oid: str) -> Node:
     commit = fake._git.commits[oid]
     html = f"https://github.com/{fake.owner}/{fake.repo}/commit/{oid}"
     return {
+        "tree": lambda: _tree_node(fake, commit, "", html),
+        "file": lambda path: _tree_entry(fake, commit, path, html),
         "__typename": "Commit",
         "id": f"C_fake{oid}",
         "oid": oid,
@@ -282,6 +341,11 @@ def _repository_node(fake: FakeGitHub) -> Node:
     def default_branch_ref() -> Node:
         return _ref_node(fake, fake._git.default_branch)
 
+    def git_object(oid: str | None = None, expression: str | None = None) -> Node | None:
+        # a commit by its id; what it does not know (or an expression): null, no error
+        found = oid if oid in fake._git.commits else None
+        return _commit_node(fake, found) if found is not None and expression is None else None
+
     return {
         "__typename": "Repository",
         "id": f"R_fake{REPOSITORY_ID}",
@@ -291,6 +355,7 @@ def _repository_node(fake: FakeGitHub) -> Node:
         "label": label,
         "ref": ref,
         "defaultBranchRef": default_branch_ref,
+        "object": git_object,
     }
 
 

@@ -196,13 +196,15 @@ class FakeGitHub(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRout
         *,
         by: str = "maria",
         email: str = "",
+        links: Iterable[str] = (),
     ) -> str:
         """``by`` pushes one commit to ``branch`` (new branches start at the default one):
         each path's text, or None to delete it; authored at ``email`` when given (an address
-        GitHub links to no account). Returns the new head."""
+        GitHub links to no account); the paths of ``links`` are symbolic links (mode 120000),
+        their text the target. Returns the new head."""
         with self._lock:
             data = {path: None if text is None else text.encode() for path, text in files.items()}
-            return self._git.push(branch, data, message, by, self.now, email=email).oid
+            return self._git.push(branch, data, message, by, self.now, email=email, links=links).oid
 
     def open_pull_request(
         self, branch: str, title: str, *, by: str = "bob", body: str = "", draft: bool = False

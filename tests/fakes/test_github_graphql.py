@@ -48,6 +48,8 @@ def test_every_baton_document_validates_against_the_schema() -> None:
         gql.read_many_document([1]),
         gql.read_many_document([3, 5, 8]),
         gql.BRANCH_AND_BASE,
+        gql.git.tree_document(["", "a", "a/b"], ["CLAUDE.md", "a/.claude"])[0],
+        gql.read_document(1, branch=True, tree=gql.git.tree_selection(["", "src"], [])[:2]),
         tasks_document().document(),
         edges_document().document(),
     ]

@@ -16,7 +16,14 @@ from baton.core.model.epic import MergePlan
 from baton.errors import CommitRefused, StaleHead, TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
-from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, CommitRequest
+from baton.github.tracker import (
+    BranchHead,
+    ChangedFile,
+    CommitFacts,
+    CommitRequest,
+    TreeAsk,
+    TreeRead,
+)
 from baton.issue.changeset_facts import blob_oid, not_baton_s
 from baton.sim.github import git as git_rules
 from fakes.http_github import FakeGitHub
@@ -412,3 +419,67 @@ def test_a_conflict_writes_nothing_and_a_missing_branch_says_so(
     fake.fail("POST", "/merges", 500)
     with pytest.raises(TrackerError, match="500"):
         served.merge(plan)
+
+
+# --- the base's tree: folders and links -----------------------------------------------------
+LINKS = {".claude": "tools/claude", "tools": "vendor/tools", "vendor/tools/claude/s.json": "{}"}
+
+
+def test_a_tree_read_lists_folders_with_git_modes_and_reads_links_targets(
+    fake: FakeGitHub, served: GitHubTracker
+) -> None:
+    base = fake.push("main", LINKS, "links", links=[".claude", "tools"])
+    fake.reset_requests()
+
+    found = served.read_tree(
+        TreeAsk(base, ("", "vendor/tools", "tools", "nope"), (".claude", "tools", "README.md"))
+    )
+
+    assert found.folders == {
+        "": (
+            (".claude", "120000"),
+            ("README.md", "100644"),
+            ("tools", "120000"),
+            ("vendor", "040000"),
+        ),
+        "vendor/tools": (("claude", "040000"),),
+        "tools": None,  # a link, not a folder: GitHub never reads through it
+        "nope": None,
+    }
+    assert found.links == {".claude": "tools/claude", "tools": "vendor/tools", "README.md": None}
+    assert operations(fake) == ["BatonTree"]
+
+
+def test_a_tree_read_of_a_commit_github_lacks_knows_nothing(served: GitHubTracker) -> None:
+    assert served.read_tree(TreeAsk("f" * 40, ("",), ())) == TreeRead()
+
+
+def test_the_issue_read_brings_the_base_s_folders_in_the_same_query(
+    fake: FakeGitHub, served: GitHubTracker
+) -> None:
+    base = fake.push("main", LINKS, "links", links=[".claude", "tools"])
+    number = fake.add_issue("x", "y")
+    fake.reset_requests()
+
+    snapshot = served.read(number, with_issue=False, tree=TreeAsk(base, ("", "vendor")))
+
+    assert snapshot.tree is not None
+    assert snapshot.tree.folders["vendor"] == (("tools", "040000"),)
+    assert operations(fake) == ["BatonRead"]
+
+
+def test_without_graphql_a_tree_read_is_one_clear_error() -> None:
+    tracker = GitHubTracker("octo/demo", "t0ken", retry=0, graphql=False)
+    with pytest.raises(TrackerError, match="reading the tree of aaaaaaa needs GitHub's GraphQL"):
+        tracker.read_tree(TreeAsk("a" * 40, ("",)))
+
+
+def test_git_modes_are_read_from_github_s_integers() -> None:
+    assert [gql.git.git_mode(m) for m in (33188, 33261, 40960, 16384, 57344)] == [
+        "100644",
+        "100755",
+        "120000",
+        "040000",
+        "160000",
+    ]
+    assert gql.git.git_mode(None) == "" and gql.git.git_mode("120000") == ""

@@ -15,8 +15,18 @@ from hypothesis import strategies as st
 from baton.core.model.changeset import Changeset, FileChange
 from baton.core.model.record import Record
 from baton.core.model.work import ChangesetFacts, CommitMark, Work
-from baton.github.tracker import BranchHead, ChangedFile, CommitFacts
-from baton.issue.changeset_facts import baton_message, blob_oid, claims, judge, not_baton_s
+from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, TreeAsk, TreeRead
+from baton.issue.changeset_facts import (
+    MAX_FOLDERS,
+    MAX_TREE_READS,
+    base_links,
+    baton_message,
+    blob_oid,
+    claims,
+    judge,
+    not_baton_s,
+    tree_ask,
+)
 from baton.workflow.config import WorkSettings
 from support.property_budget import budget
 
@@ -475,3 +485,91 @@ def test_a_64_kb_forged_commit_is_judged_in_linear_time() -> None:
     assert not_baton_s(changeset, exact) is None
     forged = replace(exact, files=(*exact.files[:-1], replace(exact.files[-1], blob="0" * 40)))
     assert not_baton_s(changeset, forged) == f"its {names[-1]} is not the changeset's"
+
+
+# --- the base's links, read by the report job itself ------------------------------------------
+class Reader:
+    """`Git.read_tree` answering from a fixed base tree, recording what each read asked."""
+
+    def __init__(self, folders: dict[str, list[tuple[str, str]]], targets: dict[str, str]) -> None:
+        self.folders, self.targets = folders, targets
+        self.asked: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+    def __call__(self, ask: TreeAsk) -> TreeRead:
+        self.asked.append((ask.folders, ask.links))
+        listed = {f: tuple(self.folders[f]) if f in self.folders else None for f in ask.folders}
+        return TreeRead(listed, {p: self.targets.get(p) for p in ask.links})
+
+
+LINKED = {
+    "": [(".claude", "120000"), ("tools", "120000"), ("vendor", "040000")],
+    "vendor": [("tools", "040000")],
+    "vendor/tools": [("claude", "040000")],
+    "vendor/tools/claude": [("settings.json", "100644")],
+    "src": [("app.py", "100644")],
+}
+TARGETS = {".claude": "tools/claude", "tools": "vendor/tools"}
+
+
+def test_the_first_read_asks_the_root_and_every_folder_of_a_changed_path() -> None:
+    ask = tree_ask(_changeset("src/app.py", "src/lib/x.py", "README.md"))
+
+    assert ask == TreeAsk(BASE, ("", "src", "src/lib"))
+    assert tree_ask(Changeset(base=BASE)) is None
+    assert tree_ask(None) is None
+    assert tree_ask(Changeset(base="nope", files=_changeset("a").files)) is None
+
+
+def test_a_changeset_spread_over_too_many_folders_is_asked_nothing_and_refused() -> None:
+    wide = _changeset(*(f"d{i}/a/b/c/f.txt" for i in range(MAX_FOLDERS // 4 + 1)))
+    assert tree_ask(wide) is None
+    links = base_links(wide, SETTINGS, None, Reader({}, {}))
+    found = judge(wide, SETTINGS, _head(), _record(), links=links)
+    assert found.status == "refused"
+    assert any("the base's links could not all be read" in p for p in found.problems)
+
+
+def test_without_a_link_in_the_folders_read_no_further_read_is_made() -> None:
+    changeset = _changeset("src/app.py")
+    reader = Reader(LINKED | {"": [("src", "040000")]}, {})
+    first = reader(tree_ask(changeset))  # type: ignore[arg-type]
+
+    links = base_links(changeset, SETTINGS, first, reader)
+
+    assert reader.asked == [(("", "src"), ())]
+    assert judge(changeset, SETTINGS, _head(), _record(), links=links).status == "ok"
+
+
+def test_a_link_s_target_and_the_folders_it_leads_through_are_read_then_judged() -> None:
+    changeset = _changeset("vendor/tools/claude/settings.json")
+    reader = Reader(LINKED, TARGETS)
+    first = reader(tree_ask(changeset))  # type: ignore[arg-type]
+
+    links = base_links(changeset, SETTINGS, first, reader)
+    found = judge(changeset, SETTINGS, _head(), _record(), links=links)
+
+    assert reader.asked[1:] == [((), (".claude", "tools"))]  # the targets: one read more
+    assert found.status == "refused"
+    assert found.problems == [
+        "vendor/tools/claude/settings.json is what .claude points at (.claude -> tools -> "
+        "vendor/tools/claude), and .claude is a forbidden path: a change there is a change to it"
+    ]
+
+
+def test_a_tree_the_reads_never_finish_is_refused_as_unreadable() -> None:
+    # every folder answers with one more link, deeper each time
+    class Endless(Reader):
+        def __call__(self, ask: TreeAsk) -> TreeRead:
+            self.asked.append((ask.folders, ask.links))
+            listed = {f: (("next", "120000"),) for f in ask.folders}
+            return TreeRead(listed, {p: f"{p.rsplit('/', 1)[-1]}x/next" for p in ask.links})
+
+    changeset = _changeset("a.txt")
+    reader = Endless({}, {})
+    links = base_links(
+        changeset, WorkSettings(forbidden=("next",)), reader(tree_ask(changeset)), reader
+    )
+
+    assert len(reader.asked) <= MAX_TREE_READS + 2
+    found = judge(changeset, WorkSettings(forbidden=("next",)), _head(), _record(), links=links)
+    assert found.status == "refused"

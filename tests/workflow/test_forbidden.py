@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from baton.workflow.forbidden import BUILT_IN, DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, glob_within
+from baton.workflow.forbidden import (
+    BUILT_IN,
+    DEFAULT_FORBIDDEN,
+    LOCKED_FORBIDDEN,
+    entry_name,
+    glob_within,
+)
 
 
 def test_every_built_in_entry_gives_a_reason() -> None:
@@ -42,3 +48,36 @@ def test_a_glob_is_within_a_locked_pattern_only_when_it_names_paths_inside_it(
     glob: str, pattern: str, within: bool
 ) -> None:
     assert glob_within(glob, pattern) is within
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reader"),
+    [
+        ("**/.env", "Gemini CLI"),
+        ("**/.envrc", "direnv"),
+        ("**/.npmrc", "npm"),
+        ("**/.yarnrc.yml", "yarn"),
+        ("**/.yarnrc", "yarn"),
+    ],
+)
+def test_the_environment_and_package_manager_files_are_refused_at_any_depth_with_their_reader(
+    pattern: str, reader: str
+) -> None:
+    why = {rule.pattern: rule.why for rule in DEFAULT_FORBIDDEN}
+    assert reader in why[pattern]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "name"),
+    [
+        ("**/CLAUDE.md", "CLAUDE.md"),
+        ("**/.claude/**", ".claude"),
+        (".github/instructions/**", "instructions"),
+        ("**/.aider*", ".aider*"),
+        (".github/copilot-instructions.md", "copilot-instructions.md"),
+    ],
+)
+def test_an_entry_s_name_is_its_last_part_that_is_not_a_double_star(
+    pattern: str, name: str
+) -> None:
+    assert entry_name(pattern) == name

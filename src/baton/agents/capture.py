@@ -24,8 +24,9 @@ The agent can also write a `git` into a directory of its PATH (on hosted runners
 comes before /usr/bin), so `start` resolves git's absolute path before the agent runs and records
 its stat; every git here runs by that path with a PATH of its directory, /usr/bin and /bin, and a
 capture whose git changed after the agent is refused. Likewise the base's symbolic links are read
-in `start`: a forbidden path that is a link of the base (`.claude -> tools/claude`) is reached by
-changing what it points at, so a change at or under the target of such a link is refused.
+in `start`: a forbidden path that is a link of the base (`.claude -> tools/claude`, `tools ->
+vendor/tools`) is reached by changing what it leads to, so a change where it leads, or to a link
+on the way, is refused (`core.model.links`, which the report job applies again).
 Paths quoted in a reason have the job's secrets replaced first (a file may be named after a key).
 The git that runs and the listings it reads back are `agents.isolated_git`'s; the judgement
 (what changed, what is refused) is this module's.
@@ -35,7 +36,6 @@ from __future__ import annotations
 
 import base64
 import os
-import posixpath
 import stat
 import tempfile
 from collections.abc import Mapping
@@ -56,6 +56,7 @@ from baton.agents.isolated_git import (
     staged,
 )
 from baton.core.model.changeset import GITLINK, SYMLINK, Changeset, FileChange, forbidden_problem
+from baton.core.model.links import BaseLinks, check_links
 from baton.errors import CaptureFailed
 from baton.workflow.config import WorkSettings
 
@@ -191,28 +192,6 @@ class _Shown:
         return secrets.redact(text, self.held)[:SHOWN]
 
 
-def reached_through_links(
-    links: tuple[tuple[str, str], ...], paths: list[str], limits: WorkSettings
-) -> tuple[str, str] | None:
-    """The first (changed path, link) where a base link at a forbidden path points at the
-    changed path or a folder above it, or None. A target is read relative to the link's folder
-    and normalised; one that leaves the repository (absolute, or `../` above its root) is
-    never a prefix of a changed path, which is relative and inside it."""
-    targets = []
-    for link, target in links:
-        if forbidden_problem(link, limits) is None:
-            continue
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
-        targets.append((link, "" if resolved == "." else resolved))
-    if not targets:
-        return None
-    for path in paths:
-        for link, resolved in targets:
-            if not resolved or path == resolved or path.startswith(resolved + "/"):
-                return path, link
-    return None
-
-
 def _changeset(
     checkout: Checkout, entries: list[_Entry], git: Git, limits: WorkSettings, shown: _Shown
 ) -> Changeset:
@@ -228,14 +207,14 @@ def _changeset(
             paths.append(entry.path.decode("utf-8"))
         except UnicodeDecodeError:
             return Changeset(base=base, refused=f"the path {shown(entry.path)!r} is not UTF-8")
-    reached = reached_through_links(checkout.links, paths, limits)
-    if reached:
-        path, link = reached
-        return Changeset(
-            base=base,
-            refused=f"{shown(path)} is what {shown(link)} points at, and {shown(link)} is a "
-            "forbidden path: a change there is a change to it",
-        )
+    reached = check_links(
+        BaseLinks(dict(checkout.links)),
+        paths,
+        lambda path: forbidden_problem(path, limits) is not None,
+        show=shown,
+    )
+    if reached.problems:
+        return Changeset(base=base, refused="; ".join(reached.problems[:3]))
     blobs = [e.oid for e in entries if not e.deleted and e.mode != GITLINK]
     sizes = blob_sizes(git, blobs)
     total = sum(sizes[e.oid] for e in entries if not e.deleted and e.oid in sizes)

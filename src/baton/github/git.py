@@ -21,9 +21,18 @@ from baton.github.graphql.git import (
     CREATE_REF,
     commit_input,
     parse_ref,
+    parse_tree,
     qualified,
+    tree_document,
 )
-from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, CommitRequest
+from baton.github.tracker import (
+    BranchHead,
+    ChangedFile,
+    CommitFacts,
+    CommitRequest,
+    TreeAsk,
+    TreeRead,
+)
 from baton.github.transport import Role, Transport
 
 
@@ -190,6 +199,26 @@ class GitHubGit(Role):
                 return None
             raise
         return commit_facts_of(data, headers)
+
+    def read_tree(self, ask: TreeAsk) -> TreeRead:
+        """`BatonTree`: folders' entries and links' targets of commit `ask.base` (GraphQL only:
+        REST needs a call per folder and per link, and a commit needs GraphQL anyway)."""
+        what = f"reading the tree of {ask.base[:7]}"
+        if not self.transport.graphql:
+            raise TrackerError(f"{what} needs GitHub's GraphQL API")
+        document, variables = tree_document(ask.folders, ask.links)
+        where = {"owner": self.transport.owner, "name": self.transport.name, "base": ask.base}
+        try:
+            answer = self.transport.query(document, where | variables, what)
+        except GraphQLUnusable as why:
+            raise TrackerError(f"GitHub refused {what} (GraphQL): {why}") from None
+        repository = answer["data"].get("repository")
+        if not repository:
+            error = field_errors(answer).get("repository")
+            raise self.transport.refused(
+                what, error or FieldError("repository", "NOT_FOUND", "null")
+            )
+        return TreeRead(*parse_tree(repository.get("baseTree"), ask.folders, ask.links))
 
     def commit(self, request: CommitRequest) -> str:
         return commit(self.transport, request)

@@ -16,7 +16,7 @@ from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import GraphQLUnusable, TrackerError
 from baton.github.git import rest_branch
 from baton.github.graphql.answers import FieldError, field_errors, nested_errors
-from baton.github.graphql.git import qualified
+from baton.github.graphql.git import parse_tree, qualified, tree_selection
 from baton.github.graphql.issues import (
     COMMENT_BODY,
     COMMENTS_PAGE,
@@ -28,7 +28,7 @@ from baton.github.graphql.issues import (
 )
 from baton.github.graphql.sub_issues import SUB_ISSUES, SubIssuesRead, parse_sub_issues
 from baton.github.permission import role_of
-from baton.github.tracker import BranchHead, DispatchTarget, Snapshot
+from baton.github.tracker import BranchHead, DispatchTarget, Snapshot, TreeAsk, TreeRead
 from baton.github.transport import PER_PAGE, Role
 
 
@@ -71,10 +71,17 @@ class GitHubIssues(Role):
         """The runner's clock, which GitHub-hosted runners keep synced with GitHub's."""
         return datetime.now(UTC)
 
-    def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
+    def read(
+        self,
+        number: int,
+        *,
+        with_issue: bool,
+        branch: str | None = None,
+        tree: TreeAsk | None = None,
+    ) -> Snapshot:
         if self.transport.graphql:
             try:
-                return self._read_graphql(number, branch, with_issue=with_issue)
+                return self._read_graphql(number, branch, with_issue=with_issue, tree=tree)
             except GraphQLUnusable as why:
                 self.transport.fall_back(why)
                 # What an earlier read cached for this issue is stale now: its writes go over
@@ -88,7 +95,12 @@ class GitHubIssues(Role):
         )
 
     def _read_graphql(
-        self, number: int, branch: str | None, *, with_issue: bool = False
+        self,
+        number: int,
+        branch: str | None,
+        *,
+        with_issue: bool = False,
+        tree: TreeAsk | None = None,
     ) -> Snapshot:
         what = f"reading #{number}"
         where = {
@@ -104,7 +116,16 @@ class GitHubIssues(Role):
         # A run that reads the issue itself (a dispatch, a tick) may be an epic's: its
         # sub-issues ride in the read, sparing create_tasks' or the conductor's query.
         extra = f"\n      {SUB_ISSUES}" if with_issue else ""
-        document = read_document(len(self.known.lookups), branch=bool(branch), issue_fields=extra)
+        # The base's tree, as far as a changeset's paths need it, rides in the same query.
+        tree_fields = tree_selection(tree.folders, tree.links) if tree is not None else None
+        if tree is not None and tree_fields is not None:
+            lookups |= {"base": tree.base, **tree_fields[2]}
+        document = read_document(
+            len(self.known.lookups),
+            branch=bool(branch),
+            issue_fields=extra,
+            tree=tree_fields[:2] if tree_fields is not None else None,
+        )
         answer = self.transport.query(document, where | lookups, what)
         errors = field_errors(answer)
         found = parse_read(answer["data"], self.known.lookups)
@@ -135,7 +156,11 @@ class GitHubIssues(Role):
                 default_head=found.default_head,
             )
         head = BranchHead(*found.branch) if found.branch else None
-        return Snapshot(issue=found.issue, comments=comments, branch=head)
+        read_tree = None
+        if tree is not None:
+            node = (answer["data"].get("repository") or {}).get("baseTree")
+            read_tree = TreeRead(*parse_tree(node, tree.folders, tree.links))
+        return Snapshot(issue=found.issue, comments=comments, branch=head, tree=read_tree)
 
     def _rest_of_comments(
         self, number: int, comments: list[Comment], after: str | None, what: str

@@ -92,13 +92,35 @@ class CommitFacts:
 
 
 @dataclass(frozen=True)
+class TreeAsk:
+    """What to read of commit `base`'s tree: the entries of each of `folders` ("" the root)
+    and the target of each symbolic link of `links` (`core.model.links` says which)."""
+
+    base: str
+    folders: tuple[str, ...] = ()
+    links: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TreeRead:
+    """What a `TreeAsk` found: each folder's entries as (name, git mode: `100644`, `120000`,
+    `040000`...), None for a path that is no folder there; each link's target, None when it
+    is no link or no text."""
+
+    folders: dict[str, tuple[tuple[str, str], ...] | None] = field(default_factory=dict)
+    links: dict[str, str | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Snapshot:
-    """An issue as one run reads it: the issue itself (when asked for), all its comments, and
-    the issue's branch when the run asked for it (None: not asked, or no such branch)."""
+    """An issue as one run reads it: the issue itself (when asked for), all its comments, the
+    issue's branch when the run asked for it (None: not asked, or no such branch), and what
+    the run asked of a commit's tree (`tree`) when it did."""
 
     issue: IssueInfo | None
     comments: list[Comment]
     branch: BranchHead | None = None
+    tree: TreeRead | None = None
 
 
 @dataclass(frozen=True)
@@ -209,10 +231,17 @@ class Issues(Protocol):
         simulated one in memory."""
         ...
 
-    def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
-        """The issue (when `with_issue`) and all its comments, oldest first, and the head of
-        `branch` when given, in as few calls as the transport allows (one GraphQL query when
-        they fit on a page)."""
+    def read(
+        self,
+        number: int,
+        *,
+        with_issue: bool,
+        branch: str | None = None,
+        tree: TreeAsk | None = None,
+    ) -> Snapshot:
+        """The issue (when `with_issue`) and all its comments, oldest first, the head of
+        `branch` and what `tree` asks of a commit's tree when given, in as few calls as the
+        transport allows (one GraphQL query when they fit on a page)."""
         ...
 
     def comment(self, comment_id: int) -> Comment | None:
@@ -267,6 +296,11 @@ class Git(Protocol):
     def commit_facts(self, oid: str) -> CommitFacts | None:
         """A commit's parents, changed files, signature and author (None: no such commit);
         asked only when a commit claims to be Baton's and the record does not know it."""
+        ...
+
+    def read_tree(self, ask: TreeAsk) -> TreeRead:
+        """Folders' entries and links' targets of a commit's tree, in one call; asked only
+        when a link of the base leads further than the read showed (`Issues.read`'s `tree`)."""
         ...
 
     def commit(self, request: CommitRequest) -> str:

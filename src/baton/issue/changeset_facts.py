@@ -6,6 +6,12 @@ committed; `decide` reads the answer (`ChangesetFacts`) and never the files them
 A commit at the branch head whose trailer names the changeset is adopted as Baton's only when
 it provably is (`not_baton_s`): anyone who may push can copy a trailer, nobody but GitHub can
 sign as Baton's `createCommitOnBranch`, and the tree check holds whoever made it.
+
+The base's symbolic links are judged here too, from the base commit's tree as GitHub has it,
+never from the agent job's word (its job is the agent's): the read of the issue brings the
+entries of the root and of every folder of a changed path (`tree_ask`); only when a link is
+there does a further read (`Git.read_tree`) bring its target and the folders it leads through,
+until `core.model.links` has what it needs or `MAX_TREE_READS` reads were made.
 """
 
 from __future__ import annotations
@@ -13,16 +19,28 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Callable
 
-from baton.core.model.changeset import Changeset, decoded_size, problems
+from baton.core.model.changeset import (
+    OID,
+    Changeset,
+    decoded_size,
+    forbidden_problem,
+    path_problem,
+    problems,
+)
+from baton.core.model.links import BaseLinks, check_links, folders_of
 from baton.core.model.record import Record
 from baton.core.model.work import ChangesetFacts, digest_in
 from baton.core.text.work import commit_message
-from baton.github.tracker import BranchHead, CommitFacts
+from baton.github.tracker import BranchHead, CommitFacts, TreeAsk, TreeRead
 from baton.names import BOT_LOGIN, CONFIG_PATH
 from baton.workflow.config import WorkSettings
 
 SHOWN_PATHS = 20
+MAX_TREE_READS = 6  # reads after the first: a link's target, then the folders it leads into
+MAX_FOLDERS = 400  # folders one read lists; a changeset spread wider is judged unreadable
+SYMLINK_MODE = "120000"
 WEB_FLOW = "web-flow"  # the account GitHub commits as when it makes and signs a commit
 
 
@@ -42,6 +60,63 @@ def claims(changeset: Changeset, head: BranchHead | None, record: Record | None)
     if work is not None and work.committed(digest) is not None:
         return False
     return digest_in(head.message) == digest
+
+
+def _paths(changeset: Changeset) -> list[str]:
+    return [f.path for f in changeset.files if path_problem(f.path) is None]
+
+
+def tree_ask(changeset: Changeset | None) -> TreeAsk | None:
+    """What the report's read asks of the base's tree: the entries of the root and of every
+    folder of a changed path (None: nothing to judge, or too many folders to ask at once)."""
+    if changeset is None or changeset.empty or not OID.match(changeset.base):
+        return None
+    folders = sorted({f for path in _paths(changeset) for f in folders_of(path)})
+    return TreeAsk(changeset.base, tuple(folders)) if len(folders) <= MAX_FOLDERS else None
+
+
+def base_links(
+    changeset: Changeset,
+    settings: WorkSettings,
+    first: TreeRead | None,
+    read: Callable[[TreeAsk], TreeRead],
+    *,
+    config: str | None = CONFIG_PATH,
+) -> BaseLinks:
+    """The base's links as far as the changeset's paths need them: `first` (what the read of
+    the issue brought), then a read for each step a link leads further (the links' targets
+    and the folders they lead through), at most `MAX_TREE_READS`. What is still unknown after
+    them leaves `core.model.links.check_links` wanting, and the changeset is refused."""
+    paths = _paths(changeset)
+    links: dict[str, str] = {}
+    listed: set[str] = set()
+    pending: set[str] = set()
+
+    def learn(found: TreeRead) -> None:
+        for folder, entries in found.folders.items():
+            listed.add(folder)
+            for name, mode in entries or ():
+                path = f"{folder}/{name}" if folder else name
+                if mode == SYMLINK_MODE and path not in links:
+                    pending.add(path)
+        for path, target in found.links.items():
+            pending.discard(path)
+            links[path] = target or ""  # no text: leads nowhere a changeset holds
+
+    def forbidden(path: str) -> bool:
+        return forbidden_problem(path, settings, config=config) is not None
+
+    if first is not None:
+        learn(first)
+    for _ in range(MAX_TREE_READS + 1):
+        known = BaseLinks(dict(links), frozenset(listed))
+        wanted = check_links(known, paths, forbidden).wanted
+        if not wanted and not pending:
+            return known
+        if len(wanted) + len(pending) > MAX_FOLDERS:
+            break
+        learn(read(TreeAsk(changeset.base, tuple(sorted(wanted)), tuple(sorted(pending)))))
+    return BaseLinks(dict(links), frozenset(listed))
 
 
 def _wanted(changeset: Changeset) -> tuple[dict[str, str], set[str]]:
@@ -144,6 +219,7 @@ def judge(
     bot: str = BOT_LOGIN,
     config: str | None = CONFIG_PATH,
     message: str | None = None,
+    links: BaseLinks | None = None,
 ) -> ChangesetFacts:
     """Refused (what the checks found; `config`, the config's path, is locked too), committed
     (the record carries its digest, or the commit at the branch head does and is provably
@@ -151,7 +227,8 @@ def judge(
     this run wrote it), stale (the branch moved since the agent started; `problems` says why a
     head claiming the changeset was not adopted), ok (commit it), or empty. `changes_code`:
     whether the issue's state is one whose agent changes the repository; another agent's
-    changes are left out, and said."""
+    changes are left out, and said. `links`: the base's links (`base_links`), through which a
+    forbidden path may lead to a changed one."""
     if changeset.empty:
         return ChangesetFacts(status="empty", base=changeset.base)
     if not changes_code:
@@ -159,7 +236,7 @@ def judge(
         count = len(changeset.files)
         why = f"{state} does not change code: the {count} changed file(s) were left out"
         return ChangesetFacts(status="empty", base=changeset.base, problems=[why])
-    found = problems(changeset, settings, config=config)
+    found = problems(changeset, settings, config=config, links=links)
     paths = [f.path for f in changeset.files[:SHOWN_PATHS]]
     size = sum(decoded_size(f.contents) or 0 for f in changeset.files if f.contents)
     common = {

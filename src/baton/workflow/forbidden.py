@@ -69,9 +69,24 @@ DEFAULT_FORBIDDEN = (
     ForbiddenPath("**/.gitmodules", "submodule URLs a later checkout fetches"),
     ForbiddenPath("**/.gitattributes", "filters and line endings a later checkout applies"),
     ForbiddenPath("**/.lfsconfig", "the Git LFS server a later checkout fetches from"),
+    # Read from the working folder or one above it, so at any depth: Gemini CLI loads the first
+    # `.env` walking up from where it starts (`.gemini/.env` is under `.gemini/`), direnv an
+    # `.envrc` (once allowed), npm the `.npmrc` of the project and of each workspace package,
+    # yarn the `.yarnrc.yml` (Berry) or `.yarnrc` (classic) walking up.
+    ForbiddenPath("**/.env", "variables Gemini CLI loads into the next agent's environment"),
+    ForbiddenPath("**/.envrc", "direnv runs it as a shell script on entering the folder"),
+    ForbiddenPath("**/.npmrc", "npm's config: the registry and scripts of the next install"),
+    ForbiddenPath("**/.yarnrc.yml", "yarn's config: the registry and plugins of the next install"),
+    ForbiddenPath("**/.yarnrc", "yarn's config: the registry of the next install"),
 )
 
 BUILT_IN = tuple(rule.pattern for rule in (*LOCKED_FORBIDDEN, *DEFAULT_FORBIDDEN))
+
+
+def entry_name(pattern: str) -> str:
+    """The name an allow must spell to lift an entry: its last part that is not `**`
+    (`CLAUDE.md`, `.claude`, `instructions`, `.aider*`)."""
+    return next((p for p in reversed(pattern.split("/")) if p != "**"), pattern)
 
 
 def glob_within(glob: str, pattern: str) -> bool:

@@ -84,6 +84,15 @@ def _refused(path: str, work: WorkSettings = DEFAULTS) -> bool:
         "vendor/.gitattributes",
         ".gitattributes",
         ".lfsconfig",
+        ".env",
+        "packages/web/.env",
+        ".gemini/.env",
+        ".envrc",
+        "sub/.envrc",
+        ".npmrc",
+        "packages/app/.npmrc",
+        ".yarnrc.yml",
+        "tools/.yarnrc",
         ".github/workflows/ci.yml",
         ".github/baton.yml",
         ".github/baton.yaml",
@@ -129,6 +138,9 @@ def test_case_foldings_ancestors_and_descendants_are_refused(path: str, why: str
         ".githubx/workflows/ci.yml",
         "docs/agents/README.md",
         ".gitignore",
+        ".env.example",
+        "docs/npmrc.md",
+        ".yarn/releases/yarn.cjs",
     ],
 )
 def test_ordinary_files_stay_writable(path: str) -> None:
@@ -161,10 +173,14 @@ def test_allow_lifts_a_default_entry_for_the_paths_it_matches_only() -> None:
 
 
 def test_allow_never_lifts_the_workflows_baton_s_config_or_the_repository_s_own_entries() -> None:
-    work = WorkSettings(allow=(".github/**", "secrets/**"), forbidden=("secrets/**",))
+    work = WorkSettings(
+        allow=(".github/**", ".github/copilot-instructions.md", "secrets/**"),
+        forbidden=("secrets/**",),
+    )
     assert _refused(".github/workflows/ci.yml", work)
     assert _refused(".github/baton.yml", work)
     assert not _refused(".github/copilot-instructions.md", work)
+    assert _refused(".github/prompts/fix.prompt.md", work)  # `.github/**` names no entry
     assert forbidden_problem("secrets/key", work) == (
         "secrets/key is a forbidden path (secrets/**, in work.forbidden)"
     )

@@ -3,11 +3,20 @@ takes for a branch, the compare-and-swap of `createCommitOnBranch`, merges."""
 
 from __future__ import annotations
 
+import subprocess
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
-from baton.sim.github.git import Git, GitRefusal, blob_oid, branch_name_problem, diff
+from baton.sim.github.git import (
+    Git,
+    GitRefusal,
+    blob_oid,
+    branch_name_problem,
+    diff,
+    tree_oid,
+)
 
 WHEN = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -184,3 +193,69 @@ def test_github_links_a_commit_to_an_account_by_its_address() -> None:
     unknown = repo.push("topic", {"a.txt": b"b"}, "by hand", "wendy", WHEN, email="w@example.com")
 
     assert (known.account, unknown.account) == ("wendy", None)
+
+
+# --- symbolic links ---------------------------------------------------------------------------
+def _git_tree(tmp_path: Path, files: dict[str, bytes], links: set[str]) -> str:
+    """The tree id real git gives the same files and links (`git write-tree`)."""
+    root = tmp_path / "real"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for path, data in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        if path in links:
+            (root / path).symlink_to(data.decode())
+        else:
+            (root / path).write_bytes(data)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    done = subprocess.run(
+        ["git", "-C", str(root), "write-tree"], check=True, capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+def test_a_tree_with_links_has_the_id_git_gives_it(tmp_path: Path) -> None:
+    files = {
+        ".claude": b"tools/claude",
+        "tools": b"vendor/tools",
+        "vendor/tools/claude/settings.json": b"{}\n",
+        "vendor/link.md": b"../README.md",
+        "README.md": b"# demo\n",
+    }
+    links = {".claude", "tools", "vendor/link.md"}
+
+    assert tree_oid(files, links) == _git_tree(tmp_path, files, links)
+    assert tree_oid(files) != tree_oid(files, links)
+
+
+def test_a_pushed_link_is_an_entry_of_mode_120000_and_nothing_is_read_through_it() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    files = {".claude": b"tools/claude", "tools/claude/settings.json": b"{}\n"}
+    commit = repo.push("main", files, "links", "maria", WHEN, links=[".claude"])
+
+    assert commit.entries("") == [
+        (".claude", "120000"),
+        ("README.md", "100644"),
+        ("tools", "040000"),
+    ]
+    assert commit.entry(".claude") == ("120000", b"tools/claude")
+    assert commit.entry("tools") == ("040000", None)
+    assert commit.entry(".claude/settings.json") is None  # git stores the link, not its target
+    assert commit.entries("README.md") is None
+
+
+def test_a_commit_that_writes_where_a_link_was_leaves_a_regular_file() -> None:
+    repo = Git("octo/demo", when=WHEN)
+    head = repo.push(
+        "main", {"CLAUDE.md": b"docs/guide.md"}, "link", "maria", WHEN, links=["CLAUDE.md"]
+    )
+    after = repo.commit(
+        "main",
+        expected_head=head.oid,
+        additions={"CLAUDE.md": b"# rules\n"},
+        deletions=[],
+        message="m",
+        author="bot",
+        email="bot@x",
+        when=WHEN,
+    )
+    assert after.entry("CLAUDE.md") == ("100644", b"# rules\n")

@@ -21,8 +21,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model import gitpath, handback
+from baton.core.model.links import BaseLinks, check_links
 from baton.errors import InvalidChangeset
 from baton.workflow.config import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, WorkSettings
+from baton.workflow.forbidden import entry_name
 
 CHANGESET_VERSION = 1
 CHANGESET_FILE = "baton-changeset.json"  # beside the result file, unless told otherwise
@@ -212,6 +214,20 @@ def _literal(path: str) -> str:
     return path.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")
 
 
+def lifts(allow: str, pattern: str) -> bool:
+    """Whether an allow glob (matching the path at hand) lifts the default entry `pattern`: it
+    names the entry, being the very pattern, a path written out with no wildcard, or a glob
+    one of whose names, written without a wildcard, is the entry's name (`entry_name`). So
+    `docs/**` lifts no entry, `docs/**/CLAUDE.md` lifts `**/CLAUDE.md` under docs/ and
+    `tools/.claude/**` lifts `**/.claude/**` there. Compared as paths are (`folded`)."""
+    allow, pattern = folded(allow.strip("/")), folded(pattern)
+    parts = allow.split("/")
+    if allow == pattern or not any(_GLOB_CHARS & set(part) for part in parts):
+        return True
+    name = entry_name(pattern)
+    return any(not (_GLOB_CHARS & set(part)) and fnmatchcase(part, name) for part in parts)
+
+
 def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = None) -> str | None:
     """Why `path` is forbidden, or None: Baton's locked entries and its config at `config` (the
     path the workflow's `config` input names), then its default set (which `work.allow` lifts
@@ -234,23 +250,30 @@ def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = Non
             f"{path} is a forbidden path ({config}): Baton's config, as the workflow's `config` "
             "input names it: an agent would rewrite its own rules; no setting allows it"
         )
-    if not any(relates(glob, only_match=True) for glob in work.allow):
-        for rule in DEFAULT_FORBIDDEN:
-            if relates(rule.pattern):
-                allow = json.dumps(path)  # a JSON string is a YAML one
-                return (
-                    f"{path} is a forbidden path ({rule.pattern}): {rule.why}; a maintainer can "
-                    f"allow it in .github/baton.yml with work: {{allow: [{allow}]}}"
-                )
+    allows = [glob for glob in work.allow if relates(glob, only_match=True)]
+    for rule in DEFAULT_FORBIDDEN:
+        if relates(rule.pattern) and not any(lifts(glob, rule.pattern) for glob in allows):
+            allow = json.dumps(path)  # a JSON string is a YAML one
+            return (
+                f"{path} is a forbidden path ({rule.pattern}): {rule.why}; a maintainer can "
+                f"allow it in .github/baton.yml with work: {{allow: [{allow}]}}"
+            )
     for pattern in work.forbidden:
         if relates(pattern):
             return f"{path} is a forbidden path ({pattern}, in work.forbidden)"
     return None
 
 
-def problems(changeset: Changeset, limits: WorkSettings, *, config: str | None = None) -> list[str]:
+def problems(
+    changeset: Changeset,
+    limits: WorkSettings,
+    *,
+    config: str | None = None,
+    links: BaseLinks | None = None,
+) -> list[str]:
     """Every reason to refuse the changeset, in a stable order; empty when it may be written.
-    `config`: the config's path in the repository (`Policy.config_path`), locked too."""
+    `config`: the config's path in the repository (`Policy.config_path`), locked too; `links`:
+    the base's symbolic links, through which a forbidden path may lead to a changed one."""
     found: list[str] = []
     if changeset.refused:
         found.append(changeset.refused)
@@ -286,7 +309,27 @@ def problems(changeset: Changeset, limits: WorkSettings, *, config: str | None =
                 total += size
     if total > limits.max_bytes:
         found.append(f"{total:,} bytes of file contents (at most {limits.max_bytes:,})")
+    if links is not None and not found:
+        found.extend(link_problems(links, [f.path for f in changeset.files], limits, config))
     return found
+
+
+def link_problems(
+    base: BaseLinks, paths: list[str], work: WorkSettings, config: str | None = None
+) -> list[str]:
+    """Why `paths` change what a forbidden path of the base leads to through its links
+    (`core.model.links`); a base whose folders on the way were not all read is refused."""
+    checked = check_links(
+        base, paths, lambda p: forbidden_problem(p, work, config=config) is not None
+    )
+    if checked.wanted:
+        folders = ", ".join(sorted(f or "/" for f in checked.wanted)[:3])
+        return [
+            *checked.problems,
+            f"the base's links could not all be read ({folders}): whether a forbidden path "
+            "leads to a changed one cannot be told",
+        ]
+    return checked.problems
 
 
 def decoded_size(contents: str) -> int | None:

@@ -48,6 +48,78 @@ COMMIT_OPENING = """mutation BatonCommitOpening(
 }"""
 
 
+_ENTRIES = "entries { name mode }"
+
+
+def tree_selection(folders: Sequence[str], links: Sequence[str]) -> tuple[str, str, dict[str, str]]:
+    """(variable declarations, selection, variables) reading a commit's tree under the alias
+    `baseTree` (`$base` its id): each folder's entries as `d<i>` (the root is `tree`, another
+    `file(path:)`, whose object is a Tree), each link's target as `t<i>` (its Blob's text).
+    `Commit.file` never follows a link: a path through one answers null."""
+    declared = "".join(f", $d{i}: String!" for i, f in enumerate(folders) if f)
+    declared += "".join(f", $t{i}: String!" for i in range(len(links)))
+    parts = [
+        f"d{i}: tree {{ {_ENTRIES} }}"
+        if not folder
+        else f"d{i}: file(path: $d{i}) {{ object {{ ... on Tree {{ {_ENTRIES} }} }} }}"
+        for i, folder in enumerate(folders)
+    ]
+    parts += [
+        f"t{i}: file(path: $t{i}) {{ mode object {{ ... on Blob {{ text }} }} }}"
+        for i in range(len(links))
+    ]
+    selection = f"baseTree: object(oid: $base) {{ ... on Commit {{ {' '.join(parts)} }} }}"
+    variables = {f"d{i}": f for i, f in enumerate(folders) if f}
+    variables |= {f"t{i}": link for i, link in enumerate(links)}
+    return ", $base: GitObjectID!" + declared, selection, variables
+
+
+def tree_document(folders: Sequence[str], links: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """`BatonTree`: what `tree_selection` reads, alone (a link led further than the read)."""
+    declared, selection, variables = tree_selection(folders, links)
+    document = f"""query BatonTree($owner: String!, $name: String!{declared}) {{
+  repository(owner: $owner, name: $name) {{
+    {selection}
+  }}
+}}"""
+    return document, variables
+
+
+def git_mode(mode: Any) -> str:
+    """Git's octal mode of a GraphQL `TreeEntry.mode` (an Int: 40960 is `120000`)."""
+    return format(mode, "06o") if isinstance(mode, int) and mode >= 0 else ""
+
+
+def parse_tree(
+    node: Any, folders: Sequence[str], links: Sequence[str]
+) -> tuple[dict[str, tuple[tuple[str, str], ...] | None], dict[str, str | None]]:
+    """What `tree_selection` answered: each folder's (name, mode) entries or None, each
+    link's target or None (not a link, or not text); nothing when the commit is not there."""
+    if not isinstance(node, dict):
+        return {}, {}  # no such commit: nothing is known
+    listed: dict[str, tuple[tuple[str, str], ...] | None] = {}
+    for i, folder in enumerate(folders):
+        found = node.get(f"d{i}") or {}
+        tree = found if not folder else (found.get("object") or {})
+        entries = tree.get("entries") if isinstance(tree, dict) else None
+        listed[folder] = (
+            tuple(
+                (str(e.get("name") or ""), git_mode(e.get("mode")))
+                for e in entries
+                if isinstance(e, dict)
+            )
+            if isinstance(entries, list)
+            else None
+        )
+    targets: dict[str, str | None] = {}
+    for i, link in enumerate(links):
+        entry = node.get(f"t{i}") or {}
+        text = (entry.get("object") or {}).get("text")
+        is_link = git_mode(entry.get("mode")) == "120000"
+        targets[link] = text if is_link and isinstance(text, str) else None
+    return listed, targets
+
+
 def qualified(branch: str) -> str:
     """The full name GraphQL's `ref(qualifiedName:)` and `createRef` take for a branch."""
     return f"refs/heads/{branch}"

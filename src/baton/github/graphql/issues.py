@@ -41,10 +41,17 @@ def _issue(state_key: str) -> str:
       {_COMMENTS}"""
 
 
-def read_document(label_count: int, *, branch: bool = False, issue_fields: str = "") -> str:
+def read_document(
+    label_count: int,
+    *,
+    branch: bool = False,
+    issue_fields: str = "",
+    tree: tuple[str, str] | None = None,
+) -> str:
     """The issue (or pull request), its labels, its first comments, and `label_count` repository
     labels looked up by name (`$l0`, `$l1`...) so that adding one needs no lookup later; with
-    `branch`, the head of the issue's branch (`$ref`, refs/heads/...) and the default branch."""
+    `branch`, the head of the issue's branch (`$ref`, refs/heads/...) and the default branch;
+    with `tree`, (declarations, selection) of `graphql.git.tree_selection`."""
     variables = "".join(f", $l{i}: String!" for i in range(label_count))
     lookups = "".join(
         f"\n    l{i}: label(name: $l{i}) {{ id name color description }}"
@@ -54,6 +61,9 @@ def read_document(label_count: int, *, branch: bool = False, issue_fields: str =
         variables += ", $ref: String!"
         lookups += "\n    defaultBranchRef { name target { oid } }"
         lookups += f"\n    ref(qualifiedName: $ref) {{ {REF} }}"
+    if tree is not None:
+        variables += tree[0]
+        lookups += f"\n    {tree[1]}"
     return f"""query BatonRead({_WHERE}{variables}) {{
   repository(owner: $owner, name: $name) {{
     id

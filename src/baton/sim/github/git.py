@@ -19,6 +19,7 @@ WORKFLOWS_DIR = ".github/workflows/"
 COMMIT_FILES_PAGE = 300  # files REST "get a commit" lists on its first page
 COMPARE_COMMITS = 250  # commits REST compare lists when asked for no page
 NOREPLY = "@users.noreply"  # the addresses GitHub links to an account, in both fakes
+REGULAR_MODE, SYMLINK_MODE, FOLDER_MODE = "100644", "120000", "040000"
 _REF_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
 
 
@@ -100,6 +101,33 @@ class GitCommit:
     # Signed by GitHub: what it makes itself (`createCommitOnBranch`, a merge through the API
     # or the web) shows `verification.verified`; a commit pushed unsigned does not.
     signed: bool = False
+    # The paths of `tree` that are symbolic links (mode 120000; their bytes are the target).
+    links: frozenset[str] = frozenset()
+
+    def entry(self, path: str) -> tuple[str, bytes | None] | None:
+        """What `path` is in this commit's tree, as git's modes say: `100644` or `120000` with
+        the blob, `040000` for a folder (`""` the root), None when there is none (a path
+        through a link is none: git stores the link, not what it points at)."""
+        if path in self.tree:
+            return (SYMLINK_MODE if path in self.links else REGULAR_MODE), self.tree[path]
+        if not path or any(p.startswith(path + "/") for p in self.tree):
+            return FOLDER_MODE, None
+        return None
+
+    def entries(self, folder: str) -> list[tuple[str, str]] | None:
+        """(name, mode) of each entry of `folder` (`""` the root) in git's order, or None when
+        it is no folder of this tree."""
+        if self.entry(folder) != (FOLDER_MODE, None):
+            return None
+        prefix = folder + "/" if folder else ""
+        found: dict[str, str] = {}
+        for path in self.tree:
+            if path.startswith(prefix):
+                name, slash, _ = path[len(prefix) :].partition("/")
+                whole = prefix + name
+                kind = SYMLINK_MODE if whole in self.links else REGULAR_MODE
+                found[name] = FOLDER_MODE if slash else kind
+        return sorted(found.items())
 
     @property
     def headline(self) -> str:
@@ -161,8 +189,9 @@ def diff(before: Mapping[str, bytes], after: Mapping[str, bytes]) -> list[FileDi
     return sorted(found, key=lambda f: f.path)
 
 
-def tree_oid(files: Mapping[str, bytes]) -> str:
-    """The id git gives the tree of `files` (all regular files, mode 100644)."""
+def tree_oid(files: Mapping[str, bytes], links: Container[str] = frozenset()) -> str:
+    """The id git gives the tree of `files`: regular files (mode 100644) but the symbolic
+    links among `links` (120000, the bytes their target)."""
     entries: dict[str, bytes] = {}
     folders: dict[str, dict[str, bytes]] = {}
     for path, data in files.items():
@@ -170,12 +199,12 @@ def tree_oid(files: Mapping[str, bytes]) -> str:
         if slash:
             folders.setdefault(head, {})[rest] = data
         else:
-            entries[head] = (
-                b"100644 " + head.encode() + b"\0" + bytes.fromhex(_object("blob", data)[0])
-            )
+            mode = b"120000 " if path in links else b"100644 "
+            entries[head] = mode + head.encode() + b"\0" + bytes.fromhex(_object("blob", data)[0])
     for folder, inside in folders.items():
+        inner = frozenset(p for p in inside if f"{folder}/{p}" in links)
         entries[folder + "/"] = (
-            b"40000 " + folder.encode() + b"\0" + bytes.fromhex(tree_oid(inside))
+            b"40000 " + folder.encode() + b"\0" + bytes.fromhex(tree_oid(inside, inner))
         )
     # git orders tree entries by name, a folder as if its name ended in `/`
     body = b"".join(entries[name] for name in sorted(entries, key=lambda n: n.encode()))
@@ -189,11 +218,12 @@ def commit_oid(
     author: str,
     email: str,
     when: datetime,
+    links: Container[str] = frozenset(),
 ) -> str:
     """The id `git commit-tree` gives this commit (author and committer alike; the message
     ends in one newline, as `-m` writes it)."""
     stamp = f"{author} <{email}> {int(when.timestamp())} +0000"
-    lines = [f"tree {tree_oid(files)}", *(f"parent {p}" for p in parents)]
+    lines = [f"tree {tree_oid(files, links)}", *(f"parent {p}" for p in parents)]
     lines += [f"author {stamp}", f"committer {stamp}", "", message.rstrip("\n") + "\n"]
     return _object("commit", "\n".join(lines).encode())[0]
 
@@ -222,9 +252,12 @@ class Git:
         when: datetime,
         *,
         signed: bool = False,
+        links: frozenset[str] = frozenset(),
     ) -> GitCommit:
-        oid = commit_oid(files, parents, message, author, email, when)
-        commit = GitCommit(oid, dict(files), parents, message, author, email, when, signed)
+        oid = commit_oid(files, parents, message, author, email, when, links)
+        commit = GitCommit(
+            oid, dict(files), parents, message, author, email, when, signed, links & set(files)
+        )
         self.commits[oid] = commit
         return commit
 
@@ -278,7 +311,9 @@ class Git:
                 raise GitRefusal("no_path", missing_deletion_message(path, head))
             del files[path]
         files.update(additions)
-        commit = self._store(files, (head,), message, author, email, when, signed=True)
+        # what it adds is a regular file, even where a link was
+        links = self.commits[head].links - set(additions)
+        commit = self._store(files, (head,), message, author, email, when, signed=True, links=links)
         self.refs[branch] = commit.oid
         return commit
 
@@ -291,19 +326,25 @@ class Git:
         when: datetime,
         *,
         email: str = "",
+        links: Iterable[str] = (),
     ) -> GitCommit:
         """Someone pushes one commit to `branch` (made from the default branch if new), as
-        `author` at their `noreply` address unless `email` names another."""
+        `author` at their `noreply` address unless `email` names another; the paths of `links`
+        among `files` are symbolic links, their bytes the target."""
         if branch not in self.refs:
             self.create_branch(branch, self.refs[self.default_branch])
-        tree = dict(self.commits[self.refs[branch]].tree)
+        before = self.commits[self.refs[branch]]
+        kept = before.links - set(files)
+        tree = dict(before.tree)
         for path, data in files.items():
             if data is None:
                 tree.pop(path, None)
             else:
                 tree[path] = data
         email = email or f"{author}{NOREPLY}"
-        commit = self._store(tree, (self.refs[branch],), message, author, email, when)
+        commit = self._store(
+            tree, (self.refs[branch],), message, author, email, when, links=kept | set(links)
+        )
         self.refs[branch] = commit.oid
         return commit
 
@@ -414,8 +455,9 @@ class Git:
                 else:
                     tree.pop(path, None)
         email = f"{author}@users.noreply"
+        links = frozenset(p for p in ours.links | theirs.links if p in tree)
         commit = self._store(
-            tree, (ours.oid, theirs.oid), message, author, email, when, signed=True
+            tree, (ours.oid, theirs.oid), message, author, email, when, signed=True, links=links
         )
         self.refs[base] = commit.oid
         return commit

@@ -15,6 +15,7 @@ from baton.github.tracker import (
     DispatchTarget,
     LabelSpec,
     Snapshot,
+    TreeAsk,
     Writes,
     Written,
 )
@@ -29,21 +30,29 @@ class IssueCalls(WorkCalls):
     """Issues, comments, labels, reactions, people and dispatches, as the `Tracker` asks; a
     read brings the branch's head and a write the pull request's fields, as one query does."""
 
-    def read(self, number: int, *, with_issue: bool, branch: str | None = None) -> Snapshot:
-        """Like GitHub's GraphQL query: one round trip, the branch's head included. Its parts
-        still pass `on_call` and `fail_next` by their own names (`issue`, `comments`,
-        `branch`), so tests can fault or interleave at each."""
+    def read(
+        self,
+        number: int,
+        *,
+        with_issue: bool,
+        branch: str | None = None,
+        tree: TreeAsk | None = None,
+    ) -> Snapshot:
+        """Like GitHub's GraphQL query: one round trip, the branch's head and the base's tree
+        included. Its parts still pass `on_call` and `fail_next` by their own names (`issue`,
+        `comments`, `branch`, `read_tree`), so tests can fault or interleave at each."""
         batched = self._one_trip()
         try:
             issue = self.issue(number) if with_issue else None
             comments = self.comments(number)
             head = self.branch(branch) if branch is not None else None
+            found = self.read_tree(tree) if tree is not None else None
             # As GitHubTracker's read of the issue itself: its sub-issues (and the branch)
             # ride along, for the next sub-issue call on it.
             self.sub_issues_read.pop(number, None)
             if issue is not None and not issue.is_pull_request:
                 self.sub_issues_read[number] = branch or ""
-            return Snapshot(issue=issue, comments=comments, branch=head)
+            return Snapshot(issue=issue, comments=comments, branch=head, tree=found)
         finally:
             self._batched = batched
 

@@ -18,6 +18,8 @@ from baton.github.tracker import (
     CommitRequest,
     FirstCommit,
     OpenedPullRequest,
+    TreeAsk,
+    TreeRead,
 )
 from baton.sim.github import git, pulls, rules
 from baton.sim.github.pulls import CheckRun
@@ -82,6 +84,16 @@ class WorkCalls(MemoryBase):
             ahead = self.git.ahead_of(start_at, head)
         message = self.git.commits[head].message
         return BranchHead(name=name, oid=head, message=message, ahead=ahead)
+
+    def read_tree(self, ask: TreeAsk) -> TreeRead:
+        """GraphQL's `Commit.tree` and `Commit.file(path:)`: one round trip (`read_tree`);
+        nothing known when the commit is not there."""
+        self._call("read_tree")
+        commit = self.git.commits.get(ask.base)
+        if commit is None:
+            return TreeRead()
+        folders = {f: _tuple(commit.entries(f)) for f in ask.folders}
+        return TreeRead(folders, {path: _target(commit.entry(path)) for path in ask.links})
 
     def commit_facts(self, oid: str) -> CommitFacts | None:
         """REST "get a commit": one round trip (`commit_facts`); what GitHub made itself is
@@ -234,3 +246,17 @@ class WorkCalls(MemoryBase):
                 author = Actor(login=account, is_bot=rules.user_type(account) == "Bot")
             later.append(LaterCommit(oid=oid, author=author))
         return Lineage(base=base, behind=behind, commits=tuple(later), total=len(ahead))
+
+
+def _tuple(entries: list[tuple[str, str]] | None) -> tuple[tuple[str, str], ...] | None:
+    return tuple(entries) if entries is not None else None
+
+
+def _target(entry: tuple[str, bytes | None] | None) -> str | None:
+    """A link's target as GitHub's `Blob.text` gives it: None when no link or no UTF-8."""
+    if entry is None or entry[0] != git.SYMLINK_MODE or entry[1] is None:
+        return None
+    try:
+        return entry[1].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
