@@ -152,9 +152,9 @@ def test_simulate_epic_fails_a_wrong_expectation(tmp_path: Path) -> None:
     assert "4 sub-issues, expected 5" in result.output
 
 
-def test_the_readme_quotes_the_epic_demo_as_it_runs() -> None:
-    """Every line of the README's abbreviated run is printed by the demo, in that order."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_epics_doc_quotes_the_epic_demo_as_it_runs() -> None:
+    """Every line of docs/epics.md's abbreviated run is printed by the demo, in that order."""
+    readme = (Path(__file__).parents[2] / "docs" / "epics.md").read_text()
     section = readme[readme.index("### baton demo --epic") :]
     block = section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n"))]
     quoted = [line for line in block.splitlines()[1:] if line not in ("…", "")]
