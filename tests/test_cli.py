@@ -197,9 +197,10 @@ def test_the_demo_names_the_branch_each_commit_the_pull_request_and_the_merge() 
     assert f"The work: baton/issue-1 at {head[:7]}, 4 commit(s) by Baton; " in output
 
 
-def test_the_demo_ends_with_the_path_it_took_as_mermaid(demo: Result) -> None:
-    assert demo.output.rstrip().endswith("```")
-    block = _mermaid_block(demo.output)
+def test_the_demo_with_diagram_ends_with_the_path_it_took_as_mermaid() -> None:
+    drawn = _invoke(["demo", "--diagram"])
+    assert drawn.output.rstrip().endswith("```")
+    block = _mermaid_block(drawn.output)
     assert block[0] == "stateDiagram-v2"
     assert block[1].strip() == "[*] --> received"
     assert block[-1].strip() == "completed --> [*]"
@@ -220,11 +221,11 @@ def test_every_step_of_the_demo_path_is_an_edge_or_a_pull_request_route() -> Non
 
 
 def test_the_quiet_demo_prints_the_same_path_without_the_steps(demo: Result) -> None:
-    quiet = _invoke(["demo", "--quiet"])
+    quiet = _invoke(["demo", "--quiet", "--diagram"])
     assert quiet.exit_code == 0
     assert "why:" not in quiet.output
     assert "why:" in demo.output
-    assert _mermaid_block(quiet.output) == _mermaid_block(demo.output)
+    assert _mermaid_block(quiet.output) == _mermaid_block(_invoke(["demo", "--diagram"]).output)
 
 
 # --- baton simulate ------------------------------------------------------------------------

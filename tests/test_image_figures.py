@@ -21,6 +21,8 @@ QUOTING = (
     "scripts/measure-image-start.sh",
     ".github/workflows/release.yml",
     "docs/architecture.md",
+    "docs/setup.md",
+    "docs/costs.md",
 )
 # A size or a duration as the documents write one: `45.8 MB`, `18–36 s`, `56–93 ms`, `25-30 s`.
 FIGURE = re.compile(r"(?<![\w.])~?\d+(?:\.\d+)?(?:\s?[–-]\s?\d+(?:\.\d+)?)?\s?(?:MB|ms|s)\b")

@@ -1,5 +1,6 @@
 """What a maintainer installing Baton reads before any code: the licence, the PyPI page, the
-Marketplace listing, the changelog, the security policy and the README's table of inputs."""
+Marketplace listing, the changelog, the security policy and the table of inputs
+(docs/reference.md)."""
 
 from __future__ import annotations
 
@@ -167,11 +168,11 @@ def test_the_security_policy_sends_reports_to_private_vulnerability_reporting() 
 # --------------------------------------------------------------------------- the inputs table
 
 
-def _readme_inputs() -> dict[str, tuple[str, str]]:
-    """The README's table of inputs: name -> (default, meaning)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def _reference_inputs() -> dict[str, tuple[str, str]]:
+    """docs/reference.md's table of inputs (the README links it): name -> (default, meaning)."""
+    readme = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
     match = re.search(r"\| input \| default \| what it does \|\n\|[-|]+\|\n((?:\|.*\|\n)+)", readme)
-    assert match, "the README keeps a table with the columns input | default | what it does"
+    assert match, "docs/reference.md keeps a table with the columns input | default | what it does"
     rows: dict[str, tuple[str, str]] = {}
     for line in match.group(1).splitlines():
         name, default, meaning = (cell.strip() for cell in line.strip("|").split(" | "))
@@ -183,12 +184,12 @@ def _as_written(spec: dict[str, Any]) -> str:
     return f"`{spec['default']}`" if "default" in spec else "none"
 
 
-def test_the_readme_lists_every_input_of_the_action_in_its_order() -> None:
-    assert list(_readme_inputs()) == list(ACTION["inputs"])
+def test_the_reference_lists_every_input_of_the_action_in_its_order() -> None:
+    assert list(_reference_inputs()) == list(ACTION["inputs"])
 
 
 @pytest.mark.parametrize("name", list(ACTION["inputs"]))
-def test_the_readme_gives_each_inputs_default_as_action_yml_does(name: str) -> None:
-    default, meaning = _readme_inputs()[name]
+def test_the_reference_gives_each_inputs_default_as_action_yml_does(name: str) -> None:
+    default, meaning = _reference_inputs()[name]
     assert default == _as_written(ACTION["inputs"][name])
     assert meaning, f"say what `{name}` does"

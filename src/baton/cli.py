@@ -73,42 +73,20 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--quiet", is_flag=True, help="Print only the final path.")
+@click.option("--quiet", is_flag=True, help="Print only the outcome, not each step.")
 @click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
-def demo(quiet: bool, epic: bool) -> None:
+@click.option("--diagram", is_flag=True, help="End with the path (the plan) as Mermaid.")
+def demo(quiet: bool, epic: bool, diagram: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
-    from baton.sim.scenario.format import demo_scenario
-    from baton.sim.scenario.player import Player
-
     if epic:
         from baton.sim.epic_demo import show_demo
 
-        return show_demo(click.echo, quiet=quiet)
+        return show_demo(click.echo, quiet=quiet, diagram=diagram)
+    from baton.sim import demo as issue_demo
 
     settings = _settings(None, "issue-lifecycle")
-    scenario = demo_scenario()
-    say = (lambda _: None) if quiet else click.echo
-    click.echo(
-        "Baton demo: one issue through the issue-lifecycle workflow, on an in-memory GitHub.\n"
-        "Every step is a GitHub event or an agent report, handled exactly as `baton run` and "
-        "`baton report` handle them."
-    )
-    player = Player(scenario, settings, say)
-    status = player.play()
-    record = player.record()
-    click.echo("")
-    if record:
-        click.echo(
-            f"Final state: {record.state} after {record.iteration} transitions ({player.tally()})."
-        )
-    work = player.work()
-    if work:
-        click.echo(f"The work: {work}.")
-    click.echo("\nThe path the issue took:\n\n```mermaid")
-    click.echo(player.path())
-    click.echo("```")
-    sys.exit(status)
+    sys.exit(issue_demo.show(click.echo, settings, quiet=quiet, diagram=diagram))
 
 
 def _simulate_epic(path: str) -> None:

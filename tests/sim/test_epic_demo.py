@@ -18,14 +18,36 @@ def test_the_epic_demo_tells_the_whole_story() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "the circuit breaker opened" in out
-    assert "The circuit breaker is open:" in out
+    assert "The circuit breaker is open after 3 task failures in a row" in out
     assert "maria on #1: /resume" in out
     assert "/retry Validate" in out
     assert "maria merges pull request #8 (baton/issue-1 into main)" in out
     assert "Final state: done." in out
     assert "The work: baton/issue-1 at " in out
-    assert "```mermaid" in out and "graph TD" in out
+    assert "```mermaid" not in out
+    assert out.endswith("\nThe plan as a Mermaid diagram: `baton demo --epic --diagram`.\n")
     assert "at most 2 tasks in progress at once" in out
+
+
+def test_the_breaker_lists_each_rejection_once_numbered_per_task() -> None:
+    """Three rejected reviews opened it, two of them the api task's: each is its own line."""
+    out = CliRunner().invoke(cli, ["demo", "--epic"]).output
+    start = out.index("The circuit breaker is open")
+    assert out[start:].splitlines()[:5] == [
+        "The circuit breaker is open after 3 task failures in a row (a rejected review or a "
+        "failed implementation is one):",
+        "  - task api (#3): failure 1",
+        "  - task ui (#4): failure 1",
+        "  - task api (#3): failure 2",
+        "",
+    ]
+
+
+def test_the_epic_demo_draws_its_plan_only_with_diagram() -> None:
+    drawn = CliRunner().invoke(cli, ["demo", "--epic", "--diagram"])
+    assert drawn.exit_code == 0, drawn.output
+    plan = drawn.output.split("\nThe plan:\n\n", 2)[-1]
+    assert plan.startswith("```mermaid\ngraph TD\n") and plan.endswith("```\n")
 
 
 def test_the_epic_keeps_its_invariants() -> None:
@@ -130,9 +152,9 @@ def test_simulate_epic_fails_a_wrong_expectation(tmp_path: Path) -> None:
     assert "4 sub-issues, expected 5" in result.output
 
 
-def test_the_readme_quotes_the_epic_demo_as_it_runs() -> None:
-    """Every line of the README's abbreviated run is printed by the demo, in that order."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+def test_the_epics_doc_quotes_the_epic_demo_as_it_runs() -> None:
+    """Every line of docs/epics.md's abbreviated run is printed by the demo, in that order."""
+    readme = (Path(__file__).parents[2] / "docs" / "epics.md").read_text()
     section = readme[readme.index("### baton demo --epic") :]
     block = section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n"))]
     quoted = [line for line in block.splitlines()[1:] if line not in ("…", "")]

@@ -453,6 +453,29 @@ def test_each_preset_loads_without_errors(name: str) -> None:
     assert check(workflow).errors == []
 
 
+PRESET_DESCRIPTIONS = {
+    "approval-gate": "Five states in a row, each to the next - triage, plan, implement, then a "
+    "human approves.",
+    "epic-task": "A task of an epic, as its sub-issue - started by the epic's conductor, "
+    "implemented, reviewed.",
+    "feature-epic": "A whole feature as one epic issue - discovery, planning, parallel tasks, "
+    "completion.",
+    "issue-lifecycle": "The default issue lifecycle - analyse, write tests, implement, run tests, "
+    "open a PR, approve.",
+    "task-review": "One task - implement, review, retry with feedback, escalate.",
+}
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_the_printed_definition_says_its_rule_in_user_words(name: str) -> None:
+    """`baton graph --format workflow` prints the description: the design seeds it was drawn
+    from are not shipped, so it names none of them."""
+    printed = CliRunner().invoke(cli, ["graph", "--workflow", name, "--format", "workflow"])
+    assert printed.exit_code == 0, printed.output
+    assert f"description: {PRESET_DESCRIPTIONS[name]}\n" in printed.output
+    assert "seed" not in printed.output.lower()
+
+
 # --- `baton graph --format json` -------------------------------------------------------------
 @pytest.fixture(scope="module")
 def lifecycle_graph(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:

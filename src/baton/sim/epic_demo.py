@@ -332,7 +332,10 @@ class EpicPlayer:
         if record is None or record.epic is None:
             return
         breaker = record.epic.breaker
-        self.say(f"\nThe circuit breaker is {breaker.state}:")
+        self.say(
+            f"\nThe circuit breaker is {breaker.state} after {breaker.failures} task failures in "
+            "a row (a rejected review or a failed implementation is one):"
+        )
         for reason in breaker.reasons:
             self.say(f"  - {reason}")
         self.say("\n" + self.table() + "\n")
@@ -379,8 +382,9 @@ class EpicPlayer:
         return render.mermaid(record.epic) if record and record.epic else ""
 
 
-def show_demo(echo: Callable[[str], None], *, quiet: bool) -> None:
-    """`baton demo --epic`: the built-in epic played, then its final state, table and graph."""
+def show_demo(echo: Callable[[str], None], *, quiet: bool, diagram: bool = False) -> None:
+    """`baton demo --epic`: the built-in epic played, then its final state and table; its plan
+    as a Mermaid graph with `diagram`."""
     echo(
         "Baton demo: one epic through discovery, planning, six tasks on their own branches and "
         "its pull request, on an in-memory GitHub.\nEvery step is a GitHub event, a dispatched "
@@ -396,8 +400,11 @@ def show_demo(echo: Callable[[str], None], *, quiet: bool) -> None:
         echo(f"The work: {work}.")
     echo("\n" + player.table())
     echo(f"\nFigures: {player.figures()}.")
-    echo("\nThe plan:\n")
-    echo(player.mermaid())
+    if diagram:
+        echo("\nThe plan:\n")
+        echo(player.mermaid())
+    else:
+        echo("\nThe plan as a Mermaid diagram: `baton demo --epic --diagram`.")
 
 
 def simulate_script(path: Path, echo: Callable[[str], None]) -> list[str]:

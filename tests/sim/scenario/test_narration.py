@@ -11,6 +11,7 @@ from baton.sim.scenario import narration
 from baton.sim.scenario.format import parse_scenario
 from baton.sim.scenario.holding import Holding
 from baton.sim.scenario.player import Player
+from baton.workflow.config import load_config
 
 
 @pytest.mark.parametrize(
@@ -69,3 +70,45 @@ def test_the_work_is_one_line_or_none(played: Callable[[str], Player], worked: P
     assert narration.work_line(worked) == (
         f"baton/issue-1 at {head}, 1 commit(s) by Baton; pull request #2 draft"
     )
+
+
+def _said(text: str) -> list[str]:
+    said: list[str] = []
+    Player(parse_scenario(text, "inline"), load_config(None), said.append).play()
+    return "\n".join(said).splitlines()
+
+
+def test_a_named_agent_overtaken_by_the_next_step_says_so_past_expectations() -> None:
+    lines = _said(
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - {label: baton, by: maria}\n"
+        "  - expect: {state: received}\n"
+        "  - {wait: 1h}\n"
+    )
+    assert "   next agent: pm (follow-up job); step 3 happens before it reports" in lines
+
+
+def test_a_named_agent_whose_report_comes_next_is_said_plainly() -> None:
+    lines = _said(
+        "people: {maria: maintain}\n"
+        "steps:\n"
+        "  - {label: baton, by: maria}\n"
+        "  - report: {agent: pm}\n"
+    )
+    assert "   next agent: pm (follow-up job)" in lines
+
+
+def test_a_bot_comment_posted_again_is_named_by_its_step_with_its_heading_alone() -> None:
+    message = "### Heading\nBody line one.\nBody line two.\n"
+    told: dict[str, int] = {}
+    first = narration.comment_lines(message, told, 4)
+    again = narration.comment_lines(message, told, 9)
+    assert first == [
+        "   bot comments:",
+        "     | ### Heading",
+        "     | Body line one.",
+        "     | Body line two.",
+    ]
+    assert again == ["   bot comments again, as at step 4:", "     | ### Heading"]
+    assert narration.comment_lines("### Other\n", told, 9)[0] == "   bot comments:"

@@ -75,8 +75,19 @@ def describe(stage: Stage, step: Step, author: str) -> str:
     }[step.action]
 
 
-def decision_lines(stage: Stage, result: RunResult) -> list[str]:
-    """The run's decision: the move, why, the labels, the bot's comment, the next agent."""
+def decision_lines(
+    stage: Stage,
+    result: RunResult,
+    *,
+    told: dict[str, int] | None = None,
+    step: int = 0,
+    following: tuple[int, Step] | None = None,
+) -> list[str]:
+    """The run's decision: the move, why, the labels, the bot's comment, the next agent.
+
+    `told` maps each bot comment already shown to its step (a comment posted again is named,
+    not shown again; this step's are added); `following` is the next step and its number, said
+    when it comes before the named agent reports."""
     decision = result.decision
     moved = (
         f"{decision.previous_state or '(not in workflow)'} → {decision.state}"
@@ -88,13 +99,25 @@ def decision_lines(stage: Stage, result: RunResult) -> list[str]:
         status = [x for x in stage.gh.labels_of(stage.number)]
         lines.append(f"   labels: {', '.join(status) or '(none)'}")
     if decision.message:
-        first = [line for line in decision.message.splitlines() if line.strip()][:6]
-        lines.append("   bot comments:")
-        lines += [f"     | {line}" for line in first if not line.startswith("<sub>")]
+        lines += comment_lines(decision.message, {} if told is None else told, step)
     if decision.agent:
         how = "workflow run dispatched" if result.dispatched else "follow-up job"
-        lines.append(f"   next agent: {decision.agent} ({how})")
+        first = ""
+        if following is not None and following[1].report is None:
+            first = f"; step {following[0]} happens before it reports"
+        lines.append(f"   next agent: {decision.agent} ({how}){first}")
     return lines
+
+
+def comment_lines(message: str, told: dict[str, int], step: int) -> list[str]:
+    """The bot's comment, its first six lines; only its heading when an earlier step showed
+    the same comment."""
+    first = [line for line in message.splitlines() if line.strip()][:6]
+    shown = [f"     | {line}" for line in first if not line.startswith("<sub>")]
+    if message in told:
+        return [f"   bot comments again, as at step {told[message]}:", *shown[:1]]
+    told[message] = step
+    return ["   bot comments:", *shown]
 
 
 def feedback_lines(stage: Stage, agent: str) -> list[str]:

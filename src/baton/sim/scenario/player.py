@@ -65,6 +65,8 @@ class Player:
         self.last: Decision | None = None
         self.failures: list[str] = []
         self.run_counter = 0
+        self.step = 0  # the step being played, from 1
+        self.told: dict[str, int] = {}  # each bot comment shown, and the step that showed it
 
     # --- helpers -----------------------------------------------------------------------
     def record(self) -> Record | None:
@@ -98,9 +100,20 @@ class Player:
         for item in result.results:
             self._show(item)
 
+    def _following(self) -> tuple[int, Step] | None:
+        """The step after this one, `expect`s skipped (they are checks, not events)."""
+        steps = self.scenario.steps
+        for number in range(self.step + 1, len(steps) + 1):
+            if steps[number - 1].action != "expect":
+                return number, steps[number - 1]
+        return None
+
     def _show(self, result: RunResult) -> None:
         self.last = result.decision
-        for line in narration.decision_lines(self, result):
+        lines = narration.decision_lines(
+            self, result, told=self.told, step=self.step, following=self._following()
+        )
+        for line in lines:
             self.say(line)
         if result.decision.agent:
             for line in narration.feedback_lines(self, result.decision.agent):
@@ -121,6 +134,7 @@ class Player:
         calendar."""
         issue = self.scenario.issue
         for index, step in enumerate(self.scenario.steps, 1):
+            self.step = index
             if step.action not in {"open", "expect"} and self.number == 0:
                 self.number = self._open(issue.author)
             note = f" — {one_line(step.note, 200)}" if step.note else ""

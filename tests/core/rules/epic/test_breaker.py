@@ -16,7 +16,9 @@ NOW = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
 EARLIER = datetime(2025, 5, 1, 11, 0, tzinfo=UTC)
 
 
-def fed(breaker: Breaker, failures: int = 0, high: int = 0, successes: int = 0) -> Breaker:
+def fed(
+    breaker: Breaker, failures: int = 0, high: int = 0, successes: int = 0, seen: int = 0
+) -> Breaker:
     return count(
         breaker,
         key="api",
@@ -26,16 +28,17 @@ def fed(breaker: Breaker, failures: int = 0, high: int = 0, successes: int = 0) 
         threshold=3,
         now=NOW,
         title="#12",
+        seen=seen,
     )
 
 
 def test_a_failure_below_the_threshold_is_counted_with_its_reason() -> None:
-    assert fed(Breaker(), failures=1) == Breaker(failures=1, reasons=["task api (#12): failed"])
+    assert fed(Breaker(), failures=1) == Breaker(failures=1, reasons=["task api (#12): failure 1"])
 
 
 def test_the_threshold_opens_it() -> None:
     assert fed(Breaker(failures=2, reasons=["x", "y"]), failures=1) == Breaker(
-        state="open", failures=3, opened_at=NOW, reasons=["x", "y", "task api (#12): failed"]
+        state="open", failures=3, opened_at=NOW, reasons=["x", "y", "task api (#12): failure 1"]
     )
 
 
@@ -44,7 +47,7 @@ def test_a_high_severity_rejection_opens_it_at_once() -> None:
         state="open",
         failures=1,
         opened_at=NOW,
-        reasons=["task api (#12): high-severity rejection"],
+        reasons=["task api (#12): failure 1, a high-severity rejection"],
     )
 
 
@@ -66,7 +69,7 @@ def test_nothing_new_changes_nothing() -> None:
 def test_open_still_counts_failures_but_keeps_its_opening_time() -> None:
     opened = Breaker(state="open", failures=3, opened_at=EARLIER)
     assert fed(opened, failures=1) == Breaker(
-        state="open", failures=4, opened_at=EARLIER, reasons=["task api (#12): failed"]
+        state="open", failures=4, opened_at=EARLIER, reasons=["task api (#12): failure 1"]
     )
     assert fed(opened, successes=2) == opened
 
@@ -93,7 +96,7 @@ def test_half_open_closes_on_a_success() -> None:
 def test_half_open_reopens_on_one_failure() -> None:
     reopened = fed(Breaker(state="half_open", failures=3, opened_at=EARLIER, probe="api"), 1)
     assert reopened == Breaker(
-        state="open", failures=4, opened_at=NOW, reasons=["task api (#12): failed"]
+        state="open", failures=4, opened_at=NOW, reasons=["task api (#12): failure 1"]
     )
 
 
@@ -108,8 +111,26 @@ def test_reasons_keep_only_the_newest() -> None:
         now=NOW,
     )
     assert breaker.failures == 10**9
-    assert breaker.reasons == ["task k: failed"] * (KEEP_BREAKER_REASONS - 1) + [
-        "task k: high-severity rejection"
+    first = 10**9 - KEEP_BREAKER_REASONS + 1
+    assert breaker.reasons == [f"task k: failure {n}" for n in range(first, 10**9)] + [
+        f"task k: failure {10**9}, a high-severity rejection"
+    ]
+
+
+def test_each_reason_numbers_the_tasks_failure_so_two_of_one_task_read_as_two() -> None:
+    """The epic demo's breaker listed `task api (#3): failed` twice: its first and second
+    rejected reviews, which read as one rejection said twice."""
+    once = fed(Breaker(), failures=1)
+    other = count(once, key="ui", failures=1, high=0, successes=0, threshold=3, now=NOW)
+    again = fed(other, failures=1, seen=1)
+    assert again.reasons == [
+        "task api (#12): failure 1",
+        "task ui: failure 1",
+        "task api (#12): failure 2",
+    ]
+    assert fed(Breaker(), failures=2, high=1, seen=3).reasons == [
+        "task api (#12): failure 4",
+        "task api (#12): failure 5, a high-severity rejection",
     ]
 
 

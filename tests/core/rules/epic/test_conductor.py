@@ -209,6 +209,14 @@ def test_new_failures_feed_the_breaker_once() -> None:
     assert twice.epic.breaker == once.epic.breaker and not twice.changed
 
 
+def test_a_tasks_second_failure_is_numbered_after_its_first_in_the_reasons() -> None:
+    tasks = [t("a", status=S.in_progress, starts=2, failures_seen=1)]
+    breaker = Breaker(failures=1, reasons=["task a (#1): failure 1"])
+    seen = [obs(1, S.retry_queued, link=link("a", starts_taken=2, failures=2))]
+    done = run(tasks, seen, breaker=breaker)
+    assert done.epic.breaker.reasons == ["task a (#1): failure 1", "task a (#1): failure 2"]
+
+
 def test_failures_across_tasks_open_the_breaker_and_stop_starts() -> None:
     tasks = [t("a", status=S.in_progress, starts=1), t("b", status=S.in_progress, starts=1), t("c")]
     done = run(
@@ -220,7 +228,7 @@ def test_failures_across_tasks_open_the_breaker_and_stop_starts() -> None:
         settings_=EpicSettings(max_parallel=3, breaker_threshold=2),
     )
     assert done.breaker_opened and done.started == () and done.failed == ("b",)
-    assert done.epic.breaker.reasons == ["task a (#1): failed", "task b (#2): failed"]
+    assert done.epic.breaker.reasons == ["task a (#1): failure 1", "task b (#2): failure 1"]
 
 
 def test_a_high_severity_rejection_opens_the_breaker_at_once() -> None:

@@ -1,5 +1,5 @@
-"""An epic's rules (`rules/epic/route.py`): the `feature-epic` preset the rules follow, as the
-README draws it."""
+"""An epic's rules (`rules/epic/route.py`): the `feature-epic` preset the rules follow, as
+docs/epics.md draws it."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from pathlib import Path
 from baton.workflow.graph import to_mermaid
 from support.epic_rules import EPIC
 
-README = Path(__file__).resolve().parents[4] / "README.md"
+EPICS_DOC = Path(__file__).resolve().parents[4] / "docs" / "epics.md"
 
 
-def test_the_readme_shows_the_generated_feature_epic_diagram() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_epics_doc_shows_the_generated_feature_epic_diagram() -> None:
+    text = EPICS_DOC.read_text(encoding="utf-8")
     match = re.search(
         r"<!-- epic-diagram:start -->\n```mermaid\n(.*?)\n```\n<!-- epic-diagram:end -->",
         text,
         re.S,
     )
-    assert match, "the README keeps the epic diagram between its markers"
+    assert match, "docs/epics.md keeps the epic diagram between its markers"
     assert match.group(1) == to_mermaid(EPIC.workflow), (
         "regenerate it with `baton graph --workflow feature-epic`"
     )

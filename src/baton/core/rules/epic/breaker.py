@@ -23,11 +23,13 @@ def count(
     threshold: int,
     now: datetime,
     title: str = "",
+    seen: int = 0,
 ) -> Breaker:
     """The breaker after one task's new outcomes. Failures come first, then successes: a task
     succeeds only after its failures. `high` rejections are among the `failures` (a record that
     says more high than failures counts the high ones). `title` goes in brackets after the key in
-    the reasons (the conductor passes the sub-issue, `#12`)."""
+    the reasons (the conductor passes the sub-issue, `#12`); `seen` is the task's failures
+    counted before, so each reason numbers its failure and two of one task read as two."""
     failures, high, successes = max(failures, 0), max(high, 0), max(successes, 0)
     failures = max(failures, high)
     if not failures and not successes:
@@ -39,8 +41,8 @@ def count(
     # Only the newest reasons are kept, so only as many are written (a huge count stays cheap).
     written = min(failures, KEEP_BREAKER_REASONS)
     for i in range(failures - written, failures):
-        severe = i >= plain
-        reasons.append(f"{who}: " + ("high-severity rejection" if severe else "failed"))
+        severe = ", a high-severity rejection" if i >= plain else ""
+        reasons.append(f"{who}: failure {max(seen, 0) + i + 1}{severe}")
     counted += failures
     if failures and (state != "closed" or counted >= threshold or high):
         if state != "open":

@@ -185,6 +185,7 @@ def conduct(
             threshold=settings.breaker_threshold,
             now=now,
             title=f"#{task.number}",
+            seen=task.failures_seen,
         )
         tasks[i] = task.model_copy(
             update={
