@@ -372,14 +372,47 @@ def check_reachable(wf: Workflow, prefix: str) -> Iterator[Problem]:
             if target in wf.states and target not in seen:
                 seen.add(target)
                 frontier.append(target)
-    for state in wf.states:
-        if state not in seen:
+    for state, spec in wf.states.items():
+        if state not in seen and spec.entered_by != "relabel":
             yield _warning(
                 f"state {state!r} has no path from {wf.initial!r} and no pull-request route "
-                "reaches it: only a maintainer's relabel does",
+                "reaches it: only a maintainer's relabel does (if that is by design, say so "
+                "with `entered_by: relabel`)",
                 "states",
                 state,
             )
+
+
+def check_trap_states(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    """From every state, some terminal state can be reached by the transition table. An error,
+    not a warning: an issue that enters a trap (a cycle with no edge out of it, or a state that
+    leads only into one) can never finish by the workflow's own moves; its agents run round the
+    cycle, each run paid for, until the iteration limit escalates it. The escalation state
+    counts as a way out (a human acts there), as `check_ways_out` has it too; a state with no
+    transition at all is that check's error, so it counts as one here (one error, not two)."""
+    exits = {s for s, spec in wf.states.items() if spec.kind is StateKind.terminal}
+    exits |= {s for s in wf.states if s == wf.escalation.state or not wf.targets(s)}
+    sources: dict[str, list[str]] = {}
+    for source, targets in wf.transitions.items():
+        for target in targets:
+            sources.setdefault(target, []).append(source)
+    finishing, frontier = set(exits), list(exits)
+    while frontier:
+        for source in sources.get(frontier.pop(), []):
+            if source in wf.states and source not in finishing:
+                finishing.add(source)
+                frontier.append(source)
+    trapped = [state for state in wf.states if state not in finishing]
+    if trapped:
+        terminal = [s for s, spec in wf.states.items() if spec.kind is StateKind.terminal]
+        ends = ", ".join(terminal) or "none: the workflow has no terminal state"
+        yield _error(
+            f"no terminal state can be reached from {', '.join(trapped)}: an issue there moves "
+            f"among them until its limits escalate it; give one a transition towards a "
+            f"terminal state ({ends})",
+            "transitions",
+            trapped[0],
+        )
 
 
 CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
@@ -397,6 +430,7 @@ CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
     check_escalation,
     check_pull_request,
     check_reachable,
+    check_trap_states,
 )
 
 
