@@ -411,6 +411,7 @@ CASES = [
     (
         "a state leading only into such a cycle is trapped with it",
         [
+            ("    agent: dev\n    changes_code: true\n", "    agent: dev\n"),  # no pull request
             ("  done:\n", TIDY + "  done:\n"),
             ("  done: []\n", "  tidy: [tidy]\n  done: []\n"),
             ("review: [gate, start]", "review: [tidy]"),
@@ -538,6 +539,20 @@ def test_a_state_declared_relabel_only_is_not_warned_about() -> None:
     declared = "  limbo:\n    kind: terminal\n    entered_by: relabel\n  done:\n"
     workflow, _ = _parse(broken(("  done:\n", declared)))
     assert check(workflow).problems == []
+
+
+def test_a_cycle_its_pull_requests_merge_leaves_is_no_trap() -> None:
+    """Once a state that changes code opened the pull request, its merge moves the issue to
+    `done` from anywhere, as a maintainer's relabel would: that is a way out."""
+    edits = [
+        ("  done:\n", TIDY + "  done:\n"),
+        ("  done: []\n", "  tidy: [tidy]\n  done: []\n"),
+        ("review: [gate, start]", "review: [tidy]"),
+        ("    - {when: {status: success}, to: gate}\n", "    - {to: tidy}\n"),
+        ("    - {when: {came_from: start}, to: start}\n    - {to: escalate}\n", ""),
+    ]
+    workflow, _ = _parse(broken(*edits))
+    assert list(workflow_checks.check_trap_states(workflow, "status:")) == []
 
 
 def test_a_trap_is_found_in_linear_time_among_thousands_of_states() -> None:
