@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from baton.cli import cli
-from baton.workflow.model import load_preset, preset_names
+from baton.workflow.model import load_preset, preset_names, to_yaml
 
 # The lifecycle `baton demo` walks, transition by transition, after the entry at received.
 DEMO_PATH = [
@@ -564,3 +564,62 @@ def test_the_help_lists_every_command_in_order() -> None:
     listed = re.findall(r"^  (\w+) ", commands, re.MULTILINE)
     expected = ["agent", "context", "demo", "doctor", "graph", "init", "report", "run"]
     assert listed == [*expected, "schema", "simulate", "sweep", "validate"]
+
+
+# --- one workflow file, every command: read by `workflow.sources.load_workflow` ---------------
+MY_GATE = to_yaml(load_preset("approval-gate")).replace("name: approval-gate", "name: my-gate")
+TRAPPED = MY_GATE.replace(
+    "states:\n", "states:\n  loop_a:\n    kind: work\n    agent: pm\n", 1
+).replace("transitions:\n", "transitions:\n  loop_a:\n  - loop_a\n", 1)
+LABELLED = "name: labelled\npeople: {maria: maintain}\nsteps:\n  - label: baton\n    by: maria\n"
+COMMANDS = {"validate": ["validate"], "graph": ["graph"], "simulate": ["simulate", "scenario.yml"]}
+NAMED_BY = {
+    "--workflow FILE": ["--workflow", "wf/mine.yml"],
+    "workflow: FILE": ["--config", "wf/baton.yml"],
+}
+TABLE = [(command, way) for command in COMMANDS for way in NAMED_BY]
+
+
+def _with_workflow_file(text: bytes, command: str, way: str) -> Result:
+    Path("wf").mkdir()
+    Path("wf/mine.yml").write_bytes(text)
+    Path("wf/baton.yml").write_text("workflow: mine.yml\n", encoding="utf-8")
+    Path("scenario.yml").write_text(LABELLED, encoding="utf-8")
+    return CliRunner().invoke(cli, [*COMMANDS[command], *NAMED_BY[way]])
+
+
+@pytest.mark.parametrize(("command", "way"), TABLE)
+def test_every_command_reads_the_workflow_file_validate_accepts(
+    in_empty_dir: Path, command: str, way: str
+) -> None:
+    result = _with_workflow_file(MY_GATE.encode(), command, way)
+
+    assert result.exit_code == 0, result.output
+    first = {
+        "validate": "my-gate: 0 error(s), 0 warning(s)",
+        "graph": "stateDiagram-v2",
+        "simulate": "Simulating labelled on workflow my-gate",
+    }
+    assert result.output.splitlines()[0] == first[command]
+
+
+@pytest.mark.parametrize(("command", "way"), TABLE)
+def test_every_command_refuses_a_workflow_file_that_is_not_utf8_in_one_line(
+    in_empty_dir: Path, command: str, way: str
+) -> None:
+    result = _with_workflow_file(MY_GATE.encode().replace(b"my-gate", b"my-g\xe2te"), command, way)
+
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "error: workflow file wf/mine.yml is not UTF-8 text (byte 10: 0xe2)\n"
+
+
+@pytest.mark.parametrize(("command", "way"), TABLE)
+def test_every_command_refuses_a_workflow_with_a_trap(
+    in_empty_dir: Path, command: str, way: str
+) -> None:
+    result = _with_workflow_file(TRAPPED.encode(), command, way)
+
+    assert result.exit_code == 1
+    trap = "error: no terminal state can be reached from loop_a: an issue there moves among them"
+    assert trap in result.output
+    assert "wf/mine.yml:" in result.output

@@ -12,6 +12,7 @@ from baton import errors
 
 NOT_FOR_USERS = {
     "DuplicateKeyError",
+    "YamlRefused",
     "RecordCorrupt",
     "GraphQLUnusable",
     "InvalidDuration",

@@ -15,18 +15,13 @@ from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.action.outputs import annotation
 from baton.core.model.changeset import CHANGESET_FILE
-from baton.errors import BatonError, InvalidWorkflow
+from baton.errors import BatonError
 from baton.names import CONFIG_PATH
 from baton.workflow.checks import check
-from baton.workflow.config import (
-    Settings,
-    inline_path,
-    load_config,
-    settings_from,
-)
+from baton.workflow.config import Settings, load_config, placed, settings_from
 from baton.workflow.graph import to_json, to_mermaid
-from baton.workflow.model import load_workflow_file, preset_document, preset_names, to_yaml
-from baton.workflow.yaml_source import YamlDocument
+from baton.workflow.model import to_yaml
+from baton.workflow.sources import from_working_directory, is_workflow_file
 
 
 def _fail(message: str) -> NoReturn:
@@ -34,20 +29,30 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def _settings(config: str | None, workflow: str | None) -> Settings:
-    """The settings a command works on: a config file, a preset, or the defaults."""
+def _settings(config: str | None, workflow: str | None, *, checked: bool = True) -> Settings:
+    """The settings a command works on: a config file, a preset or workflow file (read as the
+    config's `workflow:` reads one, by `workflow.sources.load_workflow`), or the defaults.
+    `checked=False`: the workflow's structural errors are left for `validate` to list."""
     if workflow:
         from baton.workflow.config import Config
 
-        return settings_from(Config(workflow=workflow), source=f"preset {workflow}")
+        source = workflow if is_workflow_file(workflow) else f"preset {workflow}"
+        return settings_from(
+            Config(workflow=workflow),
+            source=source,
+            read_file=from_working_directory,
+            checked=checked,
+        )
     path = Path(config) if config else Path(CONFIG_PATH)
-    return load_config(path, required=config is not None)
+    return load_config(path, required=config is not None, checked=checked)
 
 
 config_option = click.option(
     "--config", "config", type=click.Path(dir_okay=False), help="Config file (.github/baton.yml)."
 )
-workflow_option = click.option("--workflow", "workflow", help="A preset workflow by name.")
+workflow_option = click.option(
+    "--workflow", "workflow", help="A preset by name, or a workflow file (a path: FILE.yml)."
+)
 
 
 class _Commands(click.Group):
@@ -145,32 +150,15 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None, epic:
 @workflow_option
 def validate(config: str | None, workflow: str | None) -> None:
     """Check a config or workflow; exit status 1 on errors (warnings alone pass)."""
-    document: YamlDocument | None
-    prefix: tuple[str, ...] = ()
-    if workflow and workflow not in preset_names():
-        path = Path(workflow)
-        if not path.exists():
-            _fail(f"unknown workflow {workflow!r}; presets: {', '.join(preset_names())}")
-        try:
-            parsed, document = load_workflow_file(path)
-        except InvalidWorkflow as exc:
-            _fail(str(exc))
-        report = check(parsed)
-        name = parsed.name
-    else:
-        try:
-            settings = _settings(config, workflow)
-        except BatonError as exc:
-            _fail(str(exc))
-        chosen = settings.config.workflow
-        document = preset_document(chosen) if isinstance(chosen, str) else settings.document
-        prefix = inline_path(settings.config)
-        report = check(settings.workflow, prefix=settings.policy.label_prefix)
-        name = settings.workflow.name
+    try:
+        settings = _settings(config, workflow, checked=False)
+    except BatonError as exc:
+        _fail(str(exc))
+    report = check(settings.workflow, prefix=settings.policy.label_prefix)
     for problem in report.problems:
-        click.echo(problem.render(document, prefix))
+        click.echo(placed(problem, settings))
     errors, warnings = len(report.errors), len(report.warnings)
-    click.echo(f"{name}: {errors} error(s), {warnings} warning(s)")
+    click.echo(f"{settings.workflow.name}: {errors} error(s), {warnings} warning(s)")
     sys.exit(1 if errors else 0)
 
 

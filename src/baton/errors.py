@@ -19,6 +19,7 @@ They all live here, so a reader finds every way a run can fail in one place:
         ├── CommitRefused        GitHub refused the commit itself
         └── PullRequestRefused   GitHub would not open the pull request
     DuplicateKeyError (ValueError)   becomes an InvalidConfig/InvalidWorkflow with its line
+    YamlRefused (ValueError)         a YAML alias, or a document too large or too deep: the same
     RecordCorrupt (ValueError)       becomes a rebuild of the record from the labels
     GraphQLUnusable                  becomes the same work done over REST
     InvalidDuration (ValueError)     a value breaking its rule, which pydantic places at its
@@ -114,6 +115,11 @@ class DuplicateKeyError(ValueError):
         self.key = key
         self.line = line
         self.path = path
+
+
+class YamlRefused(ValueError):
+    """YAML refused before it is built: an alias in Baton's own files, an alias expansion past
+    its bound, a document over its size or nesting limit (a billion laughs fit in 400 bytes)."""
 
 
 class RecordCorrupt(ValueError):

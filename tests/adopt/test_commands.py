@@ -111,3 +111,15 @@ def test_doctor_without_a_token_or_with_a_bad_one_says_so(fake: FakeGitHub) -> N
     assert bad.exit_code == 2
     assert bad.stderr.startswith("error: GitHub refused reading .github/workflows (GET ")
     assert "401 Bad credentials" in bad.stderr
+
+
+@pytest.mark.parametrize("given", ["foo", "a/b/c", "a b/c", "octo/demo\n", "/demo", "octo/"])
+def test_doctor_with_a_bad_repo_names_the_flag_it_came_from(given: str) -> None:
+    result = CliRunner().invoke(
+        cli, ["doctor", "--repo", given], env={"GITHUB_TOKEN": "t", "GITHUB_REPOSITORY": "x/y"}
+    )
+    assert (result.exit_code, result.stderr, result.stdout) == (
+        2,
+        f"error: --repo {given!r} is not owner/name, such as octo/repo\n",
+        "",
+    )

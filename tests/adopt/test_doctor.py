@@ -3,6 +3,8 @@ nothing wrong; each read the token may not make is reported as unchecked, never 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from adopt.conftest import doctor_report, set_up
@@ -103,3 +105,57 @@ def test_a_trigger_label_renamed_in_the_config_only_is_an_error(ready: FakeGitHu
         ".github/baton.yml sets entry.trigger_label: 'ai'; the job filter goes by the input",
         "  fix: pass `trigger-label: ai` under the job's `with:`",
     ]
+
+
+# The billion laughs as a job calling Baton: before, the secrets it passes were joined as text
+# (`str` of a value nine aliases deep: 10^9 strings), and doctor ran out of memory.
+BATON = f"o/r/.github/workflows/baton-issues.yml@{'0' * 40}"
+LAUGHS = "\n".join(
+    [
+        'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+        *(
+            f"{letter}: &{letter} [{','.join([f'*{previous}'] * 9)}]"
+            for previous, letter in zip("abcdefgh", "bcdefghi", strict=True)
+        ),
+        "on: issues",
+        "jobs:",
+        f"  baton: {{uses: '{BATON}', secrets: {{X: *i}}}}",
+    ]
+)
+
+
+def test_a_yaml_alias_bomb_in_a_workflow_is_refused_quickly_in_one_line(ready: FakeGitHub) -> None:
+    ready.push("main", {".github/workflows/a-laughs.yml": LAUGHS})
+    started = time.perf_counter()
+
+    lines = doctor_report(ready)
+
+    assert time.perf_counter() - started < 10
+    assert (
+        "warning: .github/workflows/a-laughs.yml: not read: line 7: its aliases expand to more "
+        "than 4,194,304 characters of values (a YAML alias bomb?)"
+    ) in lines
+    assert lines[-1] == "Baton's setup looks right: 0 errors, 2 warnings."
+
+
+def test_an_alias_in_the_config_is_an_error_in_one_line(ready: FakeGitHub) -> None:
+    ready.push("main", {".github/baton.yml": "x: &x {permission: write}\napprovers: *x\n"})
+    assert doctor_report(ready)[:2] == [
+        "error: .github/baton.yml: line 1: the value anchored there (&) is repeated by an alias "
+        "(*); Baton's config and workflow files take no aliases: write it out",
+        "  fix: baton validate --config .github/baton.yml lists every problem",
+    ]
+
+
+def test_a_workflow_file_the_config_names_is_read_from_the_repository(ready: FakeGitHub) -> None:
+    from baton.workflow.model import load_preset, to_yaml
+
+    mine = to_yaml(load_preset("approval-gate"))
+    ready.push("main", {".github/baton.yml": "workflow: mine.yml\n", ".github/mine.yml": mine})
+    lines = doctor_report(ready)
+    assert not [line for line in lines if line.startswith("error")], lines
+
+    ready.push("main", {".github/mine.yml": None})
+    assert doctor_report(ready)[0] == (
+        "error: .github/baton.yml: workflow: the workflow file .github/mine.yml does not exist"
+    )

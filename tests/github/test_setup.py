@@ -67,3 +67,13 @@ def test_a_read_that_needs_admin_is_refused_with_githubs_status(
     with pytest.raises(TrackerError) as raised:
         setup.secret_names()
     assert raised.value.status == 403
+
+
+def test_a_file_over_1_mb_is_refused_before_it_is_decoded(
+    fake: FakeGitHub, setup: GitHubRepositorySetup
+) -> None:
+    """GitHub's contents API sends no content for a file over 1 MB: read as text, it would be an
+    empty file (an empty config is the defaults)."""
+    fake.push("main", {".github/baton.yml": "#" * (1024 * 1024 + 1)})
+    with pytest.raises(TrackerError, match=r"^\.github/baton\.yml is 1,048,577 bytes, too large"):
+        setup.file(".github/baton.yml")

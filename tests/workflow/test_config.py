@@ -406,3 +406,61 @@ def test_a_configured_epic_workflow_is_its_own_epic_workflow() -> None:
     settings = _parse("workflow: feature-epic\n")
     assert list(settings.workflows) == ["feature-epic", "epic-task"]
     assert settings.for_labels(["baton:epic"]) is settings
+
+
+# --- a workflow file the config names --------------------------------------------------------
+def test_a_workflow_file_beside_the_config_is_read_and_locked_like_the_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baton.core.model.changeset import forbidden_problem
+    from baton.workflow.model import to_yaml
+
+    monkeypatch.chdir(tmp_path)
+    Path(".github").mkdir()
+    Path(".github/mine.yml").write_text(to_yaml(load_preset("approval-gate")), encoding="utf-8")
+    Path(".github/baton.yml").write_text("workflow: mine.yml\n", encoding="utf-8")
+
+    settings = load_config(Path(".github/baton.yml"))
+
+    assert settings.workflow == load_preset("approval-gate")
+    assert settings.policy.work.forbidden == (".github/mine.yml",)
+    assert forbidden_problem(".github/mine.yml", settings.policy.work) == (
+        ".github/mine.yml is a forbidden path (.github/mine.yml, in work.forbidden)"
+    )
+    assert settings.config.work == settings.policy.work  # the agent job's capture sees it too
+
+
+def test_a_preset_or_an_inline_workflow_locks_nothing_more(tmp_path: Path) -> None:
+    path = tmp_path / "baton.yml"
+    path.write_text("workflow: approval-gate\nwork: {forbidden: [secrets/**]}\n", "utf-8")
+    assert load_config(path).policy.work.forbidden == ("secrets/**",)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (b"workflow: gone.yml\n", "cannot read workflow file"),
+        (b"workflow: ../outside.yml\n", "must be a path beside the config"),
+        (b'workflow: issue-lifecycle\nlabel_prefix: "st\xc3\xa4tus:\xff"\n', "not UTF-8 text"),
+    ],
+    ids=["a missing file", "a file outside the repository", "a config that is not UTF-8"],
+)
+def test_what_cannot_be_read_is_refused_in_one_line(
+    tmp_path: Path, text: bytes, words: str
+) -> None:
+    path = tmp_path / "baton.yml"
+    path.write_bytes(text)
+    with pytest.raises(BatonError) as refused:
+        load_config(path)
+    assert words in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_config_with_an_alias_or_over_256_kb_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "baton.yml"
+    path.write_text("entry: &e {on_open: false}\nx: *e\n", encoding="utf-8")
+    with pytest.raises(InvalidConfig, match="take no aliases"):
+        load_config(path)
+    path.write_text("#" * (256 * 1024) + "\n", encoding="utf-8")
+    with pytest.raises(InvalidConfig, match=r"is over 262,144 bytes"):
+        load_config(path)

@@ -3,8 +3,6 @@ line with the nearest key the model allows, and a definition that prints and rea
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from baton.errors import InvalidWorkflow
@@ -13,7 +11,6 @@ from baton.workflow.model import (
     did_you_mean,
     keys_at,
     load_preset,
-    load_workflow_file,
     located,
     parse_workflow,
     preset_names,
@@ -73,8 +70,3 @@ def test_a_preset_printed_as_yaml_reads_back_as_the_same_workflow() -> None:
     again, _ = parse_workflow(to_yaml(preset), source="printed")
 
     assert again == preset
-
-
-def test_a_workflow_file_that_cannot_be_read_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidWorkflow, match="cannot read workflow file"):
-        load_workflow_file(tmp_path / "missing.yml")

@@ -68,8 +68,11 @@ def doctor(repository: str, api_url: str) -> None:
     list what is missing or wrong, each with its fix. Exit status 1 when something is wrong."""
     from baton.adopt.doctor import diagnose, healthy
     from baton.adopt.findings import report
-    from baton.github.setup import GitHubRepositorySetup
+    from baton.github.setup import OWNER_NAME, GitHubRepositorySetup
 
+    if not OWNER_NAME.fullmatch(repository):
+        click.echo(f"error: --repo {repository!r} is not owner/name, such as octo/repo", err=True)
+        sys.exit(2)
     token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN")
     if not token:
         click.echo("error: no token: set GITHUB_TOKEN or GH_TOKEN (gh auth token)", err=True)

@@ -16,6 +16,7 @@ from baton.github.tracker import RepositorySetup
 from baton.names import CONFIG_PATH
 from baton.workflow.config import settings_from
 from baton.workflow.config_model import Config
+from baton.workflow.sources import from_repository
 
 T = TypeVar("T")
 _ADMIN = "admin on the repository (fine-grained: Administration read)"
@@ -62,7 +63,9 @@ def diagnose(setup: RepositorySetup) -> list[Finding]:
         findings += caller.findings if caller else [missing(workflows)]
     config_path = caller.config if caller else CONFIG_PATH
     text = reader.read(config_path, _CONTENTS, lambda: setup.file(config_path))
-    config_findings, settings = check_config(config_path, text)
+    config_findings, settings = check_config(
+        config_path, text, from_repository(config_path, setup.file)
+    )
     findings += config_findings
     if settings is None and not config_findings:
         settings = settings_from(Config(), source="(defaults)")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote
@@ -14,6 +15,12 @@ from urllib.parse import quote
 from baton.errors import TrackerError
 from baton.github.tracker import ActionsSettings
 from baton.github.transport import PER_PAGE, Transport
+
+# A repository as GitHub names it, owner/name: what `baton doctor --repo` takes.
+OWNER_NAME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# The contents API sends a file's content only up to 1 MB; a larger file's answer has none, and
+# would read as an empty file (an empty config is the defaults).
+CONTENT_LIMIT = 1024 * 1024
 
 
 class GitHubRepositorySetup:
@@ -42,6 +49,9 @@ class GitHubRepositorySetup:
             return None
         if not isinstance(data, dict) or data.get("type") != "file":
             raise TrackerError(f"{path} is not a file on the default branch")
+        size = data.get("size")
+        if isinstance(size, int) and size > CONTENT_LIMIT:  # it came without its content
+            raise TrackerError(f"{path} is {size:,} bytes, too large to read (at most 1 MB)")
         try:
             return base64.b64decode(str(data.get("content") or "")).decode("utf-8")
         except (binascii.Error, UnicodeDecodeError):

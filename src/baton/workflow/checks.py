@@ -365,21 +365,63 @@ def _route_targets(wf: Workflow) -> set[str]:
 def check_reachable(wf: Workflow, prefix: str) -> Iterator[Problem]:
     if wf.initial not in wf.states:
         return
-    seen = {wf.initial, *_route_targets(wf)}
-    frontier = list(seen)
-    while frontier:
-        for target in wf.targets(frontier.pop()):
-            if target in wf.states and target not in seen:
-                seen.add(target)
-                frontier.append(target)
-    for state in wf.states:
-        if state not in seen:
+    seen = _closure({wf.initial, *_route_targets(wf)}, wf.transitions)
+    for state, spec in wf.states.items():
+        if state not in seen and spec.entered_by != "relabel":
             yield _warning(
                 f"state {state!r} has no path from {wf.initial!r} and no pull-request route "
-                "reaches it: only a maintainer's relabel does",
+                "reaches it: only a maintainer's relabel does (if that is by design, say so "
+                "with `entered_by: relabel`)",
                 "states",
                 state,
             )
+
+
+def _closure(starts: set[str], moves: dict[str, list[str]]) -> set[str]:
+    """`starts` and every state their `moves` reach, each visited once."""
+    seen, frontier = set(starts), list(starts)
+    while frontier:
+        for target in moves.get(frontier.pop(), []):
+            if target not in seen:
+                seen.add(target)
+                frontier.append(target)
+    return seen
+
+
+def _moves(wf: Workflow) -> dict[str, list[str]]:
+    """Each state's edges, and its pull request's routes where one can be open (after a state
+    that changes code)."""
+    moves = {state: [t for t in wf.targets(state) if t in wf.states] for state in wf.states}
+    coded = {state for state, spec in wf.states.items() if spec.changes_code}
+    routes = sorted(_route_targets(wf))
+    for state in _closure(coded, moves):
+        moves[state] = [*moves[state], *routes]
+    return moves
+
+
+def check_trap_states(wf: Workflow, prefix: str) -> Iterator[Problem]:
+    """From every state, some terminal state can be reached by the workflow's own moves. An
+    error, not a warning: an issue in a trap (a cycle with no move out, or a state leading only
+    into one) never finishes; its agents run round it, each run paid for, until the iteration
+    limit escalates it. The escalation state is a way out (a human acts there), as in
+    `check_ways_out`, whose error a state with no transition at all already is."""
+    terminal = [s for s, spec in wf.states.items() if spec.kind is StateKind.terminal]
+    exits = {*terminal, *(s for s in wf.states if s == wf.escalation.state or not wf.targets(s))}
+    sources: dict[str, list[str]] = {}
+    for source, targets in _moves(wf).items():
+        for target in targets:
+            sources.setdefault(target, []).append(source)
+    finishing = _closure(exits, sources)
+    trapped = [state for state in wf.states if state not in finishing]
+    if trapped:
+        ends = ", ".join(terminal) or "none: the workflow has no terminal state"
+        yield _error(
+            f"no terminal state can be reached from {', '.join(trapped)}: an issue there moves "
+            f"among them until its limits escalate it; give one a transition towards a "
+            f"terminal state ({ends})",
+            "transitions",
+            trapped[0],
+        )
 
 
 CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
@@ -397,6 +439,7 @@ CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
     check_escalation,
     check_pull_request,
     check_reachable,
+    check_trap_states,
 )
 
 

@@ -10,7 +10,7 @@ they are while `core` moves.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from baton.errors import DuplicateKeyError, InvalidConfig, InvalidWorkflow
+from baton.errors import DuplicateKeyError, InvalidConfig, InvalidWorkflow, YamlRefused
 from baton.names import BOT_LOGIN, CONFIG_PATH
 from baton.workflow.checks import Problem, check
 from baton.workflow.config_model import (
@@ -43,7 +43,8 @@ from baton.workflow.model import (
     located,
     workflow_from_data,
 )
-from baton.workflow.yaml_source import YamlDocument, read_yaml
+from baton.workflow.sources import WorkflowFileReader, beside, is_workflow_file, load_workflow
+from baton.workflow.yaml_source import YamlDocument, file_text, read_yaml
 
 __all__ = [
     "DEFAULT_FORBIDDEN",
@@ -116,6 +117,9 @@ class Settings:
     policy: Policy
     source: str
     document: YamlDocument | None = None
+    # The document the workflow's own paths point into: its preset's, its file's, or the
+    # config's (inline, under `workflow:`).
+    workflow_document: YamlDocument | None = None
     # Every workflow in use, by name: the configured one (as `workflow`, with the config's
     # overrides) and, when epics are on, the epic's and the tasks' presets.
     workflows: dict[str, Workflow] = field(default_factory=dict)
@@ -173,23 +177,31 @@ def inline_path(config: Config) -> tuple[str, ...]:
     return ("workflow",) if isinstance(config.workflow, dict) else ()
 
 
-def _in_config(problem: Problem, config: Config) -> Problem:
-    """The problem placed in the config document: a state's timeout set by the config's
-    `timeouts` points there; the rest of an inline workflow sits under `workflow:`; a preset's
-    own paths are not in the config at all."""
+def placed(problem: Problem, settings: Settings) -> str:
+    """The problem rendered where it is written (`file:line: severity: message`)."""
+    return _placed(problem, settings.config, settings.document, settings.workflow_document)
+
+
+def _placed(
+    problem: Problem, config: Config, document: YamlDocument | None, own: YamlDocument | None
+) -> str:
+    """A state's timeout set by the config's `timeouts` points there; an inline workflow's
+    paths sit under `workflow:` in the config; a preset's or a workflow file's in `own`."""
     path = problem.path
     overridden = len(path) >= 3 and path[0] == "states" and path[2] == "timeout"
     if overridden and path[1] in config.timeouts:
-        return Problem(problem.severity, problem.message, ("timeouts", path[1]))
-    if isinstance(config.workflow, dict):
-        return Problem(problem.severity, problem.message, ("workflow", *path))
-    return Problem(problem.severity, problem.message, ())
+        moved = Problem(problem.severity, problem.message, ("timeouts", path[1]))
+        return moved.render(document)
+    return problem.render(own, inline_path(config))
 
 
-def _resolve_workflow(config: Config, document: YamlDocument | None) -> Workflow:
+def _resolve_workflow(
+    config: Config, document: YamlDocument | None, read_file: WorkflowFileReader | None
+) -> tuple[Workflow, YamlDocument | None]:
     if isinstance(config.workflow, str):
-        return load_preset(config.workflow)
-    return workflow_from_data(config.workflow, document=document, path=("workflow",))
+        return load_workflow(config.workflow, read_file)
+    workflow = workflow_from_data(config.workflow, document=document, path=("workflow",))
+    return workflow, document
 
 
 def _check_markers(config: Config, document: YamlDocument | None) -> None:
@@ -245,19 +257,14 @@ def _epic_workflow(config: Config, document: YamlDocument | None, key: str, role
                 f"epics.{key} needs one for the role {role!r}",
             )
         )
-    _refuse_errors(workflow, config, document, in_config=False)
+    _refuse_errors(workflow, config.label_prefix, lambda problem: problem.render())
     return workflow
 
 
-def _refuse_errors(
-    workflow: Workflow, config: Config, document: YamlDocument | None, *, in_config: bool = True
-) -> None:
-    report = check(workflow, prefix=config.label_prefix)
+def _refuse_errors(workflow: Workflow, prefix: str, render: Callable[[Problem], str]) -> None:
+    report = check(workflow, prefix=prefix)
     if not report.ok:
-        rendered = "\n".join(
-            _in_config(p, config).render(document) if in_config else p.render()
-            for p in report.errors
-        )
+        rendered = "\n".join(render(problem) for problem in report.errors)
         raise InvalidWorkflow(f"workflow {workflow.name!r} has errors:\n{rendered}")
 
 
@@ -298,9 +305,20 @@ def settings_from(
     document: YamlDocument | None = None,
     source: str = "",
     bot_login: str = BOT_LOGIN,
+    read_file: WorkflowFileReader | None = None,
+    checked: bool = True,
 ) -> Settings:
-    workflow = _apply_overrides(_resolve_workflow(config, document), config, document)
-    _refuse_errors(workflow, config, document)
+    """The settings `config` makes. `read_file` reads a workflow file `workflow:` names;
+    `checked=False` leaves the workflow's structural errors to the caller (`baton validate`
+    lists them all, warnings too, instead of refusing at the first)."""
+    resolved, workflow_document = _resolve_workflow(config, document, read_file)
+    workflow = _apply_overrides(resolved, config, document)
+    if checked:
+        _refuse_errors(
+            workflow,
+            config.label_prefix,
+            lambda problem: _placed(problem, config, document, workflow_document),
+        )
     workflows = {workflow.name: workflow}
     if config.epics.enabled:
         _check_markers(config, document)
@@ -336,14 +354,22 @@ def settings_from(
         policy=policy,
         source=source,
         document=document,
+        workflow_document=workflow_document,
         workflows=workflows,
     )
 
 
-def parse_config(text: str, *, source: str, bot_login: str = BOT_LOGIN) -> Settings:
+def parse_config(
+    text: str,
+    *,
+    source: str,
+    bot_login: str = BOT_LOGIN,
+    read_file: WorkflowFileReader | None = None,
+    checked: bool = True,
+) -> Settings:
     try:
         document = read_yaml(text, source=source)
-    except DuplicateKeyError as exc:
+    except (DuplicateKeyError, YamlRefused) as exc:
         raise InvalidConfig(f"{source}: {exc}") from exc
     except yaml.YAMLError as exc:
         raise InvalidConfig(f"{source}: not valid YAML: {exc}") from exc
@@ -354,26 +380,52 @@ def parse_config(text: str, *, source: str, bot_login: str = BOT_LOGIN) -> Setti
         config = Config.model_validate(data)
     except ValidationError as exc:
         raise InvalidConfig("\n".join(describe_errors(exc, Config, document))) from exc
-    return settings_from(config, document=document, source=source, bot_login=bot_login)
+    return settings_from(
+        config,
+        document=document,
+        source=source,
+        bot_login=bot_login,
+        read_file=read_file,
+        checked=checked,
+    )
 
 
 def load_config(
-    path: Path | None, *, required: bool = False, bot_login: str = BOT_LOGIN
+    path: Path | None, *, required: bool = False, bot_login: str = BOT_LOGIN, checked: bool = True
 ) -> Settings:
-    """Read the config file; a missing default file means the default preset."""
+    """Read the config file; a missing default file means the default preset. A workflow file
+    it names is read from beside it, and locked like the config (`lock_workflow_file`)."""
     if path is None or not path.exists():
         if required:
             raise InvalidConfig(f"config file {path} does not exist")
-        return settings_from(Config(), source="(defaults)", bot_login=bot_login)
+        return settings_from(Config(), source="(defaults)", bot_login=bot_login, checked=checked)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = file_text(path)
     except OSError as exc:
         raise InvalidConfig(f"cannot read {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise InvalidConfig(f"{path} is not UTF-8 (byte {exc.start})") from exc
-    settings = parse_config(text, source=str(path), bot_login=bot_login)
+    except YamlRefused as exc:
+        raise InvalidConfig(str(exc)) from exc
+    settings = parse_config(
+        text, source=str(path), bot_login=bot_login, read_file=beside(path), checked=checked
+    )
     policy = replace(settings.policy, config_path=repository_path(path))
-    return replace(settings, policy=policy)
+    return lock_workflow_file(replace(settings, policy=policy), path)
+
+
+def lock_workflow_file(settings: Settings, config: Path) -> Settings:
+    """A workflow file the config names is what the next run obeys, as the config is: no
+    agent's changeset may touch it (it joins `work.forbidden`); outside the repository, it
+    cannot be changed by one."""
+    name = settings.config.workflow
+    if not isinstance(name, str) or not is_workflow_file(name):
+        return settings
+    locked = repository_path(config.parent / name)
+    work = settings.policy.work
+    if locked is None or locked in work.forbidden:
+        return settings
+    work = work.model_copy(update={"forbidden": (*work.forbidden, locked)})
+    written = settings.config.model_copy(update={"work": work})
+    return replace(settings, config=written, policy=replace(settings.policy, work=work))
 
 
 def repository_path(path: Path) -> str | None:

@@ -14,13 +14,12 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from baton.errors import DuplicateKeyError, InvalidWorkflow
+from baton.errors import DuplicateKeyError, InvalidWorkflow, YamlRefused
 from baton.workflow.durations import Duration
 from baton.workflow.yaml_source import YamlDocument, read_yaml
 
@@ -94,6 +93,11 @@ class StateSpec(BaseModel):
         default=False,
         description="Work states: a human's replies are read here although an agent holds the "
         "baton (a dialogue, such as an epic's discovery).",
+    )
+    entered_by: Literal["relabel"] | None = Field(
+        default=None,
+        description="relabel: no transition leads here by design, only a maintainer's relabel "
+        "(`baton validate` then does not warn that the state is unreachable).",
     )
 
 
@@ -386,6 +390,8 @@ def parse_workflow(text: str, *, source: str = "<workflow>") -> tuple[Workflow, 
     except DuplicateKeyError as exc:
         what = "state" if exc.path and exc.path[0] in {"states", "transitions"} else "key"
         raise InvalidWorkflow(f"{source}: duplicate {what} {exc.key!r} (line {exc.line})") from exc
+    except YamlRefused as exc:
+        raise InvalidWorkflow(f"{source}: {exc}") from exc
     except yaml.YAMLError as exc:
         raise InvalidWorkflow(f"{source}: not valid YAML: {exc}") from exc
     return workflow_from_data(document.data, document=document), document
@@ -402,17 +408,16 @@ def load_preset(name: str) -> Workflow:
         known = ", ".join(preset_names())
         hint = did_you_mean(name, preset_names())
         raise InvalidWorkflow(f"unknown workflow preset {name!r}{hint}; the presets are: {known}")
-    return _load_preset_cached(name)
+    return _load_preset_cached(name)[0]
 
 
 @cache
-def _load_preset_cached(name: str) -> Workflow:
-    workflow, _ = parse_workflow(_preset_text(name), source=f"preset {name}")
-    return workflow
+def _load_preset_cached(name: str) -> tuple[Workflow, YamlDocument]:
+    return parse_workflow(_preset_text(name), source=f"preset {name}")
 
 
 def preset_document(name: str) -> YamlDocument:
-    return read_yaml(_preset_text(name), source=f"preset {name}")
+    return _load_preset_cached(name)[1]
 
 
 def to_yaml(workflow: Workflow) -> str:
@@ -421,11 +426,3 @@ def to_yaml(workflow: Workflow) -> str:
     as the same workflow."""
     data = workflow.model_dump(mode="json", exclude_defaults=True)
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-
-
-def load_workflow_file(path: Path) -> tuple[Workflow, YamlDocument]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidWorkflow(f"cannot read workflow file {path}: {exc.strerror}") from exc
-    return parse_workflow(text, source=str(path))

@@ -223,3 +223,34 @@ def test_a_workflow_of_any_shape_is_judged_without_a_crash(text: str) -> None:
     assert (caller is not None) == (USES in text)
     if caller is not None:
         assert caller.findings and all(finding.lines() for finding in caller.findings)
+
+
+def test_a_workflow_whose_aliases_expand_past_the_bound_is_a_warning_in_one_line() -> None:
+    """GitHub workflows may use anchors (GitHub Actions reads them): a shared `env` passes; a
+    document of a few hundred bytes that expands to millions of values is not read."""
+    shared = (
+        "on: push\nenv: &env {A: '1'}\njobs:\n  a: {runs-on: x, env: *env, steps: [{run: a}]}\n"
+    )
+    levels = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"] + [
+        f"{now}: &{now} [{', '.join([f'*{before}'] * 9)}]"
+        for before, now in zip("abcdefg", "bcdefgh", strict=True)
+    ]
+    bomb = "\n".join(levels) + "\n"
+    findings = unparsed(
+        {PATH: CALLER, ".github/workflows/env.yml": shared, ".github/workflows/x.yml": bomb}
+    )
+    assert [finding.lines() for finding in findings] == [
+        [
+            "warning: .github/workflows/x.yml: not read: line 7: its aliases expand to more "
+            "than 4,194,304 characters of values (a YAML alias bomb?)"
+        ]
+    ]
+
+
+def test_a_workflow_over_512_kb_is_not_read() -> None:
+    big = "on: push\n" + "# padding\n" * 52429
+    (finding,) = unparsed({PATH: CALLER, ".github/workflows/big.yml": big})
+    assert finding.lines() == [
+        "warning: .github/workflows/big.yml: not read: 524,299 bytes or more; at most 524,288 "
+        "are read"
+    ]

@@ -20,7 +20,9 @@ from baton.adopt.needs import (
     TRIGGERS,
     WORKFLOWS_DIR,
 )
+from baton.errors import YamlRefused
 from baton.names import CONFIG_PATH
+from baton.workflow.yaml_source import load_bounded
 
 _SHA = re.compile(r"[0-9a-f]{40}")
 _SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -44,12 +46,24 @@ def _calls_baton(job: Any) -> bool:
 
 
 def _load(text: str) -> dict[Any, Any] | None:
-    """A workflow's document; None when it is not a YAML mapping (GitHub cannot run it)."""
+    """A workflow's document; None when it is not a YAML mapping (GitHub cannot run it), or
+    too large or its aliases expand too far to read (`_refusal` says which)."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
+        data = load_bounded(text)
+    except (yaml.YAMLError, YamlRefused):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _refusal(text: str) -> str | None:
+    """Why a workflow is not read at all, beyond not being a mapping: its size, its aliases."""
+    try:
+        load_bounded(text)
+    except YamlRefused as exc:
+        return str(exc)
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def find(workflows: Mapping[str, str]) -> tuple[str, dict[Any, Any], str, dict[str, Any]] | None:
@@ -206,9 +220,15 @@ def missing(workflows: Mapping[str, str] | None) -> Finding:
 
 
 def unparsed(workflows: Mapping[str, str]) -> list[Finding]:
-    """A workflow file that is not a YAML mapping (GitHub shows it as failing too)."""
-    return [
-        warning(f"{path} is not a YAML mapping, so GitHub cannot run it")
-        for path in sorted(workflows)
-        if _load(workflows[path]) is None
-    ]
+    """A workflow file that is not a YAML mapping (GitHub shows it as failing too), or that
+    Baton does not read: over WORKFLOW_FILE_LIMIT bytes, or aliases expanding past a bound."""
+    found = []
+    for path in sorted(workflows):
+        if _load(workflows[path]) is not None:
+            continue
+        refused = _refusal(workflows[path])
+        if refused:
+            found.append(warning(f"{path}: not read: {refused}"))
+        else:
+            found.append(warning(f"{path} is not a YAML mapping, so GitHub cannot run it"))
+    return found

@@ -8,6 +8,7 @@ from baton.adopt.needs import APPROVE_SETTING, RECORD_SECRET
 from baton.errors import BatonError
 from baton.github.tracker import ActionsSettings
 from baton.workflow.config import Settings, parse_config
+from baton.workflow.sources import WorkflowFileReader
 
 _SETTINGS = "Settings → Actions → General"
 
@@ -68,12 +69,15 @@ def check_actions(settings: ActionsSettings, *, pull_requests: bool) -> list[Fin
     return found
 
 
-def check_config(path: str, text: str | None) -> tuple[list[Finding], Settings | None]:
-    """The config read as Baton reads it; absent means the defaults."""
+def check_config(
+    path: str, text: str | None, read_file: WorkflowFileReader | None = None
+) -> tuple[list[Finding], Settings | None]:
+    """The config read as Baton reads it (a workflow file it names by `read_file`); absent
+    means the defaults."""
     if text is None:
         return [], None
     try:
-        settings = parse_config(text, source=path)
+        settings = parse_config(text, source=path, read_file=read_file)
     except BatonError as exc:
         first, *rest = str(exc).splitlines() or [""]
         more = f" (and {len(rest)} more)" if rest else ""
