@@ -31,7 +31,10 @@ class Ready:
     tools_flag: str | None = None  # the flag whose list `tools` replaces (Claude Code only)
 
 
-_CLAUDE_SETUP = "npm install -g @anthropic-ai/claude-code"
+# Each install line pins the CLI version the suite runs (tests/agents/clis/package.json and its
+# lock; tests/workflow/test_agent_profiles.py keeps the two equal): examples/agents/README.md
+# says how to move them.
+_CLAUDE_SETUP = "npm install -g @anthropic-ai/claude-code@2.1.332"
 READY: dict[str, Ready] = {
     "claude-code": Ready(
         _CLAUDE_SETUP,
@@ -49,13 +52,13 @@ READY: dict[str, Ready] = {
         "--tools",
     ),
     "codex": Ready(
-        "npm install -g @openai/codex",
+        "npm install -g @openai/codex@0.171.0",
         'codex exec --json --sandbox workspace-write "Do the task in the briefing on standard '
         "input. When you are done, write the result JSON it describes to the file "
         '$BATON_RESULT_FILE."',
     ),
     "gemini": Ready(
-        "npm install -g @google/gemini-cli",
+        "npm install -g @google/gemini-cli@0.61.0",
         "gemini --output-format json --skip-trust --yolo --include-directories "
         '"$(dirname "$BATON_RESULT_FILE")" -p "Do the task in the briefing on standard input. '
         'When you are done, write the result JSON it describes to the file $BATON_RESULT_FILE."',
