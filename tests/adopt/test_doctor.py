@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from adopt.conftest import doctor_report, set_up
+from adopt.conftest import RELEASE, doctor_report, set_up
 from baton.adopt.doctor import diagnose
+from baton.adopt.init import plan
 from baton.errors import TrackerError
 from baton.github.setup import GitHubRepositorySetup
 from fakes.http_github import FakeGitHub
@@ -102,4 +103,15 @@ def test_a_trigger_label_renamed_in_the_config_only_is_an_error(ready: FakeGitHu
         "error: .github/workflows/baton.yml: the input `trigger-label` is 'baton', but "
         ".github/baton.yml sets entry.trigger_label: 'ai'; the job filter goes by the input",
         "  fix: pass `trigger-label: ai` under the job's `with:`",
+    ]
+
+
+def test_a_caller_naming_no_ready_profile_is_an_error(ready: FakeGitHub) -> None:
+    caller = ".github/workflows/baton.yml"
+    written = plan("claude", RELEASE).files[caller]
+    ready.push("main", {caller: written.replace("agent: claude-code", "agent: claude")})
+    assert doctor_report(ready)[:2] == [
+        f"error: {caller}: the input `agent` is 'claude', which is no ready profile "
+        "(claude-code, claude-code-read-only, codex, gemini)",
+        "  fix: name one, e.g. `agent: claude-code`, or give your own `agent-command` instead",
     ]
