@@ -5,6 +5,7 @@ overwritten unless asked."""
 from __future__ import annotations
 
 import json
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -298,3 +299,25 @@ def test_init_pins_the_installed_commit_unless_a_ref_is_given() -> None:
     other = "f" * 40
     job = yaml.safe_load(plan("claude", other, direct_url=record).files[CALLER])["jobs"]["baton"]
     assert job["uses"] == f"{BATON_REPOSITORY}/.github/workflows/baton-issues.yml@{other}"
+
+
+def test_the_release_workflow_records_what_init_pins(tmp_path: Path) -> None:
+    """The pypi job's step, replayed: the record it writes is one `release_commit` trusts, and
+    the package carries it."""
+    release = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text())
+    job = release["jobs"]["pypi"]
+    (step,) = [s for s in job["steps"] if "release.json" in s.get("run", "")]
+    assert step["env"] == {
+        "TAG": "${{ github.ref_name }}",
+        "COMMIT": "${{ needs.pin.outputs.commit }}",
+    }
+    assert "pin" in job["needs"]
+    built = [i for i, s in enumerate(job["steps"]) if "python -m build" in s.get("run", "")]
+    assert job["steps"].index(step) < built[0]
+    (tmp_path / "src" / "baton" / "adopt").mkdir(parents=True)
+    env = {"TAG": f"v{__version__}", "COMMIT": RELEASE, "GITHUB_REPOSITORY": "issue-baton/baton"}
+    subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, check=True)
+    record = (tmp_path / "src" / "baton" / "adopt" / "release.json").read_text(encoding="utf-8")
+    assert release_commit(record) == ("issue-baton/baton", RELEASE, f"v{__version__}")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "adopt/release.json" in project["tool"]["setuptools"]["package-data"]["baton"]
