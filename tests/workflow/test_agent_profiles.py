@@ -50,6 +50,13 @@ def test_each_ready_setup_pins_the_cli_version_the_real_cli_tests_run() -> None:
     assert {package: lock[f"node_modules/{package}"]["version"] for package in suite} == suite
 
 
+def test_the_agents_readme_shows_each_pinned_install_line_and_how_to_move_it() -> None:
+    readme = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    for ready in READY.values():
+        assert f"agent-setup: {ready.setup}\n" in readme
+    assert "**Moving a pin.**" in readme and "BATON_REQUIRE_CLIS=1" in readme
+
+
 RESOLVED = {
     "a ready profile with its model": (
         "analyst",
