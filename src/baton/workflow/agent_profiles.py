@@ -2,10 +2,11 @@
 
 A profile says how to install and run one agent (setup, command, model, tools, timeout); a
 role (the workflow's agent name: pm, analyst, developer, reviewer ...) names the profile it
-uses, and a role named by none runs `default`, else the `agent-command` input: one agent for
-every role stays the one-line default. Ready profiles for the three CLIs Baton's suite runs
-(`claude-code`, `claude-code-read-only`, `codex`, `gemini`) are the command lines of
-examples/agents/*.yml, and a test keeps the two equal.
+uses, and a role named by none runs `default`, else the ready profile the reusable workflow's
+`agent` input names, else the `agent-command` input: one agent for every role stays the
+one-line default. Ready profiles for the three CLIs Baton's suite runs (`claude-code`,
+`claude-code-read-only`, `codex`, `gemini`) are the install and command lines of
+examples/agents/*.yml, each CLI at the version the suite pins, and tests keep them equal.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ class Agents(BaseModel):
     )
     default: str | None = Field(
         default=None,
-        description="The profile of every role not in roles; none: the agent-command input.",
+        description="The profile of every role not in roles; none: the workflow's `agent` "
+        "input, else its agent-command.",
     )
 
     @model_validator(mode="after")
