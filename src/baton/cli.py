@@ -358,21 +358,10 @@ def context(issue: int, fmt: str, output: str | None, state: str | None) -> None
     f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
 )
 @click.option(
-    "--role",
-    help="The role due (the `agent` output): runs the profile the config's `agents:` names "
-    "for it, else --agent, else --command.",
+    "--role", help="The role due (`agent` output): its config's profile, else --agent, --command."
 )
-@click.option(
-    "--agent",
-    "ready",
-    help="A ready profile (claude-code, claude-code-read-only, codex, gemini: the reusable "
-    "workflow's `agent` input) for a role the config names no profile for; not with --command.",
-)
-@click.option(
-    "--print-setup",
-    is_flag=True,
-    help="Print the install line of the role's profile, else of --agent's (none: nothing).",
-)
+@click.option("--agent", "ready", help="A ready profile (the `agent` input); not with --command.")
+@click.option("--print-setup", is_flag=True, help="Print the role's (else --agent's) install line.")
 @click.option("--handoff", "handoff_fd", type=int, hidden=True)
 def agent(
     issue: int | None,
