@@ -96,3 +96,11 @@ def test_an_unknown_profile_or_both_is_one_error_each() -> None:
         "stops on that",
         "  fix: keep one: the ready profile, or your own command line with its `agent-setup`",
     ]
+
+
+def test_an_install_line_beside_a_ready_profile_is_a_warning_it_is_not_run() -> None:
+    assert _agent_lines({"agent": "codex", "agent-setup": "npm install -g x"}) == [
+        f"warning: {PATH}: `agent-setup` is not run with `agent` (codex): the ready profile "
+        "installs its own CLI",
+        "  fix: drop `agent-setup`, or give your own `agent-command` in place of `agent`",
+    ]

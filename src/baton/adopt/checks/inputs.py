@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from baton.adopt.checks.caller import Caller
-from baton.adopt.findings import Finding, error
+from baton.adopt.findings import Finding, error, warning
 from baton.workflow.agent_profiles import READY
 from baton.workflow.config_model import Config
 
@@ -73,6 +73,14 @@ def check_agent(caller: Caller, config: Config) -> list[Finding]:
                 f"{caller.path}: the job gives both `agent` ({ready}) and `agent-command`; "
                 "the agent job stops on that",
                 "keep one: the ready profile, or your own command line with its `agent-setup`",
+            )
+        ]
+    if ready is not None and caller.inputs.get("agent-setup") not in (None, ""):
+        return [
+            warning(
+                f"{caller.path}: `agent-setup` is not run with `agent` ({ready}): the ready "
+                "profile installs its own CLI",
+                "drop `agent-setup`, or give your own `agent-command` in place of `agent`",
             )
         ]
     if ready is None and command is None and config.agents.default is None:
