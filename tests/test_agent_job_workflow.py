@@ -169,3 +169,62 @@ def test_baton_agent_is_given_the_default_branchs_config_when_there_is_one(
     )
     absent = _run_the_agents_config_choice(flow, tmp_path / "none", on_default=False)
     assert absent in {"", ".github/baton.yml"}  # the defaults: that path is locked
+
+
+def _replay(flow: Path, name: str, tmp_path: Path, env: dict[str, str], before: str = "") -> Any:
+    """A step of the agent job replayed with this checkout's `baton` on PATH and the agent's
+    install or run swapped for a `printf` of what would run; its completed process."""
+    step = next(s for s in _job(flow, "agent")["steps"] if s.get("name") == name)
+    script = before + step["run"].replace('bash -euo pipefail -c "$SETUP"', 'printf %s "$SETUP"')
+    temp = tmp_path / "temp"
+    (temp / "baton-config").mkdir(parents=True, exist_ok=True)
+    (temp / "baton").mkdir(exist_ok=True)
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    return subprocess.run(
+        ["bash", "-e", "-c", script],
+        env={"PATH": path, "RUNNER_TEMP": str(temp), "ROLE": "developer", **env},
+        cwd=temp / "baton-config",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_the_agent_job_installs_the_ready_profile_the_workflow_names(
+    flow: Path, tmp_path: Path
+) -> None:
+    from baton.workflow.agent_profiles import READY
+
+    step = next(s for s in _job(flow, "agent")["steps"] if s.get("name") == "Install the agent")
+    assert step["env"]["AGENT"] in {"${{ inputs.agent }}", "${{ vars.BATON_AGENT }}"}
+    named = _replay(flow, "Install the agent", tmp_path, {"AGENT": "codex", "AGENT_SETUP": ""})
+    assert (named.returncode, named.stdout) == (0, READY["codex"].setup), named.stderr
+    own = _replay(flow, "Install the agent", tmp_path, {"AGENT": "", "AGENT_SETUP": "make it"})
+    assert (own.returncode, own.stdout) == (0, "make it"), own.stderr
+    # A name that is no profile stops the step, with the setup error where the upload finds
+    # it (the report job then fails once with it; no attempt is spent).
+    wrong = _replay(flow, "Install the agent", tmp_path, {"AGENT": "claude", "AGENT_SETUP": ""})
+    assert (wrong.returncode, wrong.stdout) == (1, "")
+    marker = tmp_path / "temp" / "baton" / "baton-setup-error.txt"
+    assert "the `agent` input 'claude' is no ready profile" in marker.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_the_agent_job_hands_baton_agent_the_ready_profile_and_the_command(
+    flow: Path, tmp_path: Path
+) -> None:
+    steps = {s.get("name"): s for s in _job(flow, "agent")["steps"]}
+    assert steps["Run the agent"]["env"]["AGENT"] == steps["Install the agent"]["env"]["AGENT"]
+    shown = _replay(
+        flow,
+        "Run the agent",
+        tmp_path,
+        {"AGENT": "gemini", "AGENT_COMMAND": ""},
+        before="baton() { printf '%s\\n' \"$@\"; }\n",
+    )
+    assert shown.returncode == 0, shown.stderr
+    args = shown.stdout.splitlines()
+    assert args[0] == "agent"
+    given = dict(zip(args[1::2], args[2::2], strict=True))
+    assert (given["--agent"], given["--command"], given["--role"]) == ("gemini", "", "developer")

@@ -324,11 +324,10 @@ def context(issue: int, fmt: str, output: str | None, state: str | None) -> None
     f"(BATON_AGENT_TIMEOUT), else {DEFAULT_AGENT_TIMEOUT:.0f}.",
 )
 @click.option(
-    "--role",
-    help="The role due (the `agent` output): runs the profile the config's `agents:` names "
-    "for it, else --command.",
+    "--role", help="The role due (`agent` output): its config's profile, else --agent, --command."
 )
-@click.option("--print-setup", is_flag=True, help="Print the role's profile's install line.")
+@click.option("--agent", "ready", help="A ready profile (the `agent` input); not with --command.")
+@click.option("--print-setup", is_flag=True, help="Print the role's (else --agent's) install line.")
 @click.option("--handoff", "handoff_fd", type=int, hidden=True)
 def agent(
     issue: int | None,
@@ -338,6 +337,7 @@ def agent(
     changeset_path: str | None,
     timeout: float | None,
     role: str | None,
+    ready: str | None,
     print_setup: bool,
     handoff_fd: int | None,
 ) -> None:
@@ -349,7 +349,7 @@ def agent(
     result, for the report job to check and commit."""
     import os
 
-    from baton.action.agent_choice import choose_agent
+    from baton.action.agent_choice import agent_setup, choose_agent
     from baton.action.commands import CommandResult, agent_handoff, finish
     from baton.agents.handoff import reexec
     from baton.errors import AgentSetupError
@@ -361,8 +361,8 @@ def agent(
     result_file = Path(output)
     try:
         if print_setup:  # the install line of the role's profile (none: empty)
-            return click.echo(choose_agent(env, role=role, given=command or "-").setup)
-        chosen = choose_agent(env, role=role, given=command)
+            return click.echo(agent_setup(env, role=role, ready=ready))
+        chosen = choose_agent(env, role=role, given=command, ready=ready)
         if chosen.profile:
             click.echo(f"agent profile {chosen.profile} for {role}: {chosen.command}", err=True)
         command = chosen.command

@@ -1,5 +1,6 @@
-"""`baton agent --role`: the role's profile from the config it is given, else the one-line
-default (`--command`, else the `agent-command` input); a config that cannot be read is a
+"""`baton agent --role`: the role's profile from the config it is given, else the ready profile
+the workflow names (`--agent`), else the one-line default (`--command`, else the `agent-command`
+input); a config that cannot be read, a ready profile with a command line too, or neither, is a
 setup error, never a silent fall-back."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from baton.action.agent_choice import AgentChoice, choose_agent
+from baton.action.agent_choice import NO_AGENT, AgentChoice, agent_setup, choose_agent
 from baton.action.env import ActionEnv
 from baton.errors import AgentSetupError
 from baton.workflow.agent_profiles import READY
@@ -38,3 +39,54 @@ def test_an_unreadable_config_is_a_setup_error(tmp_path: Path) -> None:
     env = env_with(tmp_path, "agents:\n  roles: {developer: nobody}\n", agent_command="mine")
     with pytest.raises(AgentSetupError, match="unknown agent profile"):
         choose_agent(env, role="developer", given=None)
+
+
+def test_the_workflow_s_ready_profile_runs_for_a_role_the_config_names_none_for(
+    tmp_path: Path,
+) -> None:
+    env = env_with(tmp_path, "agents:\n  roles: {developer: codex}\n")
+    claude = READY["claude-code"]
+    assert choose_agent(env, role="reviewer", given="", ready="claude-code") == AgentChoice(
+        claude.command, claude.setup, None, "claude-code"
+    )
+    assert agent_setup(env, role="reviewer", ready="claude-code") == claude.setup
+    assert choose_agent(env, role="developer", given=None, ready="claude-code").profile == "codex"
+    assert agent_setup(env, role="developer", ready="claude-code") == READY["codex"].setup
+    assert agent_setup(env, role="reviewer", ready=None) == ""
+
+
+@pytest.mark.parametrize(
+    ("given", "ready", "message"),
+    [
+        (None, None, NO_AGENT),
+        ("  ", "", NO_AGENT),
+        (
+            "my-agent",
+            "codex",
+            "the `agent` input (codex) and `agent-command` are both set: keep one (a ready "
+            "profile, or your own command line with its `agent-setup`)",
+        ),
+        (
+            None,
+            "claude",
+            "the `agent` input 'claude' is no ready profile; the ready ones are: claude-code, "
+            "claude-code-read-only, codex, gemini",
+        ),
+    ],
+    ids=["neither", "blank", "both", "an unknown profile"],
+)
+def test_a_workflow_naming_both_or_neither_is_one_line_setup_error(
+    tmp_path: Path, given: str | None, ready: str | None, message: str
+) -> None:
+    env = env_with(tmp_path, "workflow: issue-lifecycle\n")
+    with pytest.raises(AgentSetupError) as raised:
+        choose_agent(env, role="reviewer", given=given, ready=ready)
+    assert str(raised.value) == message
+
+
+def test_no_agent_names_both_inputs_in_one_line() -> None:
+    assert NO_AGENT == (
+        "no agent command: set the reusable workflow's `agent` input to a ready profile "
+        "(claude-code, claude-code-read-only, codex, gemini), or `agent-command` (the action's "
+        "`agent-command` input, BATON_AGENT_COMMAND) to your agent's command line"
+    )

@@ -150,7 +150,27 @@ def test_without_any_agent_command_the_job_stops_once_before_any_call(
     assert len(errors) == 1 and "agent-command" in errors[0], step.stdout + step.stderr
     assert not (action.workdir / "baton-result.json").exists(), "no result: no attempt is spent"
     marker = (action.workdir / "baton-setup-error.txt").read_text(encoding="utf-8")
-    assert marker.startswith("no agent command: set the action's `agent-command` input")
+    assert marker.startswith("no agent command: set the reusable workflow's `agent` input")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--agent", "claude"], "the `agent` input 'claude' is no ready profile"),
+        (["--agent", "codex", "--command", "my-agent"], "both set: keep one"),
+    ],
+    ids=["an unknown profile", "a profile and a command"],
+)
+def test_a_ready_profile_the_agent_cannot_run_stops_the_job_once(
+    action: ActionRunner, args: list[str], said: str
+) -> None:
+    step = agent(action, *args)
+
+    assert step.returncode == 1
+    assert step.calls == [], "a setup error costs no API call"
+    assert not (action.workdir / "baton-result.json").exists(), "no result: no attempt is spent"
+    marker = (action.workdir / "baton-setup-error.txt").read_text(encoding="utf-8")
+    assert said in marker and "\n" not in marker.rstrip("\n")
 
 
 def test_the_agent_timeout_input_stops_a_slow_agent(action: ActionRunner) -> None:

@@ -49,6 +49,7 @@ def test_inits_files_pass_actionlint_zizmor_and_then_doctor(
     tmp_path: Path, fake: FakeGitHub, agent: str
 ) -> None:
     runner = CliRunner()
+    (tmp_path / ".git").mkdir()
     result = runner.invoke(
         cli, ["init", "--dir", str(tmp_path), "--agent", agent, "--ref", RELEASE]
     )
@@ -78,14 +79,60 @@ def test_inits_files_pass_actionlint_zizmor_and_then_doctor(
 
 def test_init_refuses_to_overwrite_in_one_line(tmp_path: Path) -> None:
     runner = CliRunner()
-    assert runner.invoke(cli, ["init", "--dir", str(tmp_path)]).exit_code == 0
+    (tmp_path / ".git").mkdir()
+    given = ["init", "--dir", str(tmp_path), "--ref", RELEASE]
+    assert runner.invoke(cli, given).exit_code == 0
     before = (tmp_path / CALLER).read_text(encoding="utf-8")
-    again = runner.invoke(cli, ["init", "--dir", str(tmp_path), "--agent", "codex"])
+    again = runner.invoke(cli, [*given, "--agent", "codex"])
     assert (again.exit_code, again.stderr) == (
         1,
-        f"error: {CALLER} exists; pass --force to overwrite it\n",
+        f"error: {CALLER} exists; pass --force to rewrite it\n",
     )
     assert (tmp_path / CALLER).read_text(encoding="utf-8") == before
+
+
+def test_init_force_switches_agents_and_keeps_the_config(tmp_path: Path) -> None:
+    runner = CliRunner()
+    (tmp_path / ".git").mkdir()
+    given = ["init", "--dir", str(tmp_path), "--ref", RELEASE]
+    assert runner.invoke(cli, given).exit_code == 0
+    (tmp_path / ".github" / "baton.yml").write_text("workflow: approval-gate\n", encoding="utf-8")
+    switched = runner.invoke(cli, [*given, "--agent", "gemini", "--force"])
+    assert switched.exit_code == 0, switched.output
+    assert switched.output.splitlines()[:2] == [
+        f"wrote {CALLER}",
+        "kept (it exists; init never rewrites it): .github/baton.yml",
+    ]
+    assert "agent: gemini" in (tmp_path / CALLER).read_text(encoding="utf-8")
+    assert (tmp_path / ".github" / "baton.yml").read_text() == "workflow: approval-gate\n"
+
+
+def test_init_from_a_local_install_says_what_to_pass_and_writes_nothing(tmp_path: Path) -> None:
+    # This checkout's editable install records no commit and no release.
+    (tmp_path / ".git").mkdir()
+    result = CliRunner().invoke(cli, ["init", "--dir", str(tmp_path), "--agent", "codex"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: this Baton (0.1.0) is not a release build and was not installed from a commit, "
+        f"so it knows no Baton commit to pin: run `baton init --agent codex --dir {tmp_path} "
+        "--ref SHA` with the full commit SHA of the Baton release to call (its release summary "
+        "prints it)\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == [".git"]
+
+
+@pytest.mark.parametrize("where", ["missing", "not a repository"])
+def test_init_refuses_a_folder_it_cannot_set_up_in_one_line(tmp_path: Path, where: str) -> None:
+    root = tmp_path / "repo" if where == "missing" else tmp_path
+    result = CliRunner().invoke(cli, ["init", "--dir", str(root), "--ref", RELEASE])
+    assert result.exit_code == 1
+    said = (
+        f"--dir {root}: no such folder"
+        if where == "missing"
+        else f"{root.resolve()} is not in a git repository"
+    )
+    assert result.stderr.startswith(f"error: {said}") and result.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_doctor_exits_1_on_an_error_and_names_it(fake: FakeGitHub) -> None:

@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from adopt.conftest import doctor_report, set_up
+from adopt.conftest import RELEASE, doctor_report, set_up
 from baton.adopt.doctor import diagnose
+from baton.adopt.init import plan
 from baton.errors import TrackerError
 from baton.github.setup import GitHubRepositorySetup
 from fakes.http_github import FakeGitHub
@@ -159,3 +160,14 @@ def test_a_workflow_file_the_config_names_is_read_from_the_repository(ready: Fak
     assert doctor_report(ready)[0] == (
         "error: .github/baton.yml: workflow: the workflow file .github/mine.yml does not exist"
     )
+
+
+def test_a_caller_naming_no_ready_profile_is_an_error(ready: FakeGitHub) -> None:
+    caller = ".github/workflows/baton.yml"
+    written = plan("claude", RELEASE).files[caller]
+    ready.push("main", {caller: written.replace("agent: claude-code", "agent: claude")})
+    assert doctor_report(ready)[:2] == [
+        f"error: {caller}: the input `agent` is 'claude', which is no ready profile "
+        "(claude-code, claude-code-read-only, codex, gemini)",
+        "  fix: name one, e.g. `agent: claude-code`, or give your own `agent-command` instead",
+    ]

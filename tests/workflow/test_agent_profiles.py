@@ -4,6 +4,8 @@ profiles are the command lines of examples/agents, which the real-CLI tests run.
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,10 @@ from pydantic import ValidationError
 from baton.workflow.agent_profiles import READY, AgentProfile, Agents, ResolvedAgent, resolve
 from baton.workflow.config import Config
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "agents"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "agents"
+CLIS = ROOT / "tests" / "agents" / "clis"
+PIN = re.compile(r"npm install -g (@[a-z0-9-]+/[a-z0-9-]+)@(\d+\.\d+\.\d+)")
 CONFIG = {
     "profiles": {
         "fast": {"uses": "claude-code-read-only", "model": "claude-haiku-4-5"},
@@ -29,6 +34,27 @@ def test_each_ready_profile_is_the_example_the_real_cli_tests_run(name: str) -> 
     example = yaml.safe_load((EXAMPLES / f"{name}.yml").read_text(encoding="utf-8"))["with"]
     assert READY[name].command == example["agent-command"]
     assert READY[name].setup == example["agent-setup"]
+
+
+def test_each_ready_setup_pins_the_cli_version_the_real_cli_tests_run() -> None:
+    """`npm install -g PACKAGE@X.Y.Z`: the version of tests/agents/clis/package.json, which its
+    lock installs for the real-CLI tests (moving one moves the other: examples/agents/README.md)."""
+    suite = json.loads((CLIS / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    lock = json.loads((CLIS / "package-lock.json").read_text(encoding="utf-8"))["packages"]
+    pinned = {}
+    for name, ready in READY.items():
+        found = PIN.fullmatch(ready.setup)
+        assert found, f"{name}: {ready.setup!r} pins no version"
+        pinned[found[1]] = found[2]
+    assert pinned == suite
+    assert {package: lock[f"node_modules/{package}"]["version"] for package in suite} == suite
+
+
+def test_the_agents_readme_shows_each_pinned_install_line_and_how_to_move_it() -> None:
+    readme = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    for ready in READY.values():
+        assert f"agent-setup: {ready.setup}\n" in readme
+    assert "**Moving a pin.**" in readme and "BATON_REQUIRE_CLIS=1" in readme
 
 
 RESOLVED = {

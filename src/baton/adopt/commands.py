@@ -26,7 +26,8 @@ DEFAULT_API_URL = "https://api.github.com"
 @click.option(
     "--ref",
     help=f"The commit SHA of the Baton release to pin (v{__version__}'s). Default: the commit "
-    "pip installed this Baton from, else the release's tag, with a note to pin its SHA.",
+    "pip installed this Baton from, else the release commit a release build records; a local "
+    "install records neither and needs --ref.",
 )
 @click.option(
     "--dir",
@@ -36,20 +37,45 @@ DEFAULT_API_URL = "https://api.github.com"
     show_default=True,
     help="The repository's checkout.",
 )
-@click.option("--force", is_flag=True, help="Overwrite files that exist.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Rewrite the caller workflow if it exists (to switch agents); .github/baton.yml is kept.",
+)
 def init(agent: str, ref: str | None, root: str, force: bool) -> None:
     """Write .github/workflows/baton.yml (calling Baton's reusable workflow, pinned) and a
-    starter .github/baton.yml, then print the secrets and the setting to add."""
-    from baton.adopt.init import direct_url_record, next_steps, plan, write
+    starter .github/baton.yml (unless there is one), then print the secrets and the setting
+    to add. Run it in the repository's checkout."""
+    import shlex
 
+    from baton.adopt.init import (
+        check_root,
+        direct_url_record,
+        next_steps,
+        plan,
+        release_record,
+        write,
+    )
+
+    again = ["baton", "init", "--agent", agent]
+    again += ["--dir", root] if root != "." else []
+    again += ["--force"] if force else []
     try:
-        setup = plan(agent, ref, direct_url=direct_url_record())
+        check_root(Path(root))
+        setup = plan(
+            agent,
+            ref,
+            direct_url=direct_url_record(),
+            release=release_record(),
+            again=shlex.join(again),
+        )
         written = write(Path(root), setup, force=force)
     except BatonError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    for path in written:
-        click.echo(f"wrote {path}")
+    for path in setup.files:
+        said = "wrote" if path in written else "kept (it exists; init never rewrites it):"
+        click.echo(f"{said} {path}")
     for line in next_steps(agent, setup):
         click.echo(line)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from baton.adopt.checks.caller import check_caller, missing, unparsed
-from baton.adopt.checks.inputs import check_inputs
+from baton.adopt.checks.inputs import check_agent, check_inputs
 from baton.adopt.checks.repository import check_actions, check_config, check_labels, check_secrets
 from baton.adopt.findings import Finding, Level, unchecked
 from baton.adopt.needs import WORKFLOWS_DIR
@@ -71,6 +71,7 @@ def diagnose(setup: RepositorySetup) -> list[Finding]:
         settings = settings_from(Config(), source="(defaults)")
     if caller is not None and settings is not None:
         findings += check_inputs(caller, settings.config, config_path)
+        findings += check_agent(caller, settings.config)
     if caller is not None:
         names = reader.read("the Actions secrets", _SECRETS, setup.secret_names)
         if names is not None:

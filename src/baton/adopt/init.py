@@ -1,15 +1,21 @@
 """`baton init`: a repository's caller workflow and starter config, and what is left to do.
 
 The caller is `caller.yml` beside this module (examples/workflows/baton.yml links to it): one
-source, so what `init` writes is what the README shows. `init` only pins its `uses:` line and,
-for another agent, swaps the `with:` block's install and command lines and the key's secret.
+source, so what `init` writes is what the README shows. `init` pins its `uses:` line, puts a
+header fit for where the file is written in place of the copy-me steps and, for another agent,
+names that agent's ready profile and the key's secret.
+
+`init` writes only a ref it can vouch for: `--ref`, else the commit pip installed this Baton
+from (PEP 610), else the release commit a release build recorded in the package
+(`release.json` beside this module, written by .github/workflows/release.yml before it builds
+the package). A local or editable install records neither: `init` says what to pass and writes
+nothing.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import textwrap
 from dataclasses import dataclass
 from importlib import metadata, resources
 from pathlib import Path
@@ -30,8 +36,11 @@ _USES = re.compile(
     r"@\S+.*$",
     re.M,
 )
-_WITH = re.compile(r"^    with:\n(?:      .*\n|        .*\n)+", re.M)
+_AGENT = re.compile(r"^      agent: [a-z0-9-]+$", re.M)
+_COPY_STEPS = re.compile(r"^# Copy this file to .*\n(?:#   .*\n)+", re.M)
 _DEFAULT_KEY = AGENTS[DEFAULT_AGENT]
+RELEASE_RECORD = "release.json"  # beside this module in a release build only
+_REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
 
 
 @dataclass(frozen=True)
@@ -47,36 +56,45 @@ def caller_source() -> str:
     return resources.files("baton.adopt").joinpath("caller.yml").read_text(encoding="utf-8")
 
 
-def _folded(key: str, value: str) -> str:
-    """`key: >-` and the value folded onto lines of the block (YAML joins them with spaces)."""
-    lines = textwrap.wrap(value, 88, break_long_words=False, break_on_hyphens=False)
-    if " ".join(lines) != value:  # runs of spaces would not survive folding
-        raise SetupRefused(f"cannot fold {key}: {value!r}")
-    return f"      {key}: >-\n" + "".join(f"        {line}\n" for line in lines)
+def written_header(agent: str, ref: str) -> str:
+    """What the written caller says in place of the example's copy-me steps: it is where it
+    belongs already, so only what is left to do."""
+    key = AGENTS[agent].secret
+    lines = [
+        f"# Written by `baton init` to {CALLER_PATH}. Before Baton can run:",
+        f"#   1. Add the secrets: gh secret set {key} (the agent's key), and the record's",
+        f"#      signing secret: openssl rand -hex 32 | gh secret set {RECORD_SECRET}",
+        "#   2. Allow Actions to open pull requests (Settings, Actions, General), commit this",
+        f"#      file and {CONFIG_PATH}, then check: baton doctor --repo OWNER/NAME",
+    ]
+    if not SHA.fullmatch(ref):
+        lines.append(f"#   3. Pin the `uses:` line below to the commit SHA of {ref} (a tag moves).")
+    return "".join(f"{line}\n" for line in lines)
 
 
-def caller_workflow(agent: str, ref: str, *, repository: str = BATON_REPOSITORY) -> str:
+def caller_workflow(
+    agent: str, ref: str, *, repository: str = BATON_REPOSITORY, release: str | None = None
+) -> str:
     """The caller workflow for `agent`, its `uses:` at `ref` (a commit SHA, or a tag the
-    maintainer is told to pin)."""
+    maintainer is told to pin; `release`: the tag that commit is)."""
     text = caller_source()
     pin = f"{repository}/.github/workflows/{REUSABLE_WORKFLOW}@{ref}"
     comment = (
-        f"# v{__version__}"
+        f"# {release or f'v{__version__}'}"
         if SHA.fullmatch(ref)
         else "# zizmor: ignore[unpinned-uses] a tag: pin its commit SHA (baton init --ref SHA)"
     )
     text, found = _USES.subn(lambda m: f"{m['indent']}uses: {pin} {comment}", text, count=1)
-    if not found:
-        raise SetupRefused(f"caller.yml has no `uses:` of {REUSABLE_WORKFLOW}")
+    text, steps = _COPY_STEPS.subn(lambda _: written_header(agent, ref), text, count=1)
+    if not found or not steps:
+        raise SetupRefused(f"caller.yml has no `uses:` of {REUSABLE_WORKFLOW} or no copy steps")
     setup = AGENTS[agent]
     if agent == DEFAULT_AGENT:
         return text
-    block = f"    with:\n      agent-setup: {setup.ready.setup}\n"
-    block += _folded("agent-command", setup.ready.command)
-    text = _WITH.sub(lambda _: block, text, count=1)
+    text = _AGENT.sub(lambda _: f"      agent: {setup.profile}", text, count=1)
     old = f"{_DEFAULT_KEY.passed_as}: ${{{{ secrets.{_DEFAULT_KEY.secret} }}}}"
     new = f"{setup.passed_as}: ${{{{ secrets.{setup.secret} }}}}"
-    return text.replace(old, new).replace(f"({_DEFAULT_KEY.secret} here;", f"({setup.secret} here;")
+    return text.replace(old, new)
 
 
 def starter_config() -> str:
@@ -117,32 +135,101 @@ def direct_url_record() -> str | None:
         return None
 
 
-def plan(agent: str, ref: str | None, *, direct_url: str | None = None) -> Setup:
+def release_commit(record: str | None) -> tuple[str, str, str] | None:
+    """The repository, commit and tag a release build recorded (`release.json`); None when
+    there is none, or it is not this version's (a record is trusted only as the build wrote
+    it: a repository, a full commit SHA, this version's tag)."""
+    try:
+        data = json.loads(record or "null")
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    repository, commit, tag = data.get("repository"), data.get("commit"), data.get("tag")
+    if not (
+        isinstance(repository, str)
+        and _REPOSITORY.fullmatch(repository)
+        and isinstance(commit, str)
+        and SHA.fullmatch(commit)
+        and tag == f"v{__version__}"
+    ):
+        return None
+    return repository, commit, tag
+
+
+def release_record() -> str | None:
+    """What a release build recorded in this package; None in any other build."""
+    try:
+        return resources.files("baton.adopt").joinpath(RELEASE_RECORD).read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return None
+
+
+def plan(
+    agent: str,
+    ref: str | None,
+    *,
+    direct_url: str | None = None,
+    release: str | None = None,
+    again: str = "baton init",
+) -> Setup:
     """The files for `agent`, the caller pinned to `ref`, else to the commit this Baton was
-    installed from, else to this release's tag (which the maintainer is told to pin)."""
+    installed from, else to the release commit its build recorded; none of them: SetupRefused
+    saying what to pass (`again`: the command as given, to paste with --ref)."""
     if agent not in AGENTS:
         raise SetupRefused(f"unknown agent {agent!r}; the agents are: {', '.join(AGENTS)}")
-    repository, chosen = BATON_REPOSITORY, ref or f"v{__version__}"
+    repository, chosen, tag = BATON_REPOSITORY, ref or "", None
     installed = None if ref else installed_commit(direct_url)
+    recorded = None if ref or installed else release_commit(release)
     if installed is not None:
         repository, chosen = installed
+    elif recorded is not None:
+        repository, chosen, tag = recorded
+    elif not ref:
+        raise SetupRefused(
+            f"this Baton ({__version__}) is not a release build and was not installed from a "
+            f"commit, so it knows no Baton commit to pin: run `{again} --ref SHA` with the "
+            "full commit SHA of the Baton release to call (its release summary prints it)"
+        )
     if not _REF.fullmatch(chosen) or ".." in chosen:
         raise SetupRefused(f"--ref {chosen!r} is neither a commit SHA nor a tag")
-    caller = caller_workflow(agent, chosen, repository=repository)
+    caller = caller_workflow(agent, chosen, repository=repository, release=tag)
     files = {CALLER_PATH: caller, CONFIG_PATH: starter_config()}
     return Setup(files, chosen, bool(SHA.fullmatch(chosen)))
 
 
+def _in_git_repository(root: Path) -> bool:
+    """A `.git` (a folder, or the file of a worktree or submodule) at `root` or above."""
+    return any((folder / ".git").exists() for folder in (root, *root.parents))
+
+
+def check_root(root: Path) -> None:
+    """SetupRefused unless `root` is a folder of a git repository (init creates none)."""
+    if not root.is_dir():
+        raise SetupRefused(f"--dir {root}: no such folder; give the repository's checkout")
+    if not _in_git_repository(root.resolve()):
+        raise SetupRefused(
+            f"{root.resolve()} is not in a git repository: run baton init in your repository's "
+            "checkout (or pass --dir it)"
+        )
+
+
 def write(root: Path, setup: Setup, *, force: bool) -> list[str]:
-    """Write the files under `root`; none at all when one exists already and not `force`."""
-    existing = [path for path in setup.files if (root / path).exists()]
-    if existing and not force:
-        raise SetupRefused(f"{existing[0]} exists; pass --force to overwrite it")
+    """Write the files under `root`, a folder of a git repository; returns those written. The
+    caller is rewritten only with `force`; a config that exists is never touched (it is the
+    maintainer's). Nothing is written when anything is refused."""
+    check_root(root)
+    if (root / CALLER_PATH).exists() and not force:
+        raise SetupRefused(f"{CALLER_PATH} exists; pass --force to rewrite it")
+    written = []
     for path, text in setup.files.items():
         target = root / path
+        if path != CALLER_PATH and target.exists():
+            continue  # the maintainer's own: --force rewrites only the caller
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    return list(setup.files)
+        written.append(path)
+    return written
 
 
 def next_steps(agent: str, setup: Setup) -> list[str]:

@@ -2,10 +2,11 @@
 
 A profile says how to install and run one agent (setup, command, model, tools, timeout); a
 role (the workflow's agent name: pm, analyst, developer, reviewer ...) names the profile it
-uses, and a role named by none runs `default`, else the `agent-command` input: one agent for
-every role stays the one-line default. Ready profiles for the three CLIs Baton's suite runs
-(`claude-code`, `claude-code-read-only`, `codex`, `gemini`) are the command lines of
-examples/agents/*.yml, and a test keeps the two equal.
+uses, and a role named by none runs `default`, else the ready profile the reusable workflow's
+`agent` input names, else the `agent-command` input: one agent for every role stays the
+one-line default. Ready profiles for the three CLIs Baton's suite runs (`claude-code`,
+`claude-code-read-only`, `codex`, `gemini`) are the install and command lines of
+examples/agents/*.yml, each CLI at the version the suite pins, and tests keep them equal.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ class Ready:
     tools_flag: str | None = None  # the flag whose list `tools` replaces (Claude Code only)
 
 
-_CLAUDE_SETUP = "npm install -g @anthropic-ai/claude-code"
+# Each install line pins the CLI version the suite runs (tests/agents/clis/package.json and its
+# lock; tests/workflow/test_agent_profiles.py keeps the two equal): examples/agents/README.md
+# says how to move them.
+_CLAUDE_SETUP = "npm install -g @anthropic-ai/claude-code@2.1.332"
 READY: dict[str, Ready] = {
     "claude-code": Ready(
         _CLAUDE_SETUP,
@@ -49,13 +53,13 @@ READY: dict[str, Ready] = {
         "--tools",
     ),
     "codex": Ready(
-        "npm install -g @openai/codex",
+        "npm install -g @openai/codex@0.171.0",
         'codex exec --json --sandbox workspace-write "Do the task in the briefing on standard '
         "input. When you are done, write the result JSON it describes to the file "
         '$BATON_RESULT_FILE."',
     ),
     "gemini": Ready(
-        "npm install -g @google/gemini-cli",
+        "npm install -g @google/gemini-cli@0.61.0",
         "gemini --output-format json --skip-trust --yolo --include-directories "
         '"$(dirname "$BATON_RESULT_FILE")" -p "Do the task in the briefing on standard input. '
         'When you are done, write the result JSON it describes to the file $BATON_RESULT_FILE."',
@@ -125,7 +129,8 @@ class Agents(BaseModel):
     )
     default: str | None = Field(
         default=None,
-        description="The profile of every role not in roles; none: the agent-command input.",
+        description="The profile of every role not in roles; none: the workflow's `agent` "
+        "input, else its agent-command.",
     )
 
     @model_validator(mode="after")

@@ -165,9 +165,9 @@ def test_a_quoted_on_key_is_read_like_yamls_bare_on() -> None:
 
 
 def test_a_trigger_listed_without_types_takes_them_all_and_a_single_type_is_read() -> None:
-    assert _lines(_edited("    types: [opened, reopened, closed, labeled]\n", "")) == []
-    assert _lines(_edited("    types: [submitted]\n", "    types: submitted\n")) == []
-    assert _lines(_edited("    types: [created, edited]\n", "    types: deleted\n")) == [
+    assert _lines(_edited(" {types: [opened, reopened, closed, labeled]}\n", "\n")) == []
+    assert _lines(_edited("{types: [submitted]}", "{types: submitted}")) == []
+    assert _lines(_edited("{types: [created, edited]}", "{types: deleted}")) == [
         f"error: {PATH}: `issue_comment` lacks the types created, edited (humans answering Baton)",
         "  fix: list them: `issue_comment: {types: [created, edited]}`",
     ]

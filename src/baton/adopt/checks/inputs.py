@@ -1,6 +1,8 @@
 """The reusable workflow's inputs that repeat the config. Its job filter reads them to start a
 runner only for Baton's issues, so an input that disagrees with `.github/baton.yml` (a renamed
-trigger label passed on to nobody) leaves Baton deaf to what the config says starts it."""
+trigger label passed on to nobody) leaves Baton deaf to what the config says starts it. And the
+agent the inputs name: a ready profile (`agent`) or a command line (`agent-command`), one of
+the two unless the config's `agents.default` covers every role."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from baton.adopt.checks.caller import Caller
-from baton.adopt.findings import Finding, error
+from baton.adopt.findings import Finding, error, warning
+from baton.workflow.agent_profiles import READY
 from baton.workflow.config_model import Config
 
 # input -> (the config's key, its value there); an absent input is the reusable workflow's
@@ -48,3 +51,44 @@ def check_inputs(caller: Caller, config: Config, config_path: str) -> list[Findi
             )
         )
     return found
+
+
+def check_agent(caller: Caller, config: Config) -> list[Finding]:
+    """The job's `with:` names one agent: a ready profile or a command line of its own."""
+    ready, command = caller.inputs.get("agent"), caller.inputs.get("agent-command")
+    ready = None if ready in (None, "") else str(ready)
+    command = None if command in (None, "") else str(command)
+    names = ", ".join(READY)
+    if ready is not None and "${{" not in ready and ready not in READY:
+        return [
+            error(
+                f"{caller.path}: the input `agent` is {ready!r}, which is no ready profile "
+                f"({names})",
+                "name one, e.g. `agent: claude-code`, or give your own `agent-command` instead",
+            )
+        ]
+    if ready is not None and command is not None:
+        return [
+            error(
+                f"{caller.path}: the job gives both `agent` ({ready}) and `agent-command`; "
+                "the agent job stops on that",
+                "keep one: the ready profile, or your own command line with its `agent-setup`",
+            )
+        ]
+    if ready is not None and caller.inputs.get("agent-setup") not in (None, ""):
+        return [
+            warning(
+                f"{caller.path}: `agent-setup` is not run with `agent` ({ready}): the ready "
+                "profile installs its own CLI",
+                "drop `agent-setup`, or give your own `agent-command` in place of `agent`",
+            )
+        ]
+    if ready is None and command is None and config.agents.default is None:
+        return [
+            error(
+                f"{caller.path}: the job names no agent (neither `agent` nor `agent-command`), "
+                "and the config's agents.default does not name one for every role",
+                f"pass a ready profile under the job's `with:`: `agent: claude-code` ({names})",
+            )
+        ]
+    return []
