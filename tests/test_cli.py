@@ -563,3 +563,21 @@ def test_the_help_lists_every_command_in_order() -> None:
     listed = re.findall(r"^  (\w+) ", commands, re.MULTILINE)
     expected = ["agent", "context", "demo", "doctor", "graph", "init", "report", "run"]
     assert listed == [*expected, "schema", "simulate", "sweep", "validate"]
+
+
+@pytest.mark.parametrize(
+    ("config", "noted"),
+    [
+        ("workflow: issue-lifecycle\n", True),
+        ('tests:\n  command: python -m pytest -q --junitxml="$BATON_JUNIT"\n', False),
+    ],
+    ids=["without tests: the note says agents' reports decide", "with tests: no note"],
+)
+def test_validate_says_when_transitions_rest_on_agents_reports(
+    in_empty_dir: Path, config: str, noted: bool
+) -> None:
+    Path("baton.yml").write_text(config, encoding="utf-8")
+    result = _invoke(["validate", "--config", "baton.yml"])
+    assert result.exit_code == 0, result.output
+    note = "note: no `tests:` in the config: transitions rest on agents' reports\n"
+    assert (note in result.output) is noted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -18,12 +19,7 @@ from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError, InvalidWorkflow
 from baton.names import CONFIG_PATH
 from baton.workflow.checks import check
-from baton.workflow.config import (
-    Settings,
-    inline_path,
-    load_config,
-    settings_from,
-)
+from baton.workflow.config import Settings, inline_path, load_config, settings_from
 from baton.workflow.graph import to_json, to_mermaid
 from baton.workflow.model import load_workflow_file, preset_document, preset_names, to_yaml
 from baton.workflow.yaml_source import YamlDocument
@@ -58,9 +54,7 @@ class _Commands(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in {"doctor", "init"}:
-            from baton.adopt import commands
-
-            command: click.Command = getattr(commands, name)
+            command: click.Command = getattr(importlib.import_module("baton.adopt.commands"), name)
             return command
         return super().get_command(ctx, name)
 
@@ -192,6 +186,8 @@ def validate(config: str | None, workflow: str | None) -> None:
     for problem in report.problems:
         click.echo(problem.render(document, prefix))
     errors, warnings = len(report.errors), len(report.warnings)
+    if not workflow and settings.config.tests is None:
+        click.echo("note: no `tests:` in the config: transitions rest on agents' reports")
     click.echo(f"{name}: {errors} error(s), {warnings} warning(s)")
     sys.exit(1 if errors else 0)
 
