@@ -562,7 +562,7 @@ def test_the_help_lists_every_command_in_order() -> None:
     commands = _invoke(["--help"]).output.split("Commands:\n", 1)[1]
     listed = re.findall(r"^  (\w+) ", commands, re.MULTILINE)
     expected = ["agent", "context", "demo", "doctor", "graph", "init", "report", "run"]
-    assert listed == [*expected, "schema", "simulate", "sweep", "validate"]
+    assert listed == [*expected, "schema", "simulate", "sweep", "validate", "verify"]
 
 
 @pytest.mark.parametrize(

@@ -47,14 +47,15 @@ workflow_option = click.option("--workflow", "workflow", help="A preset workflow
 
 
 class _Commands(click.Group):
-    """`init` and `doctor` (`baton.adopt`) are imported only when named or listed."""
+    """`init`, `doctor` (`baton.adopt`) and `verify` (`baton.evidence`): imported when named."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), "doctor", "init"])
+        return sorted([*super().list_commands(ctx), "doctor", "init", "verify"])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in {"doctor", "init"}:
-            command: click.Command = getattr(importlib.import_module("baton.adopt.commands"), name)
+        if name in {"doctor", "init", "verify"}:
+            module = "baton.evidence.commands" if name == "verify" else "baton.adopt.commands"
+            command: click.Command = getattr(importlib.import_module(module), name)
             return command
         return super().get_command(ctx, name)
 
