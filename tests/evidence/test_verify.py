@@ -5,13 +5,17 @@ broken, as a tester's and a developer's commits would make them."""
 from __future__ import annotations
 
 import json
+import time
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from baton.core.model.evidence import Evidence, SignedOff
+from baton.core.model.evidence import MAX_MESSAGE, Evidence, SignedOff
 from baton.evidence.changes import GitError
-from baton.evidence.verify import summary, verify, write
+from baton.evidence.verify import cleaner, summary, verify, write
 from support.scratch_repo import ScratchRepo, pytest_suite
 
 CALC = "def add(a, b):\n    return a + b\n"
@@ -204,3 +208,50 @@ def test_the_evidence_file_round_trips_and_the_summary_is_one_line(
         "red: 1 new or changed failed, every other test passed (1 failed, 1 passed; "
         f"1 new or changed) on {evidence.commit[:12]}"
     )
+
+
+SECRET_ENV = {"DEPLOY_TOKEN": "tok-0123456789", "PATH": "/usr/bin"}
+
+
+@pytest.mark.parametrize(
+    ("text", "cleaned"),
+    [
+        ("assert 1 == 2", "assert 1 == 2"),
+        ("token tok-0123456789 leaked", "token [secret] leaked"),
+        ("zero\u200bwidth \u202eevil\u202c", "zerowidth evil"),
+        ("\x1b[31mred\x1b[0m\r\n", "[31mred[0m"),
+        ("  padded\n\n", "padded"),
+        ("x" * 5000, "x" * MAX_MESSAGE),
+        ("x" * (MAX_MESSAGE - 3) + "tok-0123456789", "x" * (MAX_MESSAGE - 3) + "[se"),
+        ("\uff54\uff4f\uff4b-\uff10123456789", "[secret]"),
+    ],
+    ids=[
+        "plain text is kept",
+        "a secret of the environment is redacted",
+        "invisible and bidirectional characters are removed",
+        "terminal escapes and carriage returns lose their controls",
+        "blank ends are trimmed",
+        "a long message is clipped",
+        "a secret cut by the clip was redacted before it",
+        "a full-width secret, made plain by NFKC, is redacted too",
+    ],
+)
+def test_a_failure_message_is_cleaned_exactly(text: str, cleaned: str) -> None:
+    assert cleaner(SECRET_ENV)(text) == cleaned
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=3000), st.integers(min_value=0, max_value=3000))
+def test_no_cleaned_message_holds_a_secret_or_an_unseen_character(text: str, at: int) -> None:
+    text = text[:at] + "tok-0123456789" + text[at:]
+    shown = cleaner(SECRET_ENV)(text)
+    assert len(shown) <= MAX_MESSAGE
+    assert "tok-0123456789" not in shown
+    assert all(ch in "\n\t" or unicodedata.category(ch) not in {"Cc", "Cf"} for ch in shown)
+
+
+def test_cleaning_64_kb_of_adversarial_text_is_bounded() -> None:
+    hostile = ("tok-012345678\u200b" * 5000)[: 64 * 1024]
+    start = time.process_time()
+    cleaner(SECRET_ENV)(hostile)
+    assert time.process_time() - start < 2.0

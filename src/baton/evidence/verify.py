@@ -29,13 +29,16 @@ CLIPPED_BEFORE_CLEANING = 8 * MAX_MESSAGE  # characters a message keeps before i
 
 def cleaner(environ: Mapping[str, str]) -> Callable[[str], str]:
     """Clean one failure message: secrets redacted (over the whole text, so no cut can keep
-    half of one), unseen characters removed, clipped."""
+    half of one), unseen characters removed (and secrets redacted again), clipped."""
     held = secrets_of(environ)
 
     def clean(text: str) -> str:
         if held:
             text = secrets.redact(text, held)
-        return visible_characters(text[:CLIPPED_BEFORE_CLEANING]).strip()[:MAX_MESSAGE]
+        text = visible_characters(text[:CLIPPED_BEFORE_CLEANING])
+        if held:  # again: NFKC makes a full-width secret the plain one
+            text = secrets.redact(text, held)
+        return text.strip()[:MAX_MESSAGE]
 
     return clean
 
