@@ -116,7 +116,7 @@ def test_added_lines_name_the_changed_tests_of_each_runner(repo: ScratchRepo) ->
     )
     touched = touched_tests(repo.root, base, DEFAULT_TEST_PATHS)
     assert sorted(touched) == ["internal/store/store_test.go", "web/__tests__/calc.test.js"]
-    layout = layout_of(repo.root, DEFAULT_TEST_PATHS)
+    layout = layout_of(repo.root, "HEAD", DEFAULT_TEST_PATHS)
     tests = [
         _case("example.com/m/internal/store::TestGet"),
         _case("example.com/m/internal/store::TestPut"),
@@ -148,7 +148,7 @@ def test_every_test_of_a_new_file_is_new_and_a_deleted_file_is_not_touched(
     )
     touched = touched_tests(repo.root, base, DEFAULT_TEST_PATHS)
     assert list(touched) == ["tests/test_new.py"] and touched["tests/test_new.py"].added_file
-    layout = layout_of(repo.root, DEFAULT_TEST_PATHS)
+    layout = layout_of(repo.root, "HEAD", DEFAULT_TEST_PATHS)
     tests = [_case("tests.test_new::test_generated_name"), _case("calc adds")]
     assert new_ids(tests, touched, layout, repo.root) == ["tests.test_new::test_generated_name"]
 

@@ -255,3 +255,21 @@ def test_cleaning_64_kb_of_adversarial_text_is_bounded() -> None:
     start = time.process_time()
     cleaner(SECRET_ENV)(hostile)
     assert time.process_time() - start < 2.0
+
+
+def test_git_configuration_the_tests_planted_runs_nothing_afterwards(
+    repo: ScratchRepo, tmp_path: Path
+) -> None:
+    marker = tmp_path / "ran"
+    planter = (
+        "import subprocess\n\n\ndef test_plant():\n"
+        f"    subprocess.run(['git', 'config', 'core.fsmonitor', 'touch {marker}; true'], "
+        "check=True)\n"
+        f"    subprocess.run(['git', 'config', 'diff.external', 'touch {marker}; true'], "
+        "check=True)\n"
+    )
+    repo.commit("a planter", {"tests/test_plant.py": planter})
+    evidence = _verify(repo)
+    assert evidence.verdict == "green", evidence.reason
+    assert evidence.new == ("tests.test_plant::test_plant",)
+    assert not marker.exists()

@@ -9,7 +9,8 @@ is on a line the commits added to that file. A change inside an old test's body 
 name's line alone is not seen: such a test counts as an old one (so a failure of it is never
 read as red).
 
-git runs with no external diff and no text conversion: the checkout is agent-written.
+git reads the commits before the tests run (the tests may rewrite `.git/config`), with no
+external diff, no text conversion and no fsmonitor.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from baton.core.model.changeset import matches
 from baton.core.model.evidence import TestCase
 
 MAX_DIFF = 8 * 1024 * 1024  # bytes of added lines read; past it, the rest is not looked at
-GIT = ["git", "-c", "core.quotepath=off", "-c", "diff.noprefix=false"]
+# Read from commits, never the work tree or the index: no fsmonitor, filter or driver runs.
+GIT = ["git", "-c", "core.quotepath=off", "-c", "diff.noprefix=false", "-c", "core.fsmonitor="]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LITERAL = re.compile(r"""'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|`([^`\\\n]{1,300})`""")
 _PARAMS = re.compile(r"(\[.*\]|\(.*\))$")
@@ -158,9 +160,10 @@ def _relative(path: str, checkout: Path) -> str | None:
     return None if text.startswith("../") else text
 
 
-def layout_of(checkout: Path, paths: Sequence[str]) -> Layout:
-    """Every tracked file of the checkout that `tests.paths` calls a test."""
-    listing = git(checkout, "ls-files", "-z").decode("utf-8", "surrogateescape").split("\0")
+def layout_of(checkout: Path, commit: str, paths: Sequence[str]) -> Layout:
+    """Every file of `commit` that `tests.paths` calls a test."""
+    tree = git(checkout, "ls-tree", "-r", "-z", "--name-only", commit)
+    listing = tree.decode("utf-8", "surrogateescape").split("\0")
     return Layout.of(p for p in listing if p and any(matches(p, glob) for glob in paths))
 
 

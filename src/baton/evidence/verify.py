@@ -54,23 +54,20 @@ def verify(
     """Run `suite` in `checkout` and judge what it showed. A bad `base` or a folder that is not
     a git checkout raises `changes.GitError` before anything runs."""
     environ = os.environ if environ is None else environ
+    # git is read before the tests run: they are agent-written and may rewrite `.git/`.
     commit = changes.commit_of(checkout, "HEAD")
     base_oid = changes.commit_of(checkout, base) if base else None
-    with tempfile.TemporaryDirectory(prefix="baton-junit-") as folder:
+    layout = changes.layout_of(checkout, commit, suite.paths)
+    touched = changes.touched_tests(checkout, base_oid, suite.paths) if base_oid else {}
+    with tempfile.TemporaryDirectory(prefix="baton-junit-", ignore_cleanup_errors=True) as folder:
         path = Path(folder) / "junit.xml"
         ran = run_suite(suite, checkout, path, environ)
         read = junit.read(path, cleaner(environ)) if ran.problem is None else junit.JunitRead()
     problem = ran.problem or read.problem
     if problem is None and changes.commit_of(checkout, "HEAD") != commit:
         problem = "the tests moved HEAD away from the commit they ran on"
-    tests = list(read.tests) if problem is None else []
-    new: list[str] = []
-    if tests:
-        layout = changes.layout_of(checkout, suite.paths)
-        tests = changes.with_files(tests, layout, checkout)
-        if base_oid:
-            touched = changes.touched_tests(checkout, base_oid, suite.paths)
-            new = changes.new_ids(tests, touched, layout, checkout)
+    tests = changes.with_files(read.tests, layout, checkout) if problem is None else []
+    new = changes.new_ids(tests, touched, layout, checkout)
     verdict, reason = judge(
         tests, set(new), ran.exit_status, problem=problem, signed_off=signed_off
     )
