@@ -45,15 +45,6 @@ def _cpu_and_wall(run: Callable[[], object]) -> tuple[float, float]:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
-def _median_seconds(run: Callable[[], object], times: int) -> float:
-    taken = []
-    for _ in range(times):
-        start = time.perf_counter()
-        run()
-        taken.append(time.perf_counter() - start)
-    return statistics.median(taken)
-
-
 def _repo(root: Path, command: str, tests: int) -> ScratchRepo:
     repo = ScratchRepo(root)
     body = "".join(f"\n\ndef test_{i}():\n    assert {i} == {i}\n" for i in range(tests))
@@ -135,13 +126,19 @@ def parse_10k(times: int) -> list[str]:
             )
             write(evidence, out)
 
-        seconds = _median_seconds(once, times)
+        cpu = []
+        wall = []
+        for _ in range(times):
+            start_cpu, start = time.process_time(), time.perf_counter()
+            once()
+            cpu.append(time.process_time() - start_cpu)
+            wall.append(time.perf_counter() - start)
         size = out.stat().st_size
     return [
-        "| JUnit read | evidence written | time (read, judge, write) |",
+        "| JUnit read | evidence written | read, judge, write: CPU, wall |",
         "|---|---|---|",
         f"| {len(data) / 1e6:.2f} MB, 10,000 tests | {size / 1e6:.2f} MB "
-        f"| {seconds * 1000:.0f} ms |",
+        f"| {statistics.median(cpu) * 1000:.0f} ms, {statistics.median(wall) * 1000:.0f} ms |",
     ]
 
 
