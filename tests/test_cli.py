@@ -563,7 +563,7 @@ def test_the_help_lists_every_command_in_order() -> None:
     commands = _invoke(["--help"]).output.split("Commands:\n", 1)[1]
     listed = re.findall(r"^  (\w+) ", commands, re.MULTILINE)
     expected = ["agent", "context", "demo", "doctor", "graph", "init", "report", "run"]
-    assert listed == [*expected, "schema", "simulate", "sweep", "validate"]
+    assert listed == [*expected, "schema", "simulate", "sweep", "validate", "verify"]
 
 
 # --- one workflow file, every command: read by `workflow.sources.load_workflow` ---------------
@@ -623,3 +623,21 @@ def test_every_command_refuses_a_workflow_with_a_trap(
     trap = "error: no terminal state can be reached from loop_a: an issue there moves among them"
     assert trap in result.output
     assert "wf/mine.yml:" in result.output
+
+
+@pytest.mark.parametrize(
+    ("config", "noted"),
+    [
+        ("workflow: issue-lifecycle\n", True),
+        ('tests:\n  command: python -m pytest -q --junitxml="$BATON_JUNIT"\n', False),
+    ],
+    ids=["without tests: the note says agents' reports decide", "with tests: no note"],
+)
+def test_validate_says_when_transitions_rest_on_agents_reports(
+    in_empty_dir: Path, config: str, noted: bool
+) -> None:
+    Path("baton.yml").write_text(config, encoding="utf-8")
+    result = _invoke(["validate", "--config", "baton.yml"])
+    assert result.exit_code == 0, result.output
+    note = "note: no `tests:` in the config: transitions rest on agents' reports\n"
+    assert (note in result.output) is noted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -56,16 +57,15 @@ workflow_option = click.option(
 
 
 class _Commands(click.Group):
-    """`init` and `doctor` (`baton.adopt`) are imported only when named or listed."""
+    """`init`, `doctor` (`baton.adopt`) and `verify` (`baton.evidence`): imported when named."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), "doctor", "init"])
+        return sorted([*super().list_commands(ctx), "doctor", "init", "verify"])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in {"doctor", "init"}:
-            from baton.adopt import commands
-
-            command: click.Command = getattr(commands, name)
+        if name in {"doctor", "init", "verify"}:
+            module = "baton.evidence.commands" if name == "verify" else "baton.adopt.commands"
+            command: click.Command = getattr(importlib.import_module(module), name)
             return command
         return super().get_command(ctx, name)
 
@@ -159,6 +159,8 @@ def validate(config: str | None, workflow: str | None) -> None:
         click.echo(placed(problem, settings))
     errors, warnings = len(report.errors), len(report.warnings)
     click.echo(f"{settings.workflow.name}: {errors} error(s), {warnings} warning(s)")
+    if not workflow and settings.config.tests is None:
+        click.echo("note: no `tests:` in the config: transitions rest on agents' reports")
     sys.exit(1 if errors else 0)
 
 

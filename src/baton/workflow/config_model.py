@@ -19,6 +19,7 @@ from baton.workflow.agent_profiles import Agents
 from baton.workflow.durations import Duration
 from baton.workflow.forbidden import BUILT_IN, LOCKED_FORBIDDEN, glob_within
 from baton.workflow.model import DEFAULT_WORKFLOW
+from baton.workflow.suite import SuiteSettings
 
 
 class Permission(IntEnum):
@@ -345,6 +346,11 @@ class Config(BaseModel):
     agents: Agents = Field(
         default_factory=lambda: Agents(),
         description="Agent profiles and the one each role runs (none: the agent-command input).",
+    )
+    tests: SuiteSettings | None = Field(
+        default=None,
+        description="How `baton verify` runs the tests (command, setup, timeout, paths, frozen) "
+        "to produce evidence; without it transitions rest on agents' reports.",
     )
 
     @field_validator("approval_words")

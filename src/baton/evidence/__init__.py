@@ -1,0 +1,1 @@
+"""Evidence: `baton verify` runs the repository's tests and writes what they showed."""
