@@ -100,6 +100,52 @@ def test_a_config_out_of_the_ordinary_steps_aside(
     assert raw_view({}) is None
 
 
+LAUGHS = "\n".join(
+    [
+        'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+        *(
+            f"{letter}: &{letter} [{','.join([f'*{previous}'] * 9)}]"
+            for previous, letter in zip("abcdefgh", "bcdefghi", strict=True)
+        ),
+        "approval_words: *i",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        pytest.param(LAUGHS, id="an alias bomb in approval_words (str() of it would never end)"),
+        pytest.param("x: &w [lgtm]\napproval_words: *w\n", id="one anchor and its alias"),
+        pytest.param("approval_words: [ok]\n" + "#" * (256 * 1024), id="over 256 KB"),
+    ],
+)
+def test_a_config_the_full_path_refuses_as_yaml_steps_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+    assert raw_view({}) is None
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        'work: {allow: ["docs/**", "*.md"]}\n',
+        "approval_words: [approved, lgtm]  # R&D says yes\n",
+        'entry: {trigger_label: "a&b"}\n',
+    ],
+)
+def test_globs_and_ampersands_in_text_are_no_alias(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+    assert raw_view({}) is not None
+
+
 def test_a_missing_explicit_config_steps_aside(tmp_path: Path) -> None:
     assert raw_view({"INPUT_CONFIG": str(tmp_path / "absent.yml")}) is None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,12 +33,23 @@ EPIC_NUMBERS = frozenset(
 )
 
 
+# What the full path caps and refuses in Baton's own files (`workflow.yaml_source`): a config
+# past the cap, or one with an anchor or alias (`&a`, `*a` where a node starts), steps aside,
+# since an alias repeated inside an alias is read once here but walked exponentially below.
+MAX_CONFIG = 256 * 1024
+ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,])[&*][^\s,\[\]{}]")
+
+
 def _yaml(path: Path) -> Any:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=loader)
+    with path.open("rb") as handle:
+        raw = handle.read(MAX_CONFIG + 1)
+    text = raw.decode("utf-8")
+    if len(raw) > MAX_CONFIG or ANCHOR_OR_ALIAS.search(text):
+        raise ValueError(f"{path}: for the full path to judge")
+    return yaml.load(text, Loader=loader)
 
 
 # The presets beside `baton.workflow`'s modules, found without `importlib.resources` (a tenth
