@@ -12,7 +12,9 @@ import pytest
 from baton.core.model.decision import Outcome
 from baton.core.model.events import Commented, IssueChanged
 from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.model.record import handover
 from baton.errors import TrackerError
+from baton.issue import record_comment
 from baton.issue.apply import Applied
 from baton.issue.load import Loaded
 from baton.run import MAX_RACES, handle
@@ -52,9 +54,15 @@ def the_pm_reports(gh: MemoryGitHub, settings: Settings) -> Job:
     return report_job(gh, settings, "pm", next_state="analyzing_requirements", summary="Clear")
 
 
-def dispatched_at(at: str, state: str) -> DispatchRequest:
-    """The run of issue #1 started through CHAIN at `at`, handed the state whose agent is due."""
-    inputs = {"issue": "1", "state": state}
+def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
+    """The run of issue #1 started through CHAIN at `at`, handed the state whose agent is due
+    and the hand-over of the record comment as it now is (its attempt and content digest)."""
+    (comment,) = record_comments(gh)
+    inputs = {
+        "issue": "1",
+        "state": state,
+        "handover": handover(record_comment.parse(comment.body)),
+    }
     return DispatchRequest(
         "workflow_dispatch", at, workflow="baton.yml", ref="refs/heads/main", inputs=inputs
     )
@@ -134,7 +142,7 @@ def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agen
         "set_labels",
         "dispatch",
     ]
-    assert gh.dispatches == [dispatched_at("2026-01-05T09:05:00Z", "received")]
+    assert gh.dispatches == [dispatched_at(gh, "2026-01-05T09:05:00Z", "received")]
     assert result.dispatched is True
     assert result.applied == Applied(
         steps=[f"record created (comment {record[0].id})", "labels: -baton, +status:received"],
@@ -198,7 +206,7 @@ def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
         ],
         comment_id=comment_id,
     )
-    assert gh.dispatches == [dispatched_at("2026-01-05T09:10:00Z", "analyzing_requirements")]
+    assert gh.dispatches == [dispatched_at(gh, "2026-01-05T09:10:00Z", "analyzing_requirements")]
     assert (result.dispatched, result.notes) == (True, [])
     assert state_of(gh) == "analyzing_requirements"
 
