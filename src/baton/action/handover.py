@@ -25,7 +25,7 @@ from baton.issue import record_comment
 if TYPE_CHECKING:
     from baton.action.env import ActionEnv
     from baton.core.model.issue_facts import Comment, IssueInfo
-    from baton.core.model.record import Record
+    from baton.core.model.record import Dispatch, Record
     from baton.github.tracker import ActionTracker
     from baton.workflow.config import Settings
     from baton.workflow.model import Workflow
@@ -54,13 +54,18 @@ def refusal(
     if pending is None or pending.state != state or pending.agent != agent:
         return f"no run of the {agent} is due in {state}"
     if nonce and pending.nonce != nonce:
-        return (
-            f"the dispatch is for run {nonce}, but Baton waits on attempt {pending.attempt} "
-            f"of the {agent} (run {pending.nonce}): a late run starts nothing"
-        )
+        return late(nonce, pending)
     if run_id and record.has_processed(f"report:{run_id}"):
         return "this run's agent already reported; a re-run starts nothing"
     return None
+
+
+def late(nonce: str, pending: Dispatch) -> str:
+    """Why the run of an attempt Baton no longer waits on starts nothing."""
+    return (
+        f"the dispatch is for run {nonce}, but Baton waits on attempt {pending.attempt} "
+        f"of the {pending.agent} (run {pending.nonce}): a late run starts nothing"
+    )
 
 
 def trusted_record(
@@ -72,7 +77,7 @@ def trusted_record(
     split = split_handover(handed)
     if split is None:
         return None, f"the hand-over {handed[:80]!r} is not Baton's (<nonce>.<digest>)", []
-    digest = split[1]
+    nonce, digest = split
     bot = bot_login.casefold()
     marked = [c for c in comments if record_comment.has_marker(c.body)]
     ours = [c for c in marked if c.author.casefold() == bot]
@@ -92,13 +97,17 @@ def trusted_record(
         record = record_comment.parse(ours[0].body)
     except RecordCorrupt as exc:
         return None, f"the record comment {ours[0].id} cannot be read: {exc}", warnings
-    if record.issue != number or content_digest(record) != digest:
-        why = (
-            f"the record comment {ours[0].id} is not the one Baton handed over (its content "
-            "changed since, or it is not Baton's)"
-        )
-        return None, why, warnings
-    return record, "", warnings
+    pending = record.dispatch
+    if record.issue == number and content_digest(record) == digest:
+        return record, "", warnings
+    if pending is not None and pending.nonce != nonce:
+        # Said as what it most likely is (the record moved on): not trusted all the same.
+        return None, late(nonce, pending), warnings
+    why = (
+        f"the record comment {ours[0].id} is not the one Baton handed over (its content "
+        "changed since, or it is not Baton's)"
+    )
+    return None, why, warnings
 
 
 @dataclass
