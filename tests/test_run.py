@@ -346,3 +346,36 @@ def test_a_record_changed_under_every_attempt_writes_nothing_and_says_so(
         "(the next event or sweep will pick it up)"
     )
     assert writes(gh) == written and gh.calls["comment"] == MAX_RACES == 3
+
+
+# --- the hand-over's dispatch --------------------------------------------------------------
+def test_a_dispatch_whose_answer_was_lost_is_said_and_its_re_run_hands_over_the_same_attempt(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    job = the_pm_reports(gh, settings)
+    gh.fail_next("dispatch", TrackerError("GitHub refused starting workflow baton.yml", status=502))
+
+    first = job.run()
+
+    # GitHub may have started the run before answering 502: not sent again, said so.
+    assert gh.calls["dispatch"] == 1 and gh.dispatches == []
+    assert first.dispatched is True and state_of(gh) == "analyzing_requirements"
+    assert any("may or may not have started" in note for note in first.notes)
+    handed = handover(record_of(gh))  # the attempt the lost dispatch named
+
+    rerun = job.run()  # a write user re-runs the report job: the same attempt, the same nonce
+
+    assert [d.inputs["handover"] for d in gh.dispatches] == [handed]
+    assert rerun.dispatched is True
+
+
+def test_a_dispatch_refused_outright_still_fails_the_run(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    job = the_pm_reports(gh, settings)
+    gh.fail_next("dispatch", TrackerError("GitHub refused starting workflow baton.yml", status=403))
+
+    with pytest.raises(TrackerError, match="refused starting workflow"):
+        job.run()
