@@ -53,7 +53,9 @@ def billed(started: tuple[str, ...], seconds: dict[str, int] = SECONDS) -> int:
 def starts(runs: list[Run], path: Path = REUSABLE) -> list[tuple[str, ...]]:
     """The jobs that start in each run, by GitHub's engine over the workflow's `if:`s."""
     events = [(run.event, run.payload) for run in runs]
-    return job_starts(path, events, [{"agent": run.agent, "issue": "1"} for run in runs])
+    # The agent job accepts the run it names (its checks passed: the hand-over is Baton's).
+    outputs = [{"agent": run.agent, "issue": "1", "accepted": "true"} for run in runs]
+    return job_starts(path, events, outputs)
 
 
 class _Recorder(Player):

@@ -120,6 +120,19 @@ class ActionRunner:
     def run(self, event_name: str, payload: dict[str, Any], **extra: str) -> Step:
         return self.invoke(["run"], event_name, payload, **extra)
 
+    def brief(self, *, state: str | None = None, handover: str | None = None, **extra: str) -> Step:
+        """The agent job's `brief` step on the run Baton's last dispatch started: the issue,
+        the state and the hand-over from the dispatch (each may be given otherwise), the
+        briefing written to prompt.md."""
+        name, payload = payloads.from_dispatch(self.fake, self.fake.dispatches[-1])
+        inputs = payload["inputs"]
+        prompt = self.workdir / "prompt.md"
+        prompt.unlink(missing_ok=True)
+        args = ["context", "--issue", str(inputs["issue"]), "--output", str(prompt)]
+        args += ["--state", inputs.get("state", "") if state is None else state]
+        args += ["--handover", inputs.get("handover", "") if handover is None else handover]
+        return self.invoke(args, name, payload, **extra)
+
     def report(self, issue: int, result: dict[str, Any], **extra: str) -> Step:
         path = self.workdir / "result.json"
         path.write_text(json.dumps(result), encoding="utf-8")

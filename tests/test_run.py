@@ -12,7 +12,9 @@ import pytest
 from baton.core.model.decision import Outcome
 from baton.core.model.events import Commented, IssueChanged
 from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.model.record import handover
 from baton.errors import TrackerError
+from baton.issue import record_comment
 from baton.issue.apply import Applied
 from baton.issue.load import Loaded
 from baton.run import MAX_RACES, handle
@@ -52,9 +54,15 @@ def the_pm_reports(gh: MemoryGitHub, settings: Settings) -> Job:
     return report_job(gh, settings, "pm", next_state="analyzing_requirements", summary="Clear")
 
 
-def dispatched_at(at: str, state: str) -> DispatchRequest:
-    """The run of issue #1 started through CHAIN at `at`, handed the state whose agent is due."""
-    inputs = {"issue": "1", "state": state}
+def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
+    """The run of issue #1 started through CHAIN at `at`, handed the state whose agent is due
+    and the hand-over of the record comment as it now is (its attempt and content digest)."""
+    (comment,) = record_comments(gh)
+    inputs = {
+        "issue": "1",
+        "state": state,
+        "handover": handover(record_comment.parse(comment.body)),
+    }
     return DispatchRequest(
         "workflow_dispatch", at, workflow="baton.yml", ref="refs/heads/main", inputs=inputs
     )
@@ -134,7 +142,7 @@ def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agen
         "set_labels",
         "dispatch",
     ]
-    assert gh.dispatches == [dispatched_at("2026-01-05T09:05:00Z", "received")]
+    assert gh.dispatches == [dispatched_at(gh, "2026-01-05T09:05:00Z", "received")]
     assert result.dispatched is True
     assert result.applied == Applied(
         steps=[f"record created (comment {record[0].id})", "labels: -baton, +status:received"],
@@ -198,7 +206,7 @@ def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
         ],
         comment_id=comment_id,
     )
-    assert gh.dispatches == [dispatched_at("2026-01-05T09:10:00Z", "analyzing_requirements")]
+    assert gh.dispatches == [dispatched_at(gh, "2026-01-05T09:10:00Z", "analyzing_requirements")]
     assert (result.dispatched, result.notes) == (True, [])
     assert state_of(gh) == "analyzing_requirements"
 
@@ -338,3 +346,36 @@ def test_a_record_changed_under_every_attempt_writes_nothing_and_says_so(
         "(the next event or sweep will pick it up)"
     )
     assert writes(gh) == written and gh.calls["comment"] == MAX_RACES == 3
+
+
+# --- the hand-over's dispatch --------------------------------------------------------------
+def test_a_dispatch_whose_answer_was_lost_is_said_and_its_re_run_hands_over_the_same_attempt(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    job = the_pm_reports(gh, settings)
+    gh.fail_next("dispatch", TrackerError("GitHub refused starting workflow baton.yml", status=502))
+
+    first = job.run()
+
+    # GitHub may have started the run before answering 502: not sent again, said so.
+    assert gh.calls["dispatch"] == 1 and gh.dispatches == []
+    assert first.dispatched is True and state_of(gh) == "analyzing_requirements"
+    assert any("may or may not have started" in note for note in first.notes)
+    handed = handover(record_of(gh))  # the attempt the lost dispatch named
+
+    rerun = job.run()  # a write user re-runs the report job: the same attempt, the same nonce
+
+    assert [d.inputs["handover"] for d in gh.dispatches] == [handed]
+    assert rerun.dispatched is True
+
+
+def test_a_dispatch_refused_outright_still_fails_the_run(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    enter(gh, settings)
+    job = the_pm_reports(gh, settings)
+    gh.fail_next("dispatch", TrackerError("GitHub refused starting workflow baton.yml", status=403))
+
+    with pytest.raises(TrackerError, match="refused starting workflow"):
+        job.run()

@@ -16,6 +16,7 @@ import pytest
 
 from baton.core.model.decision import Outcome
 from baton.core.model.issue_facts import IssueInfo
+from baton.core.model.record import handover
 from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import RECENT, due_reason, stale_trigger_note
 from baton.sweep import sweep as run_sweep
@@ -29,6 +30,7 @@ from support.memory import (
     record_of,
     state_of,
     sweep,
+    sweep_run,
     writes,
 )
 
@@ -186,3 +188,23 @@ def test_without_an_agent_timeout_a_silent_agent_is_not_due() -> None:
     assert (
         due_reason(_listed("status:implementing", idle=timedelta(days=90)), NOW, settings) is None
     )
+
+
+def test_the_sweeps_retry_of_a_silent_agent_hands_over_the_new_attempt(gh: MemoryGitHub) -> None:
+    settings = configured(agent_timeout="2h")
+    enter(gh, settings)
+    first = record_of(gh)
+    assert first is not None and first.dispatch is not None
+
+    swept = sweep_run(gh, settings, after=3 * HOUR)
+
+    record = record_of(gh)
+    assert swept is not None and swept.decision.outcome is Outcome.retry
+    assert record is not None and record.dispatch is not None and record.attempt == 2
+    # The dispatch names the attempt the record now waits on, never the silent one: a late run
+    # of that one is refused by its agent job, and its report is stale.
+    assert gh.dispatches[-1].inputs["handover"] == handover(record)
+    assert record.dispatch.nonce != first.dispatch.nonce
+    # Within the timeout the same pending attempt is not dispatched again.
+    sweep_run(gh, settings, after=HOUR)
+    assert len(gh.dispatches) == 1

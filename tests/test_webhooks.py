@@ -413,9 +413,7 @@ def test_comments_baton_does_not_act_on_are_ignored_with_a_reason(
     ("inputs", "number"),
     [
         pytest.param({"issue": "12"}, 12, id="the issue as a string"),
-        pytest.param({"issue": "#12"}, 12, id="the issue with a hash"),
         pytest.param({"issue": 12}, 12, id="the issue as a number"),
-        pytest.param({"issue": " 12 "}, 12, id="the issue with blanks around it"),
         pytest.param({"issue": "12", "reason": "chain"}, 12, id="extra inputs are ignored"),
     ],
 )
@@ -427,6 +425,31 @@ def test_a_workflow_dispatch_names_the_issue_to_run_on(inputs: dict[str, Any], n
     assert event.issue.partial is True  # the run fetches the rest
     assert event.source == "workflow_dispatch"
     assert event.id == "dispatch:4242"
+
+
+# `#5`, `05` and ` 5` were issue 5 here but three concurrency groups to GitHub, which builds
+# the group from the same text: only the digits of the number, as the workflow accepts them.
+@pytest.mark.parametrize(
+    "given", ["#12", "012", " 12", "12 ", " 12 ", "+12", "12.0", "1e3", "１２", "1" * 13]
+)
+def test_a_dispatch_names_its_issue_by_its_digits_alone(given: str) -> None:
+    event = parse(workflow_dispatch({"issue": given}))
+
+    assert isinstance(event, Ignored)
+    assert event.reason == (
+        f"workflow_dispatch: the `issue` input must be an issue number like 7, not {given!r}"
+    )
+
+
+def test_a_hand_over_names_its_attempt_and_anything_else_names_none() -> None:
+    nonce, digest = "0123456789abcdef", "a" * 64
+    handed = parse(workflow_dispatch({"issue": "3", "handover": f"{nonce}.{digest}"}))
+    forged = parse(workflow_dispatch({"issue": "3", "handover": f"{nonce}.short"}))
+    by_repository = parse(repository_dispatch({"issue": 3, "handover": f"{nonce}.{digest}"}))
+
+    assert isinstance(handed, Dispatched) and handed.nonce == nonce
+    assert isinstance(forged, Dispatched) and forged.nonce == ""
+    assert isinstance(by_repository, Dispatched) and by_repository.nonce == ""
 
 
 def test_a_dispatch_by_batons_own_bot_is_not_ignored_because_it_chains_runs() -> None:

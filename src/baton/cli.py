@@ -238,8 +238,20 @@ def run() -> None:
 )
 @click.option("--state", envvar="INPUT_STATE", help="The state the agent worked on (stale check).")
 @click.option("--agent", "agent", help="The agent that produced the result.")
+@click.option(
+    "--handover",
+    envvar="INPUT_HANDOVER",
+    default="",
+    help="The hand-over the agent's run was dispatched with (its attempt): a report for "
+    "another attempt is stale.",
+)
 def report(
-    issue: int, result_path: str, changeset_path: str | None, state: str | None, agent: str | None
+    issue: int,
+    result_path: str,
+    changeset_path: str | None,
+    state: str | None,
+    agent: str | None,
+    handover: str,
 ) -> None:
     """Apply an agent's result (and commit its changeset) and start the next agent's run."""
     from baton.action.commands import finish, report_command
@@ -254,6 +266,7 @@ def report(
         state=state or None,
         agent=agent,
         changeset_path=changeset,
+        handover=handover or "",
     )
     sys.exit(finish(env, outcome, click.echo))
 
@@ -272,14 +285,22 @@ def sweep() -> None:
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
 @click.option("--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @click.option("--state", help="Nothing unless the record waits for this state's agent.")
-def context(issue: int, fmt: str, output: str | None, state: str | None) -> None:
+@click.option(
+    "--handover",
+    default="",
+    help="The hand-over Baton dispatched (<nonce>.<digest>): nothing unless the bot's one "
+    "record comment is the one handed over and waits for that run.",
+)
+def context(issue: int, fmt: str, output: str | None, state: str | None, handover: str) -> None:
     """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
     import os
 
     from baton.action.commands import context_command, context_for_stdout, finish
 
     env = _env()
-    outcome, text = context_command(env, issue=issue, fmt=fmt, state=state or None)
+    outcome, text = context_command(
+        env, issue=issue, fmt=fmt, state=state or None, handover=handover or ""
+    )
     if text:
         if output:
             Path(output).write_text(text, encoding="utf-8")

@@ -20,15 +20,16 @@ from baton.core.model.events import (
 )
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.core.model.record import Record
+from baton.core.model.record import handover as handover_of
 from baton.core.model.work import branch_name
 from baton.core.rules.approved_commit import needs_lineage
 from baton.core.rules.catchup import as_event, missed_comment
 from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
-from baton.errors import TrackerError
+from baton.errors import RecordCorrupt, TrackerError
 from baton.github.tracker import DispatchTarget, Git, Issues, PullRequests, Snapshot, Tracker
 from baton.identities import Identities, with_identity
-from baton.issue import epic_facts
+from baton.issue import epic_facts, record_comment
 from baton.issue.apply import Applied, apply
 from baton.issue.changeset_facts import base_links, baton_message, claims, judge, tree_ask
 from baton.issue.load import Loaded, load
@@ -52,6 +53,22 @@ class RunResult:
     def record(self) -> Record | None:
         """The issue's record after this run: the one written, else the one read."""
         return self.decision.record or self.loaded.record
+
+    @property
+    def handover(self) -> str:
+        """What the run of the agent this run names is handed (`record.handover`): its
+        attempt, and the digest of the record comment as this run wrote it (else read it).
+        Empty when no agent is named or no record comment is known."""
+        if not self.decision.agent:
+            return ""
+        written = self.applied.record_body if self.applied else None
+        body = written or self.loaded.record_body
+        if not body:
+            return ""
+        try:
+            return handover_of(record_comment.parse(body))
+        except RecordCorrupt:
+            return ""
 
 
 def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Comment | None]:
@@ -352,14 +369,21 @@ def handle(
             secret=secret,
         )
         if chain is not None and result.decision.agent:
-            dispatch_next(tracker, chain, issue.number, result.decision.state, result.notes)
+            dispatch_next(
+                tracker,
+                chain,
+                issue.number,
+                result.decision.state,
+                result.notes,
+                handover=result.handover,
+            )
             result.dispatched = True
         others = notify or chain
         if others is not None:
             # After the record that ordered them: a run dying here leaves orders the next
             # conductor pass (or the sweep) dispatches again.
             for number in result.decision.notify:
-                tracker.dispatch(others, {"issue": str(number)})
+                dispatch_next(tracker, others, number, None, result.notes)
                 result.notes.append(f"dispatched the run of #{number}")
         return result
     raise TrackerError(
@@ -369,22 +393,43 @@ def handle(
 
 
 def dispatch_next(
-    tracker: Issues, chain: DispatchTarget, number: int, state: str | None, notes: list[str]
+    tracker: Issues,
+    chain: DispatchTarget,
+    number: int,
+    state: str | None,
+    notes: list[str],
+    *,
+    handover: str = "",
 ) -> None:
-    """The next agent's run, handed the state whose agent it starts: its agent job then starts
-    at once, with no decision job before it. A caller whose `workflow_dispatch` declares no
-    `state` input gets GitHub's 422 ("Unexpected inputs provided"), and the issue alone."""
+    """The next agent's run, handed the state whose agent it starts and the attempt it is
+    (`handover`): its agent job then starts at once, with no decision job before it, and runs
+    only that attempt. A caller whose `workflow_dispatch` declares no `state` or `handover`
+    input gets GitHub's 422 ("Unexpected inputs provided"), and the issue alone.
+
+    Sent once: GitHub may create the run and still answer 5xx (or time out), and a second POST
+    would start the agent twice. So a lost answer is said, not retried; the sweep dispatches a
+    silent agent again."""
     inputs = {"issue": str(number)}
-    if state:
-        try:
-            tracker.dispatch(chain, inputs | {"state": state})
-            return
-        except TrackerError as exc:
-            if exc.status != 422 or "Unexpected inputs" not in f"{exc.said} {exc}":
-                raise
+    try:
+        if state and handover:
+            try:
+                tracker.dispatch(chain, inputs | {"state": state, "handover": handover})
+                return
+            except TrackerError as exc:
+                if exc.status != 422 or "Unexpected inputs" not in f"{exc.said} {exc}":
+                    raise
+            notes.append(
+                f"{chain.workflow} declares no `state` or `handover` input under "
+                "workflow_dispatch: dispatched with the issue alone, so the next run starts a "
+                "decision job first (add both inputs to save a job per hand-off; "
+                "examples/workflows/baton.yml)"
+            )
+        tracker.dispatch(chain, inputs)
+    except TrackerError as exc:
+        if exc.status is not None and exc.status < 500:
+            raise
         notes.append(
-            f"{chain.workflow} declares no `state` input under workflow_dispatch: dispatched "
-            "with the issue alone, so the next run starts a decision job first (add the input "
-            "to save a job per hand-off; examples/workflows/baton.yml)"
+            f"the dispatch of #{number}'s next run got no clear answer ({exc}): the run may or "
+            "may not have started; it is not sent twice, and the sweep dispatches a silent "
+            "agent again"
         )
-    tracker.dispatch(chain, inputs)

@@ -33,11 +33,14 @@ from baton.core.model.events import (
     bare_issue,
 )
 from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.model.record import split_handover
 from baton.core.rules.labels import is_bot, is_marker, is_ours, is_trigger, status_labels
 from baton.core.rules.triage import DISPATCHED_RESULT, WORK_EVENTS, View, work_event_reason
 from baton.errors import InvalidEvent
 from baton.names import issue_of_branch
 from baton.workflow.config import Policy
+
+MAX_ISSUE_DIGITS = 12  # more is no issue GitHub has
 
 
 def _object(parent: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -99,14 +102,16 @@ def _issue(payload: dict[str, Any]) -> IssueInfo:
 
 
 def _issue_number(value: Any) -> int | None:
+    """An issue number as a dispatch names it: a positive JSON number, or its digits exactly
+    (`^[1-9][0-9]*$`). `#5`, `05` or ` 5` would be issue 5 here but another concurrency group
+    to GitHub (the workflow builds the group from the same text), so they are none."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value if value > 0 else None
-    text = value.strip().lstrip("#") if isinstance(value, str) else ""
-    if text.isascii() and text.isdecimal():
-        number = int(text)
-        return number if number > 0 else None
+    text = value if isinstance(value, str) else ""
+    if 0 < len(text) <= MAX_ISSUE_DIGITS and text[0] in "123456789" and text.isascii():
+        return int(text) if text.isdecimal() else None
     return None
 
 
@@ -195,21 +200,30 @@ def _parse_dispatch(
 ) -> Event | Ignored:
     inputs = payload.get("inputs") if name == "workflow_dispatch" else payload.get("client_payload")
     inputs = inputs if isinstance(inputs, dict) else {}
-    number = _issue_number(inputs.get("issue"))
+    given = inputs.get("issue")
+    number = _issue_number(given)
     if number is None:
-        return Ignored(reason=f"{name} without an `issue` input: nothing to act on")
+        if given in (None, ""):
+            return Ignored(reason=f"{name} without an `issue` input: nothing to act on")
+        shown = repr(given)[:40]
+        return Ignored(
+            reason=f"{name}: the `issue` input must be an issue number like 7, not {shown}"
+        )
     actor = _actor(_object(payload, "sender", "sender"), policy, "sender")
     if name == "repository_dispatch" and "result" in inputs:
         # Any write user can send a repository_dispatch: a result in it would skip every check
         # `baton report` makes (the record's agent, state and attempt, the changeset). Results
         # reach Baton only through `baton report` (docs/security.md).
         return Ignored(reason=DISPATCHED_RESULT, issue=number)
+    handed = inputs.get("handover") if name == "workflow_dispatch" else None
+    split = split_handover(handed) if isinstance(handed, str) else None
     return Dispatched(
         id=f"dispatch:{run_id}" if run_id else "",
         issue=bare_issue(number),
         actor=actor,
         at=now,
         source=name,
+        nonce=split[0] if split else "",
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 from action_harness import ActionRunner, parse_outputs
 from baton.action import entry
 from baton.cli import cli
+from baton.core.model.record import split_handover
 from fakes.http_github import FakeGitHub
 
 HOSTILE_LINES = [
@@ -103,8 +104,11 @@ def test_a_transition_writes_the_same_bytes_and_calls_through_either_entry(
 ) -> None:
     console = _transition(tmp_path / "console", CONSOLE)
     clicked = _transition(tmp_path / "click", CLICK)
+    # The hand-over binds the record each run wrote at its own time: its shape is the same.
+    handed = [run[1].pop("handover") for run in (console, clicked)]
     assert console[:3] == clicked[:3]
     assert "transition: entered at received" in console[0]
+    assert all(split_handover(value) for value in handed)
 
 
 def test_a_transition_loads_neither_click_nor_the_other_commands(tmp_path: Path) -> None:

@@ -30,13 +30,14 @@ def action(fake: FakeGitHub, tmp_path: Path) -> ActionRunner:
 
 
 def chained(action: ActionRunner, fake: FakeGitHub, step: Step) -> Step:
-    """The run a report's workflow_dispatch starts: it names the agent due."""
+    """The run a report's workflow_dispatch starts: its agent job accepts the hand-over and
+    names the agent due."""
     assert step.decision["agent"], step.stdout
-    name, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
-    kicked = action.run(name, payload)
+    assert fake.dispatches[-1].inputs["handover"] == step.outputs["handover"]
+    kicked = action.brief()
     assert kicked.returncode == 0, kicked.stdout + kicked.stderr
     assert kicked.outputs["agent"] == step.outputs["agent"]
-    assert kicked.outputs["transitioned"] == "false"
+    assert kicked.outputs["accepted"] == "true", kicked.stderr
     assert kicked.calls == [("POST", "/graphql BatonRead")], "a chained run only reads, once"
     return kicked
 
@@ -89,7 +90,8 @@ def test_an_issue_walks_from_opened_to_completed_over_http(
     assert step.outputs["state"] == "analyzing_requirements"
     assert fake.dispatches[-1].workflow == "baton.yml"
     assert fake.dispatches[-1].ref == "refs/heads/main"
-    assert fake.dispatches[-1].inputs == {"issue": "1", "state": "analyzing_requirements"}
+    handed = {"issue": "1", "state": "analyzing_requirements", "handover": step.outputs["handover"]}
+    assert fake.dispatches[-1].inputs == handed
 
     step = report(
         action,

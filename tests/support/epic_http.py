@@ -75,16 +75,33 @@ class EpicPlayer:
         self.steps.append((f"run {name}", step))
         self.check()
         if step.outputs.get("agent"):
-            self.play(int(step.outputs["issue"]), step.outputs["agent"])
+            handed = {"INPUT_HANDOVER": step.outputs.get("handover", "")}
+            self.play(int(step.outputs["issue"]), step.outputs["agent"], **handed)
         return step
 
-    def play(self, number: int, agent: str) -> Step | None:
+    def handed_over(self, name: str, payload: dict[str, Any]) -> Step:
+        """A run Baton's dispatch started with the state and the hand-over: no baton job. The
+        agent job checks it and plays the agent, its report naming that hand-over; a refused
+        one is decided by the report job instead (the workflow's REFUSED)."""
+        inputs = payload["inputs"]
+        number, prompt = int(inputs["issue"]), str(self.action.workdir / "prompt.md")
+        args = ["context", "--issue", str(number), "--state", inputs["state"], "--output", prompt]
+        brief = ok(self.action.invoke([*args, "--handover", inputs["handover"]], name, payload))
+        self.steps.append((f"brief #{number}", brief))
+        if brief.outputs.get("accepted") == "true":
+            handed = {"INPUT_HANDOVER": inputs["handover"], "INPUT_STATE": inputs["state"]}
+            self.play(number, brief.outputs["agent"], **handed)
+        elif brief.outputs.get("accepted") == "false":
+            self.event(name, payload)
+        return brief
+
+    def play(self, number: int, agent: str, **extra: str) -> Step | None:
         record = latest_record(self.fake, number)
         play = self.agent(number, agent, record)
         self.agent_runs.append((number, agent))
         if play is None:
             return None
-        return self.report(number, play)
+        return self.report(number, play, **extra)
 
     def report(self, number: int, play: Play, **extra: str) -> Step:
         step = self.raw_report(number, play, **extra)
@@ -146,7 +163,10 @@ class EpicPlayer:
             request = self.fake.dispatches[self.played]
             self.played += 1
             name, payload = payloads.from_dispatch(self.fake, request)
-            self.event(name, payload)
+            if payload.get("inputs", {}).get("handover"):
+                self.handed_over(name, payload)
+            else:
+                self.event(name, payload)
             ran += 1
         return ran
 

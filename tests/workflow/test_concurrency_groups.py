@@ -16,10 +16,19 @@ import pytest
 
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
-from support.expressions import EXPANDED, REUSABLE, jobs, render, require_engine, reusable_inputs
+from support.expressions import (
+    EXPANDED,
+    REUSABLE,
+    job_starts,
+    jobs,
+    render,
+    require_engine,
+    reusable_inputs,
+)
 
 require_engine()
 SHA = "a" * 40
+HANDOVER = f"{'0' * 16}.{'a' * 64}"
 
 
 def _jobs(path: Path) -> dict[str, Any]:
@@ -82,10 +91,16 @@ def _workflow_run(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str,
     return "workflow_run", payload
 
 
+def _repository_dispatch(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+    payload = payloads.repository_dispatch(gh, "baton", {"issue": n}, sender="maria")
+    return "repository_dispatch", payload
+
+
 EVENTS: dict[str, Event] = {
     "a label": _labeled,
     "a comment": _commented,
     "Baton's dispatch": _dispatched,
+    "a repository dispatch": _repository_dispatch,
     "a review": _reviewed,
     "the merge": _closed,
     "a check suite": _suite,
@@ -105,14 +120,21 @@ def _groups(path: Path, prefix: str | None, number: int) -> dict[str, str]:
         name, payload = build(gh, last, branch)
         github = {"event_name": name, "event": payload, "repository": "octo/repo"}
         contexts.append({"github": github, "inputs": _inputs(prefix)})
-    names = [*EVENTS, "the report job", "the report job of a run without a baton job"]
+    names = [
+        *EVENTS,
+        "the report job",
+        "the report job of a run without a baton job",
+        "the report job of a repository dispatch's run",
+    ]
     rendered = [render([jobs["baton"]["concurrency"]["group"]], context)[0] for context in contexts]
     group = jobs["report"]["concurrency"]["group"]
     after_baton = {"issue": str(last)}
-    inputs = {"issue": str(last), "state": "implementing"}
+    inputs = {"issue": str(last), "state": "implementing", "handover": HANDOVER}
     dispatch = payloads.workflow_dispatch(gh, inputs, sender=gh.bot_login)
     handed_over = {"event_name": "workflow_dispatch", "event": dispatch}
-    for outputs, github in (after_baton, contexts[2]["github"]), ({}, handed_over):
+    by_repository = contexts[3]["github"]
+    runs = [(after_baton, contexts[2]["github"]), ({}, handed_over), ({}, by_repository)]
+    for outputs, github in runs:
         report = {"needs": {"baton": {"outputs": outputs}}, "github": github}
         rendered += render([group], report | {"inputs": _inputs(prefix)})
     return dict(zip(names, rendered, strict=True))
@@ -153,3 +175,57 @@ def test_the_engine_renders_what_the_runner_would() -> None:
         {"x": {"n": 7}},
     )
     assert rendered == ["a-7--p/7"]
+
+
+# `#5`, `05` and ` 5` are three groups to GitHub: a dispatch's issue is its digits alone
+# (`^[1-9][0-9]*$`), or no job starts (and Baton's parser refuses the same text: test_webhooks).
+HOSTILE = ["#5", "05", " 5", "5 ", "-5", "+5", "5.0", "1e3", "1E3", "", "0", "5a", "5\n", "0x5"]
+HOSTILE += ["1 5", "\u00a05", "5\u00a0", "Infinity", "true", "[5]", "5,0", "1_000"]
+FINE = ["5", "10", "7", "123456"]
+NAMED = {"agent": "developer", "issue": "5", "handover": HANDOVER, "accepted": "true"}
+
+
+def _by(sender: str, inputs: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    gh = MemoryGitHub("octo/repo")
+    return "workflow_dispatch", payloads.workflow_dispatch(gh, inputs, sender=sender)
+
+
+def _asked(issue: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A write user's dispatch, Baton's hand-over and a repository dispatch of `issue`."""
+    gh = MemoryGitHub("octo/repo")
+    handed = {"issue": issue, "state": "implementing", "handover": HANDOVER}
+    by_repository = payloads.repository_dispatch(gh, "baton", {"issue": issue}, sender="maria")
+    return [
+        _by("maria", {"issue": issue}),
+        _by(gh.bot_login, handed),
+        ("repository_dispatch", by_repository),
+    ]
+
+
+@pytest.mark.parametrize("path", [REUSABLE, EXPANDED], ids=["reusable", "expanded"])
+@pytest.mark.parametrize("issue", HOSTILE)
+def test_a_dispatch_naming_its_issue_otherwise_than_by_its_digits_starts_no_job(
+    path: Path, issue: str
+) -> None:
+    events = _asked(issue)
+    assert job_starts(path, events, [NAMED] * len(events)) == [(), (), ()]
+
+
+@pytest.mark.parametrize("path", [REUSABLE, EXPANDED], ids=["reusable", "expanded"])
+@pytest.mark.parametrize("issue", FINE)
+def test_a_dispatch_naming_its_issue_by_its_digits_starts_its_jobs(path: Path, issue: str) -> None:
+    events = _asked(issue)
+    starts = job_starts(path, events, [NAMED] * len(events))
+    every = ("baton", "agent", "report")
+    assert starts == [every, ("agent", "report"), every]
+
+
+@pytest.mark.parametrize("path", [REUSABLE, EXPANDED], ids=["reusable", "expanded"])
+def test_a_repository_dispatch_names_its_issue_as_a_json_number_too(path: Path) -> None:
+    gh = MemoryGitHub("octo/repo")
+    events = [
+        ("repository_dispatch", payloads.repository_dispatch(gh, "b", {"issue": n}, sender="maria"))
+        for n in (5, 5.5, 0, -5, 1e21)
+    ]
+    starts = job_starts(path, events, [NAMED] * len(events))
+    assert starts == [("baton", "agent", "report"), (), (), (), ()]

@@ -183,6 +183,7 @@ def workflow_run(branch: str, conclusion: str, *, fork: str | None = None) -> tu
 def dispatch(issue: str, state: str = "", sender: str | None = None) -> tuple[str, Payload]:
     gh, _ = _issue(())
     inputs = ({"issue": issue} if issue else {}) | ({"state": state} if state else {})
+    inputs |= {"handover": f"{'0' * 16}.{'a' * 64}"} if state else {}
     payload = payloads.workflow_dispatch(gh, inputs, sender=sender or gh.bot_login)
     return "workflow_dispatch", payload
 

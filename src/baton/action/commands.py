@@ -127,10 +127,11 @@ def chain_target(env: ActionEnv) -> DispatchTarget | None:
 def _from_result(result: RunResult, settings: Settings, tracker: ActionTracker) -> CommandResult:
     decision = result.decision
     calls = cost_note(tracker)
-    outcome = CommandResult(
-        outputs=decision_outputs(decision, result.record),
-        summary=decision_summary(result, settings, calls),
-    )
+    outputs = decision_outputs(decision, result.record)
+    if decision.agent:
+        # What the agent's run is handed (`RunResult.handover`): its attempt and the record.
+        outputs["handover"] = result.handover
+    outcome = CommandResult(outputs=outputs, summary=decision_summary(result, settings, calls))
     outcome.log.append(f"#{decision.issue}: {decision.outcome.value}: {decision.reason}")
     if decision.agent:
         outcome.log.append(f"next agent: {decision.agent}")
@@ -267,8 +268,11 @@ def report_command(
     state: str | None,
     agent: str | None,
     changeset_path: Path | None = None,
+    handover: str = "",
 ) -> CommandResult:
-    """`baton report`: apply an agent's result, commit its changeset, chain the next run."""
+    """`baton report`: apply an agent's result, commit its changeset, chain the next run.
+    `handover`: the attempt the agent's run was dispatched for (`<nonce>[.<digest>]`), from
+    the dispatch or the baton job, never from the agent's job: a report for another is stale."""
     from baton.action.handback import read_agent_result, read_changeset
     from baton.core.model.agent_result import AgentResult
     from baton.core.model.events import report
@@ -301,6 +305,7 @@ def report_command(
             now=now(),
             run_id=env.run_id,
             state=state,
+            nonce=handover.partition(".")[0].strip(),
         )
         if unreadable is not None:
             refused = ChangesetFacts(status="refused", problems=[unreadable])
@@ -317,15 +322,25 @@ def report_command(
 
 
 def context_command(
-    env: ActionEnv, *, issue: int, fmt: str, state: str | None = None
+    env: ActionEnv, *, issue: int, fmt: str, state: str | None = None, handover: str = ""
 ) -> tuple[CommandResult, str]:
-    """`baton context`: the briefing (action/handover.py), with `state` checked first."""
+    """`baton context`: the briefing (action/handover.py), with `state` and `handover`
+    checked first."""
     from baton.action.handover import read_briefing
 
     try:
         settings = load_settings(env)
         tracker = make_tracker(env, settings)
-        got = read_briefing(env, settings, tracker, issue=issue, fmt=fmt, state=state, now=now())
+        got = read_briefing(
+            env,
+            settings,
+            tracker,
+            issue=issue,
+            fmt=fmt,
+            state=state,
+            now=now(),
+            handover=handover,
+        )
     except BatonError as exc:
         return _failure(exc), ""
     return CommandResult(outputs=got.outputs, log=got.log, warnings=got.warnings), got.text

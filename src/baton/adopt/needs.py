@@ -22,7 +22,12 @@ TRIGGERS: dict[str, tuple[frozenset[str] | None, str]] = {
     "schedule": (None, "the sweep: timeouts, drifted labels, silent agents"),
 }
 DISPATCH_INPUT = "issue"  # the input `baton report` dispatches the next run with
-HANDOVER_INPUT = "state"  # the state handed over with it, so that run starts no `baton` job
+# The state handed over with it, and the attempt with its record's digest: with both, that run
+# starts no `baton` job (a caller lacking either gets the issue alone, and a `baton` job first).
+HANDOVER_INPUTS = {
+    "state": "the state whose agent Baton starts",
+    "handover": "the attempt Baton starts, left empty by humans",
+}
 
 # The union of what the reusable workflow's jobs ask of GITHUB_TOKEN: a caller grants at least
 # this (a called workflow's jobs can only narrow the caller's grant).

@@ -291,10 +291,13 @@ class GitHubIssues(Role):
         return issues, (page + 1 if more else None)
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None:
+        """Sent once: a 5xx may come after GitHub created the run, and a second POST would
+        start the agent twice (`run.dispatch_next` says so; the sweep covers a lost one)."""
         self.transport.call(
             "POST",
             f"{self.transport.base}/actions/workflows/{quote(target.workflow, safe='')}/dispatches",
             f"starting workflow {target.workflow}",
+            once=True,
             input={"ref": target.ref, "inputs": inputs},
         )
 

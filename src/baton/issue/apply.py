@@ -33,6 +33,8 @@ class Applied:
 
     steps: list[str] = field(default_factory=list)
     comment_id: int | None = None
+    # The record comment as written (a hand-over binds to it); what was done is the rest.
+    record_body: str | None = field(default=None, compare=False)
 
 
 def label_specs(workflow: Workflow, policy: Policy) -> dict[str, LabelSpec]:
@@ -135,6 +137,8 @@ def _account(
     decision: Decision, loaded: Loaded, issue: IssueInfo, writes: Writes, written: Written
 ) -> Applied:
     done = Applied(comment_id=written.record_comment or loaded.comment_id)
+    if written.record_comment is not None:
+        done.record_body = writes.record
     if written.reposted and loaded.record and loaded.record.outbox:
         done.steps.append(f"re-posted the message of revision {loaded.record.outbox.revision}")
     if written.record_gone is not None:

@@ -24,6 +24,7 @@ from baton.issue.record_comment import find_records, parse
 from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
+from baton.sim.payloads import DispatchRequest
 from baton.sweep import sweep
 from baton.workflow.config import Settings
 
@@ -103,6 +104,18 @@ class Actions:
         records = find_records(self.gh.comments_of(number), self.gh.bot_login)
         return parse(records[-1].body) if records else None
 
+    def hand_over(self, request: DispatchRequest) -> None:
+        """A run Baton dispatched with the hand-over starts no decision job: its agent job runs
+        the attempt the record still waits on; a refused one is decided by the report job."""
+        number = int(request.inputs["issue"])
+        record = self.record(number)
+        pending = record.dispatch if record is not None else None
+        nonce = request.inputs["handover"].partition(".")[0]
+        if record is not None and pending is not None and pending.nonce == nonce:
+            self._job(number, pending.agent)
+        else:
+            self.event(*payloads.from_dispatch(self.gh, request))
+
     # --- agents --------------------------------------------------------------------------------
     def run_agent(self, number: int, agent: str) -> RunResult | None:
         """The agent job: the agent plays, and `baton report` hands its result back."""
@@ -122,6 +135,7 @@ class Actions:
             now=self.gh.now,
             run_id=f"run-{self.runs}",
             state=record.state if record else None,
+            nonce=record.dispatch.nonce if record and record.dispatch else "",
         )
         changeset = self._changeset(number, record, play) if play.changes else None
         outcome = handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset)
@@ -156,8 +170,10 @@ class Actions:
         while (self.gh.dispatches or self.jobs) and ran < limit:
             if self.gh.dispatches:
                 request = self.gh.dispatches.pop(0)
-                name, payload = payloads.from_dispatch(self.gh, request)
-                self.event(name, payload)
+                if request.inputs.get("handover"):
+                    self.hand_over(request)
+                else:
+                    self.event(*payloads.from_dispatch(self.gh, request))
             else:
                 number, agent = self.jobs.pop(0)
                 self.run_agent(number, agent)

@@ -64,13 +64,24 @@ CASES = [
         id="the dispatch input is named otherwise",
     ),
     pytest.param(
-        _edited("      state: #", "      hint: #"),
+        _edited("      state: #", "      hint: #").replace("      handover: #", "      note: #"),
         [
-            f"warning: {PATH}: `workflow_dispatch` has no `state` input, so each hand-off "
-            "starts a `baton` job to name the agent (three jobs instead of two)",
-            "  fix: add `state: {description: the state whose agent Baton starts}` beside `issue`",
+            f"warning: {PATH}: `workflow_dispatch` has no `state` and `handover` input, so each "
+            "hand-off starts a `baton` job to name the agent (three jobs instead of two)",
+            "  fix: add `state: {description: the state whose agent Baton starts}, handover: "
+            "{description: the attempt Baton starts, left empty by humans}` beside `issue`",
         ],
-        id="an older caller without the hand-over input",
+        id="an older caller without the hand-over inputs",
+    ),
+    pytest.param(
+        _edited("      handover: #", "      note: #"),
+        [
+            f"warning: {PATH}: `workflow_dispatch` has no `handover` input, so each hand-off "
+            "starts a `baton` job to name the agent (three jobs instead of two)",
+            "  fix: add `handover: {description: the attempt Baton starts, left empty by "
+            "humans}` beside `issue`",
+        ],
+        id="a caller with the state but not the attempt",
     ),
     pytest.param(
         _edited("      checks: read\n", ""),

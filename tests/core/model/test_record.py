@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from baton.core.model.record import KEEP_PROCESSED, HistoryEntry, Record, clip
+from baton.core.model.record import KEEP_PROCESSED, Dispatch, HistoryEntry, Record, clip
 
 AT = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -60,3 +60,25 @@ def test_the_previous_state_is_the_last_move_s_origin() -> None:
         ]
     )
     assert moved.previous_state == "triage"
+
+
+# --- a dispatch's identity and a record's content digest --------------------------------------
+def _dispatch(**changes: object) -> Dispatch:
+    at = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+    base = Dispatch(agent="developer", state="implementing", attempt=1, at=at, by="e", run="9")
+    return base.model_copy(update=changes)
+
+
+def test_a_dispatch_is_named_by_its_attempt_alone() -> None:
+    pending = _dispatch()
+    at = pending.at
+
+    assert len(pending.nonce) == 16 and set(pending.nonce) <= set("0123456789abcdef")
+    assert _dispatch(by="tick:7", run="12").nonce == pending.nonce, "named again: one attempt"
+    others = [
+        _dispatch(attempt=2),
+        _dispatch(state="fixing_issues"),
+        _dispatch(agent="tester"),
+        _dispatch(at=at.replace(second=1)),
+    ]
+    assert len({pending.nonce, *(o.nonce for o in others)}) == 5

@@ -103,6 +103,40 @@ def test_a_dispatched_run(lifecycle, state, changes, outcome, agent):
     assert decision.record is None
 
 
+def test_a_hand_over_is_its_own_agent_jobs_to_run_never_a_second_time(lifecycle):
+    # A refused hand-over decided in the report job, or one another identity sent: the run
+    # Baton waits on is that dispatch's agent job's, so deciding it here starts none.
+    record = lifecycle.record("implementing")
+    nonce = record.dispatch.nonce
+    event = lifecycle.dispatched("implementing").model_copy(update={"nonce": nonce})
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.agent, decision.record) == (Outcome.ignored, None, None)
+    assert decision.reason == f"the developer's run {nonce} is its hand-over's to start"
+
+
+def test_a_late_hand_over_starts_nothing(lifecycle):
+    record = lifecycle.record("implementing")
+    event = lifecycle.dispatched("implementing").model_copy(update={"nonce": "0" * 16})
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.agent) == (Outcome.ignored, None)
+    assert decision.reason == f"the hand-over {'0' * 16} is for an earlier run"
+
+
+def test_a_hand_over_to_an_issue_closed_since_forgets_the_run(lifecycle):
+    record = lifecycle.record("implementing")
+    event = lifecycle.dispatched("implementing").model_copy(update={"nonce": record.dispatch.nonce})
+    closed = event.model_copy(update={"issue": event.issue.model_copy(update={"state": "closed"})})
+
+    decision = lifecycle.decide(record, closed)
+
+    assert decision.outcome is Outcome.noted
+    assert decision.record.dispatch is None
+
+
 # --- the sweep --------------------------------------------------------------------------
 def test_a_wait_that_reaches_its_timeout_moves_on(lifecycle):
     record = lifecycle.record(CLARIFY)

@@ -330,6 +330,57 @@ def test_a_stale_report_is_refused_and_remembered(lifecycle, state, record_chang
     assert event.id in decision.record.processed
 
 
+# A hand-over names the attempt its run was dispatched for: a late run (a dispatch GitHub
+# started twice, a re-run of an old run) reports on an attempt Baton no longer waits on.
+def test_a_report_for_another_attempt_is_stale_moves_nothing_and_is_said_once(lifecycle):
+    first = lifecycle.record("implementing").dispatch
+    retry = first.model_copy(update={"attempt": 2, "at": first.at.replace(minute=30)})
+    record = lifecycle.record("implementing", attempt=2, dispatch=retry)
+    done = result(next_state="running_tests")
+    event = lifecycle.reported("implementing", done, nonce=first.nonce)
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state, decision.agent) == (
+        Outcome.refused,
+        "implementing",
+        None,
+    )
+    assert decision.reason == (
+        f"stale report: the report is for run {first.nonce}, but implementing waits on attempt "
+        f"2 of the developer (run {retry.nonce})"
+    )
+    assert decision.message is None, "said in the log, once; nothing posted"
+    assert (decision.record.attempt, decision.record.dispatch) == (2, retry)
+    assert event.id in decision.record.processed
+    # Delivered again: already seen, not refused a second time.
+    again = lifecycle.decide(decision.record, event)
+    assert (again.outcome, again.record) == (Outcome.ignored, None)
+
+
+def test_a_report_for_the_attempt_waited_on_applies(lifecycle):
+    record = lifecycle.record("implementing")
+    event = lifecycle.reported(
+        "implementing", result(next_state="running_tests"), nonce=record.dispatch.nonce
+    )
+
+    decision = lifecycle.decide(record, event)
+
+    assert (decision.outcome, decision.state) == (Outcome.transition, "running_tests")
+
+
+def test_a_report_naming_an_attempt_where_none_is_pending_is_stale(lifecycle):
+    record = lifecycle.record("implementing", dispatch=None)
+    event = lifecycle.reported("implementing", result(), nonce="0123456789abcdef")
+
+    decision = lifecycle.decide(record, event)
+
+    assert decision.reason == (
+        "stale report: the report is for run 0123456789abcdef, but no agent run is pending in "
+        "implementing"
+    )
+
+
 # --- limits -----------------------------------------------------------------------------
 LOOP = ["implementing", "running_tests"] * 2 + ["implementing"]
 

@@ -14,7 +14,7 @@ from baton.adopt.findings import Finding, error, warning
 from baton.adopt.needs import (
     CALLER_PATH,
     DISPATCH_INPUT,
-    HANDOVER_INPUT,
+    HANDOVER_INPUTS,
     PERMISSIONS,
     REUSABLE_WORKFLOW,
     TRIGGERS,
@@ -127,16 +127,26 @@ def _trigger_findings(path: str, data: dict[Any, Any]) -> list[Finding]:
                 "`workflow_dispatch:`",
             )
         )
-    elif "workflow_dispatch" in triggers and HANDOVER_INPUT not in (inputs or {}):
-        found.append(
-            warning(
-                f"{path}: `workflow_dispatch` has no `{HANDOVER_INPUT}` input, so each hand-off "
-                "starts a `baton` job to name the agent (three jobs instead of two)",
-                f"add `{HANDOVER_INPUT}: {{description: the state whose agent Baton starts}}` "
-                f"beside `{DISPATCH_INPUT}`",
-            )
-        )
+    elif "workflow_dispatch" in triggers:
+        found.extend(_handover_inputs(path, inputs or {}))
     return found
+
+
+def _handover_inputs(path: str, inputs: dict[Any, Any]) -> list[Finding]:
+    """A warning for the hand-over's inputs the caller lacks: Baton's dispatch then falls
+    back to the issue alone (GitHub refuses unexpected inputs), and a `baton` job first."""
+    missing = [name for name in HANDOVER_INPUTS if name not in inputs]
+    if not missing:
+        return []
+    names = " and ".join(f"`{name}`" for name in missing)
+    paste = ", ".join(f"{name}: {{description: {HANDOVER_INPUTS[name]}}}" for name in missing)
+    return [
+        warning(
+            f"{path}: `workflow_dispatch` has no {names} input, so each hand-off starts a "
+            "`baton` job to name the agent (three jobs instead of two)",
+            f"add `{paste}` beside `{DISPATCH_INPUT}`",
+        )
+    ]
 
 
 def _granted(value: Any) -> dict[str, str] | None:

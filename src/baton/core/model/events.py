@@ -83,11 +83,19 @@ class AgentReported(_Event):
     pull_request: PullRequestFacts | None = Field(
         default=None, description="The pull request this run opened (or could not)."
     )
+    nonce: str = Field(
+        default="",
+        description="The attempt the agent's run was dispatched for (`Dispatch.nonce`), from "
+        "the dispatch or the baton job; a report for another attempt is stale.",
+    )
 
 
 class Dispatched(_Event):
     kind: Literal["dispatch"] = "dispatch"
     source: str = "workflow_dispatch"
+    nonce: str = Field(
+        default="", description="The attempt a hand-over names (its `handover` input), if any."
+    )
 
 
 class Tick(_Event):
@@ -234,10 +242,12 @@ def report(
     run_id: str,
     actor: str = "baton",
     state: str | None = None,
+    nonce: str = "",
 ) -> AgentReported:
     return AgentReported(
         run_id=run_id,
         state=state,
+        nonce=nonce,
         id=f"report:{run_id}" if run_id else "",
         issue=bare_issue(number),
         actor=Actor(login=actor, is_bot=True),

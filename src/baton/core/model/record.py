@@ -7,6 +7,8 @@ lists bounded so the record stays small however long the issue lives (the codec 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,6 +27,14 @@ KEEP_PROCESSED = 40  # event ids remembered for de-duplication
 KEEP_FEEDBACK = 10
 EXCERPT = 600  # characters of a human reply kept in the record; the agent reads the comment itself
 OUTBOX_LIMIT = 3_000  # characters of a message kept in the outbox for re-posting
+NONCE_LENGTH = 16  # hex digits of a dispatch's identity
+DIGEST_LENGTH = 64  # hex digits of a record's content digest (sha256)
+HEX = frozenset("0123456789abcdef")
+# What a run rewrites when it only takes note of an event (`seen`), writes the record again or
+# signs it: left out of a record's content digest (`content_digest`), so a comment Baton
+# notes while an agent's run is on its way does not refuse that run.
+# (The signature is no field of the model: it is never in the digest.)
+BOOKKEEPING = frozenset({"processed", "last_comment_id", "revision", "written_at", "outbox"})
 
 
 def clip(text: str, limit: int) -> str:
@@ -82,6 +92,19 @@ class Dispatch(BaseModel):
     at: datetime
     by: str = ""  # the event that caused it
     run: str = ""  # the workflow run that decided it: a re-run of that run may send it again
+
+    @property
+    def nonce(self) -> str:
+        """This attempt's identity, carried by its dispatch and required by its agent job and
+        its report. Derived, so deciding stays pure and the record needs no new field: the
+        agent, the state, the attempt and when it was made due. Not `by` and `run`, which a
+        run naming the same attempt again rewrites (`finish`): that is still this attempt.
+        A new attempt, a new state or a new visit is made due at another time, so it differs.
+        Not a secret (anyone reading the record can compute it): it tells attempts apart,
+        it authorises nothing; 64 bits, so two attempts of one issue never share one."""
+        at = self.at.isoformat()
+        text = f"{self.agent}\0{self.state}\0{self.attempt}\0{at}"
+        return hashlib.sha256(text.encode()).hexdigest()[:NONCE_LENGTH]
 
 
 class LastReport(BaseModel):
@@ -165,3 +188,32 @@ class Record(BaseModel):
         if not event_id or event_id in self.processed:
             return list(self.processed)
         return [*self.processed, event_id][-KEEP_PROCESSED:]
+
+
+def content_digest(record: Record) -> str:
+    """sha256 of the record's content as Baton wrote it, less its bookkeeping (`BOOKKEEPING`):
+    the hand-over's binding of the briefing to the record the report or baton job verified.
+    Canonical JSON of the validated model, so the writer and the reader of one record comment
+    compute the same digest whatever the spacing or order of its JSON."""
+    data = record.model_dump(mode="json", by_alias=True, exclude=set(BOOKKEEPING))
+    canonical = json.dumps(data, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def handover(record: Record) -> str:
+    """The value a dispatch hands over (`<nonce>.<digest>`): which attempt it starts, and the
+    record it was decided on. Empty when no agent run is pending."""
+    if record.dispatch is None:
+        return ""
+    return f"{record.dispatch.nonce}.{content_digest(record)}"
+
+
+def split_handover(text: str) -> tuple[str, str] | None:
+    """(nonce, digest) of a hand-over value, or None unless it is exactly `handover`'s shape:
+    16 and 64 lowercase hex digits around one dot."""
+    nonce, dot, digest = text.partition(".")
+    if not dot or len(nonce) != NONCE_LENGTH or len(digest) != DIGEST_LENGTH:
+        return None
+    if not all(c in HEX for c in nonce + digest):
+        return None
+    return nonce, digest

@@ -89,9 +89,12 @@ def on_dispatch(ctx: Ctx, event: Dispatched) -> Draft:
     run = event.id.removeprefix("dispatch:")
     if run and ctx.record.has_processed(f"report:{run}"):
         return Draft(Outcome.ignored, "this run's agent already reported; a re-run starts nothing")
+    pending = ctx.record.dispatch
+    if event.nonce and (pending is None or pending.nonce != event.nonce):
+        # A hand-over for an attempt Baton no longer waits on: a late run starts nothing.
+        return Draft(Outcome.ignored, f"the hand-over {event.nonce} is for an earlier run")
     agent = agent_due(ctx, ctx.record)
     if agent is None:
-        pending = ctx.record.dispatch
         if event.issue.state == "closed" and pending is not None:
             return Draft(
                 Outcome.noted,
@@ -99,6 +102,12 @@ def on_dispatch(ctx: Ctx, event: Dispatched) -> Draft:
                 record=seen(ctx).model_copy(update={"dispatch": None}),
             )
         return Draft(Outcome.ignored, f"nothing to run: {ctx.state} has no agent due")
+    if event.nonce:
+        # A hand-over is its own agent job's to run (or to refuse): deciding it here (a
+        # refused hand-over, a dispatch another identity sent) starts no second run of it.
+        return Draft(
+            Outcome.ignored, f"the {agent}'s run {event.nonce} is its hand-over's to start"
+        )
     return Draft(Outcome.resume, f"{ctx.state} is due: run the {agent}", agent=agent)
 
 

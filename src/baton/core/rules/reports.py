@@ -50,6 +50,8 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         stale = f"{ctx.state} is not waiting on an agent"
     elif event.agent and event.agent != spec.agent:
         stale = f"the report is from {event.agent}, but {ctx.state} belongs to {spec.agent}"
+    elif event.nonce and (record.dispatch is None or record.dispatch.nonce != event.nonce):
+        stale = _another_attempt(ctx, event.nonce)
     if stale:
         # Remembered, so the same report delivered again later can never apply to a new state.
         # A commit this run already made (the issue moved meanwhile) is remembered too: it is
@@ -91,6 +93,18 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         why = f"the changeset was not committed: {ctx.state} does not change code"
         return replace(draft, reason=f"{draft.reason}; {why}")
     return _pull_request(ctx, event, _on_result(ctx, result, agent, feedback))
+
+
+def _another_attempt(ctx: Ctx, nonce: str) -> str:
+    """Why a report naming `nonce` is not for the run Baton waits on: a late run (a dispatch
+    GitHub started twice, a re-run of an old run) reporting on a newer attempt."""
+    pending = ctx.record.dispatch
+    if pending is None:
+        return f"the report is for run {nonce}, but no agent run is pending in {ctx.state}"
+    return (
+        f"the report is for run {nonce}, but {ctx.state} waits on attempt {pending.attempt} "
+        f"of the {pending.agent} (run {pending.nonce})"
+    )
 
 
 def _on_result(ctx: Ctx, result: AgentResult, agent: str, feedback: list[str]) -> Draft:
