@@ -67,9 +67,7 @@ def test_durations_read_in_the_largest_units_that_matter() -> None:
 def test_a_hostile_title_is_shown_as_plain_text_in_every_table() -> None:
     title = "Fix @maria | #123 <!-- baton:dashboard --> [x](y) o/r#9"
     page = page_of([title])
-    shown = (
-        f"Fix @{ZWSP}maria \\| #{ZWSP}123 &lt;!-- baton:dashboard --&gt; \\[x\\](y) o/r#{ZWSP}9"
-    )
+    shown = f"Fix @{ZWSP}maria \\| #{ZWSP}123 &lt;!-- baton:dashboard --&gt; \\[x\\](y) o/r#{ZWSP}9"
     assert f"| #{ZWSP}1 | {shown} | `waiting_for_human_input` |" in page
     assert page.count(shown) == 5  # waiting, the slowest, rework, humans, spend
     assert page.count(MARKER) == 1 and page.startswith(MARKER)

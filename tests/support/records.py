@@ -65,3 +65,10 @@ def work(pull_request: int | None, closed: str | None = None, *, ready: bool = T
 
 def spend(runs: int, tokens: int, money: float, minutes: float) -> Spend:
     return Spend(runs=runs, tokens=tokens, money=money, minutes=minutes)
+
+
+def record_body(found: Record, when: datetime, secret: str | None = None) -> str:
+    """The record comment Baton would write for `found` at `when`."""
+    from baton.issue import record_comment
+
+    return record_comment.render(found, agent=None, secret=secret, written_at=when)

@@ -250,6 +250,34 @@ class Issues(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class OpenedIssue:
+    number: int
+    node_id: str
+
+
+class Pages(Protocol):
+    """What the dashboard adds to `Issues`: the closed issues of its window, and its own pinned
+    issue (`baton dashboard`). Errors raise `baton.errors.TrackerError`, with GitHub's status."""
+
+    def closed_issues(self, since: datetime, page: int) -> tuple[list[IssueInfo], int | None]:
+        """One page of the issues closed and last updated since `since`, with their labels,
+        and the next page number."""
+        ...
+
+    def create_issue(self, title: str, body: str) -> OpenedIssue:
+        """Open an issue as the bot (REST)."""
+        ...
+
+    def edit_issue(self, number: int, body: str) -> None:
+        """Replace an issue's body (REST); a body GitHub refuses changes nothing (422)."""
+        ...
+
+    def pin_issue(self, node_id: str) -> None:
+        """Pin the issue to the repository (GraphQL `pinIssue`)."""
+        ...
+
+
 class Git(Protocol):
     """The work product's git side: branches, commits, merges."""
 
@@ -334,6 +362,10 @@ class Meter(Protocol):
     def requests(self) -> int:
         """API calls made so far: one GraphQL document or one REST call each."""
         ...
+
+
+class Board(Issues, Pages, Meter, Protocol):
+    """What `baton dashboard` uses: the issues and their records, its page, the calls made."""
 
 
 @dataclass(frozen=True)
