@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -50,17 +51,18 @@ config_option = click.option(
 workflow_option = click.option("--workflow", "workflow", help="A preset workflow by name.")
 
 
-class _Commands(click.Group):
-    """`init` and `doctor` (`baton.adopt`) are imported only when named or listed."""
+# Commands imported only when named or listed, by the module that holds them.
+LAZY = {"doctor": "baton.adopt.commands", "init": "baton.adopt.commands"}
+LAZY["dashboard"] = "baton.dashboard.commands"
 
+
+class _Commands(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), "doctor", "init"])
+        return sorted([*super().list_commands(ctx), *LAZY])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in {"doctor", "init"}:
-            from baton.adopt import commands
-
-            command: click.Command = getattr(commands, name)
+        if name in LAZY:
+            command: click.Command = getattr(importlib.import_module(LAZY[name]), name)
             return command
         return super().get_command(ctx, name)
 
@@ -75,7 +77,8 @@ def cli() -> None:
 @cli.command()
 @click.option("--quiet", is_flag=True, help="Print only the final path.")
 @click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
-def demo(quiet: bool, epic: bool) -> None:
+@click.option("--dashboard", is_flag=True, help="End with the demo repository's dashboard.")
+def demo(quiet: bool, epic: bool, dashboard: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
     from baton.sim.scenario.format import demo_scenario
@@ -87,27 +90,25 @@ def demo(quiet: bool, epic: bool) -> None:
         return show_demo(click.echo, quiet=quiet)
 
     settings = _settings(None, "issue-lifecycle")
-    scenario = demo_scenario()
     say = (lambda _: None) if quiet else click.echo
     click.echo(
         "Baton demo: one issue through the issue-lifecycle workflow, on an in-memory GitHub.\n"
         "Every step is a GitHub event or an agent report, handled exactly as `baton run` and "
         "`baton report` handle them."
     )
-    player = Player(scenario, settings, say)
+    player = Player(demo_scenario(), settings, say)
     status = player.play()
-    record = player.record()
+    record, work, tally = player.record(), player.work(), player.tally()
     click.echo("")
     if record:
-        click.echo(
-            f"Final state: {record.state} after {record.iteration} transitions ({player.tally()})."
-        )
-    work = player.work()
+        click.echo(f"Final state: {record.state} after {record.iteration} transitions ({tally}).")
     if work:
         click.echo(f"The work: {work}.")
-    click.echo("\nThe path the issue took:\n\n```mermaid")
-    click.echo(player.path())
-    click.echo("```")
+    click.echo("\nThe path the issue took:\n\n```mermaid\n" + player.path() + "\n```")
+    if dashboard:
+        from baton.dashboard.commands import demo_page
+
+        click.echo("\nThe demo repository's dashboard:\n\n" + demo_page(player.gh, settings))
     sys.exit(status)
 
 

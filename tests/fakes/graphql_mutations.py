@@ -383,7 +383,10 @@ def _root(fake: FakeGitHub) -> Node:
     def pin_issue(input: dict[str, Any]) -> Node:
         issue = _plain_issue_for(fake, input["issueId"])
         fake._store.pin(issue)
-        return {"clientMutationId": input.get("clientMutationId"), "issue": _issue_node(fake, issue)}
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "issue": _issue_node(fake, issue),
+        }
 
     return {
         "repository": repository,
