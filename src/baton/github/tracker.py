@@ -422,8 +422,9 @@ class Transported(Meter, Protocol):
     def notes(self) -> list[str]: ...
 
 
-class ActionTracker(Tracker, Transported, Protocol):
-    """The Action's tracker: every role, and a transport that reports what it cost."""
+class ActionTracker(Tracker, Pages, Transported, Protocol):
+    """The Action's tracker: every role (the dashboard's too), and a transport that reports
+    what it cost."""
 
 
 def request_count(tracker: Meter) -> int:
