@@ -61,3 +61,10 @@ def test_publish_keeps_one_pinned_issue_and_the_job_summary(
     assert len(pages) == 1 and pages[0].pinned
     assert "the dashboard in #4 is current" in err
     assert (tmp_path / "summary.md").read_text().count("# Baton dashboard") == 2
+
+
+def test_the_docs_show_the_demos_page_as_it_is() -> None:
+    done = CliRunner().invoke(cli, ["demo", "--quiet", "--dashboard"])
+    page = done.output.split("The demo repository's dashboard:\n\n", 1)[1]
+    docs = (Path(__file__).parents[2] / "docs" / "dashboard.md").read_text(encoding="utf-8")
+    assert docs.endswith(page.rstrip() + "\n"), "regenerate the end of docs/dashboard.md: baton demo --dashboard"
