@@ -67,4 +67,5 @@ def test_the_docs_show_the_demos_page_as_it_is() -> None:
     done = CliRunner().invoke(cli, ["demo", "--quiet", "--dashboard"])
     page = done.output.split("The demo repository's dashboard:\n\n", 1)[1]
     docs = (Path(__file__).parents[2] / "docs" / "dashboard.md").read_text(encoding="utf-8")
-    assert docs.endswith(page.rstrip() + "\n"), "regenerate the end of docs/dashboard.md: baton demo --dashboard"
+    stale = "regenerate the end of docs/dashboard.md with baton demo --dashboard"
+    assert docs.endswith(page.rstrip() + "\n"), stale
