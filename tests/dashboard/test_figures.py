@@ -243,3 +243,37 @@ def test_a_thousand_issues_take_well_under_a_second() -> None:
     assert time.process_time() - start < 2.0
     assert found.waiting[0].seconds == int((NOW - at(140)).total_seconds())
     assert found.lead_time.count == 0  # none merged
+
+
+# --- the epic demo: an epic and its six tasks, three workflows ---------------------------------
+@pytest.fixture(scope="module")
+def epic() -> Figures:
+    from datetime import timedelta
+
+    from baton.dashboard.publish import build
+    from baton.sim.epic_demo import EpicPlayer, demo_script
+
+    player = EpicPlayer(demo_script(), lambda _: None)
+    player.play()
+    window = timedelta(days=90)
+    return build(player.gh, player.settings, now=player.gh.now, window=window, secret=None).figures
+
+
+def test_the_epic_demo_reads_the_epic_and_its_tasks_each_with_its_workflow(epic: Figures) -> None:
+    assert (epic.issues, epic.by_state, epic.unreadable) == (7, {"completed": 6, "done": 1}, [])
+    assert epic.waiting == []
+
+
+def test_the_epic_demo_merged_its_one_pull_request_in_no_simulated_time(epic: Figures) -> None:
+    out = epic.outcomes
+    assert (out.opened, out.merged, out.merge_rate) == (1, 1, 1.0)
+    assert (epic.lead_time.count, epic.lead_time.median) == (1, 0)
+
+
+def test_the_epic_demo_counts_its_tasks_rework_failures_and_commands(epic: Figures) -> None:
+    assert (epic.rework.rounds, epic.rework.issues) == (7, 5)
+    assert epic.rework.sent_back_by == {"blocked": 3, "retry_queued": 3, "failed": 1}
+    assert epic.outcomes.failed_attempts == {"developer": 4}
+    assert epic.humans.by_kind == {"command": 2, "approval": 1, "entry": 1, "merge": 1}
+    assert epic.spend.runs_per_role == {"developer": 10, "reviewer": 10, "pm": 3}
+    assert (epic.spend.total.runs, epic.spend.merged_issues.runs) == (28, 5)

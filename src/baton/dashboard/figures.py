@@ -122,7 +122,8 @@ def waiting_on(record: Record, workflow: Workflow) -> tuple[str, str]:
 
 def failed_attempts(record: Record, workflow: Workflow) -> Counter[str]:
     """Failed attempts by role (agent), from what the record keeps: escalations out of a
-    work state (the attempt their reason names, else one) and the current state's retries."""
+    work state (the attempt their reason names, else one), a task's failures, and the current
+    state's retries."""
     found: Counter[str] = Counter()
     for entry in record.history:
         if entry.trigger != "escalation" or entry.from_state not in workflow.states:
@@ -132,6 +133,11 @@ def failed_attempts(record: Record, workflow: Workflow) -> Counter[str]:
             continue
         named = _FAILED_ATTEMPT.search(entry.reason)
         found[agent] += int(named.group(1)) if named else 1
+    coder = next((s.agent for s in workflow.states.values() if s.changes_code and s.agent), None)
+    if record.task is not None and record.task.failures and coder is not None:
+        # A task counts its failures itself: implementations that failed, reviews that
+        # rejected them. They are its coder's.
+        found[coder] += record.task.failures
     agent = workflow.agent_of(record.state)
     if agent is not None and record.attempt > 1:
         # Held in place after its last attempt failed, every attempt so far failed.
@@ -180,7 +186,11 @@ def figures(
         waiting=_waiting(items, workflows, now),
         state_times=_state_times(items, workflows, now),
         lead_time=spread(
-            [t for w in items if (t := lead_time(w.record, workflows[w.record.workflow]))]
+            [
+                t
+                for w in items
+                if (t := lead_time(w.record, workflows[w.record.workflow])) is not None
+            ]
         ),
         slowest=_slowest(items, workflows, now),
         rework=_rework(items),
