@@ -136,7 +136,7 @@ def time_chart(state_times: Sequence[StateTime]) -> str:
     top = max((t.median for t in shown), default=0) / 3600
     return _mermaid(
         [
-            "xychart-beta",
+            "xychart-beta horizontal",  # the state names read along the side, not over each other
             '    title "Median hours per state"',
             f"    x-axis [{names}]",
             f'    y-axis "hours" 0 --> {max(top * 1.1, 0.1):.2f}',
@@ -149,13 +149,14 @@ def path_chart(slowest: Slowest) -> str:
     lines = [
         "gantt",
         f"    title Slowest issue: {slowest.number}, {duration(slowest.seconds)}",
-        "    dateFormat X",
-        "    axisFormat %m-%d %H:%M",
+        "    dateFormat x",  # milliseconds since 1970: `X` (seconds) draws every bar everywhere
+        f"    axisFormat {'%H:%M' if slowest.seconds < 86_400 else '%m-%d'}",
         "    section path",
     ]
     for i, stay in enumerate(slowest.path):
-        start = int(stay.start.timestamp())
-        lines.append(f"    {stay.state} :s{i}, {start}, {start + max(stay.seconds, 1)}")
+        start = int(stay.start.timestamp()) * 1000
+        end = start + max(stay.seconds, 1) * 1000
+        lines.append(f"    {stay.state} :s{i}, {start}, {end}")
     return _mermaid(lines)
 
 
