@@ -76,9 +76,10 @@ def test_a_thousand_issues_over_http_cost_a_call_per_25_and_a_few_seconds() -> N
             fake.repo_full_name, fake.token, api_url=fake.url, retry=0, bot_login=fake.bot_login
         )
         settings = load_config(None, bot_login=fake.bot_login)
-        start = time.process_time()
+        # Baton's own CPU: this thread's (the fake answers from threads of its own).
+        start = time.thread_time()
         built = build(board, settings, now=fake.now, window=WINDOW, secret=None)
-        cpu = time.process_time() - start
+        cpu = time.thread_time() - start
         read = (board.requests, board.graphql_requests)
         done = publish(board, built.page, built.collected.page_issue)
         assert built.figures.issues == 1000 and built.figures.unreadable == []
