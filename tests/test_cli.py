@@ -562,7 +562,7 @@ def test_baton_adopt_is_imported_only_for_init_doctor_or_the_list(
 def test_the_help_lists_every_command_in_order() -> None:
     commands = _invoke(["--help"]).output.split("Commands:\n", 1)[1]
     listed = re.findall(r"^  (\w+) ", commands, re.MULTILINE)
-    expected = ["agent", "context", "demo", "doctor", "graph", "init", "report", "run"]
+    expected = ["agent", "context", "dashboard", "demo", "doctor", "graph", "init", "report", "run"]
     assert listed == [*expected, "schema", "simulate", "sweep", "validate", "verify"]
 
 

@@ -208,3 +208,43 @@ def test_the_sweeps_retry_of_a_silent_agent_hands_over_the_new_attempt(gh: Memor
     # Within the timeout the same pending attempt is not dispatched again.
     sweep_run(gh, settings, after=HOUR)
     assert len(gh.dispatches) == 1
+
+
+# --- the pinned dashboard, refreshed after the sweep when the config asks ----------------------
+def _dashboard_settings(pinned: bool) -> Settings:
+    from baton.workflow.config import settings_from
+    from baton.workflow.config_model import Config, DashboardSettings
+
+    return settings_from(Config(dashboard=DashboardSettings(pinned=pinned)), source="test")
+
+
+def test_the_dashboard_is_not_refreshed_unless_the_config_asks(gh: MemoryGitHub) -> None:
+    from baton.sweep import refresh_dashboard
+
+    before = gh.requests
+    off = _dashboard_settings(False)
+    assert refresh_dashboard(gh, off, now=gh.now, secret=None, dry_run=False) is None
+    assert gh.requests == before
+
+
+def test_the_dashboard_is_refreshed_in_one_pinned_issue_after_the_sweep(gh: MemoryGitHub) -> None:
+    from baton.sweep import refresh_dashboard
+
+    on = _dashboard_settings(True)
+    first = refresh_dashboard(gh, on, now=gh.now, secret=None, dry_run=False)
+    assert first is not None and first.published.created and first.published.pinned
+    gh.now = gh.now + timedelta(hours=1)
+    again = refresh_dashboard(gh, on, now=gh.now, secret=None, dry_run=False)
+    assert again is not None and again.published.edited
+    assert again.published.number == first.published.number
+    assert again.page.startswith("<!-- baton:dashboard -->")
+
+
+def test_a_failed_dashboard_refresh_fails_no_sweep(gh: MemoryGitHub) -> None:
+    from baton.errors import TrackerError
+    from baton.sweep import refresh_dashboard
+
+    gh.fail_next("closed_issues", TrackerError("GitHub answered 502", status=502))
+    done = refresh_dashboard(gh, _dashboard_settings(True), now=gh.now, secret=None, dry_run=False)
+    assert done is not None and done.page == ""
+    assert done.published.problem == "the dashboard was not refreshed: GitHub answered 502"

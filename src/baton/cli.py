@@ -56,16 +56,24 @@ workflow_option = click.option(
 )
 
 
+# Commands imported only when named or listed, by the module that holds them.
+LAZY = {
+    "dashboard": "baton.dashboard.commands",
+    "doctor": "baton.adopt.commands",
+    "init": "baton.adopt.commands",
+    "verify": "baton.evidence.commands",
+}
+
+
 class _Commands(click.Group):
-    """`init`, `doctor` (`baton.adopt`) and `verify` (`baton.evidence`): imported when named."""
+    """The group whose LAZY commands are imported only when named or listed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), "doctor", "init", "verify"])
+        return sorted([*super().list_commands(ctx), *LAZY])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in {"doctor", "init", "verify"}:
-            module = "baton.evidence.commands" if name == "verify" else "baton.adopt.commands"
-            command: click.Command = getattr(importlib.import_module(module), name)
+        if name in LAZY:
+            command: click.Command = getattr(importlib.import_module(LAZY[name]), name)
             return command
         return super().get_command(ctx, name)
 
@@ -81,7 +89,8 @@ def cli() -> None:
 @click.option("--quiet", is_flag=True, help="Print only the outcome, not each step.")
 @click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
 @click.option("--diagram", is_flag=True, help="End with the path (the plan) as Mermaid.")
-def demo(quiet: bool, epic: bool, diagram: bool) -> None:
+@click.option("--dashboard", is_flag=True, help="End with the demo repository's dashboard.")
+def demo(quiet: bool, epic: bool, diagram: bool, dashboard: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
     if epic:
@@ -91,7 +100,9 @@ def demo(quiet: bool, epic: bool, diagram: bool) -> None:
     from baton.sim import demo as issue_demo
 
     settings = _settings(None, "issue-lifecycle")
-    sys.exit(issue_demo.show(click.echo, settings, quiet=quiet, diagram=diagram))
+    sys.exit(
+        issue_demo.show(click.echo, settings, quiet=quiet, diagram=diagram, dashboard=dashboard)
+    )
 
 
 def _simulate_epic(path: str) -> None:

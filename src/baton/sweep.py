@@ -24,7 +24,9 @@ from baton.core.model.issue_facts import IssueInfo
 from baton.core.rules.labels import is_trigger, status_labels
 from baton.core.text import markdown
 from baton.core.text.messages import SIGNATURE
-from baton.github.tracker import DispatchTarget, Tracker, request_count
+from baton.dashboard.publish import Published, build, publish
+from baton.errors import TrackerError
+from baton.github.tracker import Board, DispatchTarget, Tracker, request_count
 from baton.issue.apply import apply
 from baton.run import RunResult, handle
 from baton.workflow.config import Settings
@@ -181,3 +183,27 @@ def sweep(
     out.next_page = page
     out.calls = _spent(tracker, start)
     return out
+
+
+@dataclass
+class Refreshed:
+    page: str
+    published: Published
+
+
+def refresh_dashboard(
+    tracker: Board, settings: Settings, *, now: datetime, secret: str | None, dry_run: bool
+) -> Refreshed | None:
+    """After the sweep, the pinned dashboard brought up to date when the config's `dashboard`
+    asks for it (off by default: then no call). GitHub failing it fails no sweep: the previous
+    page stays, and the log says why."""
+    wanted = settings.config.dashboard
+    if not wanted.pinned:
+        return None
+    try:
+        built = build(tracker, settings, now=now, window=wanted.window, secret=secret)
+    except TrackerError as exc:
+        return Refreshed("", Published(problem=f"the dashboard was not refreshed: {exc}"))
+    if dry_run:
+        return Refreshed(built.page, Published(log=["dry run: the dashboard was not written"]))
+    return Refreshed(built.page, publish(tracker, built.page, built.collected.page_issue))

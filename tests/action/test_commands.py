@@ -109,3 +109,28 @@ def test_the_tracker_looks_up_every_workflows_status_labels() -> None:
         assert set(label_specs(workflow, settings.policy)) <= set(looked_up), workflow.name
     assert {"status:pending", "status:discovery", "status:implementing"} <= set(looked_up)
     assert len(looked_up) == len(set(looked_up))
+
+
+def test_the_sweep_keeps_the_pinned_dashboard_and_shows_it_in_the_summary(
+    tmp_path: Path,
+) -> None:
+    from action_harness import ActionRunner
+    from baton.sim import payloads
+    from fakes.http_github import FakeGitHub
+
+    config = tmp_path / "baton.yml"
+    config.write_text("dashboard:\n  pinned: true\n", encoding="utf-8")
+    with FakeGitHub() as fake:
+        action = ActionRunner(fake, tmp_path, config=str(config))
+        number, _ = action.entered()
+        assert action.run("issues", payloads.labeled(fake, number, "baton")).returncode == 0
+        swept = action.run("schedule", payloads.schedule("0 * * * *"))
+        assert swept.returncode == 0, swept.stderr
+        pages = [i for i in fake._issues.values() if i.title == "Baton dashboard"]
+        assert len(pages) == 1 and pages[0].pinned
+        assert "# Baton dashboard" in swept.summary and "| `received` | 1 |" in swept.summary
+        again = action.run("schedule", payloads.schedule("0 * * * *"))
+        assert len([i for i in fake._issues.values() if i.title == "Baton dashboard"]) == 1
+        assert ("POST", "/issues") in [(m, w[-7:]) for m, w in swept.calls]
+        assert ("POST", "/issues") not in [(m, w[-7:]) for m, w in again.calls]
+        assert f"the dashboard in #{pages[0].number}" in again.stdout + again.stderr

@@ -380,6 +380,14 @@ def _root(fake: FakeGitHub) -> Node:
             "pullRequest": _issue_node(fake, issue),
         }
 
+    def pin_issue(input: dict[str, Any]) -> Node:
+        issue = _plain_issue_for(fake, input["issueId"])
+        fake._store.pin(issue)
+        return {
+            "clientMutationId": input.get("clientMutationId"),
+            "issue": _issue_node(fake, issue),
+        }
+
     return {
         "repository": repository,
         "node": node,
@@ -397,4 +405,5 @@ def _root(fake: FakeGitHub) -> Node:
         "createPullRequest": create_pull_request,
         "updatePullRequest": update_pull_request,
         "markPullRequestReadyForReview": mark_ready,
+        "pinIssue": pin_issue,
     }

@@ -429,6 +429,7 @@ _TABLE: list[tuple[str, str, _Handler]] = [
     ("GET", "/orgs/{org}/teams/{team}/memberships/{username}", FakeGitHub._get_team_membership),
     ("GET", _REPO, FakeGitHub._get_repo),
     ("GET", _REPO + "/issues", FakeGitHub._list_issues),
+    ("POST", _REPO + "/issues", FakeGitHub._create_issue),
     ("GET", _ISSUE, FakeGitHub._get_issue),
     ("PATCH", _ISSUE, FakeGitHub._update_issue),
     ("GET", _ISSUE + "/comments", FakeGitHub._list_comments),

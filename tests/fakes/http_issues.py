@@ -113,6 +113,17 @@ class IssueRoutes(FakeBase):
         issues.sort(key=keys[sort], reverse=direction == "desc")
         return self._paginate(req, issues, lambda issue: self._render_issue(req.base, issue))
 
+    def _create_issue(self, req: _Request) -> _Response:
+        """The bot opens an issue (title and body only: all Baton sends), refused whole."""
+        body = self._object_body(req)
+        title = body.get("title")
+        if not isinstance(title, str) or not title.strip():
+            raise _invalid("Issue", "title", "missing_field")
+        text = self._body_text("Issue", body.get("body"), required=False)
+        with _refusing():
+            issue = self._store.open(title, text, self._bot)
+        return _Response(201, self._render_issue(req.base, issue))
+
     def _get_issue(self, req: _Request) -> _Response:
         issue = self._issue_or_404(int(req.params["number"]))
         return _Response(200, self._render_issue(req.base, issue))

@@ -230,7 +230,7 @@ def handle_event(
 def _from_sweep(
     env: ActionEnv, settings: Settings, tracker: ActionTracker, at: datetime
 ) -> CommandResult:
-    from baton.sweep import sweep
+    from baton.sweep import refresh_dashboard, sweep
 
     result: SweepResult = sweep(
         tracker,
@@ -243,9 +243,16 @@ def _from_sweep(
     acted = [r for r in result.results if r.decision.outcome.value != "ignored"]
     log = [f"sweep: {result.scanned} issue(s) checked, {len(acted)} acted on"]
     log += [f"#{r.decision.issue}: {r.decision.outcome.value}: {r.decision.reason}" for r in acted]
+    board = refresh_dashboard(
+        tracker, settings, now=at, secret=env.secret_value(), dry_run=env.dry_run
+    )
+    summary = sweep_summary(result, settings, cost_note(tracker))
+    if board is not None:  # the config's `dashboard.pinned`: the page, in the summary too
+        log += board.published.log or [board.published.problem or ""]
+        summary = f"{summary}\n\n{board.page}" if board.page else summary
     return CommandResult(
         outputs=sweep_outputs(result),
-        summary=sweep_summary(result, settings, cost_note(tracker)),
+        summary=summary,
         log=log,
         warnings=transport_notes(tracker),
     )

@@ -16,6 +16,7 @@ from baton.github.batch_write import write_batched
 from baton.github.git import GitHubGit
 from baton.github.issue_writes import GitHubIssueWrites
 from baton.github.issues import GitHubIssues
+from baton.github.pages import GitHubPages
 from baton.github.pulls import GitHubPullRequests
 from baton.github.sub_issues import GitHubSubIssues
 from baton.github.tracker import Writes, Written
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class GitHubTracker(
-    GitHubIssues, GitHubIssueWrites, GitHubGit, GitHubPullRequests, GitHubSubIssues
+    GitHubIssues, GitHubIssueWrites, GitHubGit, GitHubPullRequests, GitHubSubIssues, GitHubPages
 ):
     """`baton.github.tracker.Tracker` (and `Transported`): the roles over one transport,
     sharing what the reads learned."""

@@ -279,6 +279,34 @@ class Issues(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class OpenedIssue:
+    number: int
+    node_id: str
+
+
+class Pages(Protocol):
+    """What the dashboard adds to `Issues`: the closed issues of its window, and its own pinned
+    issue (`baton dashboard`). Errors raise `baton.errors.TrackerError`, with GitHub's status."""
+
+    def closed_issues(self, since: datetime, page: int) -> tuple[list[IssueInfo], int | None]:
+        """One page of the issues closed and last updated since `since`, with their labels,
+        and the next page number."""
+        ...
+
+    def create_issue(self, title: str, body: str) -> OpenedIssue:
+        """Open an issue as the bot (REST)."""
+        ...
+
+    def edit_issue(self, number: int, body: str) -> None:
+        """Replace an issue's body (REST); a body GitHub refuses changes nothing (422)."""
+        ...
+
+    def pin_issue(self, node_id: str) -> None:
+        """Pin the issue to the repository (GraphQL `pinIssue`)."""
+        ...
+
+
 class Git(Protocol):
     """The work product's git side: branches, commits, merges."""
 
@@ -376,6 +404,10 @@ class Meter(Protocol):
         ...
 
 
+class Board(Issues, Pages, Meter, Protocol):
+    """What `baton dashboard` uses: the issues and their records, its page, the calls made."""
+
+
 @dataclass(frozen=True)
 class ActionsSettings:
     """Settings → Actions → General, as far as Baton depends on them."""
@@ -430,8 +462,9 @@ class Transported(Meter, Protocol):
     def notes(self) -> list[str]: ...
 
 
-class ActionTracker(Tracker, Transported, Protocol):
-    """The Action's tracker: every role, and a transport that reports what it cost."""
+class ActionTracker(Tracker, Pages, Transported, Protocol):
+    """The Action's tracker: every role (the dashboard's too), and a transport that reports
+    what it cost."""
 
 
 def request_count(tracker: Meter) -> int:

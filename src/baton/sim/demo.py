@@ -24,8 +24,16 @@ DIAGRAM_HINT = (
 )
 
 
-def show(echo: Callable[[str], None], settings: Settings, *, quiet: bool, diagram: bool) -> int:
-    """Play the demo; its exit status (1 if the scenario's own check failed)."""
+def show(
+    echo: Callable[[str], None],
+    settings: Settings,
+    *,
+    quiet: bool,
+    diagram: bool,
+    dashboard: bool = False,
+) -> int:
+    """Play the demo; its exit status (1 if the scenario's own check failed). With
+    `dashboard`, it ends with the page `baton dashboard` makes of the demo's repository."""
     echo(HEADER if quiet else f"{HEADER}\n{NEXT_AGENT}")
     player = Player(demo_scenario(), settings, (lambda _: None) if quiet else echo)
     status = player.play()
@@ -44,4 +52,8 @@ def show(echo: Callable[[str], None], settings: Settings, *, quiet: bool, diagra
         echo("```")
     else:
         echo("\n" + DIAGRAM_HINT)
+    if dashboard:
+        from baton.dashboard.commands import demo_page
+
+        echo("\nThe demo repository's dashboard:\n\n" + demo_page(player.gh, settings))
     return status

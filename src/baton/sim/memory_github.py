@@ -33,11 +33,12 @@ from baton.sim.memory.base import _refusing
 from baton.sim.memory.epics import EpicCalls
 from baton.sim.memory.github_json import GitHubJson
 from baton.sim.memory.issues import IssueCalls
+from baton.sim.memory.pages import PageCalls
 
 __all__ = ["MemoryGitHub", "PullRequest"]  # scenario.py reads PullRequest here
 
 
-class MemoryGitHub(IssueCalls, EpicCalls, GitHubJson):
+class MemoryGitHub(IssueCalls, EpicCalls, PageCalls, GitHubJson):
     """One repository's issues and work, held in memory; implements
     `baton.github.tracker.Tracker`."""
 

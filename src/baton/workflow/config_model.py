@@ -267,6 +267,22 @@ class CiSettings(BaseModel):
     )
 
 
+class DashboardSettings(BaseModel):
+    """The lifecycle dashboard (docs/dashboard.md) kept in a pinned issue by the hourly sweep."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pinned: bool = Field(
+        default=False,
+        description="Keep the dashboard in a pinned issue, refreshed by every sweep: one API "
+        "call per 25 issues Baton has worked, and one per 100 issues listed, on top of the "
+        "sweep's budget.",
+    )
+    window: Duration = Field(
+        default=timedelta(days=90), description="A closed issue counts if closed this recently."
+    )
+
+
 class Config(BaseModel):
     """The schema of `.github/baton.yml`."""
 
@@ -351,6 +367,10 @@ class Config(BaseModel):
         default=None,
         description="How `baton verify` runs the tests (command, setup, timeout, paths, frozen) "
         "to produce evidence; without it transitions rest on agents' reports.",
+    )
+    dashboard: DashboardSettings = Field(
+        default_factory=lambda: DashboardSettings(),
+        description="The lifecycle dashboard in a pinned issue (off by default).",
     )
 
     @field_validator("approval_words")

@@ -109,6 +109,7 @@ class Issue:
     events: list[Event] = field(default_factory=list)
     reactions: list[Reaction] = field(default_factory=list)
     is_pull_request: bool = False
+    pinned: bool = False  # pinned to the repository (GraphQL `pinIssue`)
 
     @property
     def user(self) -> User:
@@ -189,6 +190,19 @@ class Issues:
             issue.state_reason = "reopened"
         self._event(issue, "closed" if state == "closed" else "reopened", actor)
         return True
+
+    def edit_body(self, issue: Issue, body: str) -> None:
+        """A new body, or GitHub's refusal of one over its limit (nothing changed)."""
+        check_body("Issue", body)
+        issue.body = body
+        self.touch(issue)
+
+    def pin(self, issue: Issue) -> None:
+        """Pin an issue to the repository; pinning a pinned one changes nothing. A pull
+        request is no issue to pin."""
+        if issue.is_pull_request:
+            raise Refused(rules.Refusal("Issue", "issueId", "invalid"))
+        issue.pinned = True
 
     def by_id(self, issue_id: int) -> Issue | None:
         """An issue (or pull request) by its database id, as node ids carry it."""

@@ -239,6 +239,7 @@ class IssueCalls(WorkCalls):
             IssueInfo(
                 number=n,
                 title=self.issues[n].title,
+                body=self.issues[n].body,
                 state="open",
                 labels=tuple(self.issues[n].labels),
                 author=self.issues[n].author,
