@@ -252,6 +252,11 @@ def fault_cases() -> Iterator[Any]:
     for name, case in TRANSITIONS.items():
         for op in dict.fromkeys(case.writes):  # a repeated op is faulted at its first
             for status, what in STATUSES.items():
+                if op == "dispatch" and status >= 500:
+                    # Not fatal and not retried: the run may have started (a late run of it is
+                    # refused by its nonce), and the sweep covers one that never came
+                    # (tests/test_run.py::test_a_dispatch_whose_answer_was_lost_is_said_...).
+                    continue
                 yield pytest.param(name, op, status, id=f"{name}: {what} on {op}")
 
 

@@ -150,7 +150,7 @@ def test_context_printed_in_a_workflow_step_runs_no_command(
     monkeypatch.setattr(
         action,
         "context_command",
-        lambda env, issue, fmt, state=None: (action.CommandResult(), briefing),
+        lambda env, issue, fmt, state=None, handover="": (action.CommandResult(), briefing),
     )
 
     in_actions = CliRunner().invoke(
@@ -170,12 +170,14 @@ def test_context_redirected_to_a_file_is_verbatim(tmp_path: Path) -> None:
     briefing = "::error::x\n"
     environ = {"GITHUB_ACTIONS": "true"}
     with (tmp_path / "prompt.md").open("w", encoding="utf-8") as file:
-        assert action.context_for_stdout(briefing, file, environ) == briefing
+        assert workflow_commands.context_for_stdout(briefing, file, environ) == briefing
     read, write = os.pipe()
     with os.fdopen(write, "w") as pipe:
-        assert action.context_for_stdout(briefing, pipe, environ).startswith("::stop-commands::")
+        assert workflow_commands.context_for_stdout(briefing, pipe, environ).startswith(
+            "::stop-commands::"
+        )
     os.close(read)
-    assert action.context_for_stdout(briefing, sys.stdout, {}) == briefing
+    assert workflow_commands.context_for_stdout(briefing, sys.stdout, {}) == briefing
 
 
 def test_finish_writes_every_log_line_through_log_line() -> None:

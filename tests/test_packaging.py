@@ -54,6 +54,7 @@ CONTRACT_INPUTS = {
     "changeset": None,
     "state": None,
     "agent-command": None,
+    "handover": None,  # the attempt a report is for (docs/security.md: what a late run can do)
     "dry-run": "false",
     "bot-login": "github-actions[bot]",
     "record-secret": None,
@@ -67,6 +68,7 @@ CONTRACT_OUTPUTS = {
     "decision",
     "branch",
     "pull-request",
+    "handover",  # the attempt the named agent's run is for, handed to its report
 }
 COMMANDS = ("run", "report", "context", "agent", "sweep")
 WRITE_SCOPES = {"write"}
@@ -641,7 +643,7 @@ def test_one_generic_agent_job_runs_whichever_agent_is_due(
     # After the baton job that named an agent, or in its place on Baton's dispatch handing
     # over the state (GitHub's engine: tests/workflow/test_handover_jobs.py).
     assert "needs.baton.outputs.agent != ''" in jobs["agent"]["if"]
-    assert "github.event.sender.type == 'Bot'" in jobs["agent"]["if"]
+    assert "github.event.inputs.handover != ''" in jobs["agent"]["if"]
 
 
 def test_the_agent_job_can_only_read(jobs: dict[str, dict[str, Any]]) -> None:
@@ -671,8 +673,12 @@ def test_the_briefing_trusts_the_identity_the_writing_jobs_write_as() -> None:
     # github-actions[bot] would find no record and fail the agent job.
     jobs = _load(REUSABLE_WORKFLOW)["jobs"]
     (briefing,) = [s for s in jobs["agent"]["steps"] if "baton context" in str(s.get("run"))]
-    # Without a baton job (Baton's dispatch), the bot that dispatched: the writing identity.
-    login = "${{ needs.baton.outputs.bot-login || github.event.sender.login }}"
+    # Without a baton job (Baton's dispatch): github-actions[bot] on the default route, never
+    # the sender; with an App, the bot that dispatched (the App's slug needs its key).
+    login = (
+        "${{ needs.baton.outputs.bot-login || (inputs.app-client-id == '' && "
+        "'github-actions[bot]') || github.event.sender.login }}"
+    )
     assert briefing["env"]["INPUT_BOT_LOGIN"] == login
     writers = [jobs["baton"]["outputs"]["bot-login"]]
     writers += [
@@ -958,9 +964,14 @@ HUMAN = {"login": "octocat", "type": "User"}
 def test_the_agent_output_selects_the_agent_job(
     jobs: dict[str, dict[str, Any]], agent: str, runs: bool
 ) -> None:
+    # GitHub's own engine: the `if:` compares the hand-over's issue as text and as a number.
+    from support.expressions import condition, render_each, require_engine, reusable_inputs
+
+    require_engine()
     baton = {"result": "success", "outputs": {"agent": agent, "issue": "7"}}
-    context = {"needs": {"baton": baton}, "github": {"event_name": "issues"}, "inputs": {}}
-    assert _truthy(_evaluate(jobs["agent"]["if"], context, cancelled=lambda: False)) is runs
+    github = {"event_name": "issues", "event": {}}
+    context = {"needs": {"baton": baton}, "github": github, "inputs": reusable_inputs()}
+    assert render_each(condition(jobs["agent"]["if"]), [context]) == [str(runs).lower()]
 
 
 @pytest.mark.parametrize(
@@ -974,14 +985,20 @@ def test_the_agent_output_selects_the_agent_job(
 def test_when_the_report_job_runs(
     jobs: dict[str, dict[str, Any]], agent: str, agent_job: str, runs: bool
 ) -> None:
+    from support.expressions import condition, render_each, require_engine, reusable_inputs
+
+    require_engine()
+    # An agent job that ran accepted the run before its agent (`accepted`: its brief step).
+    accepted = {} if agent_job == "skipped" else {"accepted": "true"}
     context = {
         "needs": {
             "baton": {"result": "success", "outputs": {"agent": agent, "issue": "7"}},
-            "agent": {"result": agent_job},
-        }
+            "agent": {"result": agent_job, "outputs": accepted},
+        },
+        "github": {"event_name": "issues", "event": {}},
+        "inputs": reusable_inputs(),
     }
-    started = _evaluate(jobs["report"]["if"], context, cancelled=lambda: False)
-    assert _truthy(started) is runs
+    assert render_each(condition(jobs["report"]["if"]), [context]) == [str(runs).lower()]
 
 
 # --------------------------------------------------------------------------- project workflows

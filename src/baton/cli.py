@@ -306,7 +306,8 @@ def context(issue: int, fmt: str, output: str | None, state: str | None, handove
     """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
     import os
 
-    from baton.action.commands import context_command, context_for_stdout, finish
+    from baton.action.commands import context_command, finish
+    from baton.action.outputs import context_for_stdout
 
     env = _env()
     outcome, text = context_command(

@@ -218,6 +218,7 @@ def test_outputs_cannot_be_injected_through_user_text(
         "decision",
         "branch",
         "pull-request",
+        "handover",
     }
     assert not any(
         line.startswith("::") and "set-output" in line for line in step.stdout.splitlines()

@@ -115,6 +115,7 @@ def test_an_ignored_event_outputs_nothing_to_do_and_the_reason() -> None:
         "decision": '{"outcome":"ignored","issue":12,"reason":"a bot\'s comment"}',
         "branch": "",
         "pull-request": "",
+        "handover": "",
     }
     assert outputs.ignored_outputs("no issue", None)["issue"] == ""
     assert json.loads(outputs.ignored_outputs("no issue", None)["decision"])["issue"] is None

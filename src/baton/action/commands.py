@@ -9,15 +9,12 @@ and little time.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import stat
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
@@ -26,7 +23,6 @@ from baton.action.outputs import (
     append_summary,
     ignored_outputs,
     log_line,
-    quiet_block,
     write_outputs,
 )
 from baton.action.summary import (
@@ -418,24 +414,6 @@ def agent_handoff(
         secrets=held(os.environ, withheld=credential),
         file_commands=file_commands.paths_of(os.environ),
     )
-
-
-def context_for_stdout(text: str, stdout: IO[str], environ: Mapping[str, str]) -> str:
-    """The briefing as `baton context` prints it: verbatim into a file (`> prompt.md`,
-    `>> $GITHUB_STEP_SUMMARY`) or outside Actions; in a workflow step whose standard output
-    may be the runner's log, inside a `quiet_block`, so no line of the issue runs as a
-    workflow command (`::stop-commands::`, `::error::`, `##[...]`). Use `--output` to hand the
-    text to another program verbatim."""
-    if environ.get("GITHUB_ACTIONS") != "true" or _is_file(stdout):
-        return text
-    return quiet_block(text)
-
-
-def _is_file(stream: IO[str]) -> bool:
-    try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return False
 
 
 def finish(env: ActionEnv, outcome: CommandResult, echo: Any) -> int:

@@ -10,11 +10,14 @@ token (`quiet_block`), the runner's own way to echo untrusted text.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import stat
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+from typing import IO
 
 
 def _token() -> str:
@@ -103,6 +106,7 @@ def ignored_outputs(reason: str, issue: int | None) -> dict[str, str]:
         "decision": decision,
         "branch": "",
         "pull-request": "",
+        "handover": "",
     }
 
 
@@ -121,3 +125,21 @@ def ignored(env: Mapping[str, str], reason: str, issue: int | None) -> None:
         f"## Baton\n\nNothing to do — {escape(reason)} (0 API calls).",
     )
     print(log_line(f"ignored: {reason} (0 API calls)"))
+
+
+def context_for_stdout(text: str, stdout: IO[str], environ: Mapping[str, str]) -> str:
+    """The briefing as `baton context` prints it: verbatim into a file (`> prompt.md`,
+    `>> $GITHUB_STEP_SUMMARY`) or outside Actions; in a workflow step whose standard output
+    may be the runner's log, inside a `quiet_block`, so no line of the issue runs as a
+    workflow command (`::stop-commands::`, `::error::`, `##[...]`). Use `--output` to hand the
+    text to another program verbatim."""
+    if environ.get("GITHUB_ACTIONS") != "true" or _is_file(stdout):
+        return text
+    return quiet_block(text)
+
+
+def _is_file(stream: IO[str]) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False

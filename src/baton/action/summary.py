@@ -36,6 +36,7 @@ def decision_outputs(decision: Decision, record: Record | None = None) -> dict[s
         "decision": decision.summary_json(),
         "branch": work.branch if work is not None and work.created else "",
         "pull-request": str(pull_request) if pull_request is not None else "",
+        "handover": "",  # the attempt of the agent named: set by the run that wrote the record
     }
 
 
@@ -148,6 +149,7 @@ def sweep_outputs(result: SweepResult) -> dict[str, str]:
         ),
         "branch": "",
         "pull-request": "",
+        "handover": "",
     }
 
 
