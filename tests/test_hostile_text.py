@@ -291,4 +291,5 @@ def test_ignored_outputs_follow_the_contract() -> None:
         "decision": '{"outcome":"ignored","issue":null,"reason":"why"}',
         "branch": "",
         "pull-request": "",
+        "handover": "",
     }

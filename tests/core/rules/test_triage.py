@@ -435,6 +435,7 @@ def test_the_fast_path_writes_the_same_outputs_as_the_contract(tmp_path: Path) -
         "decision",
         "branch",
         "pull-request",
+        "handover",
     ]
     assert isinstance(VIEW, View)
 

@@ -3,9 +3,7 @@ takes for a branch, the compare-and-swap of `createCommitOnBranch`, merges."""
 
 from __future__ import annotations
 
-import subprocess
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +13,6 @@ from baton.sim.github.git import (
     blob_oid,
     branch_name_problem,
     diff,
-    tree_oid,
 )
 
 WHEN = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -196,37 +193,6 @@ def test_github_links_a_commit_to_an_account_by_its_address() -> None:
 
 
 # --- symbolic links ---------------------------------------------------------------------------
-def _git_tree(tmp_path: Path, files: dict[str, bytes], links: set[str]) -> str:
-    """The tree id real git gives the same files and links (`git write-tree`)."""
-    root = tmp_path / "real"
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    for path, data in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        if path in links:
-            (root / path).symlink_to(data.decode())
-        else:
-            (root / path).write_bytes(data)
-    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
-    done = subprocess.run(
-        ["git", "-C", str(root), "write-tree"], check=True, capture_output=True, text=True
-    )
-    return done.stdout.strip()
-
-
-def test_a_tree_with_links_has_the_id_git_gives_it(tmp_path: Path) -> None:
-    files = {
-        ".claude": b"tools/claude",
-        "tools": b"vendor/tools",
-        "vendor/tools/claude/settings.json": b"{}\n",
-        "vendor/link.md": b"../README.md",
-        "README.md": b"# demo\n",
-    }
-    links = {".claude", "tools", "vendor/link.md"}
-
-    assert tree_oid(files, links) == _git_tree(tmp_path, files, links)
-    assert tree_oid(files) != tree_oid(files, links)
-
-
 def test_a_pushed_link_is_an_entry_of_mode_120000_and_nothing_is_read_through_it() -> None:
     repo = Git("octo/demo", when=WHEN)
     files = {".claude": b"tools/claude", "tools/claude/settings.json": b"{}\n"}
