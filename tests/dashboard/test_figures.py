@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from baton.core.model.epic import Cost, RoleSpend, Spend
 from baton.dashboard.figures import figures, rework_rounds, waiting_on
 from baton.dashboard.model import Figures, Unreadable, Worked
 from baton.sim.scenario.format import demo_scenario
@@ -81,6 +82,9 @@ def test_the_demo_spent_eleven_runs_all_on_the_merged_pull_request(demo: Figures
     assert demo.spend.total.runs == 11
     assert demo.spend.per_merged is not None and demo.spend.per_merged.runs == 11
     assert demo.spend.runs_per_role == {"pm": 5, "developer": 3, "tester": 2, "analyst": 1}
+    kept = {role: spent.runs for role, spent in demo.spend.per_role.items()}
+    assert kept == demo.spend.runs_per_role  # the record's own per-role spend, not the history
+    assert demo.spend.roles_from_history == 0
 
 
 # --- hand-made histories -------------------------------------------------------------------------
@@ -196,6 +200,38 @@ def test_spend_is_summed_per_issue_and_shared_over_the_merged_pull_requests() ->
     assert per is not None and (per.runs, per.tokens, per.money, per.minutes) == (6, 1500, 2.0, 9.0)
     assert found.spend.merged_issues.money == 1.5
     assert [line.number for line in found.spend.per_issue] == [20, 22]
+
+
+def test_spend_per_role_adds_the_records_roles_costs_most_money_first() -> None:
+    first = Spend().add(Cost(tokens=1_000, money=1.25, minutes=4.0), role="developer")
+    first = first.add(Cost(tokens=300, money=0.25, minutes=1.0), role="tester")
+    second = Spend().add(Cost(tokens=500, money=0.5, minutes=2.5), role="developer")
+    second = second.add(Cost(tokens=50, money=2.0), role="pm").add(None, role="tester")
+    found = compute(
+        Worked(30, "a", False, record(30, FIX_LOOP[:4], work=work(31, "merged"), spend=first)),
+        Worked(32, "b", True, record(32, FIX_LOOP[:4], spend=second)),
+    )
+    assert found.spend.per_role == {
+        "pm": RoleSpend(runs=1, tokens=50, money=2.0),
+        "developer": RoleSpend(runs=2, tokens=1_500, money=1.75, minutes=6.5),
+        "tester": RoleSpend(runs=2, tokens=300, money=0.25, minutes=1.0),
+    }
+    assert found.spend.roles_from_history == 0
+    assert found.spend.runs_per_role == {"pm": 4, "tester": 2}  # the history, as before
+    assert (found.spend.total.runs, found.spend.total.money) == (5, 4.0)
+
+
+def test_a_record_written_before_roles_were_kept_counts_its_roles_runs_from_its_history() -> None:
+    old = record(40, FIX_LOOP, spend=spend(9, 900, 3.0, 12))
+    new = record(41, FIX_LOOP[:2], spend=Spend().add(Cost(money=0.5), role="pm"))
+    found = compute(Worked(40, "old", True, old), Worked(41, "new", True, new))
+    assert found.spend.per_role == {
+        "pm": RoleSpend(runs=3, money=0.5),
+        "tester": RoleSpend(runs=4),
+        "developer": RoleSpend(runs=3),
+    }
+    assert found.spend.roles_from_history == 1
+    assert found.spend.total.money == 3.5
 
 
 def test_humans_touchpoints_are_the_moves_people_made() -> None:

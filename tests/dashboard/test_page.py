@@ -9,6 +9,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
+from baton.core.model.epic import Cost
 from baton.dashboard.figures import figures
 from baton.dashboard.model import Figures, Unreadable, Worked
 from baton.dashboard.page import GITHUB_BODY_LIMIT, MARKER, duration, issue_ref, render
@@ -83,6 +84,22 @@ def test_the_page_shows_each_section_with_its_numbers() -> None:
     assert "$" not in page  # two would be read as math
     for chart in ("pie showData", "xychart-beta", "gantt"):
         assert f"```mermaid\n{chart}" in page
+
+
+def test_the_spend_section_shows_each_roles_money_and_says_which_issues_count_runs_alone() -> None:
+    kept = spend(2, 10, 0.1, 1).add(Cost(tokens=1_234, money=0.5, minutes=2.0), role="developer")
+    worked = [
+        Worked(1, "new", True, record(1, MOVES, spend=kept)),
+        Worked(2, "old", True, record(2, MOVES, spend=spend(2, 10, 0.1, 1))),
+    ]
+    page = render(compute(worked))
+    assert "| Role | Runs | Tokens | Money | Minutes |" in page
+    assert "| `developer` | 3 | 1,234 | USD 0.50 | 2.0 |" in page  # 1 kept, 2 from the history
+    assert "| `tester` | 2 | 0 | USD 0.00 | 0.0 |" in page
+    assert "| `pm` | 1 | 0 | USD 0.00 | 0.0 |" in page
+    assert (
+        "1 issue(s) written before the record kept spend per role count their roles' runs" in page
+    )
 
 
 def test_an_unreadable_record_is_named_at_the_end() -> None:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
-from baton.core.model.epic import Spend
+from baton.core.model.epic import RoleSpend, Spend
 from baton.core.model.record import HistoryEntry, Record
 from baton.dashboard.model import (
     Figures,
@@ -339,16 +339,31 @@ def _outcomes(items: list[Worked], workflows: Mapping[str, Workflow]) -> Outcome
     )
 
 
+def _add_roles(into: dict[str, RoleSpend], spends: Mapping[str, RoleSpend]) -> None:
+    for role, spend in spends.items():
+        into[role] = into[role].plus(spend) if role in into else spend
+
+
 def _spending(items: list[Worked], workflows: Mapping[str, Workflow]) -> Spending:
     total = Spend()
     merged_spend = Spend()
     merged = 0
     runs: Counter[str] = Counter()
+    roles: dict[str, RoleSpend] = {}
+    from_history = 0
     lines = []
     for item in items:
         record = item.record
         agents = set(workflows[record.workflow].agents)
-        runs.update(e.actor for e in record.history if e.trigger == "report" and e.actor in agents)
+        reported = Counter(
+            e.actor for e in record.history if e.trigger == "report" and e.actor in agents
+        )
+        runs.update(reported)
+        if record.spend.roles:
+            _add_roles(roles, record.spend.roles)
+        elif reported:  # a record written before roles were kept: their runs, without costs
+            from_history += 1
+            _add_roles(roles, {role: RoleSpend(runs=n) for role, n in reported.items()})
         total = total.plus(record.spend)
         is_merged = record.work is not None and record.work.closed == "merged"
         if is_merged:
@@ -369,6 +384,8 @@ def _spending(items: list[Worked], workflows: Mapping[str, Workflow]) -> Spendin
     return Spending(
         total=total,
         runs_per_role=_counted(runs),
+        per_role=dict(sorted(roles.items(), key=lambda kv: (-kv[1].money, -kv[1].runs, kv[0]))),
+        roles_from_history=from_history,
         per_merged=per_merged,
         merged_issues=merged_spend,
         per_issue=lines,

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from baton.core.model.epic import Spend
+from baton.core.model.epic import RoleSpend, Spend
 from baton.core.model.record import Record
 
 # The published anchor: 71.5% of 33,596 agent pull requests merged; humans' 76.8%.
@@ -135,6 +135,10 @@ class Spending(BaseModel):
 
     total: Spend = Field(default_factory=Spend)
     runs_per_role: dict[str, int] = Field(default_factory=dict)  # agent reports in the history
+    # What each role spent, from the records' own per-role spend; a record written before it was
+    # kept adds its roles' runs from its history, without costs (`roles_from_history` counts them)
+    per_role: dict[str, RoleSpend] = Field(default_factory=dict)  # most money, then runs, first
+    roles_from_history: int = 0  # issues whose per-role figures are runs from the history alone
     per_merged: Spend | None = None  # all spend over the merged pull requests
     merged_issues: Spend = Field(default_factory=Spend)  # what the merged issues spent
     per_issue: list[SpendLine] = Field(default_factory=list)  # most money, then runs, first

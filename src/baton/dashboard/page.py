@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from baton.core.model.epic import Spend
+from baton.core.model.epic import RoleSpend, Spend
 from baton.core.text import markdown
 from baton.dashboard.model import (
     Figures,
@@ -284,7 +284,7 @@ def _outcomes(figures: Figures) -> str:
     return "\n\n".join(parts)
 
 
-def _spend_cells(spend: Spend) -> list[str]:
+def _spend_cells(spend: Spend | RoleSpend) -> list[str]:
     return [str(spend.runs), f"{spend.tokens:,}", money(spend.money), f"{spend.minutes:,.1f}"]
 
 
@@ -295,8 +295,14 @@ def _spend(figures: Figures, rows: int) -> str:
     if spending.per_merged is not None:
         lines.append(["All spend per merged pull request", *_spend_cells(spending.per_merged)])
     parts = ["## Spend", _table(["", "Runs", "Tokens", "Money", "Minutes"], lines)]
-    if spending.runs_per_role:
-        parts.append(_counts(["Role", "Runs reported"], spending.runs_per_role))
+    if spending.per_role:
+        roles = [[markdown.code(r), *_spend_cells(s)] for r, s in spending.per_role.items()]
+        parts.append(_table(["Role", "Runs", "Tokens", "Money", "Minutes"], roles))
+    if spending.roles_from_history:
+        parts.append(
+            f"{spending.roles_from_history:,} issue(s) written before the record kept spend per "
+            "role count their roles' runs from the history, without their costs."
+        )
 
     def row(item: SpendLine) -> list[str]:
         merged = "merged" if item.merged else ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from baton.core.model.epic import Cost, Spend, TaskSpec
+from baton.core.model.epic import MAX_ROLES, Cost, RoleSpend, Spend, TaskSpec
 
 
 @pytest.mark.parametrize("dep", ["x<script>", "A", "a b", "", "a\n", "-a", "a" * 41])
@@ -30,6 +30,48 @@ def test_runs_the_agent_claimed_are_counted_and_those_the_cli_reported_are_not()
     spend = Spend().add(Cost(tokens=600, source="cli")).add(Cost(tokens=5, source="agent"))
     assert (spend.runs, spend.tokens, spend.claimed) == (2, 605, 1)
     assert spend.plus(spend).claimed == 2
+
+
+def test_spend_keeps_each_roles_runs_and_costs_and_plus_adds_them_role_by_role() -> None:
+    spend = (
+        Spend()
+        .add(Cost(tokens=1_000, money=0.25, minutes=1.0), role="developer")
+        .add(Cost(tokens=200, money=0.05), role="reviewer")
+        .add(Cost(money=0.5, minutes=2.5), role="developer")
+        .add(None)
+    )
+    assert spend.roles == {
+        "developer": RoleSpend(runs=2, tokens=1_000, money=0.75, minutes=3.5),
+        "reviewer": RoleSpend(runs=1, tokens=200, money=0.05),
+    }
+    assert (spend.runs, spend.tokens, spend.money, spend.minutes) == (4, 1_200, 0.8, 3.5)
+    task = Spend().add(Cost(money=1.0), role="tester").add(Cost(money=0.1), role="reviewer")
+    assert spend.plus(task).roles == {
+        "developer": RoleSpend(runs=2, tokens=1_000, money=0.75, minutes=3.5),
+        "reviewer": RoleSpend(runs=2, tokens=200, money=0.15),
+        "tester": RoleSpend(runs=1, money=1.0),
+    }
+    assert Spend().plus(spend) == spend.plus(Spend()) == spend
+
+
+def test_the_roles_kept_are_bounded_and_the_totals_still_count_every_run() -> None:
+    spend = Spend()
+    for n in range(MAX_ROLES + 5):
+        spend = spend.add(Cost(money=1.0), role=f"agent-{n:02d}")
+    assert len(spend.roles) == MAX_ROLES
+    assert (spend.runs, spend.money) == (MAX_ROLES + 5, MAX_ROLES + 5.0)
+    assert len(spend.plus(Spend().add(None, role="another")).roles) == MAX_ROLES
+
+
+def test_a_spend_with_roles_round_trips_and_one_without_is_written_as_before() -> None:
+    spend = Spend().add(Cost(tokens=5, money=0.5), role="developer")
+    assert Spend.model_validate_json(spend.model_dump_json()) == spend
+    assert '"roles":{"developer":{"runs":1,"tokens":5,"money":0.5,"minutes":0.0}}' in (
+        spend.model_dump_json()
+    )
+    assert Spend(runs=2, tokens=7).model_dump_json() == (
+        '{"runs":2,"tokens":7,"money":0.0,"minutes":0.0}'
+    )
 
 
 def test_a_spend_and_a_cost_written_before_sources_were_kept_still_load_and_write_alike() -> None:

@@ -82,3 +82,15 @@ def test_a_dispatch_is_named_by_its_attempt_alone() -> None:
         _dispatch(at=at.replace(second=1)),
     ]
     assert len({pending.nonce, *(o.nonce for o in others)}) == 5
+
+
+def test_a_record_written_before_roles_were_kept_loads_and_writes_byte_for_byte_alike() -> None:
+    written = _record(spend={"runs": 2, "tokens": 1000, "money": 0.25, "minutes": 1.5})
+    text = written.model_dump_json()
+    assert '"spend":{"runs":2,"tokens":1000,"money":0.25,"minutes":1.5}' in text
+    again = Record.model_validate_json(text)
+    assert again.spend.roles == {}
+    assert again.model_dump_json() == text
+    kept = written.model_copy(update={"spend": written.spend.add(None, role="developer")})
+    assert '"roles":{"developer":{"runs":1' in kept.model_dump_json()
+    assert Record.model_validate_json(kept.model_dump_json()) == kept

@@ -10,7 +10,7 @@ from typing import Any
 
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
-from baton.core.model.epic import Cost, Spend
+from baton.core.model.epic import Cost, RoleSpend, Spend
 from baton.workflow.config import Config, settings_from
 
 
@@ -40,7 +40,26 @@ def test_an_accepted_report_adds_its_run_and_cost() -> None:
     b = build({})
     decision = b.decide(b.record("pending_review"), b.reported("pending_review", result()))
     assert decision.record is not None
-    assert decision.record.spend == Spend(runs=1, tokens=1_000, money=0.5, minutes=2.0)
+    role = RoleSpend(runs=1, tokens=1_000, money=0.5, minutes=2.0)
+    assert decision.record.spend == Spend(
+        runs=1, tokens=1_000, money=0.5, minutes=2.0, roles={"reviewer": role}
+    )
+
+
+def test_a_report_adds_its_cost_to_its_roles_spend_beside_the_others() -> None:
+    b = build({})
+    before = Spend(
+        runs=1, tokens=10, money=0.1, roles={"developer": RoleSpend(runs=1, tokens=10, money=0.1)}
+    )
+    decision = b.decide(
+        b.record("pending_review", spend=before), b.reported("pending_review", result())
+    )
+    assert decision.record is not None
+    assert decision.record.spend.roles == {
+        "developer": RoleSpend(runs=1, tokens=10, money=0.1),
+        "reviewer": RoleSpend(runs=1, tokens=1_000, money=0.5, minutes=2.0),
+    }
+    assert (decision.record.spend.runs, decision.record.spend.money) == (2, 0.6)
 
 
 def test_a_repeated_report_adds_nothing_again() -> None:

@@ -58,8 +58,44 @@ class Cost(BaseModel):
     source: Literal["cli", "agent"] | None = None
 
 
+MAX_ROLES = 20  # roles kept per spend: the workflow's agents are a handful
+
+
+class RoleSpend(BaseModel):
+    """What one agent role spent: its runs and their reported costs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    runs: int = 0
+    tokens: int = 0
+    money: float = 0.0
+    minutes: float = 0.0
+
+    def plus(self, other: RoleSpend) -> RoleSpend:
+        return RoleSpend(
+            runs=self.runs + other.runs,
+            tokens=self.tokens + other.tokens,
+            money=round(self.money + other.money, 6),
+            minutes=round(self.minutes + other.minutes, 6),
+        )
+
+
+def _roles_plus(mine: dict[str, RoleSpend], other: dict[str, RoleSpend]) -> dict[str, RoleSpend]:
+    """Both roles' spends added; past `MAX_ROLES` roles a new role is not kept apart (the
+    totals still count it), so the record's size stays bounded."""
+    roles = dict(mine)
+    for role, spend in sorted(other.items()):
+        if role in roles:
+            roles[role] = roles[role].plus(spend)
+        elif len(roles) < MAX_ROLES:
+            roles[role] = spend
+    return dict(sorted(roles.items()))
+
+
 class Spend(BaseModel):
-    """What agents spent on an issue (or an epic and its tasks): runs and reported costs."""
+    """What agents spent on an issue (or an epic and its tasks): runs and reported costs, in
+    all and per agent role (`roles`, kept since the dashboard's per-role spend; a record
+    written before has none)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -68,23 +104,36 @@ class Spend(BaseModel):
     money: float = 0.0
     minutes: float = 0.0
     claimed: int = 0  # runs whose figures are the agent's own claim (no CLI reported them)
+    roles: dict[str, RoleSpend] = Field(default_factory=dict, max_length=MAX_ROLES)
 
     @model_serializer(mode="wrap")
     def _claimed_only_when_some(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """A record without claimed runs is written as before the count was kept."""
+        """A record without claimed runs or roles is written as before they were kept."""
         data = handler(self)
-        if isinstance(data, dict) and not self.claimed:
-            data.pop("claimed", None)
+        if isinstance(data, dict):
+            if not self.claimed:
+                data.pop("claimed", None)
+            if not self.roles:
+                data.pop("roles", None)
         return data
 
-    def add(self, cost: Cost | None, runs: int = 1) -> Spend:
+    def add(self, cost: Cost | None, runs: int = 1, role: str | None = None) -> Spend:
+        """The run(s) and their cost added, and to `role`'s own spend when one is named."""
         cost = cost or Cost()
+        added = RoleSpend(
+            runs=runs,
+            tokens=cost.tokens or 0,
+            money=round(cost.money or 0.0, 6),
+            minutes=round(cost.minutes or 0.0, 6),
+        )
+        roles = _roles_plus(self.roles, {role: added}) if role else self.roles
         return Spend(
             runs=self.runs + runs,
-            tokens=self.tokens + (cost.tokens or 0),
-            money=round(self.money + (cost.money or 0.0), 6),
-            minutes=round(self.minutes + (cost.minutes or 0.0), 6),
+            tokens=self.tokens + added.tokens,
+            money=round(self.money + added.money, 6),
+            minutes=round(self.minutes + added.minutes, 6),
             claimed=self.claimed + (runs if cost.source == "agent" else 0),
+            roles=roles,
         )
 
     def plus(self, other: Spend) -> Spend:
@@ -94,6 +143,7 @@ class Spend(BaseModel):
             money=round(self.money + other.money, 6),
             minutes=round(self.minutes + other.minutes, 6),
             claimed=self.claimed + other.claimed,
+            roles=_roles_plus(self.roles, other.roles),
         )
 
 

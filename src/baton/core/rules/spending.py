@@ -13,7 +13,8 @@ from baton.core.text import epic as texts
 
 
 def with_spend(ctx: Ctx, draft: Draft) -> Draft:
-    """The report's run and cost added, once (a stale or repeated report adds nothing)."""
+    """The report's run and cost added, once (a stale or repeated report adds nothing), in
+    all and to the reporting agent's role."""
     event = ctx.event
     if not isinstance(event, AgentReported) or draft.outcome is Outcome.refused:
         return draft
@@ -23,7 +24,9 @@ def with_spend(ctx: Ctx, draft: Draft) -> Draft:
     if record is None or draft.github_first:
         return draft  # GitHub's work first: the spend is added when the run decides again
     cost = event.result.cost if event.result is not None else None
-    return replace(draft, record=record.model_copy(update={"spend": ctx.record.spend.add(cost)}))
+    role = event.agent if event.agent in ctx.workflow.agents else None  # one of a handful
+    spend = ctx.record.spend.add(cost, role=role)
+    return replace(draft, record=record.model_copy(update={"spend": spend}))
 
 
 def within_budget(ctx: Ctx, draft: Draft) -> Draft:

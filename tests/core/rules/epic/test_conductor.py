@@ -16,6 +16,7 @@ from baton.core.model.epic import (
     ACTIVE,
     DONE,
     Breaker,
+    Cost,
     EpicState,
     PlannedTask,
     Spend,
@@ -196,6 +197,14 @@ def test_spend_and_attempts_are_taken_from_the_observation() -> None:
     spend = Spend(runs=2, tokens=10)
     done = run([t("a", status=S.in_progress)], [obs(1, S.pending_review, spend=spend, attempt=3)])
     assert done.epic.tasks[0].spend == spend and done.epic.tasks[0].attempts == 3
+
+
+def test_the_epic_keeps_a_tasks_spend_without_its_roles_so_its_record_stays_as_large() -> None:
+    spend = Spend().add(Cost(tokens=10, money=0.5), role="developer").add(None, role="reviewer")
+    done = run([t("a", status=S.in_progress)], [obs(1, S.pending_review, spend=spend)])
+    kept = done.epic.tasks[0].spend
+    assert kept == Spend(runs=2, tokens=10, money=0.5)
+    assert "roles" not in kept.model_dump_json()
 
 
 def test_new_failures_feed_the_breaker_once() -> None:

@@ -78,8 +78,8 @@ def _observe(
         update: dict[str, object] = {"status": status}
         if obs.attempt > 0:
             update["attempts"] = obs.attempt
-        if obs.spend is not None:
-            update["spend"] = obs.spend
+        if obs.spend is not None:  # its totals: the roles stay in the task's own record
+            update["spend"] = obs.spend.model_copy(update={"roles": {}})
         tasks.append(task.model_copy(update=update))
         links.append(obs.link)
     return tasks, links
