@@ -143,6 +143,7 @@ def read_briefing(
         raise BatonError(f"issue #{issue} could not be read")
     settings = settings.for_labels(info.labels)
     warnings: list[str] = []
+    trusted: Record | None = None
     if handover:
         trusted, why, warnings = trusted_record(comments, env.bot_login, handover, issue)
         if trusted is None:
@@ -156,7 +157,9 @@ def read_briefing(
         now=now,
         secret=env.secret_value(),
     )
-    record = loaded.record
+    # On a hand-over the briefing is of the record the digest vouches for, whatever else the
+    # loader would choose or rebuild.
+    record = trusted or loaded.record
     if record is None:
         raise BatonError(f"issue #{issue} is not in the workflow")
     if state is not None or handover:
