@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from baton.core.model.issue_facts import Comment
+from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import PullRequestRefused, TrackerError
 from baton.names import BOT_LOGIN
 from baton.sim.github import rules
@@ -22,6 +22,20 @@ from baton.sim.payloads import DispatchRequest
 
 PAGE_SIZE = 100
 API = "https://api.github.com"  # where the objects it renders say they live
+
+
+def info_of(issue: Issue) -> IssueInfo:
+    """An issue as GitHub's reads and listings give it."""
+    return IssueInfo(
+        number=issue.number,
+        title=issue.title,
+        body=issue.body,
+        state=issue.state,
+        labels=tuple(issue.labels),
+        author=issue.author,
+        is_pull_request=issue.is_pull_request,
+        updated_at=issue.updated_at,
+    )
 
 
 class MemoryBase:

@@ -21,7 +21,7 @@ from baton.github.tracker import (
 )
 from baton.sim.github import rules
 from baton.sim.github.issues import check_body
-from baton.sim.memory.base import PAGE_SIZE, _refusing
+from baton.sim.memory.base import PAGE_SIZE, _refusing, info_of
 from baton.sim.memory.work import WorkCalls
 from baton.sim.payloads import DispatchRequest
 
@@ -106,17 +106,7 @@ class IssueCalls(WorkCalls):
 
     def issue(self, number: int) -> IssueInfo:
         self._call("issue")
-        found = self._issue(number)
-        return IssueInfo(
-            number=found.number,
-            title=found.title,
-            body=found.body,
-            state=found.state,
-            labels=tuple(found.labels),
-            author=found.author,
-            is_pull_request=found.is_pull_request,
-            updated_at=found.updated_at,
-        )
+        return info_of(self._issue(number))
 
     def comments(self, number: int) -> list[Comment]:
         self._call("comments")
@@ -235,18 +225,6 @@ class IssueCalls(WorkCalls):
         )
         start = (page - 1) * PAGE_SIZE
         chunk = numbers[start : start + PAGE_SIZE]
-        infos = [
-            IssueInfo(
-                number=n,
-                title=self.issues[n].title,
-                body=self.issues[n].body,
-                state="open",
-                labels=tuple(self.issues[n].labels),
-                author=self.issues[n].author,
-                is_pull_request=self.issues[n].is_pull_request,
-                updated_at=self.issues[n].updated_at,
-            )
-            for n in chunk
-        ]
+        infos = [info_of(self.issues[n]) for n in chunk]
         more = start + PAGE_SIZE < len(numbers)
         return infos, (page + 1 if more else None)

@@ -9,22 +9,8 @@ from datetime import UTC, datetime
 from baton.core.model.issue_facts import IssueInfo
 from baton.errors import TrackerError
 from baton.github.tracker import OpenedIssue
-from baton.sim.github.issues import Issue, User, check_body
-from baton.sim.memory.base import PAGE_SIZE, MemoryBase, _refusing
-
-
-def info(issue: Issue) -> IssueInfo:
-    """An issue as the REST listings give it."""
-    return IssueInfo(
-        number=issue.number,
-        title=issue.title,
-        body=issue.body,
-        state=issue.state,
-        labels=tuple(issue.labels),
-        author=issue.author,
-        is_pull_request=issue.is_pull_request,
-        updated_at=issue.updated_at,
-    )
+from baton.sim.github.issues import User, check_body
+from baton.sim.memory.base import PAGE_SIZE, MemoryBase, _refusing, info_of
 
 
 class PageCalls(MemoryBase):
@@ -40,7 +26,7 @@ class PageCalls(MemoryBase):
         )
         start = (page - 1) * PAGE_SIZE
         more = start + PAGE_SIZE < len(found)
-        return [info(i) for i in found[start : start + PAGE_SIZE]], (page + 1 if more else None)
+        return [info_of(i) for i in found[start : start + PAGE_SIZE]], (page + 1 if more else None)
 
     def create_issue(self, title: str, body: str) -> OpenedIssue:
         self._call("create_issue")
