@@ -79,6 +79,13 @@ def test_the_presets_are_the_packaged_ones() -> None:
     assert sorted(p.stem for p in PRESETS.glob("*.yml")) == sorted(preset_names())
 
 
+def _write_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str) -> None:
+    """`config` as the default `.github/baton.yml` of a run started in `tmp_path`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     "config",
     [
@@ -94,9 +101,7 @@ def test_the_presets_are_the_packaged_ones() -> None:
 def test_a_config_out_of_the_ordinary_steps_aside(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / ".github").mkdir()
-    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+    _write_config(tmp_path, monkeypatch, config)
     assert raw_view({}) is None
 
 
@@ -123,9 +128,7 @@ LAUGHS = "\n".join(
 def test_a_config_the_full_path_refuses_as_yaml_steps_aside(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / ".github").mkdir()
-    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+    _write_config(tmp_path, monkeypatch, config)
     assert raw_view({}) is None
 
 
@@ -140,9 +143,7 @@ def test_a_config_the_full_path_refuses_as_yaml_steps_aside(
 def test_globs_and_ampersands_in_text_are_no_alias(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: str
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / ".github").mkdir()
-    (tmp_path / ".github" / "baton.yml").write_text(config, encoding="utf-8")
+    _write_config(tmp_path, monkeypatch, config)
     assert raw_view({}) is not None
 
 
