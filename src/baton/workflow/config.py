@@ -44,6 +44,7 @@ from baton.workflow.model import (
     workflow_from_data,
 )
 from baton.workflow.sources import WorkflowFileReader, beside, is_workflow_file, load_workflow
+from baton.workflow.suite import SuiteSettings
 from baton.workflow.yaml_source import YamlDocument, file_text, read_yaml
 
 __all__ = [
@@ -91,6 +92,9 @@ class Policy:
     budgets: Budgets = field(default_factory=lambda: Budgets())
     breaker: RepoBreaker | None = None
     ci: CiSettings = field(default_factory=lambda: CiSettings())
+    # `tests:`: how the tests run and which files they are; None: states move on agents'
+    # reports alone (a state's `proof` is ignored).
+    tests: SuiteSettings | None = None
     # The config file's path in the repository, locked like .github/baton.yml (the workflow's
     # `config` input may name any path); None when it was read from outside the repository.
     config_path: str | None = CONFIG_PATH
@@ -345,6 +349,7 @@ def settings_from(
         budgets=config.budgets,
         breaker=config.breaker,
         ci=config.ci,
+        tests=config.tests,
     )
     _refuse_unapproved_ci(policy, workflows, source)
     _refuse_unknown_roles(config, workflows, source)

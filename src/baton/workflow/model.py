@@ -99,6 +99,19 @@ class StateSpec(BaseModel):
         description="relabel: no transition leads here by design, only a maintainer's relabel "
         "(`baton validate` then does not warn that the state is unreachable).",
     )
+    proof: Literal["red", "green"] | None = Field(
+        default=None,
+        description="Work states, with `tests:` in the config: the state is settled by what "
+        "`baton verify` shows, not by the agent's word. red: the agent's tests, run on its "
+        "changeset, must fail for the right reason; green: the tests run on Baton's last commit "
+        "(by the built-in `tests` profile, no model). The verdict picks the edge through the "
+        "state's rules (`when: {verdict: ...}`). Without `tests:` it is ignored.",
+    )
+    signs_off: bool = Field(
+        default=False,
+        description="Waiting states, with `tests:`: an approval here signs off the last red "
+        "proof's tests; from then on they are frozen.",
+    )
 
 
 class Condition(BaseModel):
@@ -122,8 +135,12 @@ class Condition(BaseModel):
     visits_at_least: int | None = Field(
         default=None, ge=1, description="Times the issue has entered the current state."
     )
+    verdict: list[Literal["red", "green", "failing", "broken"]] | None = Field(
+        default=None,
+        description="The verdict of the evidence that settles a `proof` state (with `tests:`).",
+    )
 
-    @field_validator("status", "came_from", mode="before")
+    @field_validator("status", "came_from", "verdict", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value

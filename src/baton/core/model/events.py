@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.epic import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
+from baton.core.model.evidence import Evidence
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.work import BranchFacts, ChangesetFacts, PullRequestFacts
 
@@ -87,6 +88,14 @@ class AgentReported(_Event):
         default="",
         description="The attempt the agent's run was dispatched for (`Dispatch.nonce`), from "
         "the dispatch or the baton job; a report for another attempt is stale.",
+    )
+    evidence: Evidence | None = Field(
+        default=None,
+        description="`baton-evidence.json` beside the result, validated: what the tests showed "
+        "(a `proof` state is settled by it, judged again from its tests, never its verdict).",
+    )
+    evidence_problem: str | None = Field(
+        default=None, description="Why the evidence beside the result could not be read."
     )
 
 

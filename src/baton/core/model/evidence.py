@@ -8,6 +8,7 @@ whoever reads the file validates it with this model first.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -61,3 +62,64 @@ class Evidence(BaseModel):
     exit_status: int | None
     tests: tuple[TestCase, ...] = Field(default=(), max_length=MAX_TESTS)
     new: tuple[str, ...] = Field(default=(), max_length=MAX_TESTS)
+    changeset: str | None = Field(
+        default=None,
+        pattern=r"^sha256:[0-9a-f]{64}$",
+        description="The digest of the agent's changeset the tests ran with, applied on "
+        "`commit` (a red proof, before Baton commits it); None: `commit` itself.",
+    )
+    files: str | None = Field(
+        default=None,
+        pattern=r"^sha256:[0-9a-f]{64}$",
+        description="The digest of the test and frozen files (path, mode, blob) of the tree the "
+        "tests ran on: a signed-off set stays as signed while it is unchanged.",
+    )
+
+
+SHA256 = r"^sha256:[0-9a-f]{64}$"
+KEEP_IDS = 100  # signed-off ids a record keeps of each set; beyond them, their count and digest
+
+
+class RedProof(BaseModel):
+    """A red proof Baton accepted: the tests of an agent's changeset failing for the right
+    reason, waiting for (or given) a human's sign-off."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    commit: str = Field(description="The commit Baton made of the changeset the tests ran with.")
+    sets: SignedOff
+    files: str | None = Field(default=None, pattern=SHA256)
+    at: datetime
+
+
+class SignOff(BaseModel):
+    """The tests a human signed off: from then on the test and frozen files are only the
+    tester's to change (a new red proof and a new sign-off)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    proof: RedProof
+    by: str
+    at: datetime
+
+
+class ProofCounts(BaseModel):
+    """How many times evidence settled a state, by verdict (the dashboard's figures)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    red: int = 0
+    green: int = 0
+    failing: int = 0
+    broken: int = 0
+
+
+class TestsRecord(BaseModel):
+    """What an issue's record keeps of its evidence (`Record.tests`, written only with one)."""
+
+    __test__ = False
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    red: RedProof | None = None  # the last red proof, until it is signed off or replaced
+    signed: SignOff | None = None
+    counts: ProofCounts = Field(default_factory=ProofCounts)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from baton.core.model.epic import EpicState, Spend, TaskLink
+from baton.core.model.evidence import TestsRecord
 from baton.core.model.work import Work
 
 # 2: `written_at`, the time Baton wrote the record (signed with it), checked against the time
@@ -176,6 +178,16 @@ class Record(BaseModel):
     # When the issue's agents started failing (the last attempt failed); None once one succeeds.
     # It puts the repository-wide breaker's label on the issue (config `breaker`).
     failing_since: datetime | None = None
+    # What the evidence showed (`tests:`): the red proof, the sign-off, the counts by verdict.
+    tests: TestsRecord | None = None
+
+    @model_serializer(mode="wrap")
+    def _tests_only_when_some(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """A record without evidence is written as before `tests` was kept."""
+        data = handler(self)
+        if isinstance(data, dict) and self.tests is None:
+            data.pop("tests", None)
+        return data
 
     @property
     def previous_state(self) -> str | None:
