@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -54,6 +55,22 @@ class PullRequestPlan(BaseModel):
     ready: bool = False  # mark it ready for review
 
 
+class CheckPlan(BaseModel):
+    """A check run to post on a commit after the record is written (`Baton / tests`): what
+    the evidence that settled a state showed, so the pull request shows it too."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = "Baton / tests"
+    commit: str = Field(pattern=r"^[0-9a-f]{40}$")
+    conclusion: Literal["success", "failure", "neutral"]
+    title: str = Field(max_length=1000)
+    summary: str = Field(max_length=60000, description="Markdown, issue text escaped.")
+    external_id: str = Field(
+        default="", description="The attempt it reports on (`Dispatch.nonce`): posted once."
+    )
+
+
 class Decision(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -89,6 +106,9 @@ class Decision(BaseModel):
         default=False,
         description="Count the repository's failing issues first (the repository-wide breaker), "
         "then decide again with the count.",
+    )
+    check: CheckPlan | None = Field(
+        default=None, description="A check run posted on a commit once the record is written."
     )
     notify: tuple[int, ...] = Field(
         default=(),

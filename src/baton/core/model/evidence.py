@@ -123,3 +123,5 @@ class TestsRecord(BaseModel):
     red: RedProof | None = None  # the last red proof, until it is signed off or replaced
     signed: SignOff | None = None
     counts: ProofCounts = Field(default_factory=ProofCounts)
+    # A failing verdict came after the first green one: the first green did not hold.
+    green_broke: bool = False
