@@ -296,12 +296,9 @@ def _closed_unmerged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
 
 
 # --- checks ---------------------------------------------------------------------------------
-def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
-    """Failing checks on the branch head send the work to the route when no agent works on it;
-    while one does, they wait for the next agent. Passing checks change nothing."""
-    work = ctx.record.work
-    if work is None or event.branch != work.branch:
-        return Draft(Outcome.ignored, f"checks on {event.branch}, which is not the issue's branch")
+def _not_failures_to_act_on(ctx: Ctx, event: ChecksCompleted, work: Work) -> Draft | None:
+    """Why checks on the issue's branch change nothing: another pull request's, a closed one,
+    an older head, a pass or no conclusion, a run held for approval, a closed issue."""
     if event.pull_request is not None and event.pull_request != work.pull_request:
         foreign = _foreign(ctx, event.pull_request)
         return Draft(Outcome.ignored, f"checks for {foreign}")
@@ -330,6 +327,43 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
         )
     if _closed_issue(ctx):
         return Draft(Outcome.ignored, f"checks failed on {head}, but the issue is closed")
+    return None
+
+
+def _kept_for_later(
+    ctx: Ctx, work: Work, head: str, failures: list[str], *, working: bool
+) -> Draft:
+    """Failures no route acts on now (an agent works, the issue waits for a human or is
+    terminal, no route): kept for the next agent, once each."""
+    wf = ctx.workflow
+    known = {*work.failing_checks, *ctx.record.feedback}
+    news = [failure for failure in failures if failure not in known]
+    if not news:  # delivered again, or a second suite saying the same
+        return Draft(Outcome.ignored, f"checks failed on {head}: the failures are known")
+    kept = [*work.failing_checks, *news][-KEEP_FEEDBACK:]
+    record = _with_work(seen(ctx), work.model_copy(update={"failing_checks": kept}))
+    if working:
+        why = f"the {wf.agent_of(ctx.state)} is working; the failures go to the next agent"
+    elif wf.is_terminal(ctx.state):
+        why = f"{ctx.state} is terminal (relabel the issue to resume)"
+    elif _waits_for_a_human(ctx):
+        why = "the issue waits for a human decision"
+    else:
+        why = "no route moves the issue"
+    return Draft(Outcome.noted, f"checks failed on {head}; {why}", record=record)
+
+
+def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
+    """Failing checks on the branch head send the work to the route when no agent works on it;
+    while one does, they wait for the next agent. Passing checks change nothing."""
+    work = ctx.record.work
+    if work is None or event.branch != work.branch:
+        return Draft(Outcome.ignored, f"checks on {event.branch}, which is not the issue's branch")
+    ignored = _not_failures_to_act_on(ctx, event, work)
+    if ignored is not None:
+        return ignored
+    head = event.head[:7]
+    conclusion = event.conclusion.lower()
     failures = [
         clip(
             f"check {note.name} failed: {note.summary}"
@@ -350,21 +384,7 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
         or wf.is_terminal(ctx.state)
         or (_waits_for_a_human(ctx))
     ):
-        known = {*work.failing_checks, *ctx.record.feedback}
-        news = [failure for failure in failures if failure not in known]
-        if not news:  # delivered again, or a second suite saying the same
-            return Draft(Outcome.ignored, f"checks failed on {head}: the failures are known")
-        kept = [*work.failing_checks, *news][-KEEP_FEEDBACK:]
-        record = _with_work(seen(ctx), work.model_copy(update={"failing_checks": kept}))
-        if working:
-            why = f"the {wf.agent_of(ctx.state)} is working; the failures go to the next agent"
-        elif wf.is_terminal(ctx.state):
-            why = f"{ctx.state} is terminal (relabel the issue to resume)"
-        elif _waits_for_a_human(ctx):
-            why = "the issue waits for a human decision"
-        else:
-            why = "no route moves the issue"
-        return Draft(Outcome.noted, f"checks failed on {head}; {why}", record=record)
+        return _kept_for_later(ctx, work, head, failures, working=working)
     breach = limit_breach(ctx, target)
     if breach:
         return escalate(ctx, breach, actor=event.actor.login, extra={"feedback": failures})

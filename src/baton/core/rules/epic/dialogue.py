@@ -119,112 +119,118 @@ def _ask(ctx: Ctx, base: Record, epic: EpicState, found: Discovery, why: str) ->
 
 
 def discovery_comment(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Draft:
-    epic = epic_of(ctx.record)
-    found = epic.discovery
-    settings = ctx.policy.epics
-    base = seen(ctx)
+    """A comment while the epic is in discovery: what it does depends on the dialogue's phase
+    (the specification presented, a round's questions open, the turn warning given)."""
+    found = epic_of(ctx.record).discovery
     who = event.actor.login
     answerer = may_answer(event.actor, event.issue.author, ctx.policy)
     if common is None and ours is None and not answerer:
         return Draft(Outcome.ignored, f"{who} is not one whose replies are taken")
     if found.phase == "presenting":
-        if common is not None and common.verb is Verb.approve:
-            moved = move(
-                ctx,
-                PLANNING,
-                reason=f"specification version {found.spec_version} approved by {who}",
-                actor=who,
-                trigger="approval",
-                human=True,
-            )
-            return Draft(
-                Outcome.transition,
-                f"{DISCOVERY} → {PLANNING}: the specification is approved by {who}",
-                record=moved,
-                agent=moved.dispatch.agent if moved.dispatch else None,
-            )
-        if ours is not None and ours.verb is EpicVerb.edit:
-            edited = found.model_copy(
-                update={"phase": "editing", "request": clip(ours.argument, 2_000)}
-            )
-            return _ask(ctx, base, epic, edited, f"{who} asked for minor edits")
-        if ours is not None and ours.verb is EpicVerb.revise:
-            revised = found.model_copy(
-                update={"phase": "asking", "request": clip(ours.argument, 2_000)}
-            )
-            return _ask(ctx, base, epic, revised, f"{who} asked for a major revision")
-        if common is None and ours is None and not is_member(event.actor, ctx.policy.approvers):
-            # Only an approver's words revise the specification (each revision is an agent
-            # run); anyone else's reply waits for the next agent, as input.
-            kept = [*ctx.record.pending_input, input_of(ctx, event)][-5:]
-            return Draft(
-                Outcome.noted,
-                f"kept the reply of {who} for the next revision",
-                record=base.model_copy(update={"pending_input": kept}),
-            )
-        if common is None and ours is None:
-            edited = found.model_copy(
-                update={"phase": "editing", "request": clip(event.body, 2_000)}
-            )
-            return _ask(
-                ctx,
-                base.model_copy(update={"pending_input": [input_of(ctx, event)]}),
-                epic,
-                edited,
-                f"{who}'s reply is taken as minor edits",
-            )
-        return refused(ctx, event, "the specification waits for approval, `/edit` or `/revise`")
-    if found.phase == "warned":
-        if ours is not None and ours.verb is EpicVerb.generate:
-            return _generate(ctx, base, epic, found, f"{who} asked to generate now")
-        if ours is not None and ours.verb is EpicVerb.continue_:
-            return _ask(
-                ctx,
-                base,
-                epic,
-                found.model_copy(update={"phase": "asking"}),
-                f"{who} chose to continue",
-            )
+        return _on_specification(ctx, event, common, ours)
+    if found.phase == "warned" and ours is not None and ours.verb is EpicVerb.continue_:
+        epic, base = epic_of(ctx.record), seen(ctx)
+        asking = found.model_copy(update={"phase": "asking"})
+        return _ask(ctx, base, epic, asking, f"{who} chose to continue")
     if found.phase in ("answering", "warned"):
-        if ours is not None and ours.verb is EpicVerb.generate:
-            return _generate(ctx, base, epic, found, f"{who} asked to generate now")
-        if common is not None or ours is not None:
-            return refused(ctx, event, "discovery waits for an answer (or `generate now`)")
-        turns = found.turns + 1
-        answered = base.model_copy(
-            update={"pending_input": [*ctx.record.pending_input, input_of(ctx, event)][-5:]}
-        )
-        counted = found.model_copy(
-            update={
-                "turns": turns,
-                "categories_done": list(dict.fromkeys([*found.categories_done, found.category]))
-                if found.category
-                else found.categories_done,
-            }
-        )
-        if turns >= settings.max_turns:
-            return _generate(ctx, answered, epic, counted, f"{turns} answers, the limit")
-        if turns >= settings.warn_turns and not found.warned:
-            warned = counted.model_copy(update={"phase": "warned", "warned": True})
-            record = with_epic(answered, epic.model_copy(update={"discovery": warned}))
-            return Draft(
-                Outcome.noted,
-                f"warned after {turns} answers: generate now or continue",
-                record=record,
-                message=texts.turn_warning(turns, settings.max_turns),
-            )
-        return _ask(
-            ctx,
-            answered,
-            epic,
-            counted.model_copy(update={"phase": "asking"}),
-            f"answer {turns} from {who}",
-        )
+        return _on_answer(ctx, event, common, ours)
     if common is not None or ours is not None:
         return refused(ctx, event, "the discovery agent is working; wait for its questions")
     kept = [*ctx.record.pending_input, input_of(ctx, event)][-5:]
     return Draft(
         Outcome.noted,
         f"kept the reply of {who} for the discovery agent",
-        record=base.model_copy(update={"pending_input": kept}),
+        record=seen(ctx).model_copy(update={"pending_input": kept}),
     )
+
+
+def _on_specification(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Draft:
+    """The specification is presented: an approval plans, `/edit` and `/revise` ask the agent
+    again, an approver's plain reply is taken as minor edits, anyone else's waits as input."""
+    epic = epic_of(ctx.record)
+    found = epic.discovery
+    base = seen(ctx)
+    who = event.actor.login
+    if common is not None and common.verb is Verb.approve:
+        moved = move(
+            ctx,
+            PLANNING,
+            reason=f"specification version {found.spec_version} approved by {who}",
+            actor=who,
+            trigger="approval",
+            human=True,
+        )
+        return Draft(
+            Outcome.transition,
+            f"{DISCOVERY} → {PLANNING}: the specification is approved by {who}",
+            record=moved,
+            agent=moved.dispatch.agent if moved.dispatch else None,
+        )
+    if ours is not None and ours.verb is EpicVerb.edit:
+        edited = found.model_copy(
+            update={"phase": "editing", "request": clip(ours.argument, 2_000)}
+        )
+        return _ask(ctx, base, epic, edited, f"{who} asked for minor edits")
+    if ours is not None and ours.verb is EpicVerb.revise:
+        revised = found.model_copy(
+            update={"phase": "asking", "request": clip(ours.argument, 2_000)}
+        )
+        return _ask(ctx, base, epic, revised, f"{who} asked for a major revision")
+    if common is None and ours is None and not is_member(event.actor, ctx.policy.approvers):
+        # Only an approver's words revise the specification (each revision is an agent
+        # run); anyone else's reply waits for the next agent, as input.
+        kept = [*ctx.record.pending_input, input_of(ctx, event)][-5:]
+        return Draft(
+            Outcome.noted,
+            f"kept the reply of {who} for the next revision",
+            record=base.model_copy(update={"pending_input": kept}),
+        )
+    if common is None and ours is None:
+        edited = found.model_copy(update={"phase": "editing", "request": clip(event.body, 2_000)})
+        return _ask(
+            ctx,
+            base.model_copy(update={"pending_input": [input_of(ctx, event)]}),
+            epic,
+            edited,
+            f"{who}'s reply is taken as minor edits",
+        )
+    return refused(ctx, event, "the specification waits for approval, `/edit` or `/revise`")
+
+
+def _on_answer(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Draft:
+    """A round's questions are open (or the turn warning was given): `generate now`, or an
+    answer counted against the turn limits."""
+    epic = epic_of(ctx.record)
+    found = epic.discovery
+    settings = ctx.policy.epics
+    base = seen(ctx)
+    who = event.actor.login
+    if ours is not None and ours.verb is EpicVerb.generate:
+        return _generate(ctx, base, epic, found, f"{who} asked to generate now")
+    if common is not None or ours is not None:
+        return refused(ctx, event, "discovery waits for an answer (or `generate now`)")
+    turns = found.turns + 1
+    answered = base.model_copy(
+        update={"pending_input": [*ctx.record.pending_input, input_of(ctx, event)][-5:]}
+    )
+    counted = found.model_copy(
+        update={
+            "turns": turns,
+            "categories_done": list(dict.fromkeys([*found.categories_done, found.category]))
+            if found.category
+            else found.categories_done,
+        }
+    )
+    if turns >= settings.max_turns:
+        return _generate(ctx, answered, epic, counted, f"{turns} answers, the limit")
+    if turns >= settings.warn_turns and not found.warned:
+        warned = counted.model_copy(update={"phase": "warned", "warned": True})
+        record = with_epic(answered, epic.model_copy(update={"discovery": warned}))
+        return Draft(
+            Outcome.noted,
+            f"warned after {turns} answers: generate now or continue",
+            record=record,
+            message=texts.turn_warning(turns, settings.max_turns),
+        )
+    asking = counted.model_copy(update={"phase": "asking"})
+    return _ask(ctx, answered, epic, asking, f"answer {turns} from {who}")

@@ -69,20 +69,11 @@ def conduct(
         )
     notify = list(done.notify)
     moved_to: str | None = None
-    if state == IMPLEMENTING and done.breaker_opened:
-        moved_to = BLOCKED
-        refs = [t.number for t in epic.tasks if t.status.value == "failed" and t.number]
-        messages_.append(texts.breaker_open(epic.breaker.reasons, table, refs))
-        why = f"{why}; the circuit breaker opened"
-    elif state == IMPLEMENTING and stop and epic.budget_stop is None and not done.all_done:
-        moved_to = BLOCKED
-        epic = epic.model_copy(update={"budget_stop": stop})
-        record = with_epic(record, epic)
-        messages_.append(texts.budget_stop(stop, budget.describe(epic_spend(record))))
-        why = f"{why}; {stop}"
-    elif state == IMPLEMENTING and done.all_done and not epic.extension:
-        moved_to = COMPLETING
-        why = f"{why}; every task is done"
+    if state == IMPLEMENTING:
+        moved_to, record, message, because = _stop_or_complete(record, done, stop, table)
+        messages_.extend([message] if message else [])
+        why = f"{why}; {because}" if because else why
+        epic = epic_of(record)
     draft_open: PullRequestPlan | None = None
     if moved_to is not None:
         moving_ctx = replace(ctx, record=record)
@@ -113,6 +104,26 @@ def conduct(
         notify=tuple(notify),
         open_pull_request=draft_open,
     )
+
+
+def _stop_or_complete(
+    record: Record, done: conductor.Conducted, stop: str | None, table: str
+) -> tuple[str | None, Record, str | None, str | None]:
+    """Where an implementing epic goes after the pass (the state, the record, the message,
+    why): blocked when the breaker opened or the budget ran out, completing when every task
+    is done, nowhere otherwise."""
+    epic = epic_of(record)
+    if done.breaker_opened:
+        refs = [t.number for t in epic.tasks if t.status.value == "failed" and t.number]
+        message = texts.breaker_open(epic.breaker.reasons, table, refs)
+        return BLOCKED, record, message, "the circuit breaker opened"
+    if stop and epic.budget_stop is None and not done.all_done:
+        record = with_epic(record, epic.model_copy(update={"budget_stop": stop}))
+        message = texts.budget_stop(stop, budget.describe(epic_spend(record)))
+        return BLOCKED, record, message, stop
+    if done.all_done and not epic.extension:
+        return COMPLETING, record, None, "every task is done"
+    return None, record, None, None
 
 
 def _completion(
