@@ -171,7 +171,7 @@ class WorkSettings(BaseModel):
 
 
 class EpicSettings(BaseModel):
-    """Epics (seed 002): an issue labelled `label` runs `workflow`; its tasks are sub-issues
+    """Epics: an issue labelled `label` runs `workflow`; its tasks are sub-issues
     labelled `task_label` running `task_workflow`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -1,8 +1,9 @@
 """Workflows as data: the states, the transition table, the PM rules and the human gates.
 
 A workflow is a YAML document validated into these models. The built-in presets live in
-`baton/workflow/presets/*.yml`; the default, `issue-lifecycle`, is seed 000's machine. The
-structural checks (unknown targets, dead ends, unreachable states ...) live in `checks.py`.
+`baton/workflow/presets/*.yml`; the default, `issue-lifecycle`, is the issue lifecycle of 21
+states and 72 edges. The structural checks (unknown targets, dead ends, unreachable states ...)
+live in `checks.py`.
 """
 
 from __future__ import annotations

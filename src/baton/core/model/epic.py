@@ -29,7 +29,7 @@ CATEGORIES = ("purpose", "users", "scope", "constraints", "edge_cases")
 
 
 class TaskStatus(StrEnum):
-    """Seed 002's task statuses: the `epic-task` preset's states, and the conductor's view."""
+    """A task's statuses: the `epic-task` preset's states, and the conductor's view."""
 
     pending = "pending"
     in_progress = "in_progress"
@@ -214,8 +214,8 @@ BreakerState = Literal["closed", "open", "half_open"]
 
 
 class Breaker(BaseModel):
-    """Seed 002's circuit breaker: closed counts failures, open starts nothing, half-open lets
-    one task through whose outcome closes or reopens it."""
+    """The circuit breaker over an epic's tasks: closed counts failures, open starts nothing,
+    half-open lets one task through whose outcome closes or reopens it."""
 
     model_config = ConfigDict(frozen=True)
 

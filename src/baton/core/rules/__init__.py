@@ -13,7 +13,7 @@ meets them:
   then a human);
 * `humans`: replies and approvals in waiting states, escalation commands;
 * `relabels`: forced relabels, refused ones, unknown status labels, the trigger label;
-* `context`: what every rule shares, the moves, seed 000's loop detection and max iterations
+* `context`: what every rule shares, the moves, loop detection and max iterations
   (which escalate to a human), the retry ladder and escalation;
 * `lifecycle`: reopened and closed issues, dispatched runs, and time: waiting states that
   outlive their timeout move on, silent agents are dispatched again;
@@ -28,6 +28,7 @@ meets them:
 * `spending`, `budget`: what agents spent, and a budget that holds the next agent;
 * `repo_breaker`: the repository-wide circuit breaker;
 * `epic/`: an epic's rules and its tasks';
-* and the rules these ask: `authority` (who may do what), `pm_rules` (seed 000's PM rules),
-  `comment_commands`, `catchup` (missed comments), `labels` and `triage` (the fast path's).
+* and the rules these ask: `authority` (who may do what), `pm_rules` (the PM rules: the first
+  whose `when` holds picks the next state), `comment_commands`, `catchup` (missed comments),
+  `labels` and `triage` (the fast path's).
 """

@@ -1,4 +1,4 @@
-"""Epics: seed 002 on GitHub. A discovery dialogue, a plan of tasks as sub-issues with "blocked
+"""Epics on GitHub: a discovery dialogue, a plan of tasks as sub-issues with "blocked
 by" dependencies, a conductor that starts ready tasks within parallel slots, a circuit breaker,
 budgets. Pure rules over plain data, like the rest of `core`; `run.py` reads and writes GitHub.
 
@@ -10,7 +10,7 @@ budgets. Pure rules over plain data, like the rest of `core`; `run.py` reads and
 * `comments`: the epic's commands and replies in each phase (`commands` parses them);
 * `passes`: the conductor's pass applied to the record, the breaker, the budget, completion;
 * `conductor`: which tasks start, which wait, which are blocked, in which slots;
-* `breaker`: seed 002's circuit breaker over task failures;
+* `breaker`: the circuit breaker over task failures;
 * `tasks`: a task sub-issue's rules tied to its epic.
 
 The epic's model is `core/model/epic.py`, its words `core/text/epic.py` and

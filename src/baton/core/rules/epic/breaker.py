@@ -1,4 +1,4 @@
-"""Seed 002's circuit breaker over an epic's task outcomes.
+"""The circuit breaker over an epic's task outcomes.
 
 Closed, it counts failures in a row and opens at the threshold (a high-severity rejection opens
 it at once); open, the conductor starts nothing; a maintainer's `/resume` half-opens it, and the

@@ -1,4 +1,4 @@
-"""Seed 002's conductor as one pure pass: what the sub-issues say, what the breaker makes of it,
+"""The conductor as one pure pass: what the sub-issues say, what the breaker makes of it,
 which tasks wait blocked, and which start in the free slots.
 
 The epic never moves a task: it writes orders in its own record (`PlannedTask.starts`, `.block`)

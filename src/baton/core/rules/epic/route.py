@@ -1,4 +1,4 @@
-"""An epic's own rules (the `feature-epic` preset, seed 002's phases), entered here.
+"""An epic's own rules (the `feature-epic` preset's phases), entered here.
 
 `rules.route` sends an epic's reports, comments, dispatches and ticks to `on_epic`; labels,
 reopening and closing take the common rules. A report goes to the phase that waits on it

@@ -1,4 +1,4 @@
-"""A task sub-issue's rules tied to its epic (the `epic-task` preset, seed 002's task machine).
+"""A task sub-issue's rules tied to its epic (the `epic-task` preset's task machine).
 
 The common rules run the task (developer, reviewer, retry ladder, escalation); these add what
 the epic needs: the task's first record from its mark, the epic's order applied (`pending →
@@ -93,8 +93,8 @@ def on_order(ctx: Ctx) -> Draft | None:
 
 
 def on_blocked_skip(ctx: Ctx) -> Draft | None:
-    """`/skip` on a task blocked by a failed dependency (seed 002: blocked → skipped: user
-    skips), from an approver; its dependents may then go on."""
+    """`/skip` on a task blocked by a failed dependency (blocked → skipped: the user
+    skips it), from an approver; its dependents may then go on."""
     event = ctx.event
     if ctx.state != BLOCKED or not isinstance(event, Commented):
         return None
