@@ -284,3 +284,48 @@ def test_the_runs_flow_names_real_role_methods_and_modules() -> None:
         except ModuleNotFoundError:
             found = getattr(importlib.import_module(f"baton.{module}"), name)
         assert found is not None, dotted
+
+
+# The shell: the modules that read and write GitHub around the pure core. Which state an issue
+# is in, and what that state asks for, is the rules' knowledge (`core/rules/`), never theirs.
+SHELL = ("run.py", "identities.py", "work_first.py", "sweep.py", "action", "github", "issue")
+
+
+def _preset_states() -> set[str]:
+    import yaml
+
+    presets = ROOT / "src" / "baton" / "workflow" / "presets"
+    states: set[str] = set()
+    for path in presets.glob("*.yml"):
+        states |= set(yaml.safe_load(path.read_text(encoding="utf-8"))["states"])
+    return states
+
+
+def _names_of_states(tree: ast.AST, states: set[str]) -> list[str]:
+    """The string literals equal to a state, and the upper-case names spelling one (a constant
+    such as `IMPLEMENTING`)."""
+    named = [text for text in _string_constants(tree) if text in states]
+    for node in ast.walk(tree):
+        name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+        if isinstance(name, str) and name.isupper() and name.lower() in states:
+            named.append(name)
+    return named
+
+
+def test_no_module_of_the_shell_names_a_state_of_a_preset() -> None:
+    base = ROOT / "src" / "baton"
+    states = _preset_states()
+    assert {"implementing", "pending", "waiting_for_human_input"} <= states
+    found = sorted(
+        (path.relative_to(base).as_posix(), name)
+        for part in SHELL
+        for path in ([base / part] if part.endswith(".py") else sorted((base / part).rglob("*.py")))
+        for name in _names_of_states(ast.parse(path.read_text(encoding="utf-8")), states)
+    )
+    assert found == [], "rule knowledge outside core/rules: " + repr(found)
+
+
+def test_a_state_named_in_the_shell_is_found() -> None:
+    states = {"implementing", "blocked"}
+    tree = ast.parse('CONDUCTING = {"implementing"}\nif state == IMPLEMENTING or x.BLOCKED: pass\n')
+    assert sorted(_names_of_states(tree, states)) == ["BLOCKED", "IMPLEMENTING", "implementing"]

@@ -17,8 +17,9 @@ import pytest
 from baton.core.model.decision import Outcome
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import handover
+from baton.core.rules.due import RECENT
 from baton.sim.memory_github import MemoryGitHub
-from baton.sweep import RECENT, due_reason, stale_trigger_note
+from baton.sweep import due_reason, stale_trigger_note
 from baton.sweep import sweep as run_sweep
 from baton.workflow.config import Settings
 from support.memory import (

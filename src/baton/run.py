@@ -24,6 +24,7 @@ from baton.core.model.record import handover as handover_of
 from baton.core.model.work import branch_name
 from baton.core.rules.approved_commit import needs_lineage
 from baton.core.rules.catchup import as_event, missed_comment
+from baton.core.rules.pull_requests import needs_failing_checks, needs_review_notes
 from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
 from baton.errors import RecordCorrupt, TrackerError
@@ -237,17 +238,14 @@ def _with_pull_request_details(
     if isinstance(event, Reviewed):
         if needs_lineage(record, event, workflow):
             return event.model_copy(update={"lineage": tracker.lineage(work.head, event.commit)})
-        if event.pull_request != work.pull_request or event.verdict != "changes_requested":
-            return event
-        if event.notes:
+        if not needs_review_notes(record, event):
             return event
         return event.model_copy(
             update={"notes": tracker.review_notes(event.pull_request, event.review_id)}
         )
     if isinstance(event, ChecksCompleted):
-        if event.head != work.head or event.conclusion in ("success", "neutral", "skipped"):
+        if not needs_failing_checks(record, event):
             return event
-        # The payload names only the suite's app or workflow: the check runs say what failed.
         failing = tracker.failing_checks(event.head)
         update = {"failing": failing} if failing else {}
         return event.model_copy(update={**update, "failed_runs": len(failing)})

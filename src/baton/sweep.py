@@ -16,12 +16,13 @@ sweep takes the label off with a note saying so — once, instead of reading the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from baton.core.model.decision import Decision, Outcome
 from baton.core.model.events import Tick, tick
 from baton.core.model.issue_facts import IssueInfo
-from baton.core.rules.labels import is_trigger, status_labels
+from baton.core.rules import due
+from baton.core.rules.labels import is_trigger
 from baton.core.text import markdown
 from baton.core.text.messages import SIGNATURE
 from baton.dashboard.publish import Published, build, publish
@@ -30,9 +31,7 @@ from baton.github.tracker import Board, DispatchTarget, Tracker, request_count
 from baton.issue.apply import apply
 from baton.run import RunResult, handle
 from baton.workflow.config import Settings
-from baton.workflow.model import StateKind
 
-RECENT = timedelta(hours=2)  # activity this recent may be a comment whose run never came
 CALLS_PER_ISSUE = 4  # the most one issue can cost: read, check, write, dispatch
 
 
@@ -45,47 +44,12 @@ class SweepResult:
     next_page: int | None = None
 
 
-EPIC_RECOVERY = timedelta(hours=1)
-
-
 def due_reason(info: IssueInfo, now: datetime, settings: Settings) -> str | None:
-    """Why this issue is worth reading now, from its labels and last update; None: skip it."""
-    settings = settings.for_labels(info.labels)  # an epic's or a task's own machine
-    workflow, policy = settings.workflow, settings.policy
-    status = status_labels(info.labels, policy.label_prefix)
+    """Why this issue is worth reading now, from its labels and last update (`core/rules/due`,
+    with the issue's own machine: an epic's or a task's); None: skip it."""
+    settings = settings.for_labels(info.labels)
     idle = now - info.updated_at if info.updated_at else None
-    # A trigger label this recent may still have its own run queued: that run takes it in.
-    if _trigger(info, settings) and (idle is None or idle > RECENT):
-        return "the trigger label is still on it (a run that entered it may have died)"
-    if not status:
-        return None
-    states = [workflow.state_for_label(label, policy.label_prefix) for label in status]
-    if len(states) != 1 or states[0] is None:
-        return "its status labels need repair"
-    spec = workflow.spec(states[0])
-    if idle is None:
-        return "its last update is unknown"
-    if spec.kind is StateKind.waiting:
-        if spec.timeout and idle >= spec.timeout.after:
-            return f"it has waited {idle.days} days"
-        if idle <= RECENT:
-            return "recent activity while it waits for a human"
-    if spec.kind is StateKind.work:
-        limit = spec.timeout.after if spec.timeout else policy.agent_timeout
-        if limit is not None and idle >= limit:
-            return f"the {spec.agent} has been silent for {idle}"
-    if states[0] == workflow.escalation.state and idle <= RECENT:
-        return "recent activity while it waits for a human decision"
-    if idle >= EPIC_RECOVERY:
-        # A dispatch lost between an epic's record and its tasks' runs (or back): the
-        # conductor looks again, a waiting task reads its order again.
-        if workflow.role == "epic" and states[0] == "implementing":
-            return f"the conductor has not looked for {idle}"
-        if workflow.role == "epic" and states[0] == "planning":
-            return f"a plan may wait to be created ({idle} idle)"
-        if workflow.role == "task" and states[0] in ("pending", "blocked"):
-            return f"the task has not read its epic's order for {idle}"
-    return None
+    return due.due_reason(info.labels, idle, settings.workflow, settings.policy)
 
 
 def _trigger(info: IssueInfo, settings: Settings) -> str | None:

@@ -16,14 +16,13 @@ from datetime import UTC, datetime
 
 from baton.core.model.decision import Decision
 from baton.core.model.issue_facts import IssueInfo
+from baton.core.rules.labels import colour_of
 from baton.github.tracker import Issues, LabelChange, LabelSpec, Writes, Written
 from baton.issue import record_comment
 from baton.issue.load import Loaded
 from baton.workflow.config import Policy
-from baton.workflow.model import StateKind, Workflow
+from baton.workflow.model import Workflow
 
-KIND_COLOURS = {StateKind.work: "1d76db", StateKind.waiting: "fbca04", StateKind.terminal: "0e8a16"}
-FAILURE_COLOUR = "b60205"
 DESCRIPTION_LIMIT = 100
 
 
@@ -40,9 +39,7 @@ class Applied:
 def label_specs(workflow: Workflow, policy: Policy) -> dict[str, LabelSpec]:
     specs = {}
     for state, spec in workflow.states.items():
-        colour = spec.color or KIND_COLOURS[spec.kind]
-        if spec.kind is StateKind.terminal and state in {"failed", "requires_human_intervention"}:
-            colour = spec.color or FAILURE_COLOUR
+        colour = colour_of(state, spec.kind.value, spec.color)
         description = f"Baton: {spec.description or state}"
         if len(description) > DESCRIPTION_LIMIT:
             description = description[: DESCRIPTION_LIMIT - 1] + "…"

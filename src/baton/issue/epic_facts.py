@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from baton.core.model.epic import ACTIVE, DONE, TaskObservation, TaskOrder, TaskStatus
-from baton.core.model.events import Dispatched, Event, Tick
+from baton.core.model.epic import ACTIVE, TaskObservation, TaskOrder, TaskStatus
+from baton.core.model.events import Event
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
+from baton.core.rules.epic import asks
 from baton.core.text import task_marker as marker
 from baton.github.tracker import SubIssue, Tracker
 from baton.issue.load import load
 from baton.workflow.config import Settings
-
-CONDUCTING = frozenset({"implementing", "blocked", "completing"})
-WAITING_TASK = frozenset({"pending", "blocked"})
 
 
 def attach(
@@ -33,19 +31,13 @@ def attach(
     *,
     secret: str | None = None,
 ) -> Event:
+    """The event with what the epic's or the task's rules asked to be read (`asks`)."""
     role = settings.workflow.role
-    conducting = record is not None and record.epic is not None and record.state in CONDUCTING
-    if (
-        role == "epic"
-        and record is not None
-        and conducting
-        and event.tasks is None
-        and (event.kind != "label")
-    ):
+    if asks.needs_tasks(record, event, role):
+        assert record is not None
         seen = observe(record, tracker, settings, now=event.at, secret=secret)
         return event.model_copy(update={"tasks": seen})
-    waiting = record is None or record.state in WAITING_TASK
-    if role == "task" and event.order is None and isinstance(event, Dispatched | Tick) and waiting:
+    if asks.needs_order(record, event, role):
         order = order_for(record, issue, tracker, settings, now=event.at, secret=secret)
         if order is not None:
             return event.model_copy(update={"order": order})
@@ -82,7 +74,7 @@ def observe(
     unfinished = [
         s.number
         for s in subs
-        if s.open and (planned[s.number].status not in DONE or _status(s, settings) not in DONE)
+        if s.open and asks.unfinished(planned[s.number].status, _status(s, settings))
     ]
     snapshots = tracker.read_many(unfinished) if unfinished else {}
     task_workflow = settings.workflows.get(settings.policy.epics.task_workflow)

@@ -15,6 +15,7 @@ from baton.core.model.issue_facts import Actor
 from baton.core.model.record import Approval, HumanInput
 from baton.core.model.work import PullRequestFacts
 from baton.core.rules.authority import needs_identity
+from baton.core.rules.pull_requests import needs_failing_checks, needs_review_notes
 from baton.core.text import messages
 from baton.workflow.config import Who
 from baton.workflow.model import AgentStatus
@@ -1102,3 +1103,44 @@ def test_failing_checks_looping_back_to_the_route_escalate(lifecycle):
 
     assert decision.state == ESCALATED
     assert decision.reason.startswith("escalated: a loop was detected")
+
+
+# --- what a pull request's event needs read first ---------------------------------------------
+def test_a_request_for_changes_on_the_issues_pull_request_needs_its_inline_comments(lifecycle):
+    record = with_pr(lifecycle, "creating_pr")
+    asked = lifecycle.reviewed("changes_requested", "maria", "creating_pr")
+    assert needs_review_notes(record, asked)
+    noted = lifecycle.reviewed(
+        "changes_requested", "maria", "creating_pr", notes=(ReviewNote(path="a.py", body="x"),)
+    )
+    assert not needs_review_notes(record, noted), "the payload carried them"
+    assert not needs_review_notes(record, lifecycle.reviewed("approved", "maria", "creating_pr"))
+    assert not needs_review_notes(record, lifecycle.reviewed("commented", "maria", "creating_pr"))
+    other = lifecycle.reviewed("changes_requested", "maria", "creating_pr", pull_request=99)
+    assert not needs_review_notes(record, other), "a stranger's pull request steers nothing"
+    assert not needs_review_notes(lifecycle.record("creating_pr"), asked), "no work, no notes"
+    assert not needs_review_notes(None, asked)
+
+
+@pytest.mark.parametrize(
+    ("conclusion", "head", "needed"),
+    [
+        ("failure", HEAD, True),
+        ("FAILURE", HEAD, True),
+        ("timed_out", HEAD, True),
+        ("startup_failure", HEAD, True),
+        ("success", HEAD, False),
+        ("neutral", HEAD, False),
+        ("skipped", HEAD, False),
+        ("cancelled", HEAD, False),
+        ("failure", "d" * 40, False),
+    ],
+)
+def test_failed_checks_on_batons_last_commit_need_the_failing_runs_read(
+    lifecycle, conclusion, head, needed
+):
+    record = with_pr(lifecycle, "creating_pr")
+    event = lifecycle.checks("creating_pr", conclusion, head=head)
+    assert needs_failing_checks(record, event) is needed
+    assert not needs_failing_checks(lifecycle.record("creating_pr"), event)
+    assert not needs_failing_checks(None, event)

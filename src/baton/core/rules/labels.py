@@ -43,3 +43,19 @@ def is_ours(label: str, prefix: str, trigger: str | None, markers: Iterable[str]
 
 def status_labels(labels: Iterable[str], prefix: str) -> list[str]:
     return [label for label in labels if is_status(label, prefix)]
+
+
+# A state's label colour by its kind (GitHub's palette); the terminal states that mean the work
+# failed or waits for a human to take it over are red.
+KIND_COLOURS = {"work": "1d76db", "waiting": "fbca04", "terminal": "0e8a16"}
+FAILURE_COLOUR = "b60205"
+FAILURE_STATES = frozenset({"failed", "requires_human_intervention"})
+
+
+def colour_of(state: str, kind: str, given: str | None = None) -> str:
+    """The colour of a state's label: the workflow's own, else by kind (red for failure)."""
+    if given:
+        return given
+    if kind == "terminal" and state in FAILURE_STATES:
+        return FAILURE_COLOUR
+    return KIND_COLOURS[kind]

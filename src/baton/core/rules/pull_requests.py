@@ -295,6 +295,30 @@ def _closed_unmerged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
     )
 
 
+# --- what a pull request's event needs read first ----------------------------------------------
+def needs_review_notes(record: Record | None, event: Reviewed) -> bool:
+    """A review asking for changes on the issue's own pull request, whose inline comments the
+    payload left out: the next agent is told them."""
+    work = record.work if record is not None else None
+    return (
+        work is not None
+        and event.pull_request == work.pull_request
+        and event.verdict == "changes_requested"
+        and not event.notes
+    )
+
+
+def needs_failing_checks(record: Record | None, event: ChecksCompleted) -> bool:
+    """Checks that failed on Baton's last commit: the payload names only the suite's app or
+    workflow, the check runs say what failed."""
+    work = record.work if record is not None else None
+    return (
+        work is not None
+        and event.head == work.head
+        and event.conclusion.lower() in FAILED_CONCLUSIONS
+    )
+
+
 # --- checks ---------------------------------------------------------------------------------
 def _not_failures_to_act_on(ctx: Ctx, event: ChecksCompleted, work: Work) -> Draft | None:
     """Why checks on the issue's branch change nothing: another pull request's, a closed one,
