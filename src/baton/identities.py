@@ -6,43 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baton.core.model.events import Commented, Event, IssueChanged, Labeled, Lineage, Reviewed
+from baton.core.model.events import Event, Lineage, Reviewed
 from baton.core.model.issue_facts import Actor
+from baton.core.rules import needs
 from baton.core.rules.approved_commit import by_a_writer
-from baton.core.rules.authority import answers_whoever, is_member, needs_identity, reopens_whoever
-from baton.core.rules.comment_commands import parse_command
-from baton.core.rules.epic.commands import parse_epic_command
+from baton.core.rules.authority import is_member
 from baton.github.tracker import Issues
 from baton.issue.load import Loaded
 from baton.workflow.config import Settings
 
 
 def needs_permission(event: Event, loaded: Loaded, settings: Settings) -> bool:
-    """Look the actor up only when the decision may turn on who they are."""
-    if event.actor.is_bot or event.actor.permission is not None:
-        return False
-    if isinstance(event, Labeled):
-        return event.added
-    if needs_identity(event):  # a review steers the issue only from an approver
-        return True
-    if isinstance(event, IssueChanged):
-        # Only a reopen turns on who did it, and not when the config lets this human anyway.
-        policy = settings.policy
-        return event.action == "reopened" and not reopens_whoever(
-            event.actor.login, event.issue.author, policy
-        )
-    if not isinstance(event, Commented):
-        return False
-    if parse_command(event.body, settings.policy.approval_words):
-        return True
-    if settings.workflow.role == "epic" and parse_epic_command(event.body) is not None:
-        return True
-    record = loaded.record
-    if record is not None and settings.workflow.converses(record.state):
-        return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
-    if record is None or not settings.workflow.is_waiting(record.state):
-        return False
-    return not answers_whoever(event.actor.login, event.issue.author, settings.policy)
+    """Look the actor up only when the decision may turn on who they are (the rule's
+    `needs.needs_permission`, over the record this run loaded)."""
+    return needs.needs_permission(event, loaded.record, settings.workflow, settings.policy)
 
 
 @dataclass

@@ -1,0 +1,44 @@
+"""What the shell must look up before a rule can decide: who the actor is. Asked of the
+record and the event as GitHub sent them, so the lookup (a round trip per login) is made only
+when the decision may turn on it."""
+
+from __future__ import annotations
+
+from baton.core.model.events import Commented, Event, IssueChanged, Labeled
+from baton.core.model.record import Record
+from baton.core.rules.authority import answers_whoever, needs_identity, reopens_whoever
+from baton.core.rules.comment_commands import parse_command
+from baton.core.rules.epic.commands import parse_epic_command
+from baton.workflow.config import Policy
+from baton.workflow.model import Workflow
+
+
+def needs_permission(
+    event: Event, record: Record | None, workflow: Workflow, policy: Policy
+) -> bool:
+    """Whether the decision may turn on who the actor is, so the shell looks them up: a label
+    added, an approving or changes-requesting review, a reopen the config does not let anyone
+    make, a command, an epic's command, a reply where replies are read (a dialogue, or a
+    waiting state) from someone the config does not let answer anyway."""
+    if event.actor.is_bot or event.actor.permission is not None:
+        return False
+    if isinstance(event, Labeled):
+        return event.added
+    if needs_identity(event):  # a review steers the issue only from an approver
+        return True
+    if isinstance(event, IssueChanged):
+        # Only a reopen turns on who did it, and not when the config lets this human anyway.
+        return event.action == "reopened" and not reopens_whoever(
+            event.actor.login, event.issue.author, policy
+        )
+    if not isinstance(event, Commented):
+        return False
+    if parse_command(event.body, policy.approval_words):
+        return True
+    if workflow.role == "epic" and parse_epic_command(event.body) is not None:
+        return True
+    if record is None:
+        return False
+    if not workflow.converses(record.state) and not workflow.is_waiting(record.state):
+        return False
+    return not answers_whoever(event.actor.login, event.issue.author, policy)
