@@ -12,31 +12,26 @@ from baton.core.model.changeset import Changeset
 from baton.core.model.decision import Decision, Outcome
 from baton.core.model.events import (
     AgentReported,
-    ChecksCompleted,
     Commented,
     Event,
     Labeled,
-    Reviewed,
 )
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.core.model.record import Record
 from baton.core.model.record import handover as handover_of
 from baton.core.model.work import branch_name
-from baton.core.rules.approved_commit import needs_lineage
 from baton.core.rules.catchup import as_event, missed_comment
-from baton.core.rules.pull_requests import needs_failing_checks, needs_review_notes
 from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
 from baton.errors import RecordCorrupt, TrackerError
-from baton.github.tracker import DispatchTarget, Git, Issues, PullRequests, Snapshot, Tracker
+from baton.github.tracker import DispatchTarget, Issues, Snapshot, Tracker
 from baton.identities import Identities, with_identity
-from baton.issue import epic_facts, record_comment
+from baton.issue import changeset_facts, epic_facts, pull_request_facts, record_comment
 from baton.issue.apply import Applied, apply
-from baton.issue.changeset_facts import base_links, baton_message, claims, judge, tree_ask
+from baton.issue.changeset_facts import tree_ask
 from baton.issue.load import Loaded, load
 from baton.work_first import create_branch, do_work, with_foreign_branch
 from baton.workflow.config import Settings
-from baton.workflow.model import Workflow
 
 
 @dataclass
@@ -107,49 +102,33 @@ def _decide_once(
     `snapshot`: a read this run already made that carries the issue as it is now;
     `changeset`: what the reporting agent changed, judged against the branch head read here."""
     identities = identities if identities is not None else Identities()
-    issue = event.issue
-    fetched = issue.partial or refresh
-    branch = None
-    if (changeset is not None and not changeset.empty) or fetched:
-        # A report's changeset is judged against the head; a run that reads the issue itself
-        # (a dispatch: an epic making its tasks) learns whether its branch is there.
-        branch = branch_name(settings.policy.work.branch_prefix, issue.number)
+    fetched = event.issue.partial or refresh
     read_now = snapshot is None
     if snapshot is None:
-        snapshot = tracker.read(
-            issue.number, with_issue=fetched, branch=branch, tree=tree_ask(changeset)
-        )
+        snapshot = _read(event, tracker, settings, fetched=fetched, changeset=changeset)
     if fetched and snapshot.issue is not None:
-        issue = snapshot.issue
-        event = event.model_copy(update={"issue": issue})
+        event = event.model_copy(update={"issue": snapshot.issue})
+    issue = event.issue
     settings = settings.for_labels(issue.labels)
-    comments = snapshot.comments
     # A label being added is the event itself, not evidence of where a lost record stood.
     known = tuple(x for x in issue.labels if not (isinstance(event, Labeled) and x == event.label))
     loaded = load(
         issue.number,
         known,
-        comments,
+        snapshot.comments,
         settings.workflow,
         settings.policy,
         now=event.at,
         secret=secret,
     )
     if isinstance(event, AgentReported) and changeset is not None:
-        event = _judged(
+        event = changeset_facts.attach(
             event, changeset, snapshot, loaded.record, settings, tracker, fresh=read_now
         )
-    event = _with_pull_request_details(event, loaded.record, tracker, settings.workflow)
+    event = pull_request_facts.attach(event, loaded.record, tracker, settings.workflow)
     event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
     original = event
-    event, caught_up = _catch_up(event, loaded, settings)
-    event = with_identity(event, loaded, tracker, settings, identities)
-    decision = decide(loaded.record, event, settings.workflow, settings.policy)
-    if caught_up is not None and decision.outcome is Outcome.ignored:
-        caught_up = None  # the missed comment turned out not to matter: handle the event itself
-        floored = _with_floor(original, loaded)
-        event = with_identity(floored, loaded, tracker, settings, identities)
-        decision = decide(loaded.record, event, settings.workflow, settings.policy)
+    decision, caught_up = _decision(event, loaded, tracker, settings, identities)
     if decision.repairs and not fetched:
         # The payload's labels are a snapshot from when the event fired; confirm drift against
         # the issue as it is now before repairing anything. A GraphQL read already holds it.
@@ -180,76 +159,38 @@ def _decide_once(
     return result, issue
 
 
-def _judged(
-    event: AgentReported,
-    changeset: Changeset,
-    snapshot: Snapshot,
-    record: Record | None,
+def _decision(
+    event: Event, loaded: Loaded, tracker: Tracker, settings: Settings, identities: Identities
+) -> tuple[Decision, Comment | None]:
+    """The decision on the oldest missed actionable comment in the event's place, else on the
+    event itself; with the actor looked up when the rules say it matters."""
+    caught, caught_up = _catch_up(event, loaded, settings)
+    caught = with_identity(caught, loaded, tracker, settings, identities)
+    decision = decide(loaded.record, caught, settings.workflow, settings.policy)
+    if caught_up is not None and decision.outcome is Outcome.ignored:
+        # The missed comment turned out not to matter: handle the event itself.
+        floored = with_identity(_with_floor(event, loaded), loaded, tracker, settings, identities)
+        return decide(loaded.record, floored, settings.workflow, settings.policy), None
+    return decision, caught_up
+
+
+def _read(
+    event: Event,
+    tracker: Tracker,
     settings: Settings,
-    tracker: Git,
     *,
-    fresh: bool = True,
-) -> AgentReported:
-    """The report with its changeset judged against the branch head just read; once this run
-    has committed it, or GitHub refused the commit, the facts say so and are kept. A commit
-    refused as stale is kept while the run decides on the read it made before (`fresh` False),
-    and judged again on a new read (a racing run may have committed the very same changeset
-    meanwhile). A head commit claiming the changeset is read only then (`claims`: rare)."""
-    facts = event.changeset
-    if facts is not None and (
-        facts.status in ("committed", "refused") or (facts.status == "stale" and not fresh)
-    ):
-        return event
-    code = record is not None and settings.workflow.changes_code(record.state)
-    head = snapshot.branch
-    claimed = head is not None and claims(changeset, head, record)
-    agent = (settings.workflow.agent_of(record.state) if record is not None else None) or "agent"
-    summary = event.result.summary if event.result is not None else ""
-    work, config = settings.policy.work, settings.policy.config_path
-    links = (
-        base_links(changeset, work, snapshot.tree, tracker.read_tree, config=config)
-        if code and not changeset.empty
-        else None
-    )
-    facts = judge(
-        changeset,
-        settings.policy.work,
-        head,
-        record,
-        changes_code=code,
-        head_commit=tracker.commit_facts(head.oid) if head is not None and claimed else None,
-        bot=settings.policy.bot_login,
-        config=settings.policy.config_path,
-        message=baton_message(changeset, record, agent, summary) if claimed else None,
-        links=links,
-    )
-    return event.model_copy(update={"changeset": facts})
-
-
-def _with_pull_request_details(
-    event: Event, record: Record | None, tracker: PullRequests, workflow: Workflow
-) -> Event:
-    """What the payload of a pull-request event leaves out, read only for the issue's own pull
-    request and only when the decision needs it: a review's inline comments, the commits
-    between Baton's last and the one an approval is of, the failing checks' names and output."""
-    work = record.work if record is not None else None
-    if work is None or (work.pull_request is None and not work.head):
-        return event
-    if isinstance(event, Reviewed):
-        if needs_lineage(record, event, workflow):
-            return event.model_copy(update={"lineage": tracker.lineage(work.head, event.commit)})
-        if not needs_review_notes(record, event):
-            return event
-        return event.model_copy(
-            update={"notes": tracker.review_notes(event.pull_request, event.review_id)}
-        )
-    if isinstance(event, ChecksCompleted):
-        if not needs_failing_checks(record, event):
-            return event
-        failing = tracker.failing_checks(event.head)
-        update = {"failing": failing} if failing else {}
-        return event.model_copy(update={**update, "failed_runs": len(failing)})
-    return event
+    fetched: bool,
+    changeset: Changeset | None,
+) -> Snapshot:
+    """One read of the issue: its comments, and the issue itself when the payload's copy is
+    partial or stale (`fetched`); the branch head when a changeset is judged against it or the
+    run reads the issue itself (a dispatch: an epic making its tasks learns whether its branch
+    is there); the base's tree where a changeset's links need it."""
+    number = event.issue.number
+    branch = None
+    if (changeset is not None and not changeset.empty) or fetched:
+        branch = branch_name(settings.policy.work.branch_prefix, number)
+    return tracker.read(number, with_issue=fetched, branch=branch, tree=tree_ask(changeset))
 
 
 # A count, a commit, a pull request (or sub-issues, a merge), the branch (decided again when it
@@ -289,61 +230,99 @@ def handle(
     An agent's `changeset` is committed before the record that reports it: a run that dies
     between the two leaves the commit on the branch, with the changeset's digest in its
     trailer, and the re-run finds it there instead of committing it again."""
-    chosen = settings if event.issue.partial else settings.for_labels(event.issue.labels)
-    reason = event_reason(event, view_of(chosen.workflow, chosen.policy, settings.workflows))
-    if reason is not None:
-        ignored = Decision(
-            outcome=Outcome.ignored,
-            issue=event.issue.number,
-            reason=f"{reason} (no API call)",
-            event=event.kind,
-        )
-        return RunResult(decision=ignored, loaded=Loaded(record=None))
-    identities = Identities()
-    notes: list[str] = []
+    ignored = _ignored_early(event, settings)
+    if ignored is not None:
+        return ignored
+    run = _Run(tracker, settings, secret=secret, changeset=changeset)
     for attempt in range(MAX_RACES):
-        result, issue = _decide_once(
-            event,
-            tracker,
-            settings,
-            secret=secret,
-            refresh=attempt > 0,
-            identities=identities,
-            changeset=changeset,
-        )
+        result, issue = run.decide(event, refresh=attempt > 0)
         if dry_run:
             result.notes.append("dry run: nothing was written")
             return result
+        result, issue, event = run.until_final(result, issue, event)
+        if _changed_since_read(result, tracker):
+            continue
+        result.notes[:0] = run.notes
+        if attempt:
+            result.notes.append(f"another run changed the record first; decided again ({attempt}x)")
+        _write(result, issue, run, chain=chain, notify=notify or chain)
+        return result
+    raise TrackerError(
+        f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "
+        "row; nothing was written (the next event or sweep will pick it up)"
+    )
+
+
+def _ignored_early(event: Event, settings: Settings) -> RunResult | None:
+    """An event triage ignores on its payload alone: decided before any API call."""
+    chosen = settings if event.issue.partial else settings.for_labels(event.issue.labels)
+    reason = event_reason(event, view_of(chosen.workflow, chosen.policy, settings.workflows))
+    if reason is None:
+        return None
+    ignored = Decision(
+        outcome=Outcome.ignored,
+        issue=event.issue.number,
+        reason=f"{reason} (no API call)",
+        event=event.kind,
+    )
+    return RunResult(decision=ignored, loaded=Loaded(record=None))
+
+
+@dataclass
+class _Run:
+    """What one run keeps between its decisions: the logins it looked up, the notes of the
+    GitHub work it did, the agent's changeset it reports."""
+
+    tracker: Tracker
+    settings: Settings
+    secret: str | None = None
+    changeset: Changeset | None = None
+    identities: Identities = field(default_factory=Identities)
+    notes: list[str] = field(default_factory=list)
+
+    def decide(
+        self, event: Event, *, refresh: bool, snapshot: Snapshot | None = None
+    ) -> tuple[RunResult, IssueInfo]:
+        return _decide_once(
+            event,
+            self.tracker,
+            self.settings,
+            secret=self.secret,
+            refresh=refresh,
+            identities=self.identities,
+            snapshot=snapshot,
+            changeset=self.changeset,
+        )
+
+    def until_final(
+        self, result: RunResult, issue: IssueInfo, event: Event
+    ) -> tuple[RunResult, IssueInfo, Event]:
+        """Do the GitHub work the decision asks for first (a count, a commit, a pull request,
+        an epic's tasks, a merge, the branch) and decide again with its answer, until the
+        decision asks for none."""
         branch_made = foreign = False
         for _ in range(MAX_WORK_STEPS):
             decided = result.event or event  # the report with its changeset judged
             if result.decision.work_first:
-                breaker = (result.settings or settings).policy.breaker
-                event = do_work(result.decision, decided, changeset, tracker, notes, breaker)
+                breaker = (result.settings or self.settings).policy.breaker
+                event = do_work(
+                    result.decision, decided, self.changeset, self.tracker, self.notes, breaker
+                )
             elif result.decision.create_branch is not None and not branch_made:
                 # Before the record that names it, and before the re-check of the record, so
                 # the window between that check and the write stays free of calls. A run that
                 # dies after this leaves a branch the next run finds (and adopts: nothing on it
                 # its base lacks).
                 branch_made = True
-                head = create_branch(result.decision, tracker, notes)
+                head = create_branch(result.decision, self.tracker, self.notes)
                 if not head.ahead:
                     break
                 # Someone else's branch: decided again with it, the issue goes to a human.
                 foreign = True
-                event = with_foreign_branch(decided, head, notes)
+                event = with_foreign_branch(decided, head, self.notes)
             else:
                 break
-            result, issue = _decide_once(
-                event,
-                tracker,
-                settings,
-                secret=secret,
-                refresh=False,
-                identities=identities,
-                snapshot=result.snapshot,
-                changeset=changeset,
-            )
+            result, issue = self.decide(event, refresh=False, snapshot=result.snapshot)
         if result.decision.work_first or (
             result.decision.create_branch is not None and (foreign or not branch_made)
         ):
@@ -351,43 +330,45 @@ def handle(
                 f"issue #{event.issue.number}: the decision still asked for GitHub work after "
                 f"{MAX_WORK_STEPS} steps; nothing more was written"
             )
-        if _changed_since_read(result, tracker):
-            continue
-        result.notes[:0] = notes
-        if attempt:
-            result.notes.append(f"another run changed the record first; decided again ({attempt}x)")
-        chosen = result.settings or settings
-        result.applied = apply(
-            result.decision,
-            result.loaded,
-            issue,
-            tracker,
-            chosen.workflow,
-            chosen.policy,
-            secret=secret,
-        )
-        if chain is not None and result.decision.agent:
-            dispatch_next(
-                tracker,
-                chain,
-                issue.number,
-                result.decision.state,
-                result.notes,
-                handover=result.handover,
-            )
-            result.dispatched = True
-        others = notify or chain
-        if others is not None:
-            # After the record that ordered them: a run dying here leaves orders the next
-            # conductor pass (or the sweep) dispatches again.
-            for number in result.decision.notify:
-                dispatch_next(tracker, others, number, None, result.notes)
-                result.notes.append(f"dispatched the run of #{number}")
-        return result
-    raise TrackerError(
-        f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "
-        "row; nothing was written (the next event or sweep will pick it up)"
+        return result, issue, event
+
+
+def _write(
+    result: RunResult,
+    issue: IssueInfo,
+    run: _Run,
+    *,
+    chain: DispatchTarget | None,
+    notify: DispatchTarget | None,
+) -> None:
+    """Apply the final decision, then dispatch the agent it names and the issues it notifies."""
+    chosen = result.settings or run.settings
+    tracker = run.tracker
+    result.applied = apply(
+        result.decision,
+        result.loaded,
+        issue,
+        tracker,
+        chosen.workflow,
+        chosen.policy,
+        secret=run.secret,
     )
+    if chain is not None and result.decision.agent:
+        dispatch_next(
+            tracker,
+            chain,
+            issue.number,
+            result.decision.state,
+            result.notes,
+            handover=result.handover,
+        )
+        result.dispatched = True
+    if notify is not None:
+        # After the record that ordered them: a run dying here leaves orders the next
+        # conductor pass (or the sweep) dispatches again.
+        for number in result.decision.notify:
+            dispatch_next(tracker, notify, number, None, result.notes)
+            result.notes.append(f"dispatched the run of #{number}")
 
 
 def dispatch_next(

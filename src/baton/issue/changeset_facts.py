@@ -29,13 +29,14 @@ from baton.core.model.changeset import (
     path_problem,
     problems,
 )
+from baton.core.model.events import AgentReported
 from baton.core.model.links import BaseLinks, check_links, folders_of
 from baton.core.model.record import Record
 from baton.core.model.work import ChangesetFacts, digest_in
 from baton.core.text.work import commit_message
-from baton.github.tracker import BranchHead, CommitFacts, TreeAsk, TreeRead
+from baton.github.tracker import BranchHead, CommitFacts, Git, Snapshot, TreeAsk, TreeRead
 from baton.names import BOT_LOGIN, CONFIG_PATH
-from baton.workflow.config import WorkSettings
+from baton.workflow.config import Settings, WorkSettings
 
 SHOWN_PATHS = 20
 MAX_TREE_READS = 6  # reads after the first: a link's target, then the folders it leads into
@@ -278,3 +279,49 @@ def judge(
     if head.oid != changeset.base:
         return ChangesetFacts(status="stale", digest=digest, head=head.oid, **common)
     return ChangesetFacts(status="ok", digest=digest, head=head.oid, **common)
+
+
+def attach(
+    event: AgentReported,
+    changeset: Changeset,
+    snapshot: Snapshot,
+    record: Record | None,
+    settings: Settings,
+    tracker: Git,
+    *,
+    fresh: bool = True,
+) -> AgentReported:
+    """The report with its changeset judged against the branch head just read; once this run
+    has committed it, or GitHub refused the commit, the facts say so and are kept. A commit
+    refused as stale is kept while the run decides on the read it made before (`fresh` False),
+    and judged again on a new read (a racing run may have committed the very same changeset
+    meanwhile). A head commit claiming the changeset is read only then (`claims`: rare)."""
+    facts = event.changeset
+    if facts is not None and (
+        facts.status in ("committed", "refused") or (facts.status == "stale" and not fresh)
+    ):
+        return event
+    code = record is not None and settings.workflow.changes_code(record.state)
+    head = snapshot.branch
+    claimed = head is not None and claims(changeset, head, record)
+    agent = (settings.workflow.agent_of(record.state) if record is not None else None) or "agent"
+    summary = event.result.summary if event.result is not None else ""
+    work, config = settings.policy.work, settings.policy.config_path
+    links = (
+        base_links(changeset, work, snapshot.tree, tracker.read_tree, config=config)
+        if code and not changeset.empty
+        else None
+    )
+    facts = judge(
+        changeset,
+        settings.policy.work,
+        head,
+        record,
+        changes_code=code,
+        head_commit=tracker.commit_facts(head.oid) if head is not None and claimed else None,
+        bot=settings.policy.bot_login,
+        config=settings.policy.config_path,
+        message=baton_message(changeset, record, agent, summary) if claimed else None,
+        links=links,
+    )
+    return event.model_copy(update={"changeset": facts})
