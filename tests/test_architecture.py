@@ -329,3 +329,35 @@ def test_a_state_named_in_the_shell_is_found() -> None:
     states = {"implementing", "blocked"}
     tree = ast.parse('CONDUCTING = {"implementing"}\nif state == IMPLEMENTING or x.BLOCKED: pass\n')
     assert sorted(_names_of_states(tree, states)) == ["BLOCKED", "IMPLEMENTING", "implementing"]
+
+
+MAX_FUNCTION_LINES = 80
+
+
+def _long_functions(tree: ast.AST, limit: int) -> list[tuple[str, int]]:
+    return [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+def test_no_function_in_src_is_over_80_lines() -> None:
+    """A function a reader takes in at a glance: past 80 lines it does several things."""
+    base = ROOT / "src" / "baton"
+    found = sorted(
+        (path.relative_to(base).as_posix(), name, lines)
+        for path in base.rglob("*.py")
+        for name, lines in _long_functions(
+            ast.parse(path.read_text(encoding="utf-8")), MAX_FUNCTION_LINES
+        )
+    )
+    assert found == []
+
+
+def test_a_long_function_is_found() -> None:
+    body = "\n".join(f"    x = {i}" for i in range(80))
+    tree = ast.parse(f"def short():\n    pass\n\ndef long():\n{body}\n")
+    assert _long_functions(tree, MAX_FUNCTION_LINES) == [("long", 81)]
