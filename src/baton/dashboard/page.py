@@ -307,11 +307,11 @@ def _evidence(figures: Figures, rows: int) -> str:
             f"{proofs.green_issues:,} issue(s))"
         )
     header = ["Red proofs", "Green proofs", "Failing", "Broken", "Issues signed off"]
-    figures_line = [counts.red, counts.green, counts.failing, counts.broken, proofs.signed_off]
+    totals = [counts.red, counts.green, counts.failing, counts.broken, proofs.signed_off]
     parts = [
         "## Evidence",
         f"{proofs.issues:,} issue(s) had a state settled by what the tests showed; {alone}.",
-        _table([*header, "First green held"], [[*(f"{n:,}" for n in figures_line), held]]),
+        _table([*header, "First green held"], [[*(f"{n:,}" for n in totals), held]]),
     ]
     header = ["Issue", "Title", "Red", "Green", "Failing", "Broken", "Signed off", "First green"]
     parts.append(_capped([*header, "Last red proof"], proofs.per_issue, _proof_row, rows))
