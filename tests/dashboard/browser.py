@@ -81,7 +81,7 @@ def drawn_dom(page: str, workdir: Path) -> str:
     return _run(path, "--dump-dom")
 
 
-def screenshot(page: str, out: Path, workdir: Path, *, height: int = 3500) -> None:
+def screenshot(page: str, out: Path, workdir: Path, *, height: int = 4000) -> None:
     path = workdir / "page.html"
     path.write_text(html_of(page), encoding="utf-8")
     _run(path, f"--screenshot={out}", f"--window-size=1100,{height}", "--hide-scrollbars")

@@ -12,6 +12,9 @@ from baton.cli import cli
 from fakes.http_github import FakeGitHub
 from support.records import record, record_body
 
+from .proof_records import HISTORIES
+from .proof_records import MOVES as PROOF_MOVES
+
 MOVES = [(0, "received", "maria", "entry"), (5, "implementing", "pm", "report")]
 
 
@@ -50,6 +53,59 @@ def test_the_json_carries_every_figure(fake: FakeGitHub, tmp_path: Path) -> None
     assert data["issues"] == 3 and data["by_state"] == {"implementing": 3}
     assert [w["on"] for w in data["waiting"]] == ["the developer"] * 3
     assert err.strip().endswith("GitHub API calls: 3")
+
+
+def test_the_json_carries_the_evidence_figures_beside_the_others(tmp_path: Path) -> None:
+    config = tmp_path / "baton.yml"
+    config.write_text('tests:\n  command: python -m pytest -q --junitxml="$BATON_JUNIT"\n')
+    with FakeGitHub() as server:
+        for kept in HISTORIES.values():
+            number = server.add_issue("Tested", labels=["status:running-tests"])
+            body = record_body(record(number, PROOF_MOVES, tests=kept), server.now)
+            server.add_comment(number, body, user=server.bot_login, user_type="Bot")
+        out, _ = invoke(server, tmp_path, "--format", "json", "--config", str(config))
+    data = json.loads(out)
+    assert list(data) == [
+        "generated_at",
+        "window_days",
+        "issues",
+        "open_issues",
+        "by_state",
+        "waiting",
+        "state_times",
+        "lead_time",
+        "slowest",
+        "rework",
+        "humans",
+        "outcomes",
+        "spend",
+        "evidence",
+        "unreadable",
+    ]
+    found = data["evidence"]
+    per_issue = found.pop("per_issue")
+    assert found == {
+        "configured": True,
+        "issues": 3,
+        "reports_alone": 3,
+        "counts": {"red": 4, "green": 3, "failing": 1, "broken": 1},
+        "signed_off": 2,
+        "green_issues": 2,
+        "first_green_held": 1,
+        "first_green_rate": 0.5,
+    }
+    assert [(line["number"], line["first_green_held"]) for line in per_issue] == [
+        (2, False),
+        (1, True),
+        (3, None),
+    ]
+    assert per_issue[0]["last_red"] == {
+        "commit": "3" * 40,
+        "at": "2026-03-02T10:00:00Z",
+        "fail_to_pass": 3,
+        "pass_to_pass": 1,
+        "signed": False,
+    }
 
 
 def test_publish_keeps_one_pinned_issue_and_the_job_summary(

@@ -10,11 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baton.core.model.epic import Cost
+from baton.core.model.evidence import RedProof
 from baton.dashboard.figures import figures
 from baton.dashboard.model import Figures, Unreadable, Worked
 from baton.dashboard.page import GITHUB_BODY_LIMIT, MARKER, duration, issue_ref, render
 from baton.workflow.model import load_preset
 from support.records import at, record, spend, work
+
+from .proof_records import P1, evidence, worked
 
 LIFECYCLE = load_preset("issue-lifecycle")
 ZWSP = "\u200b"
@@ -36,7 +39,9 @@ def page_of(titles: list[str], *, unreadable: tuple[Unreadable, ...] = ()) -> st
     return render(compute(worked, unreadable))
 
 
-def compute(worked: list[Worked], unreadable: tuple[Unreadable, ...] = ()) -> Figures:
+def compute(
+    worked: list[Worked], unreadable: tuple[Unreadable, ...] = (), *, tests: bool = False
+) -> Figures:
     return figures(
         worked,
         unreadable,
@@ -44,7 +49,13 @@ def compute(worked: list[Worked], unreadable: tuple[Unreadable, ...] = ()) -> Fi
         now=at(60 * 24),
         window_days=90,
         bot_login="github-actions[bot]",
+        tests=tests,
     )
+
+
+def section(page: str, name: str) -> str:
+    start = page.index(f"\n## {name}\n") + 1
+    return page[start : page.index("\n\n## ", start)]
 
 
 def test_an_issue_number_reads_as_one_and_links_nothing() -> None:
@@ -102,6 +113,50 @@ def test_the_spend_section_shows_each_roles_money_and_says_which_issues_count_ru
     )
 
 
+def test_the_evidence_section_counts_verdicts_sign_offs_and_the_first_greens_that_held() -> None:
+    assert section(render(compute(worked(), tests=True)), "Evidence") == (
+        "## Evidence\n"
+        "\n"
+        "3 issue(s) had a state settled by what the tests showed; "
+        "3 issue(s) moved on agents' reports alone.\n"
+        "\n"
+        "| Red proofs | Green proofs | Failing | Broken | Issues signed off | First green held |\n"
+        "|---|---|---|---|---|---|\n"
+        "| 4 | 3 | 1 | 1 | 2 | 50.0% (1 of 2 issue(s)) |\n"
+        "\n"
+        "| Issue | Title | Red | Green | Failing | Broken | Signed off | First green "
+        "| Last red proof |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
+        f"| #{ZWSP}2 | issue 2 | 2 | 2 | 1 | 1 | an earlier proof | broke "
+        "| `3333333`: 3 failing, 1 passing |\n"
+        f"| #{ZWSP}1 | issue 1 | 1 | 1 | 0 | 0 | yes | held | `1111111`: 2 failing, 5 passing |\n"
+        f"| #{ZWSP}3 | issue 3 | 1 | 0 | 0 | 0 |  |  | `4444444`: 1 failing, 9 passing |"
+    )
+
+
+def test_without_evidence_the_page_says_why_instead_of_zeros() -> None:
+    alone = [item for item in worked() if item.number > 3]
+    assert section(render(compute(alone)), "Evidence") == (
+        "## Evidence\n\nNo issue has evidence (no `tests:` in the config): "
+        "3 issue(s) moved on agents' reports alone."
+    )
+    assert section(render(compute(alone, tests=True)), "Evidence") == (
+        "## Evidence\n\nNo issue has evidence yet (no state was settled by the tests): "
+        "3 issue(s) moved on agents' reports alone."
+    )
+    assert section(render(compute([])), "Evidence") == (
+        "## Evidence\n\nNo issue has evidence (no `tests:` in the config)."
+    )
+
+
+def test_a_red_proofs_commit_that_is_not_hex_is_plain_text_in_its_cell() -> None:
+    forged = RedProof(commit="@a|<b>`", sets=P1.sets, at=P1.at)
+    item = Worked(9, "t", True, record(9, MOVES, tests=evidence(1, 0, waiting=forged)))
+    row = section(render(compute([item])), "Evidence").splitlines()[-1]
+    shown = f"@{ZWSP}a\\|&lt;b&gt;\\`"
+    assert row == f"| #{ZWSP}9 | t | 1 | 0 | 0 | 0 |  |  | {shown}: 2 failing, 5 passing |"
+
+
 def test_an_unreadable_record_is_named_at_the_end() -> None:
     broken = Unreadable(number=77, title="@everyone", problem="edited by @mallory")
     page = page_of(["One"], unreadable=(broken,))
@@ -143,3 +198,16 @@ def test_a_thousand_issues_fit_the_body_summarised_never_cut_mid_table() -> None
             )
             columns = {line.count(" | ") for line in lines if not line.startswith("|---")}
             assert len(columns) == 1, block[:200]
+
+
+def test_a_thousand_issues_with_evidence_fit_the_body_their_evidence_rows_summarised() -> None:
+    kept = evidence(2, 1, 1, 0, waiting=P1, broke=True)
+    worked = [
+        Worked(n, f"A long title for issue {n} " + "x" * 120, True, record(n, MOVES, tests=kept))
+        for n in range(1, 1001)
+    ]
+    page = render(compute(worked, tests=True))
+    assert len(page) <= GITHUB_BODY_LIMIT
+    shown = section(page, "Evidence")
+    assert "| 2,000 | 1,000 | 1,000 | 0 | 0 | 0.0% (0 of 1,000 issue(s)) |" in shown
+    assert shown.endswith("more issues.") and shown.count("| broke |") in (25, 50, 100)

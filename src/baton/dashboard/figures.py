@@ -34,6 +34,7 @@ from baton.dashboard.model import (
     Waiting,
     Worked,
 )
+from baton.dashboard.proofs import proofs
 from baton.workflow.model import StateKind, Workflow
 
 BATON = "baton"  # the actor of Baton's own moves (a timeout, a rebuild, a breaker)
@@ -171,9 +172,11 @@ def figures(
     now: datetime,
     window_days: int,
     bot_login: str,
+    tests: bool = False,
 ) -> Figures:
     """The dashboard's figures. `workflows` by name: each record is read with its own (an
-    epic's, a task's); a record whose workflow or states are not known is unreadable."""
+    epic's, a task's); a record whose workflow or states are not known is unreadable. `tests`:
+    the config has `tests:` (without it, no evidence is no surprise)."""
     known, unknown = _known(worked, workflows)
     items = sorted(known, key=lambda w: w.number)
     by_state = Counter(w.record.state for w in items)
@@ -197,6 +200,7 @@ def figures(
         humans=_humans(items, workflows, bot_login),
         outcomes=_outcomes(items, workflows),
         spend=_spending(items, workflows),
+        evidence=proofs(items, configured=tests),
         unreadable=sorted([*unreadable, *unknown], key=lambda u: u.number),
     )
 

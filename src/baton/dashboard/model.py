@@ -9,6 +9,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model.epic import RoleSpend, Spend
+from baton.core.model.evidence import ProofCounts
 from baton.core.model.record import Record
 
 # The published anchor: 71.5% of 33,596 agent pull requests merged; humans' 76.8%.
@@ -144,6 +145,49 @@ class Spending(BaseModel):
     per_issue: list[SpendLine] = Field(default_factory=list)  # most money, then runs, first
 
 
+class LastProof(BaseModel):
+    """An issue's last red proof, as its record keeps it: the commit Baton made of the tests,
+    how many ids each signed-off set holds (at most `KEEP_IDS` each), and whether it was
+    signed off."""
+
+    model_config = ConfigDict(frozen=True)
+
+    commit: str
+    at: datetime
+    fail_to_pass: int
+    pass_to_pass: int
+    signed: bool
+
+
+class ProofLine(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    title: str
+    counts: ProofCounts  # the verdicts that settled a state of this issue
+    signed: bool  # the issue had a sign-off
+    first_green_held: bool | None  # None: no green yet
+    last_red: LastProof | None
+
+
+class Proofs(BaseModel):
+    """What the evidence showed (`Record.tests`): verdicts that settled a state, sign-offs, and
+    how often the first green held. An issue whose record counts no verdict has no evidence: it
+    moved on agents' reports alone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    configured: bool = False  # the config has `tests:`
+    issues: int = 0  # issues with evidence
+    reports_alone: int = 0  # issues without
+    counts: ProofCounts = Field(default_factory=ProofCounts)  # summed over the issues
+    signed_off: int = 0  # issues with a sign-off
+    green_issues: int = 0  # issues with a green verdict
+    first_green_held: int = 0  # of those, the ones no failing verdict followed
+    first_green_rate: float | None = None  # held ÷ green issues
+    per_issue: list[ProofLine] = Field(default_factory=list)  # most verdicts first
+
+
 class Figures(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -160,4 +204,5 @@ class Figures(BaseModel):
     humans: Humans
     outcomes: Outcomes
     spend: Spending
+    evidence: Proofs
     unreadable: list[Unreadable]

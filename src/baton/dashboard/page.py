@@ -11,6 +11,7 @@ says how many more there were.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -19,6 +20,7 @@ from baton.core.text import markdown
 from baton.dashboard.model import (
     Figures,
     PerIssue,
+    ProofLine,
     Slowest,
     SpendLine,
     StateTime,
@@ -34,6 +36,7 @@ ROW_STEPS = (100, 50, 25, 10, 5, 0)  # rows per long table, tried in turn until 
 CHART_STATES = 12  # bars in the time-per-state chart
 TITLE_CELL = 80
 T = TypeVar("T")
+_HEX = re.compile(r"[0-9a-f]+")
 
 
 def render(figures: Figures, *, budget: int = PAGE_BUDGET) -> str:
@@ -54,6 +57,7 @@ def _page(figures: Figures, rows: int) -> str:
         _rework(figures, rows),
         _humans(figures, rows),
         _outcomes(figures),
+        _evidence(figures, rows),
         _spend(figures, rows),
         _unreadable(figures, rows),
     ]
@@ -282,6 +286,52 @@ def _outcomes(figures: Figures) -> str:
     else:
         parts.append("No agent's attempt failed.")
     return "\n\n".join(parts)
+
+
+def _evidence(figures: Figures, rows: int) -> str:
+    proofs = figures.evidence
+    alone = f"{proofs.reports_alone:,} issue(s) moved on agents' reports alone"
+    if not proofs.issues:
+        if proofs.configured:
+            said = f"No issue has evidence yet (no state was settled by the tests): {alone}."
+        elif proofs.reports_alone:
+            said = f"No issue has evidence (no `tests:` in the config): {alone}."
+        else:
+            said = "No issue has evidence (no `tests:` in the config)."
+        return "\n\n".join(["## Evidence", said])
+    counts = proofs.counts
+    held = "no green yet"
+    if proofs.first_green_rate is not None:
+        held = (
+            f"{proofs.first_green_rate:.1%} ({proofs.first_green_held:,} of "
+            f"{proofs.green_issues:,} issue(s))"
+        )
+    header = ["Red proofs", "Green proofs", "Failing", "Broken", "Issues signed off"]
+    totals = [counts.red, counts.green, counts.failing, counts.broken, proofs.signed_off]
+    parts = [
+        "## Evidence",
+        f"{proofs.issues:,} issue(s) had a state settled by what the tests showed; {alone}.",
+        _table([*header, "First green held"], [[*(f"{n:,}" for n in totals), held]]),
+    ]
+    header = ["Issue", "Title", "Red", "Green", "Failing", "Broken", "Signed off", "First green"]
+    parts.append(_capped([*header, "Last red proof"], proofs.per_issue, _proof_row, rows))
+    return "\n\n".join(parts)
+
+
+def _proof_row(item: ProofLine) -> list[str]:
+    counts, last = item.counts, item.last_red
+    signed = "an earlier proof" if item.signed else ""
+    if last is not None and last.signed:
+        signed = "yes"
+    green = {None: "", True: "held", False: "broke"}[item.first_green_held]
+    proof = ""
+    if last is not None:
+        short = last.commit[:7]
+        # Baton's own commit, 40 hex digits; anything else is shown as the plain text it is
+        commit = markdown.code(short) if _HEX.fullmatch(short) else markdown.cell(short)
+        proof = f"{commit}: {last.fail_to_pass:,} failing, {last.pass_to_pass:,} passing"
+    numbers = [str(n) for n in (counts.red, counts.green, counts.failing, counts.broken)]
+    return [issue_ref(item.number), _title(item.title), *numbers, signed, green, proof]
 
 
 def _spend_cells(spend: Spend | RoleSpend) -> list[str]:

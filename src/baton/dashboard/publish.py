@@ -47,6 +47,7 @@ def build(
         now=now,
         window_days=window.days,
         bot_login=settings.policy.bot_login,
+        tests=settings.policy.tests is not None,
     )
     return Built(figures=computed, page=render(computed), collected=found)
 
