@@ -24,6 +24,7 @@ from baton.core.model.record import handover as handover_of
 from baton.core.model.work import branch_name
 from baton.core.rules.approved_commit import needs_lineage
 from baton.core.rules.catchup import as_event, missed_comment
+from baton.core.rules.proof import test_files
 from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
 from baton.errors import RecordCorrupt, TrackerError
@@ -221,6 +222,7 @@ def _judged(
         config=settings.policy.config_path,
         message=baton_message(changeset, record, agent, summary) if claimed else None,
         links=links,
+        tests=test_files(settings.workflow, settings.policy, record),
     )
     return event.model_copy(update={"changeset": facts})
 

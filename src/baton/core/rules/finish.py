@@ -140,6 +140,7 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         create_tasks=draft.create_tasks,
         count_failing=draft.count_failing,
         merge=draft.merge,
+        check=draft.check if record is not None else None,
         notify=draft.notify if event.issue.state != "closed" else (),
     )
 
