@@ -12,9 +12,9 @@ from baton.workflow.model import SPECIAL_TARGETS, STATE_NAME, StateKind, Workflo
 from baton.workflow.problems import Problem, Report, Severity
 from baton.workflow.problems import error as _error
 from baton.workflow.problems import warning as _warning
-from baton.workflow.proof_checks import check_proof
+from baton.workflow.proof_checks import check_proof, proof_notes
 
-__all__ = ["CHECKS", "Problem", "Report", "Severity", "check"]
+__all__ = ["CHECKS", "Problem", "Report", "Severity", "check", "proof_notes"]
 
 GITHUB_LABEL_LIMIT = 50
 

@@ -60,3 +60,23 @@ def check_proof(wf: Workflow, prefix: str) -> Iterator[Problem]:
                 "rules",
                 state,
             )
+
+
+def proof_notes(wf: Workflow, tests: object | None) -> list[str]:
+    """What `baton validate` says of evidence: whether the config's `tests:` and the workflow's
+    proof states meet (each without the other is ignored, so it is a note, not a problem)."""
+    proofs = [state for state, spec in wf.states.items() if spec.proof is not None]
+    if tests is None:
+        notes = ["no `tests:` in the config: transitions rest on agents' reports"]
+        if proofs:
+            notes.append(
+                f"{', '.join(proofs)}: their proof is ignored without `tests:` (with it, the "
+                "tests' verdict settles them: docs/evidence.md)"
+            )
+        return notes
+    if not proofs:
+        return [
+            f"`tests:` is set, but no state of {wf.name} has a proof: transitions rest on "
+            "agents' reports (`baton verify` runs only where a step calls it)"
+        ]
+    return [f"settled by evidence (`tests:`): {', '.join(proofs)}"]
