@@ -3,6 +3,7 @@ green proof, stale and missing evidence, and the same presets without `tests:` a
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -18,14 +19,17 @@ from baton.core.model.evidence import (
     TestCase,
     TestsRecord,
 )
+from baton.core.model.work import ChangesetFacts, CommitMark, Work
 from baton.core.rules import proof
 from baton.core.rules.context import MAX_STALE_RUNS
 from baton.core.text.markdown import ZWSP as Z
 from baton.workflow.model import AgentStatus, load_preset
 from baton.workflow.suite import SuiteSettings
 
-from .conftest import BASE, DIGEST, ENTERED, HEAD, Build, changeset, work
-
+BASE = "a" * 40  # the branch head the tester started from (conftest's)
+HEAD = "c" * 40  # Baton's last commit on the branch (conftest's)
+DIGEST = "sha256:" + "d" * 64  # the changeset's digest (conftest's)
+ENTERED = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 SUITE = SuiteSettings(command='python -m pytest -q --junitxml="$BATON_JUNIT"')
 COMMITTED = "e" * 40  # the commit Baton made of the tester's changeset
 FILES = "sha256:" + "f" * 64
@@ -91,22 +95,56 @@ def signed(**counts: int) -> TestsRecord:
 
 
 @pytest.fixture(scope="module")
-def first() -> Build:
-    """test-first with `tests:` in the config: evidence settles writing_tests and proving."""
-    return Build(load_preset("test-first")).with_policy(tests=SUITE)
+def build_of(lifecycle: Any) -> Any:
+    """conftest's Build, for other presets."""
+    return type(lifecycle)
 
 
 @pytest.fixture(scope="module")
-def lifecycle_tests() -> Build:
-    return Build(load_preset("issue-lifecycle")).with_policy(tests=SUITE)
+def first(build_of: Any) -> Any:
+    """test-first with `tests:` in the config: evidence settles writing_tests and proving."""
+    return build_of(load_preset("test-first")).with_policy(tests=SUITE)
 
 
-def report(build: Build, state: str, outcome: AgentResult | None = None, **event: Any):
+@pytest.fixture(scope="module")
+def lifecycle_tests(lifecycle: Any) -> Any:
+    return lifecycle.with_policy(tests=SUITE)
+
+
+def work(*, pull_request: int | None = 7, **changes: Any) -> Work:
+    """The issue's work: its branch, one commit of Baton's (HEAD), its draft pull request."""
+    made = CommitMark(
+        digest=DIGEST,
+        oid=HEAD,
+        agent="developer",
+        state="implementing",
+        attempt=1,
+        files=2,
+        at=ENTERED,
+    )
+    base = Work(
+        branch="baton/issue-1",
+        created=True,
+        head=HEAD,
+        commits=[made],
+        pull_request=pull_request,
+        pull_request_id="PR_kwDOfake7" if pull_request else "",
+    )
+    return base.model_copy(update=changes)
+
+
+def changeset(status: str, **fields: Any) -> ChangesetFacts:
+    """The tester's changeset as the run found it: two files on top of BASE."""
+    defaults: dict[str, Any] = {"digest": DIGEST, "base": BASE, "files": 2, "bytes": 120}
+    return ChangesetFacts(status=status, **{**defaults, **fields})  # type: ignore[arg-type]
+
+
+def report(build: Any, state: str, outcome: AgentResult | None = None, **event: Any):
     return build.reported(state, outcome or result(), **event)
 
 
 # --- the red proof ----------------------------------------------------------------------------
-def test_a_tests_changeset_with_fresh_evidence_is_committed_first(first: Build) -> None:
+def test_a_tests_changeset_with_fresh_evidence_is_committed_first(first: Any) -> None:
     record = first.record("writing_tests", work=work(pull_request=None, commits=[], head=""))
     event = report(first, "writing_tests", changeset=changeset("ok"), evidence=red_evidence())
     decision = first.decide(record, event)
@@ -115,7 +153,7 @@ def test_a_tests_changeset_with_fresh_evidence_is_committed_first(first: Build) 
     assert decision.check is None  # the verdict comes once the commit is made
 
 
-def test_a_red_proof_moves_to_the_sign_off_and_is_recorded(first: Build) -> None:
+def test_a_red_proof_moves_to_the_sign_off_and_is_recorded(first: Any) -> None:
     record = first.record("writing_tests", work=work(pull_request=None))
     event = report(
         first,
@@ -170,7 +208,7 @@ def test_a_red_proof_moves_to_the_sign_off_and_is_recorded(first: Build) -> None
     ],
 )
 def test_evidence_that_is_no_red_proof_sends_the_tester_back_with_it(
-    first: Build, fields: dict[str, Any], why: str, conclusion: str
+    first: Any, fields: dict[str, Any], why: str, conclusion: str
 ) -> None:
     record = first.record("writing_tests", work=work(pull_request=None))
     event = report(
@@ -201,7 +239,7 @@ def test_evidence_that_is_no_red_proof_sends_the_tester_back_with_it(
     ],
 )
 def test_a_proof_state_without_evidence_is_a_failed_attempt(
-    first: Build, event: dict[str, Any], why: str
+    first: Any, event: dict[str, Any], why: str
 ) -> None:
     record = first.record("writing_tests", work=work(pull_request=None))
     decision = first.decide(
@@ -226,7 +264,7 @@ def test_a_proof_state_without_evidence_is_a_failed_attempt(
     ],
 )
 def test_stale_evidence_moves_nothing_and_runs_the_agent_again(
-    first: Build, fields: dict[str, Any], why: str
+    first: Any, fields: dict[str, Any], why: str
 ) -> None:
     record = first.record("writing_tests", work=work(pull_request=None, stale_runs=1))
     event = report(
@@ -241,14 +279,14 @@ def test_stale_evidence_moves_nothing_and_runs_the_agent_again(
     assert decision.agent == "tester"
 
 
-def test_stale_evidence_too_often_in_a_row_goes_to_a_human(first: Build) -> None:
+def test_stale_evidence_too_often_in_a_row_goes_to_a_human(first: Any) -> None:
     record = first.record("proving", work=work(stale_runs=MAX_STALE_RUNS))
     decision = first.decide(record, report(first, "proving", evidence=evidence("b" * 40)))
     assert decision.state == ESCALATED
     assert f"{MAX_STALE_RUNS + 1} times in a row" in decision.reason
 
 
-def test_a_green_run_on_no_commit_of_batons_is_stale(first: Build) -> None:
+def test_a_green_run_on_no_commit_of_batons_is_stale(first: Any) -> None:
     record = first.record("proving", work=None)
     decision = first.decide(record, report(first, "proving", evidence=evidence()))
     assert decision.outcome is Outcome.retry
@@ -256,7 +294,7 @@ def test_a_green_run_on_no_commit_of_batons_is_stale(first: Build) -> None:
 
 
 # --- the green proof --------------------------------------------------------------------------
-def test_green_on_battons_last_commit_opens_the_way_to_the_pull_request(first: Build) -> None:
+def test_green_on_battons_last_commit_opens_the_way_to_the_pull_request(first: Any) -> None:
     record = first.record("proving", work=work(), tests=signed())
     event = report(first, "proving", result(next_state="implementing"), evidence=evidence())
     decision = first.decide(record, event)
@@ -289,7 +327,7 @@ def test_green_on_battons_last_commit_opens_the_way_to_the_pull_request(first: B
     ],
 )
 def test_green_needs_the_signed_off_tests_as_signed(
-    first: Build, fields: dict[str, Any], why: str
+    first: Any, fields: dict[str, Any], why: str
 ) -> None:
     record = first.record("proving", work=work(), tests=signed(green=1))
     decision = first.decide(record, report(first, "proving", evidence=evidence(**fields)))
@@ -301,7 +339,7 @@ def test_green_needs_the_signed_off_tests_as_signed(
     assert decision.check is not None and decision.check.conclusion == "failure"
 
 
-def test_a_first_failing_verdict_does_not_say_a_green_broke(first: Build) -> None:
+def test_a_first_failing_verdict_does_not_say_a_green_broke(first: Any) -> None:
     record = first.record("proving", work=work(), tests=signed())
     failing = evidence(tests=(case(OLD, "failed", "boom"), case(NEW, "passed")), exit_status=1)
     decision = first.decide(record, report(first, "proving", evidence=failing))
@@ -310,7 +348,7 @@ def test_a_first_failing_verdict_does_not_say_a_green_broke(first: Build) -> Non
     assert decision.record.feedback[1] == f"{OLD} (failed): boom"
 
 
-def test_fresh_evidence_ends_a_row_of_stale_runs(first: Build) -> None:
+def test_fresh_evidence_ends_a_row_of_stale_runs(first: Any) -> None:
     record = first.record("proving", work=work(stale_runs=2))
     decision = first.decide(record, report(first, "proving", evidence=evidence()))
     assert decision.record is not None and decision.record.work is not None
@@ -331,7 +369,7 @@ def test_fresh_evidence_ends_a_row_of_stale_runs(first: Build) -> None:
     ],
 )
 def test_issue_lifecycle_moves_on_the_verdict_with_tests(
-    lifecycle_tests: Build, state: str, found: Evidence, target: str
+    lifecycle_tests: Any, state: str, found: Evidence, target: str
 ) -> None:
     record = lifecycle_tests.record(state, work=work())
     # The tester's word says the opposite of the evidence; the evidence wins.
@@ -340,7 +378,7 @@ def test_issue_lifecycle_moves_on_the_verdict_with_tests(
     assert decision.state == target
 
 
-def test_issue_lifecycle_creating_tests_moves_on_a_red_proof(lifecycle_tests: Build) -> None:
+def test_issue_lifecycle_creating_tests_moves_on_a_red_proof(lifecycle_tests: Any) -> None:
     record = lifecycle_tests.record("creating_tests", work=work())
     event = report(
         lifecycle_tests,
@@ -352,7 +390,7 @@ def test_issue_lifecycle_creating_tests_moves_on_a_red_proof(lifecycle_tests: Bu
     assert lifecycle_tests.decide(record, event).state == "implementing"
 
 
-def test_a_broken_run_in_running_tests_climbs_the_retry_ladder(lifecycle_tests: Build) -> None:
+def test_a_broken_run_in_running_tests_climbs_the_retry_ladder(lifecycle_tests: Any) -> None:
     record = lifecycle_tests.record("running_tests", work=work(), attempt=3)
     broken = evidence(verdict="broken", reason="no JUnit was written", tests=())
     decision = lifecycle_tests.decide(
@@ -374,9 +412,9 @@ def test_a_broken_run_in_running_tests_climbs_the_retry_ladder(lifecycle_tests: 
     ],
 )
 def test_without_tests_the_agents_report_moves_the_issue_as_before(
-    preset: str, state: str, said: AgentResult, target: str
+    build_of: Any, preset: str, state: str, said: AgentResult, target: str
 ) -> None:
-    build = Build(load_preset(preset))
+    build = build_of(load_preset(preset))
     record = build.record(state, work=work())
     contrary = red_evidence(verdict="broken") if target != "fixing_issues" else evidence()
     with_file = build.decide(record, report(build, state, said, evidence=contrary))
@@ -388,7 +426,7 @@ def test_without_tests_the_agents_report_moves_the_issue_as_before(
 
 
 # --- the sign-off -----------------------------------------------------------------------------
-def test_an_approval_at_the_sign_off_signs_the_red_proof(first: Build) -> None:
+def test_an_approval_at_the_sign_off_signs_the_red_proof(first: Any) -> None:
     record = first.record("tests_review", work=work(), tests=TestsRecord(red=red_proof()))
     decision = first.decide(record, first.commented("approved", "maria", "tests_review"))
     assert (decision.outcome, decision.state) == (Outcome.transition, "implementing")
@@ -400,7 +438,7 @@ def test_an_approval_at_the_sign_off_signs_the_red_proof(first: Build) -> None:
     assert "signing off the tests" in decision.reason
 
 
-def test_an_approval_with_no_red_proof_to_sign_is_refused(first: Build) -> None:
+def test_an_approval_with_no_red_proof_to_sign_is_refused(first: Any) -> None:
     record = first.record("tests_review", work=work(), tests=signed())
     decision = first.decide(record, first.commented("approved", "maria", "tests_review"))
     assert (decision.outcome, decision.state) == (Outcome.refused, "tests_review")
@@ -408,7 +446,7 @@ def test_an_approval_with_no_red_proof_to_sign_is_refused(first: Build) -> None:
     assert decision.reaction is not None and decision.reaction.content == "confused"
 
 
-def test_an_approving_review_at_the_sign_off_signs_too(first: Build) -> None:
+def test_an_approving_review_at_the_sign_off_signs_too(first: Any) -> None:
     record = first.record("tests_review", work=work(), tests=TestsRecord(red=red_proof()))
     decision = first.decide(record, first.reviewed("approved", "maria", "tests_review"))
     assert decision.state == "implementing"
@@ -416,8 +454,8 @@ def test_an_approving_review_at_the_sign_off_signs_too(first: Build) -> None:
     assert decision.record.tests.signed is not None
 
 
-def test_without_tests_the_sign_off_state_is_a_plain_gate() -> None:
-    build = Build(load_preset("test-first"))
+def test_without_tests_the_sign_off_state_is_a_plain_gate(build_of: Any) -> None:
+    build = build_of(load_preset("test-first"))
     record = build.record("tests_review", work=work())
     decision = build.decide(record, build.commented("approved", "maria", "tests_review"))
     assert decision.state == "implementing"
@@ -425,7 +463,7 @@ def test_without_tests_the_sign_off_state_is_a_plain_gate() -> None:
 
 
 # --- what a changeset may do to the test files --------------------------------------------------
-def test_which_states_check_the_test_files(first: Build) -> None:
+def test_which_states_check_the_test_files(first: Any) -> None:
     plain = first.record("implementing")
     assert proof.test_files(first.workflow, first.policy, plain) is None
     red = proof.test_files(first.workflow, first.policy, first.record("writing_tests"))
@@ -434,7 +472,7 @@ def test_which_states_check_the_test_files(first: Build) -> None:
         first.workflow, first.policy, first.record("implementing", tests=signed())
     )
     assert after is not None and (after.tests_only, after.frozen) == (False, True)
-    without = Build(load_preset("test-first"))
+    without = type(first)(load_preset("test-first"))
     assert (
         proof.test_files(without.workflow, without.policy, without.record("writing_tests")) is None
     )
