@@ -392,7 +392,7 @@ def _opened_with(ctx: Ctx) -> PullRequestPlan | None:
         return None
     if ctx.workflow.role == "task":
         return None  # a task's work merges into its epic's branch, whose pull request shows it
-    return opening(ctx, work)
+    return opening(ctx, work, ctx.record.tests)
 
 
 def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
@@ -432,4 +432,4 @@ def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
     entering_ready = record.state == ready and ctx.state != ready
     if not (committed or entering_ready):
         return draft
-    return replace(draft, open_pull_request=opening(ctx, work))
+    return replace(draft, open_pull_request=opening(ctx, work, record.tests))

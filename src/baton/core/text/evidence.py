@@ -11,14 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from baton.core.model.evidence import Evidence, ProofCounts, RedProof, TestCase, Verdict
-from baton.core.text import markdown
+from baton.core.model.evidence import (
+    Evidence,
+    ProofCounts,
+    RedProof,
+    TestCase,
+    TestsRecord,
+    Verdict,
+)
+from baton.core.text import markdown, plaintext
 
 SHOWN_TESTS = 30  # failing tests listed; the rest are counted
 TEST_ID = 200  # characters of a test id shown
 MESSAGE = 300  # characters of a failure message shown
 REASON = 500  # characters of the verdict's reason shown
 FEEDBACK = 20  # failing tests an agent is told about, each one line
+TITLE = 200  # characters of a check run's title
+SHOWN_IN_BODY = 10  # signed-off tests the pull request's body lists
 
 ICON: dict[Verdict, str] = {"red": "🔴", "green": "🟢", "failing": "❌", "broken": "⚠️"}
 MEANING: dict[Verdict, str] = {
@@ -96,8 +105,8 @@ def summary(
 
 
 def title(verdict: Verdict, reason: str) -> str:
-    """The check run's title: the verdict and its reason on one line."""
-    return f"{verdict}: {' '.join(reason.split())}"[:200] or verdict
+    """The check run's title: the verdict and its reason on one line, as data."""
+    return plaintext.line(f"{verdict}: {reason}", TITLE)
 
 
 def issue_note(
@@ -147,4 +156,30 @@ def feedback(verdict: Verdict, reason: str, evidence: Evidence) -> list[str]:
         if test.outcome in ("failed", "error"):
             said = " ".join(test.message.split())
             lines.append(f"{test.id} ({test.outcome})" + (f": {said}" if said else ""))
+    return lines
+
+
+def pull_request_lines(tests: TestsRecord) -> list[str]:
+    """The pull request's account of the evidence: the verdicts so far, the signed-off tests
+    (the ones that change state: failing in the red proof, passing for green), a red proof
+    waiting for its sign-off, and whether the first green held."""
+    lines = ["### The tests", "", counts_line(tests.counts)]
+    if tests.signed is not None:
+        sets = tests.signed.proof.sets
+        lines += [
+            "",
+            f"Signed off by {markdown.code(tests.signed.by)} "
+            f"({markdown.code(tests.signed.proof.commit[:7])}): {len(sets.fail_to_pass)} "
+            f"tests failed and must pass, {len(sets.pass_to_pass)} must keep passing.",
+            "",
+            *_ids(sets.fail_to_pass, SHOWN_IN_BODY),
+        ]
+    if tests.red is not None:
+        lines += [
+            "",
+            f"A red proof ({markdown.code(tests.red.commit[:7])}) waits for a sign-off: "
+            f"{len(tests.red.sets.fail_to_pass)} new or changed tests fail.",
+        ]
+    if tests.green_broke:
+        lines += ["", "⚠️ A failing verdict came after the first green one."]
     return lines
