@@ -283,7 +283,7 @@ def _is_test_file(path: str, globs: tuple[str, ...]) -> bool:
     return any(relation(path, glob) in ("match", "below") for glob in globs)
 
 
-def test_file_problems(paths: list[str], rule: TestFiles) -> list[str]:
+def suite_problems(paths: list[str], rule: TestFiles) -> list[str]:
     """Why the changeset's `paths` may not be written by this state: outside the tests in a red
     proof's state; a signed-off test or frozen file elsewhere. Globs as `work.forbidden`'s,
     path segment by path segment, so each path costs at most its names times the globs'."""
@@ -317,7 +317,7 @@ def problems(
     """Every reason to refuse the changeset, in a stable order; empty when it may be written.
     `config`: the config's path in the repository (`Policy.config_path`), locked too; `links`:
     the base's symbolic links, through which a forbidden path may lead to a changed one;
-    `tests`: what the state may do to the test and frozen files (`test_file_problems`)."""
+    `tests`: what the state may do to the test and frozen files (`suite_problems`)."""
     found: list[str] = []
     if changeset.refused:
         found.append(changeset.refused)
@@ -354,7 +354,7 @@ def problems(
     if total > limits.max_bytes:
         found.append(f"{total:,} bytes of file contents (at most {limits.max_bytes:,})")
     if tests is not None:
-        found.extend(test_file_problems(sorted(seen), tests))
+        found.extend(suite_problems(sorted(seen), tests))
     if links is not None and not found:
         found.extend(link_problems(links, [f.path for f in changeset.files], limits, config))
     return found
