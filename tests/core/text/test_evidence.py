@@ -175,16 +175,20 @@ def _hostile_run(test_id: str, message: str, reason: str) -> Evidence:
 def test_nothing_a_test_reports_passes_for_batons_own_markdown(
     test_id: str, message: str, reason: str
 ) -> None:
-    summary = words.summary("failing", reason, _hostile_run(test_id, message, reason))
-    for line in summary.split("\n")[1:]:
+    run = _hostile_run(test_id, message, reason)
+    summary = words.summary("failing", reason, run)
+    signed = PROOF.model_copy(update={"sets": SignedOff(fail_to_pass=(test_id,))})
+    proof = words.red_proof(signed, run)
+    for line in summary.split("\n")[1:] + proof.split("\n")[1:]:
         # Every line that could open a block is Baton's: a heading of its own, or an item
         # Baton began, whose text after the marker starts no block of its own.
         if line.startswith("#"):
             assert _OURS.match(line), line
         assert not line.startswith((">", "<", "|", "```", "    ")), line
-    assert "<" not in summary.replace("&lt;", "")
-    assert re.search(r"@[A-Za-z0-9_-]", summary) is None  # no mention
-    assert re.search(r"#\d", summary) is None  # no reference
+    for text in (summary, proof):
+        assert "<" not in text.replace("&lt;", "")
+        assert re.search(r"@[A-Za-z0-9_-]", text) is None  # no mention
+        assert re.search(r"#\d", text) is None  # no reference
     assert "\n" not in words.title("failing", reason)
 
 
