@@ -39,7 +39,6 @@ from baton.core.text.work import commit_message, first_line
 from baton.workflow.model import ESCALATE, RETRY, StateKind
 
 NOT_ADOPTED = 500  # characters of why a commit was not taken as Baton's
-__all__ = ["MAX_STALE_RUNS", "on_report"]
 
 
 def on_report(ctx: Ctx, event: AgentReported) -> Draft:
