@@ -476,3 +476,23 @@ def test_which_states_check_the_test_files(first: Any) -> None:
     assert (
         proof.test_files(without.workflow, without.policy, without.record("writing_tests")) is None
     )
+
+
+def test_a_red_proof_of_many_long_ids_keeps_a_record_that_fits_one_comment(first: Any) -> None:
+    many = tuple(case(f"tests.test_{i:03}::" + "x" * 900, "failed") for i in range(150))
+    record = first.record("writing_tests", work=work(pull_request=None))
+    found = red_evidence(tests=(case(OLD, "passed"), *many), new=tuple(t.id for t in many))
+    event = report(
+        first,
+        "writing_tests",
+        changeset=changeset("committed", oid=COMMITTED),
+        evidence=found,
+    )
+    decision = first.decide(record, event)
+    assert decision.state == "tests_review"
+    assert decision.record is not None and decision.record.tests is not None
+    red = decision.record.tests.red
+    assert red is not None
+    assert red.sets.fail_to_pass == tuple(t.id for t in many[:2])  # 2,000 characters of ids
+    assert red.sets.pass_to_pass == (OLD,)
+    assert len(decision.record.model_dump_json()) < 10_000

@@ -64,6 +64,9 @@ CONCLUSION: dict[Verdict, Literal["success", "failure", "neutral"]] = {
     "failing": "failure",
     "broken": "failure",
 }
+# Characters of ids a set keeps besides `KEEP_IDS`: an id may be 1,000 characters, and the
+# record, with a red proof and a sign-off of two sets each, must stay one small comment.
+KEEP_CHARS = 2_000
 FILES_CHANGED = "signed-off test files changed"
 STALE_EVIDENCE = "The evidence was stale: "
 NOTHING_TO_SIGN = (
@@ -192,9 +195,23 @@ def verdict_of(record: Record, event: AgentReported) -> Judged:
     return Judged(verdict, reason, found, commit, now_pass)
 
 
+def kept(ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The first ids of a set a record keeps: at most `KEEP_IDS`, in at most `KEEP_CHARS`
+    characters; the rest are held by the signed-off files' digest (green needs them as
+    signed)."""
+    out: list[str] = []
+    room = KEEP_CHARS
+    for test_id in ids[:KEEP_IDS]:
+        room -= len(test_id)
+        if room < 0:
+            break
+        out.append(test_id)
+    return tuple(out)
+
+
 def recorded(record: Record, judged: Judged, proof: Proof, now: datetime) -> Record:
     """The record counting the verdict, keeping whether the first green held, and, for a red
-    verdict in a red proof's state, the red proof (ids capped at `KEEP_IDS`; the frozen files'
+    verdict in a red proof's state, the red proof (its `kept` ids; the test and frozen files'
     digest holds the rest)."""
     tests = record.tests or TestsRecord()
     counts = tests.counts
@@ -209,7 +226,7 @@ def recorded(record: Record, judged: Judged, proof: Proof, now: datetime) -> Rec
         new = set(found.new)
         fail = tuple(t.id for t in found.tests if t.id in new and t.outcome == "failed")
         passed = tuple(t.id for t in found.tests if t.outcome == "passed")
-        sets = SignedOff(fail_to_pass=fail[:KEEP_IDS], pass_to_pass=passed[:KEEP_IDS])
+        sets = SignedOff(fail_to_pass=kept(fail), pass_to_pass=kept(passed))
         update["red"] = RedProof(commit=judged.commit, sets=sets, files=found.files, at=now)
     work = record.work
     if work is not None and work.stale_runs:  # fresh evidence ends a row of stale runs
