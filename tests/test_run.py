@@ -22,10 +22,17 @@ from baton.sim.memory_github import MemoryGitHub
 from baton.sim.payloads import DispatchRequest
 from baton.workflow.config import Settings
 from support.memory import (
+    BRANCH,
     CHAIN,
     ISSUE,
+    PEOPLE,
     Job,
+    changeset_job,
+    changeset_on,
+    configured,
     enter,
+    enter_at,
+    messages_of,
     record_comments,
     record_of,
     relabel_job,
@@ -379,3 +386,25 @@ def test_a_dispatch_refused_outright_still_fails_the_run(
 
     with pytest.raises(TrackerError, match="refused starting workflow"):
         job.run()
+
+
+def test_a_red_proof_s_changeset_outside_the_tests_is_refused_naming_the_file() -> None:
+    """`run` judges the changeset with what the state may do to the test files (issue 26):
+    the tester of a red proof writes tests only."""
+    gh = MemoryGitHub()
+    for login, permission in PEOPLE.items():
+        gh.set_permission(login, permission)
+    gh.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
+    settings = configured(workflow="test-first", tests={"command": "pytest"})
+    enter_at(gh, settings, "writing_tests")
+    base = gh.git.head(BRANCH)
+    assert base is not None
+    files = {"tests/test_export.py": "def test_export():\n    assert False\n", "src/x.py": ""}
+
+    result = changeset_job(gh, settings, "tester", changeset_on(base, files)).run()
+
+    assert result.decision.outcome is Outcome.retry
+    assert gh.git.head(BRANCH) == base  # nothing was committed
+    said = messages_of(gh)[-1]
+    assert "src/x.py is not a test file (tests.paths) nor test infrastructure" in said
+    assert "tests/test_export.py" not in said

@@ -18,7 +18,7 @@ from baton.action.outputs import annotation
 from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError
 from baton.names import CONFIG_PATH
-from baton.workflow.checks import check
+from baton.workflow.checks import check, proof_notes
 from baton.workflow.config import Settings, load_config, placed, settings_from
 from baton.workflow.graph import to_json, to_mermaid
 from baton.workflow.model import to_yaml
@@ -170,8 +170,8 @@ def validate(config: str | None, workflow: str | None) -> None:
         click.echo(placed(problem, settings))
     errors, warnings = len(report.errors), len(report.warnings)
     click.echo(f"{settings.workflow.name}: {errors} error(s), {warnings} warning(s)")
-    if not workflow and settings.config.tests is None:
-        click.echo("note: no `tests:` in the config: transitions rest on agents' reports")
+    for note in [] if workflow else proof_notes(settings.workflow, settings.config.tests):
+        click.echo(f"note: {note}")
     sys.exit(1 if errors else 0)
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.changeset import Changeset, FileChange, TestFiles
 from baton.core.model.record import Record
 from baton.core.model.work import ChangesetFacts, CommitMark, Work
 from baton.github.tracker import BranchHead, ChangedFile, CommitFacts, TreeAsk, TreeRead
@@ -28,6 +28,7 @@ from baton.issue.changeset_facts import (
     tree_ask,
 )
 from baton.workflow.config import WorkSettings
+from baton.workflow.suite import SuiteSettings
 from support.property_budget import budget
 
 BASE = "a" * 40
@@ -110,6 +111,18 @@ def test_a_refused_changeset_names_every_problem_and_no_digest() -> None:
         '"../y" is not a normalised relative path',
     ]
     assert facts.digest == ""
+
+
+def test_a_developer_s_changeset_touching_a_signed_off_test_is_refused_naming_it() -> None:
+    rule = TestFiles(suite=SuiteSettings(command="pytest"), frozen=True)
+    changeset = _changeset("src/csv.py", "tests/test_csv.py")
+    facts = judge(changeset, SETTINGS, _head(), _record(), tests=rule)
+    assert facts.status == "refused"
+    assert facts.problems == [
+        "tests/test_csv.py is a signed-off test file: only the tester changes it, through a new "
+        "red proof and a new sign-off"
+    ]
+    assert judge(changeset, SETTINGS, _head(), _record()).status == "ok"
 
 
 def test_a_moved_branch_makes_it_stale_with_the_new_head() -> None:

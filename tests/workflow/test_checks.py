@@ -423,6 +423,49 @@ CASES = [
         ["no terminal state can be reached from review, tidy"],
         "  review: [tidy]",
     ),
+    (
+        "a proof on a waiting state is refused: no agent's job runs the tests there",
+        [("    kind: waiting\n", "    kind: waiting\n    proof: green\n")],
+        "check_proof",
+        Severity.error,
+        ["gate.proof", "only a work state with an agent"],
+        "    proof: green",
+    ),
+    (
+        "a sign-off on a work state is refused: only an approval signs off",
+        [("    agent: reviewer\n", "    agent: reviewer\n    signs_off: true\n")],
+        "check_proof",
+        Severity.error,
+        ["review.signs_off", "only a waiting state with an approval"],
+        "    signs_off: true",
+    ),
+    (
+        "a verdict rule in a state without a proof is refused: it never matches",
+        [
+            (
+                "    - {when: {status: success}, to: gate}\n",
+                "    - {when: {verdict: green}, to: gate}\n",
+            )
+        ],
+        "check_proof",
+        Severity.error,
+        ["rule 1 of review", "never matches"],
+        "    - {when: {verdict: green}, to: gate}",
+    ),
+    (
+        "a proof state whose rules leave verdicts to the status rules is only a warning",
+        [
+            ("    agent: reviewer\n", "    agent: reviewer\n    proof: green\n"),
+            (
+                "    - {when: {status: success}, to: gate}\n",
+                "    - {when: {verdict: green}, to: gate}\n",
+            ),
+        ],
+        "check_proof",
+        Severity.warning,
+        ["review is settled by evidence", "red, failing, broken"],
+        "  review:\n    - {when: {verdict",
+    ),
 ]
 IDS = [case[0] for case in CASES]
 
@@ -716,7 +759,9 @@ def test_validate_the_starter_config_prints_no_warning(runner: CliRunner, which:
     assert (result.exit_code, result.output) == (
         0,
         "issue-lifecycle: 0 error(s), 0 warning(s)\n"
-        "note: no `tests:` in the config: transitions rest on agents' reports\n",
+        "note: no `tests:` in the config: transitions rest on agents' reports\n"
+        "note: creating_tests, running_tests: their proof is ignored without `tests:` (with it, "
+        "the tests' verdict settles them: docs/evidence.md)\n",
     )
 
 

@@ -436,13 +436,14 @@ def test_the_seed_pm_rules_pick_the_next_state(
 
 
 # --- all presets --------------------------------------------------------------------------
-def test_the_five_presets_are_shipped() -> None:
+def test_the_six_presets_are_shipped() -> None:
     assert preset_names() == [
         "approval-gate",
         "epic-task",
         "feature-epic",
         "issue-lifecycle",
         "task-review",
+        "test-first",
     ]
 
 
@@ -463,6 +464,8 @@ PRESET_DESCRIPTIONS = {
     "issue-lifecycle": "The default issue lifecycle - analyse, write tests, implement, run tests, "
     "open a PR, approve.",
     "task-review": "One task - implement, review, retry with feedback, escalate.",
+    "test-first": "Tests first - a red proof signed off by a human, then the code, then green, "
+    "then a PR.",
 }
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from baton.core.model.changeset import (
     OID,
     Changeset,
+    TestFiles,
     decoded_size,
     forbidden_problem,
     path_problem,
@@ -33,6 +34,7 @@ from baton.core.model.events import AgentReported
 from baton.core.model.links import BaseLinks, check_links, folders_of
 from baton.core.model.record import Record
 from baton.core.model.work import ChangesetFacts, digest_in
+from baton.core.rules.proof import test_files
 from baton.core.text.work import commit_message
 from baton.github.tracker import BranchHead, CommitFacts, Git, Snapshot, TreeAsk, TreeRead
 from baton.names import BOT_LOGIN, CONFIG_PATH
@@ -221,6 +223,7 @@ def judge(
     config: str | None = CONFIG_PATH,
     message: str | None = None,
     links: BaseLinks | None = None,
+    tests: TestFiles | None = None,
 ) -> ChangesetFacts:
     """Refused (what the checks found; `config`, the config's path, is locked too), committed
     (the record carries its digest, or the commit at the branch head does and is provably
@@ -229,7 +232,9 @@ def judge(
     head claiming the changeset was not adopted), ok (commit it), or empty. `changes_code`:
     whether the issue's state is one whose agent changes the repository; another agent's
     changes are left out, and said. `links`: the base's links (`base_links`), through which a
-    forbidden path may lead to a changed one."""
+    forbidden path may lead to a changed one. `tests`: what the state may do to the test and
+    frozen files (`core/rules/proof.test_files`): a red proof's state writes tests only, and
+    after a sign-off no other state touches them."""
     if changeset.empty:
         return ChangesetFacts(status="empty", base=changeset.base)
     if not changes_code:
@@ -237,7 +242,7 @@ def judge(
         count = len(changeset.files)
         why = f"{state} does not change code: the {count} changed file(s) were left out"
         return ChangesetFacts(status="empty", base=changeset.base, problems=[why])
-    found = problems(changeset, settings, config=config, links=links)
+    found = problems(changeset, settings, config=config, links=links, tests=tests)
     paths = [f.path for f in changeset.files[:SHOWN_PATHS]]
     size = sum(decoded_size(f.contents) or 0 for f in changeset.files if f.contents)
     common = {
@@ -323,5 +328,6 @@ def attach(
         config=settings.policy.config_path,
         message=baton_message(changeset, record, agent, summary) if claimed else None,
         links=links,
+        tests=test_files(settings.workflow, settings.policy, record),
     )
     return event.model_copy(update={"changeset": facts})

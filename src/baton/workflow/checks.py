@@ -7,59 +7,16 @@ problem names the states involved and the place in the YAML it comes from.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from enum import StrEnum
 
 from baton.workflow.model import SPECIAL_TARGETS, STATE_NAME, StateKind, Workflow, did_you_mean
-from baton.workflow.yaml_source import YamlDocument
+from baton.workflow.problems import Problem, Report, Severity
+from baton.workflow.problems import error as _error
+from baton.workflow.problems import warning as _warning
+from baton.workflow.proof_checks import check_proof, proof_notes
+
+__all__ = ["CHECKS", "Problem", "Report", "Severity", "check", "proof_notes"]
 
 GITHUB_LABEL_LIMIT = 50
-
-
-class Severity(StrEnum):
-    error = "error"
-    warning = "warning"
-
-
-@dataclass(frozen=True)
-class Problem:
-    severity: Severity
-    message: str
-    path: tuple[str | int, ...] = ()
-
-    def render(self, document: YamlDocument | None = None, prefix: tuple[str, ...] = ()) -> str:
-        """`file:line: severity: message`; `prefix` locates an inline workflow in a config."""
-        path = (*prefix, *self.path)
-        line = document.line_of(path) if document and path else None
-        where = f"{document.source}:{line}: " if document and line else ""
-        if document and not line:
-            where = f"{document.source}: "
-        return f"{where}{self.severity.value}: {self.message}"
-
-
-@dataclass
-class Report:
-    problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity is Severity.error]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity is Severity.warning]
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-
-def _error(message: str, *path: str | int) -> Problem:
-    return Problem(Severity.error, message, tuple(path))
-
-
-def _warning(message: str, *path: str | int) -> Problem:
-    return Problem(Severity.warning, message, tuple(path))
 
 
 def check_state_names(wf: Workflow, prefix: str) -> Iterator[Problem]:
@@ -440,6 +397,7 @@ CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
     check_pull_request,
     check_reachable,
     check_trap_states,
+    check_proof,
 )
 
 

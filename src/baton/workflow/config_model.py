@@ -290,10 +290,10 @@ class Config(BaseModel):
 
     workflow: str | dict[str, Any] = Field(
         default=DEFAULT_WORKFLOW,
-        description="A preset name (issue-lifecycle, approval-gate, task-review), a workflow "
-        "file's path beside this file (a name with a dot or a slash, e.g. baton-workflow.yml; "
-        "locked against agents' changesets like this file), or an inline workflow definition: "
-        "the workflow of issues that are no epic or task.",
+        description="A preset name (issue-lifecycle, approval-gate, task-review, test-first), a "
+        "workflow file's path beside this file (a name with a dot or a slash, e.g. "
+        "baton-workflow.yml; locked against agents' changesets like this file), or an inline "
+        "workflow definition: the workflow of issues that are no epic or task.",
     )
     approvers: Who = Field(
         default_factory=lambda: Who(permission="write"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import time
 
 import pytest
 from hypothesis import given
@@ -19,13 +20,16 @@ from baton.core.model.changeset import (
     SYMLINK,
     Changeset,
     FileChange,
+    TestFiles,
     matches,
     parse_changeset,
     path_problem,
     problems,
+    suite_problems,
 )
 from baton.errors import InvalidChangeset
 from baton.workflow.config import WorkSettings
+from baton.workflow.suite import SuiteSettings
 
 BASE = "a" * 40
 SETTINGS = WorkSettings()
@@ -298,3 +302,83 @@ def test_a_field_deep_in_the_changeset_is_named_by_its_dotted_path() -> None:
     assert str(caught.value) == (
         "the changeset does not validate: files.1.path: Input should be a valid string"
     )
+
+
+# --- the test files: tests only in a red proof's state, frozen after a sign-off ----------------
+SUITE = SuiteSettings(command="pytest")
+TESTS_ONLY = TestFiles(suite=SUITE, tests_only=True)
+FROZEN = TestFiles(suite=SUITE, frozen=True)
+RED_AFTER_SIGN_OFF = TestFiles(suite=SUITE, tests_only=True, frozen=True)
+NOT_A_TEST = (
+    " is not a test file (tests.paths) nor test infrastructure (tests.frozen): this state "
+    "writes tests only"
+)
+SIGNED = ": only the tester changes it, through a new red proof and a new sign-off"
+SIGNED_TEST = " is a signed-off test file" + SIGNED
+SIGNED_INFRA = " is a signed-off frozen test infrastructure file" + SIGNED
+
+
+@pytest.mark.parametrize(
+    ("rule", "path", "problem"),
+    [
+        pytest.param(TESTS_ONLY, "tests/test_csv.py", None, id="red: a test file"),
+        pytest.param(TESTS_ONLY, "pkg/sub/test_x.py", None, id="red: a test file by its name"),
+        pytest.param(TESTS_ONLY, "web/src/__tests__/a.js", None, id="red: jest's folder"),
+        pytest.param(
+            TESTS_ONLY, "conftest.py", None, id="red: frozen infrastructure is the tester's"
+        ),
+        pytest.param(TESTS_ONLY, "src/csv.py", "src/csv.py" + NOT_A_TEST, id="red: code"),
+        pytest.param(
+            TESTS_ONLY, "latest.py", "latest.py" + NOT_A_TEST, id="red: a name like a test's"
+        ),
+        pytest.param(FROZEN, "src/csv.py", None, id="signed: code is the developer's"),
+        pytest.param(
+            FROZEN, "tests/test_csv.py", "tests/test_csv.py" + SIGNED_TEST, id="signed: a test"
+        ),
+        pytest.param(
+            FROZEN,
+            "tests/data/in.csv",
+            "tests/data/in.csv" + SIGNED_TEST,
+            id="signed: a file under tests/",
+        ),
+        pytest.param(
+            FROZEN, "pyproject.toml", "pyproject.toml" + SIGNED_INFRA, id="signed: frozen infra"
+        ),
+        pytest.param(
+            FROZEN, "Conftest.py", None, id="signed: another name, as git and pytest see it"
+        ),
+        pytest.param(
+            RED_AFTER_SIGN_OFF, "tests/test_csv.py", None, id="a new red proof may change them"
+        ),
+    ],
+)
+def test_what_a_state_may_do_to_the_test_files(
+    rule: TestFiles, path: str, problem: str | None
+) -> None:
+    found = suite_problems([path], rule)
+    assert found == ([problem] if problem else [])
+    if problem:
+        assert found[0].startswith(path)  # the file is named first
+
+
+def test_a_refused_test_file_is_among_the_changeset_s_problems() -> None:
+    changeset = _set(_add("src/csv.py"), _add("tests/test_csv.py"))
+    assert problems(changeset, SETTINGS, tests=FROZEN) == ["tests/test_csv.py" + SIGNED_TEST]
+    assert problems(changeset, SETTINGS) == []
+
+
+def test_the_configured_test_paths_replace_the_defaults() -> None:
+    suite = SuiteSettings(command="pytest", paths=("spec/**",), frozen=())
+    rule = TestFiles(suite=suite, tests_only=True)
+    assert suite_problems(["spec/a_spec.rb", "tests/test_a.py"], rule) == [
+        "tests/test_a.py" + NOT_A_TEST
+    ]
+
+
+def test_64_kb_of_paths_against_the_test_globs_is_checked_in_bounded_time() -> None:
+    paths = ["/".join(["a*b"] * 60) + f"/f{i}.py" for i in range(300)]
+    assert sum(map(len, paths)) > 64 * 1024
+    started = time.process_time()
+    found = suite_problems(paths, TESTS_ONLY)
+    assert time.process_time() - started < 2.0
+    assert len(found) == len(paths)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from baton.core.model.events import tick
+from baton.core.model.evidence import ProofCounts, TestsRecord
 from baton.core.model.record import Record
 from baton.core.model.work import CommitMark, Work
 from baton.core.rules.context import Scene
@@ -75,3 +76,13 @@ def test_the_pull_request_is_updated_only_when_the_work_changed() -> None:
     )
     became_ready = update(SCENE, before, record("creating_pr", opened(ready=True)))
     assert became_ready is not None and became_ready.ready is True
+
+
+def test_the_pull_request_is_updated_when_the_evidence_changed() -> None:
+    before = opened()
+    counted = TestsRecord(counts=ProofCounts(green=1))
+    with_tests = record("implementing", before).model_copy(update={"tests": counted})
+    plan = update(SCENE, before, with_tests, tests=None)
+    assert plan is not None
+    assert "Evidence so far: 0 red, 1 green, 0 failing, 0 broken." in plan.body
+    assert update(SCENE, before, with_tests, tests=counted) is None

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from baton.core.model.evidence import ProofCounts, TestsRecord
 from baton.core.model.work import CommitMark, Work, digest_in
 from baton.core.text.plaintext import REPLACEMENT as F
 from baton.core.text.plaintext import ZWSP as Z
@@ -174,6 +175,16 @@ def test_a_pull_request_title_is_the_issue_s_title_in_200_characters(
 def test_the_description_of_work_without_commits_says_nothing_yet() -> None:
     assert pull_request_body(3, Work(branch="baton/issue-3")) == (
         BODY_HEAD + "- nothing yet" + BODY_FOOT
+    )
+
+
+def test_the_description_carries_the_evidence_before_its_footer() -> None:
+    tests = TestsRecord(counts=ProofCounts(red=1, failing=2))
+    assert pull_request_body(3, Work(branch="baton/issue-3"), tests) == (
+        BODY_HEAD
+        + "- nothing yet\n\n### The tests\n\n"
+        + "Evidence so far: 1 red, 0 green, 2 failing, 0 broken."
+        + BODY_FOOT
     )
 
 

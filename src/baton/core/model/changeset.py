@@ -25,6 +25,7 @@ from baton.core.model.links import BaseLinks, check_links
 from baton.errors import InvalidChangeset
 from baton.workflow.config import DEFAULT_FORBIDDEN, LOCKED_FORBIDDEN, WorkSettings
 from baton.workflow.forbidden import entry_name
+from baton.workflow.suite import SuiteSettings
 
 CHANGESET_VERSION = 1
 CHANGESET_FILE = "baton-changeset.json"  # beside the result file, unless told otherwise
@@ -264,16 +265,59 @@ def forbidden_problem(path: str, work: WorkSettings, *, config: str | None = Non
     return None
 
 
+@dataclass(frozen=True)
+class TestFiles:
+    """What a changeset may do to the test files (`tests.paths`) and the frozen test
+    infrastructure (`tests.frozen`): `tests_only`, a red proof's state, where the tester writes
+    tests and nothing else; `frozen`, after a sign-off, where only a red proof's state may
+    change them (`core/rules/proof.test_files` says which applies)."""
+
+    __test__ = False
+    suite: SuiteSettings
+    tests_only: bool = False
+    frozen: bool = False
+
+
+def _is_test_file(path: str, globs: tuple[str, ...]) -> bool:
+    """A path matching a glob, or below one that matches (a file under a test folder)."""
+    return any(relation(path, glob) in ("match", "below") for glob in globs)
+
+
+def suite_problems(paths: list[str], rule: TestFiles) -> list[str]:
+    """Why the changeset's `paths` may not be written by this state: outside the tests in a red
+    proof's state; a signed-off test or frozen file elsewhere. Globs as `work.forbidden`'s,
+    path segment by path segment, so each path costs at most its names times the globs'."""
+    suite = rule.suite
+    found: list[str] = []
+    for path in paths:
+        test = _is_test_file(path, suite.paths)
+        frozen = test or _is_test_file(path, suite.frozen)
+        if rule.tests_only and not frozen:
+            found.append(
+                f"{path} is not a test file (tests.paths) nor test infrastructure "
+                "(tests.frozen): this state writes tests only"
+            )
+        elif rule.frozen and not rule.tests_only and frozen:
+            kind = "test file" if test else "frozen test infrastructure file"
+            found.append(
+                f"{path} is a signed-off {kind}: only the tester changes it, through a new red "
+                "proof and a new sign-off"
+            )
+    return found
+
+
 def problems(
     changeset: Changeset,
     limits: WorkSettings,
     *,
     config: str | None = None,
     links: BaseLinks | None = None,
+    tests: TestFiles | None = None,
 ) -> list[str]:
     """Every reason to refuse the changeset, in a stable order; empty when it may be written.
     `config`: the config's path in the repository (`Policy.config_path`), locked too; `links`:
-    the base's symbolic links, through which a forbidden path may lead to a changed one."""
+    the base's symbolic links, through which a forbidden path may lead to a changed one;
+    `tests`: what the state may do to the test and frozen files (`suite_problems`)."""
     found: list[str] = []
     if changeset.refused:
         found.append(changeset.refused)
@@ -309,6 +353,8 @@ def problems(
                 total += size
     if total > limits.max_bytes:
         found.append(f"{total:,} bytes of file contents (at most {limits.max_bytes:,})")
+    if tests is not None:
+        found.extend(suite_problems(sorted(seen), tests))
     if links is not None and not found:
         found.extend(link_problems(links, [f.path for f in changeset.files], limits, config))
     return found

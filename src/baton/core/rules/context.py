@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from baton.core.model.decision import CommitPlan, Outcome, PullRequestPlan, Reaction
+from baton.core.model.decision import CheckPlan, CommitPlan, Outcome, PullRequestPlan, Reaction
 from baton.core.model.epic import MergePlan, TaskCreationPlan
 from baton.core.model.events import AgentReported, Commented, Event, Labeled
 from baton.core.model.record import KEEP_FEEDBACK, Dispatch, HistoryEntry, Record, clip
@@ -20,6 +20,8 @@ from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
 BATON = "baton"  # the actor of the moves Baton makes itself (timeouts, limits)
+MAX_STALE_RUNS = 3  # stale re-runs in a row (a changeset, evidence) before a human is asked
+STALE_NOTE = "Your changes were not committed: "
 
 
 # --- the context and the draft --------------------------------------------------------------------
@@ -70,6 +72,7 @@ class Draft:
     merge: MergePlan | None = None
     notify: tuple[int, ...] = ()  # other issues to dispatch after the write (epics)
     count_failing: bool = False  # the repository breaker's count is read first
+    check: CheckPlan | None = None  # a check run posted after the record is written
 
     @property
     def github_first(self) -> bool:

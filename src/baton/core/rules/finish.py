@@ -101,7 +101,8 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         record = work_product.with_ready(scene, record)
         if not draft.github_first:
             before = ctx.record.work if ctx else None
-            update_pull_request = work_product.update(scene, before, record)
+            tests = ctx.record.tests if ctx else None
+            update_pull_request = work_product.update(scene, before, record, tests=tests)
             notice = pull_requests.ci_notice(scene, before, record)
             message = messages.join(message, notice) if notice else message
     if record is not None:
@@ -140,6 +141,7 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         create_tasks=draft.create_tasks,
         count_failing=draft.count_failing,
         merge=draft.merge,
+        check=draft.check if record is not None else None,
         notify=draft.notify if event.issue.state != "closed" else (),
     )
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from baton.core.model.decision import Outcome, Reaction
 from baton.core.model.events import Commented
 from baton.core.model.issue_facts import Actor
 from baton.core.model.record import EXCERPT, KEEP_FEEDBACK, Approval, HumanInput, Record, clip
+from baton.core.rules import proof
 from baton.core.rules.authority import is_member, may_answer
 from baton.core.rules.comment_commands import ESCALATION_VERBS, CommentCommand, Verb, parse_command
 from baton.core.rules.context import Ctx, Draft, agent_due, dispatch, move, seen
@@ -16,11 +19,15 @@ from baton.workflow.model import StateKind
 
 def refuse(ctx: Ctx, actor: Actor, why: str, comment_id: int | None) -> Draft:
     """Say why a human's command changed nothing, and mark the comment confused."""
+    return _refused(ctx, actor.login, why, comment_id)
+
+
+def _refused(ctx: Ctx, login: str, why: str, comment_id: int | None) -> Draft:
     return Draft(
         Outcome.refused,
-        f"refused {actor.login}: {why}",
+        f"refused {login}: {why}",
         record=seen(ctx),
-        message=messages.refusal(actor.login, why),
+        message=messages.refusal(login, why),
         reaction=Reaction(comment_id=comment_id, content="confused") if comment_id else None,
     )
 
@@ -158,6 +165,15 @@ def human_move(
         else None
     )
     what = what or ("approved" if approved else "replied")
+    signing = approved and proof.signs_off(ctx.workflow, ctx.policy, ctx.state)
+    if signing:
+        # The approval signs off the red proof: the tests it names are frozen from now on.
+        signed = proof.signed_off(record, login, ctx.now)
+        if signed is None:
+            return _refused(ctx, login, proof.NOTHING_TO_SIGN, comment_id)
+        record = signed
+        ctx = replace(ctx, record=signed)
+        what = f"{what}, signing off the tests"
     moved = move(
         ctx,
         target,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from baton.core.model.agent_result import AgentResult
+from baton.core.model.evidence import Verdict
 from baton.core.model.record import Record
 from baton.workflow.model import AgentStatus, Condition, Rule, Workflow
 
@@ -19,9 +20,12 @@ class Facts:
     has_human_input: bool
     has_questions: bool
     visits: int
+    # The verdict of the evidence that settles a `proof` state (with `tests:`); None otherwise,
+    # so a rule with `when: {verdict: ...}` never matches without evidence.
+    verdict: Verdict | None = None
 
 
-def facts_for(record: Record, result: AgentResult) -> Facts:
+def facts_for(record: Record, result: AgentResult, verdict: Verdict | None = None) -> Facts:
     approval = record.approval
     # An approval counts only for the gate it was given in, and only on the way out of it.
     approved = bool(
@@ -36,6 +40,7 @@ def facts_for(record: Record, result: AgentResult) -> Facts:
         has_human_input=bool(record.pending_input),
         has_questions=bool(result.questions or record.open_questions),
         visits=record.visits.get(record.state, 1),
+        verdict=verdict,
     )
 
 
@@ -52,6 +57,7 @@ def holds(condition: Condition, facts: Facts) -> bool:
         condition.has_human_input is None or facts.has_human_input == condition.has_human_input,
         condition.came_from is None or facts.came_from in condition.came_from,
         condition.visits_at_least is None or facts.visits >= condition.visits_at_least,
+        condition.verdict is None or facts.verdict in condition.verdict,
     ]
     return all(checks)
 

@@ -13,10 +13,14 @@ from dataclasses import replace
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import CommitPlan, Outcome, PullRequestPlan
 from baton.core.model.events import AgentReported
+from baton.core.model.evidence import Evidence, Verdict
 from baton.core.model.record import KEEP_FEEDBACK, LastReport, clip
 from baton.core.model.work import ChangesetFacts, CommitMark
+from baton.core.rules import proof
 from baton.core.rules.context import (
     BATON,
+    MAX_STALE_RUNS,
+    STALE_NOTE,
     Ctx,
     Draft,
     agent_due,
@@ -35,8 +39,6 @@ from baton.core.text.work import commit_message, first_line
 from baton.workflow.model import ESCALATE, RETRY, StateKind
 
 NOT_ADOPTED = 500  # characters of why a commit was not taken as Baton's
-MAX_STALE_RUNS = 3  # stale re-runs in a row before a human is asked
-STALE_NOTE = "Your changes were not committed: "
 
 
 def on_report(ctx: Ctx, event: AgentReported) -> Draft:
@@ -66,6 +68,7 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         return _pull_request(ctx, event, refused) if event.pull_request is not None else refused
     agent = spec.agent or "agent"
     changes = event.changeset
+    runs = record.work.stale_runs if record.work is not None else 0
     ctx = _with_changeset(ctx, event, agent)
     if changes is not None and changes.status == "stale":
         # A pull request GitHub opened with the failed first commit is recorded all the same.
@@ -86,6 +89,9 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
     ctx = replace(ctx, record=ctx.record.model_copy(update={"last_report": report}))
     if changes is not None and changes.status == "refused":
         return _pull_request(ctx, event, _refused(ctx, changes, agent))
+    kind = proof.proof_of(wf, ctx.policy, ctx.state)
+    if kind is not None:
+        return _pull_request(ctx, event, _settled(ctx, event, result, agent, kind, runs))
     if changes is not None and changes.status == "ok":
         if wf.changes_code(ctx.state):
             return _commit_first(ctx, changes, result, agent)
@@ -107,18 +113,66 @@ def _another_attempt(ctx: Ctx, nonce: str) -> str:
     )
 
 
-def _on_result(ctx: Ctx, result: AgentResult, agent: str, feedback: list[str]) -> Draft:
-    """Where the result leads: its proposal if the table allows it, else the PM rules."""
+def _settled(
+    ctx: Ctx,
+    event: AgentReported,
+    result: AgentResult,
+    agent: str,
+    kind: proof.Proof,
+    runs: int,
+) -> Draft:
+    """A `proof` state's report, settled by the evidence beside it (`core/rules/proof.py`):
+    none is a failed attempt, stale runs the agent again, a changeset is committed first, and
+    the verdict picks the edge through the state's rules, with the check run to post."""
+    why = proof.missing(event)
+    if why:
+        return retry(ctx, why, [why], actor=agent)
+    why = proof.stale(ctx.record, event)
+    if why:
+        return proof.rerun(ctx, why, agent, runs)
+    changes = event.changeset
+    if changes is not None and changes.status == "ok" and ctx.workflow.changes_code(ctx.state):
+        return _commit_first(ctx, changes, result, agent)
+    judged = proof.verdict_of(ctx.record, event)
+    ctx = replace(ctx, record=proof.recorded(ctx.record, judged, kind, ctx.now))
+    ruled = proof.as_result(result, judged)
+    draft = _on_result(ctx, ruled, agent, list(ruled.issues_found), judged=judged)
+    pending = ctx.record.dispatch
+    nonce = event.nonce or (pending.nonce if pending is not None else "")
+    moved = draft.record
+    signing = moved is not None and proof.signs_off(ctx.workflow, ctx.policy, moved.state)
+    # Entering a sign-off, the red proof in the request says it all; elsewhere a note.
+    message = (
+        draft.message if signing else messages.join(proof.note(ctx.state, judged), draft.message)
+    )
+    return replace(draft, check=proof.check(judged, nonce), message=message)
+
+
+def _on_result(
+    ctx: Ctx,
+    result: AgentResult,
+    agent: str,
+    feedback: list[str],
+    *,
+    judged: proof.Judged | None = None,
+) -> Draft:
+    """Where the result leads: its proposal if the table allows it, else the PM rules (in a
+    proof state, the verdict of the evidence `judged` is one of their facts)."""
     wf = ctx.workflow
-    if result.next_state is not None:
+    verdict: Verdict | None = judged.verdict if judged is not None else None
+    evidence: Evidence | None = judged.evidence if judged is not None else None
+    if result.next_state is not None and verdict is None:
         proposed = result.next_state
         if wf.allows(ctx.state, proposed):
             return _advance(ctx, proposed, f"proposed by the {agent}", result, agent)
         allowed = ", ".join(wf.targets(ctx.state)) or "none"
         why = f"the {agent} proposed {proposed}, which {ctx.state} cannot move to"
         return retry(ctx, why, [f"{why} (allowed: {allowed})", *feedback], actor=agent)
-    rule = pick(wf.rules.get(ctx.state, []), facts_for(ctx.record, result))
+    rule = pick(wf.rules.get(ctx.state, []), facts_for(ctx.record, result, verdict))
     if rule is None:
+        if verdict is not None:
+            why = f"no rule of {ctx.state} matches a {verdict} verdict"
+            return retry(ctx, why, [why, *feedback], actor=agent)
         why = f"no PM rule of {ctx.state} matches a {result.status.value} result"
         return retry(ctx, why, [f"{why}; propose next_state", *feedback], actor=agent)
     why = rule.why or f"rule to {rule.to}"
@@ -126,10 +180,18 @@ def _on_result(ctx: Ctx, result: AgentResult, agent: str, feedback: list[str]) -
         return retry(ctx, why, feedback, actor=agent)
     if rule.to == ESCALATE:
         return escalate(ctx, why, actor=agent)
-    return _advance(ctx, rule.to, why, result, agent)
+    return _advance(ctx, rule.to, why, result, agent, evidence=evidence)
 
 
-def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -> Draft:
+def _advance(
+    ctx: Ctx,
+    target: str,
+    why: str,
+    result: AgentResult,
+    agent: str,
+    *,
+    evidence: Evidence | None = None,
+) -> Draft:
     """Move where the report leads if the gate and the limits allow, with the message to post."""
     wf = ctx.workflow
     if wf.spec(target).requires_approval and not facts_for(ctx.record, result).approved:
@@ -182,6 +244,8 @@ def _advance(ctx: Ctx, target: str, why: str, result: AgentResult, agent: str) -
                 replies_allowed=spec.reply is not None,
                 pull_request=work.pull_request if work and work.open_pull_request else None,
             )
+            if proof.signs_off(wf, ctx.policy, target):
+                message = messages.join(message, proof.red_message(moved, evidence))
     elif spec.kind is StateKind.terminal:
         message = messages.finished(target, result.summary)
     return Draft(
@@ -327,7 +391,7 @@ def _opened_with(ctx: Ctx) -> PullRequestPlan | None:
         return None
     if ctx.workflow.role == "task":
         return None  # a task's work merges into its epic's branch, whose pull request shows it
-    return opening(ctx, work)
+    return opening(ctx, work, ctx.record.tests)
 
 
 def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
@@ -367,4 +431,4 @@ def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
     entering_ready = record.state == ready and ctx.state != ready
     if not (committed or entering_ready):
         return draft
-    return replace(draft, open_pull_request=opening(ctx, work))
+    return replace(draft, open_pull_request=opening(ctx, work, record.tests))

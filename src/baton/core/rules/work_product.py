@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from baton.core.model.decision import PullRequestPlan
+from baton.core.model.evidence import TestsRecord
 from baton.core.model.record import Record
 from baton.core.model.work import Work, branch_name
 from baton.core.rules.context import BATON, Ctx, Draft, Scene, escalate, escalation_message, seen
@@ -91,19 +92,22 @@ def with_ready(scene: Scene, record: Record) -> Record:
     return record.model_copy(update={"work": work.model_copy(update={"ready": True})})
 
 
-def opening(scene: Scene, work: Work) -> PullRequestPlan:
-    """The draft pull request to open for the work as it is now."""
+def opening(scene: Scene, work: Work, tests: TestsRecord | None = None) -> PullRequestPlan:
+    """The draft pull request to open for the work as it is now (and the evidence so far)."""
     issue = scene.event.issue
     return PullRequestPlan(
         branch=work.branch,
         title=pull_request_title(issue.number, issue.title),
-        body=pull_request_body(issue.number, work),
+        body=pull_request_body(issue.number, work, tests),
     )
 
 
-def update(scene: Scene, before: Work | None, record: Record) -> PullRequestPlan | None:
+def update(
+    scene: Scene, before: Work | None, record: Record, *, tests: TestsRecord | None = None
+) -> PullRequestPlan | None:
     """The open pull request brought up to date when the work changed: a new commit in its
-    description, marked ready, or just opened (its body written from the record)."""
+    description, marked ready, or just opened (its body written from the record), or the
+    evidence changed (`tests`: the record's before this decision)."""
     work = record.work
     if work is None or not work.open_pull_request or not work.pull_request_id:
         return None
@@ -112,11 +116,12 @@ def update(scene: Scene, before: Work | None, record: Record) -> PullRequestPlan
         and before.pull_request == work.pull_request
         and before.commits == work.commits
         and before.ready == work.ready
+        and tests == record.tests
     ):
         return None
     # Marked ready once, when it becomes so: later updates send only the description.
     newly_ready = work.ready and not (before is not None and before.ready)
-    return opening(scene, work).model_copy(
+    return opening(scene, work, record.tests).model_copy(
         update={"node_id": work.pull_request_id, "number": work.pull_request, "ready": newly_ready}
     )
 

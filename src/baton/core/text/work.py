@@ -7,8 +7,9 @@ objects and titles, `markdown` in the pull request's description.
 
 from __future__ import annotations
 
+from baton.core.model.evidence import TestsRecord
 from baton.core.model.work import TRAILER, Work
-from baton.core.text import markdown, plaintext
+from baton.core.text import evidence, markdown, plaintext
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -60,10 +61,11 @@ PR_FOOTER = (
 )
 
 
-def pull_request_body(issue: int, work: Work) -> str:
+def pull_request_body(issue: int, work: Work, tests: TestsRecord | None = None) -> str:
     """The draft pull request's description: what it closes, where the work is steered, one
-    line per commit. Agents' summaries are untrusted, so each is escaped onto one line: it can
-    mention nobody, reference nothing and pass for none of Baton's own lines."""
+    line per commit, and what the tests showed (`tests:`). Agents' summaries are untrusted, so
+    each is escaped onto one line: it can mention nobody, reference nothing and pass for none
+    of Baton's own lines."""
     lines = [
         f"Closes #{issue}",
         "",
@@ -82,5 +84,7 @@ def pull_request_body(issue: int, work: Work) -> str:
         )
     if not work.commits:
         lines.append("- nothing yet")
+    if tests is not None:
+        lines += ["", *evidence.pull_request_lines(tests)]
     lines += ["", PR_FOOTER]
     return "\n".join(lines)
