@@ -59,6 +59,20 @@ def commit_of(checkout: Path, ref: str) -> str:
     return oid
 
 
+def merge_base(checkout: Path, default_branch: str | None) -> str | None:
+    """Where HEAD left the default branch (its remote-tracking ref, else a local branch of that
+    name), or None when the checkout has neither (a one-commit-deep checkout of another branch)
+    or they share no history."""
+    if not default_branch:
+        return None
+    for ref in (f"refs/remotes/origin/{default_branch}", f"refs/heads/{default_branch}"):
+        try:
+            return commit_of(checkout, git(checkout, "merge-base", "HEAD", ref).decode().strip())
+        except GitError:
+            continue
+    return None
+
+
 @dataclass
 class Touched:
     """A test file the commits touched: whether it is new, and what its added lines hold."""
