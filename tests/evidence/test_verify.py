@@ -362,3 +362,17 @@ def test_evidence_on_head_carries_the_digest_git_gives_of_its_test_files(
     )
     digest = hashlib.sha256("".join(lines).encode()).hexdigest()
     assert evidence.files == f"sha256:{digest}"
+
+
+def test_a_red_proof_in_a_one_commit_deep_checkout_as_the_agent_job_has(
+    repo: ScratchRepo, tmp_path: Path
+) -> None:
+    repo.commit("more", {"README.md": "# calc\n"})
+    shallow = ScratchRepo.__new__(ScratchRepo)
+    shallow.root = tmp_path / "shallow"
+    repo.git("clone", "-q", "--depth", "1", f"file://{repo.root}", str(shallow.root))
+    assert shallow.git("rev-parse", "--is-shallow-repository") == "true"
+    change = _changeset(shallow, {"tests/test_mul.py": MUL_TESTS})
+    evidence = verify_changeset(shallow.root, change, pytest_suite(), environ=ENV)
+    assert (evidence.verdict, evidence.new) == ("red", ("tests.test_mul::test_mul",))
+    assert _worktrees(shallow) == 1
