@@ -228,3 +228,65 @@ def test_the_agent_job_hands_baton_agent_the_ready_profile_and_the_command(
     assert args[0] == "agent"
     given = dict(zip(args[1::2], args[2::2], strict=True))
     assert (given["--agent"], given["--command"], given["--role"]) == ("gemini", "", "developer")
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_the_agent_job_hands_baton_agent_the_state_the_briefing_read(
+    flow: Path, tmp_path: Path
+) -> None:
+    steps = {s.get("name"): s for s in _job(flow, "agent")["steps"]}
+    for name in ("Install the agent", "Run the agent"):
+        assert steps[name]["env"]["STATE"] == "${{ steps.brief.outputs.state }}", name
+    shown = _replay(
+        flow,
+        "Run the agent",
+        tmp_path,
+        {"AGENT": "", "AGENT_COMMAND": "", "STATE": "running_tests"},
+        before="baton() { printf '%s\\n' \"$@\"; }\n",
+    )
+    assert shown.returncode == 0, shown.stderr
+    args = shown.stdout.splitlines()
+    given = dict(zip(args[1::2], args[2::2], strict=True))
+    assert (given["--state"], given["--role"]) == ("running_tests", "developer")
+
+
+PROOF_CONFIG = {
+    "workflow": {
+        "name": "proof-demo",
+        "initial": "running_tests",
+        "agents": ["developer"],
+        "states": {
+            "running_tests": {
+                "kind": "work",
+                "agent": "developer",
+                "proof": "green",
+                "description": "The tests run",
+                "expects": "Run the tests.",
+            },
+            "done": {"kind": "terminal", "description": "Done"},
+        },
+        "transitions": {"running_tests": ["done"], "done": []},
+    },
+    "tests": {"command": "pytest"},
+    "agents": {"roles": {"developer": "codex"}},
+}
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=_ids)
+def test_a_proof_green_state_installs_nothing_and_needs_no_agent_key(
+    flow: Path, tmp_path: Path
+) -> None:
+    from baton.action.agent_choice import TESTS_SETUP
+
+    config = tmp_path / "temp" / "baton-config" / ".github" / "baton.yml"
+    config.parent.mkdir(parents=True)
+    config.write_text(yaml.safe_dump(PROOF_CONFIG), encoding="utf-8")
+    env = {"AGENT": "", "AGENT_SETUP": "make it", "INPUT_CONFIG": ".github/baton.yml"}
+    green = _replay(flow, "Install the agent", tmp_path, {**env, "STATE": "running_tests"})
+    assert (green.returncode, green.stdout) == (0, TESTS_SETUP), green.stderr
+    # Its no-op runs as the step would run it: nothing installed, nothing asked for.
+    assert (
+        subprocess.run(["bash", "-euo", "pipefail", "-c", TESTS_SETUP], check=False).returncode == 0
+    )
+    other = _replay(flow, "Install the agent", tmp_path, {**env, "STATE": "done"})
+    assert other.stdout.startswith("npm install -g @openai/codex@"), other.stderr

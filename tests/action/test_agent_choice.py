@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from baton.action.agent_choice import NO_AGENT, AgentChoice, agent_setup, choose_agent
+from baton.action.agent_choice import (
+    NO_AGENT,
+    TESTS_SETUP,
+    AgentChoice,
+    agent_setup,
+    choose_agent,
+    proof_due,
+)
 from baton.action.env import ActionEnv
 from baton.errors import AgentSetupError
 from baton.workflow.agent_profiles import READY
@@ -90,3 +97,64 @@ def test_no_agent_names_both_inputs_in_one_line() -> None:
         "(claude-code, claude-code-read-only, codex, gemini), or `agent-command` (the action's "
         "`agent-command` input, BATON_AGENT_COMMAND) to your agent's command line"
     )
+
+
+PROOF_CONFIG = """
+workflow:
+  name: proof-demo
+  initial: creating_tests
+  agents: [tester]
+  states:
+    creating_tests: {kind: work, agent: tester, changes_code: true, proof: red,
+                     description: Tests written, expects: Write failing tests.}
+    running_tests: {kind: work, agent: tester, proof: green,
+                    description: The tests run, expects: Run the tests.}
+    done: {kind: terminal, description: Done}
+  transitions: {creating_tests: [running_tests], running_tests: [done], done: []}
+agents:
+  roles: {tester: codex}
+"""
+TESTS = "tests: {command: pytest}\n"
+
+
+def test_a_green_state_runs_the_built_in_tests_profile_with_nothing_to_install(
+    tmp_path: Path,
+) -> None:
+    env = env_with(tmp_path, PROOF_CONFIG + TESTS)
+    chosen = choose_agent(env, role="tester", given=None, state="running_tests")
+    assert (chosen.profile, chosen.setup, chosen.runs_tests) == ("tests", "", True)
+    assert chosen.proof is not None and chosen.proof.suite.command == "pytest"
+    assert agent_setup(env, role="tester", state="running_tests") == TESTS_SETUP
+
+
+def test_a_red_state_runs_the_roles_agent_and_carries_the_proof(tmp_path: Path) -> None:
+    env = env_with(tmp_path, PROOF_CONFIG + TESTS)
+    chosen = choose_agent(env, role="tester", given=None, state="creating_tests")
+    assert (chosen.profile, chosen.runs_tests) == ("codex", False)
+    assert chosen.proof is not None and chosen.proof.kind == "red"
+    assert agent_setup(env, role="tester", state="creating_tests") == READY["codex"].setup
+
+
+@pytest.mark.parametrize(
+    ("config", "role", "state"),
+    [
+        (PROOF_CONFIG, "tester", "running_tests"),
+        (PROOF_CONFIG + TESTS, "tester", None),
+        (PROOF_CONFIG + TESTS, "tester", "done"),
+        (PROOF_CONFIG + TESTS, "developer", "running_tests"),
+        (PROOF_CONFIG + TESTS, "tester", "no_such_state"),
+    ],
+    ids=[
+        "without tests: the proof is not asked for",
+        "no state given",
+        "a state without proof",
+        "another role than the state's agent",
+        "a state no workflow has",
+    ],
+)
+def test_no_proof_is_due_unless_the_state_asks_and_the_config_has_tests(
+    tmp_path: Path, config: str, role: str, state: str | None
+) -> None:
+    env = env_with(tmp_path, config)
+    assert proof_due(env, role=role, state=state) is None
+    assert not choose_agent(env, role=role, given="mine", state=state).runs_tests

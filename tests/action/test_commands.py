@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from baton.action.agent_choice import Proof
 from baton.action.commands import CommandResult, agent_command_line, agent_handoff
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.agents.handoff import Handoff
 from baton.errors import AgentSetupError
+from baton.workflow.suite import SuiteSettings
 
 PYTHON = f"{sys.executable} -c pass"
 
@@ -134,3 +136,26 @@ def test_the_sweep_keeps_the_pinned_dashboard_and_shows_it_in_the_summary(
         assert ("POST", "/issues") in [(m, w[-7:]) for m, w in swept.calls]
         assert ("POST", "/issues") not in [(m, w[-7:]) for m, w in again.calls]
         assert f"the dashboard in #{pages[0].number}" in again.stdout + again.stderr
+
+
+def test_the_tests_profile_needs_no_command_no_briefing_and_names_the_default_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    event = tmp_path / "event.json"
+    event.write_text('{"repository": {"default_branch": "trunk"}}', encoding="utf-8")
+    suite = SuiteSettings(command="pytest")
+    env = ActionEnv(event_path=event)  # type: ignore[call-arg]
+    handoff = _handoff(tmp_path, env, command="", proof=Proof("green", suite))
+    assert isinstance(handoff, Handoff)
+    assert (handoff.prompt, handoff.proof, handoff.suite, handoff.default_branch) == (
+        "",
+        "green",
+        suite,
+        "trunk",
+    )
+    # A red proof runs the agent, with its briefing; verify follows it on its changeset.
+    (tmp_path / "prompt.md").write_text("Write the tests.", encoding="utf-8")
+    red = _handoff(tmp_path, env, prompt_path="prompt.md", proof=Proof("red", suite))
+    assert isinstance(red, Handoff)
+    assert (red.prompt, red.proof, red.default_branch) == ("Write the tests.", "red", None)

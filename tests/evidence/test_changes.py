@@ -12,12 +12,14 @@ from baton.evidence.changes import (
     GitError,
     Layout,
     commit_of,
+    files_digest,
     layout_of,
     new_ids,
     touched_tests,
+    tree_of,
     with_files,
 )
-from baton.workflow.suite import DEFAULT_TEST_PATHS
+from baton.workflow.suite import DEFAULT_FROZEN, DEFAULT_TEST_PATHS
 from support.scratch_repo import ScratchRepo
 
 CHECKOUT = Path("/work/checkout")
@@ -162,3 +164,54 @@ def test_a_ref_that_names_no_commit_is_refused(repo: ScratchRepo, ref: str) -> N
 def test_a_folder_that_is_no_checkout_is_refused(tmp_path: Path) -> None:
     with pytest.raises(GitError):
         commit_of(tmp_path, "HEAD")
+
+
+FILES_REPO = {
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "def test_add():\n    pass\n",
+    "tests/conftest.py": "",
+    "pyproject.toml": "[project]\nname = 'calc'\n",
+    "docs/guide.md": "# Guide\n",
+}
+
+
+def _digest_by_git(repo: ScratchRepo, paths: list[str]) -> str:
+    """The contract's digest computed apart from Baton: `git ls-tree` of the named paths,
+    as `<mode> <blob-oid>\\t<path>` lines, sorted, sha256 (`sha256sum`)."""
+    import subprocess
+
+    listing = repo.git("ls-tree", "-r", "HEAD", "--", *paths).splitlines()
+    lines = sorted(f"{m} {oid}\t{p}\n" for m, _kind, rest in (x.split(" ", 2) for x in listing)
+                   for oid, p in [rest.split("\t")])  # fmt: skip
+    done = subprocess.run(
+        ["sha256sum"], input="".join(lines).encode(), capture_output=True, check=True
+    )
+    return "sha256:" + done.stdout.decode().split()[0]
+
+
+def test_the_files_digest_is_the_one_git_gives_for_the_test_and_frozen_files(
+    tmp_path: Path,
+) -> None:
+    repo = ScratchRepo(tmp_path / "repo")
+    head = repo.commit("start", FILES_REPO)
+    globs = (*DEFAULT_TEST_PATHS, *DEFAULT_FROZEN)
+    digest = files_digest(tree_of(repo.root, head), globs)
+    assert digest == _digest_by_git(
+        repo, ["pyproject.toml", "tests/conftest.py", "tests/test_calc.py"]
+    )
+    # The code and the docs are no part of it; a frozen file's contents or a test's mode is.
+    repo.commit("code", {"calc.py": "x = 1\n", "docs/guide.md": "# More\n"})
+    assert files_digest(tree_of(repo.root, "HEAD"), globs) == digest
+    repo.commit("frozen", {"pyproject.toml": "[project]\nname = 'calc2'\n"})
+    changed = files_digest(tree_of(repo.root, "HEAD"), globs)
+    assert changed != digest
+    repo.git("update-index", "--chmod=+x", "tests/test_calc.py")
+    repo.git("commit", "-q", "-m", "mode")
+    assert files_digest(tree_of(repo.root, "HEAD"), globs) not in {digest, changed}
+
+
+def test_a_tree_of_no_test_file_has_the_digest_of_nothing(tmp_path: Path) -> None:
+    repo = ScratchRepo(tmp_path / "repo")
+    head = repo.commit("start", {"calc.py": "x = 1\n"})
+    empty = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    assert files_digest(tree_of(repo.root, head), DEFAULT_TEST_PATHS) == empty

@@ -15,10 +15,11 @@ import yaml
 from click.testing import CliRunner
 
 from baton.cli import cli
-from support.scratch_repo import PYTEST, ScratchRepo
+from support.scratch_repo import PYTEST, ScratchRepo, changeset_of
 
 CALC_TESTS = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
 MUL_TESTS = "import calc\n\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n"
+SUB_TESTS = "import calc\n\n\ndef test_sub():\n    assert calc.sub(3, 1) == 2\n"
 
 
 def _config(tests: dict[str, object] | None) -> str:
@@ -125,3 +126,48 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in {"Z", "X"}
     except FileNotFoundError:
         return True
+
+
+def test_verify_a_changeset_on_head_names_its_digest(repo: ScratchRepo, tmp_path: Path) -> None:
+    head = repo.git("rev-parse", "HEAD")
+    change = changeset_of(head, {"tests/test_sub.py": SUB_TESTS})
+    path = tmp_path / "baton-changeset.json"
+    path.write_text(change.model_dump_json(), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", "--changeset", str(path)])
+    assert result.exit_code == 0, result.output
+    evidence = json.loads((repo.root / "baton-evidence.json").read_text())
+    assert (evidence["commit"], evidence["base"], evidence["changeset"]) == (
+        head,
+        head,
+        change.digest(),
+    )
+    assert evidence["new"] == ["tests.test_sub::test_sub"]
+    assert not (repo.root / "tests" / "test_sub.py").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "bound_to", "error"),
+    [
+        ([], "main~1", "error: the changeset is bound to "),
+        (["--base", "main~1"], "HEAD", "error: --base is the changeset's own base (HEAD)"),
+        ([], "not json", "error: not verified: the changeset "),
+    ],
+    ids=[
+        "a changeset bound to another commit than HEAD",
+        "a base beside a changeset",
+        "a changeset file that is not one",
+    ],
+)
+def test_a_changeset_that_cannot_be_verified_on_head_is_one_line_and_writes_nothing(
+    repo: ScratchRepo, tmp_path: Path, args: list[str], bound_to: str, error: str
+) -> None:
+    path = tmp_path / "baton-changeset.json"
+    if bound_to == "not json":
+        path.write_text("{", encoding="utf-8")
+    else:
+        change = changeset_of(repo.git("rev-parse", bound_to), {"tests/test_sub.py": SUB_TESTS})
+        path.write_text(change.model_dump_json(), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", "--changeset", str(path), *args])
+    assert result.exit_code == 1
+    assert result.output.startswith(error) and result.output.count("\n") == 1, result.output
+    assert not (repo.root / "baton-evidence.json").exists()

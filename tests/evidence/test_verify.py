@@ -4,19 +4,22 @@ broken, as a tester's and a developer's commits would make them."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 import unicodedata
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from baton.core.model.changeset import Changeset
 from baton.core.model.evidence import MAX_MESSAGE, Evidence, SignedOff
-from baton.evidence.changes import GitError
-from baton.evidence.verify import cleaner, summary, verify, write
-from support.scratch_repo import ScratchRepo, pytest_suite
+from baton.evidence.changes import GitError, files_digest, tree_of
+from baton.evidence.verify import cleaner, summary, verify, verify_changeset, write
+from support.scratch_repo import ScratchRepo, changeset_of, pytest_suite
 
 CALC = "def add(a, b):\n    return a + b\n"
 CALC_TESTS = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
@@ -273,3 +276,103 @@ def test_git_configuration_the_tests_planted_runs_nothing_afterwards(
     assert evidence.verdict == "green", evidence.reason
     assert evidence.new == ("tests.test_plant::test_plant",)
     assert not marker.exists()
+
+
+def _changeset(repo: ScratchRepo, files: dict[str, str | None]) -> Changeset:
+    """What a tester's capture hands over: its files on HEAD, None a deletion."""
+    return changeset_of(repo.git("rev-parse", "HEAD"), files)
+
+
+def _worktrees(repo: ScratchRepo) -> int:
+    listing = repo.git("worktree", "list", "--porcelain")
+    return sum(line.startswith("worktree ") for line in listing.splitlines())
+
+
+def _files_of(repo: ScratchRepo, commit: str) -> str:
+    suite = pytest_suite()
+    return files_digest(tree_of(repo.root, commit), (*suite.paths, *suite.frozen))
+
+
+def test_a_red_proof_runs_on_head_with_the_changeset_and_names_both(repo: ScratchRepo) -> None:
+    head = repo.git("rev-parse", "HEAD")
+    change = _changeset(repo, {"tests/test_mul.py": MUL_TESTS})
+    evidence = verify_changeset(repo.root, change, pytest_suite(), environ=ENV)
+    assert (evidence.verdict, evidence.commit, evidence.base) == ("red", head, head)
+    assert evidence.changeset == change.digest()
+    assert evidence.new == ("tests.test_mul::test_mul",)
+    assert _outcomes(evidence) == {
+        "tests.test_calc::test_add": "passed",
+        "tests.test_mul::test_mul": "failed",
+    }
+    assert evidence.tests[1].file == "tests/test_mul.py"
+    # The checkout is as it was: no file, no commit, no worktree left.
+    assert repo.git("rev-parse", "HEAD") == head and repo.git("status", "--porcelain") == ""
+    assert _worktrees(repo) == 1
+    # `files` is of the tree the tests ran on: the one Baton's commit of the changeset has.
+    committed = repo.commit("the tester's commit", {"tests/test_mul.py": MUL_TESTS})
+    assert evidence.files == _files_of(repo, committed) != _files_of(repo, head)
+
+
+def test_a_changeset_whose_new_test_already_passes_is_not_red(repo: ScratchRepo) -> None:
+    passing = "from calc import add\n\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n"
+    change = _changeset(repo, {"tests/test_zero.py": passing})
+    evidence = verify_changeset(repo.root, change, pytest_suite(), environ=ENV)
+    assert evidence.new == ("tests.test_zero::test_add_zero",)
+    assert (evidence.verdict, evidence.reason) == ("green", "2 passed, 0 skipped")
+
+
+def test_a_changeset_that_deletes_a_file_runs_without_it(repo: ScratchRepo) -> None:
+    change = _changeset(repo, {"tests/test_calc.py": None, "tests/test_mul.py": MUL_TESTS})
+    evidence = verify_changeset(repo.root, change, pytest_suite(), environ=ENV)
+    assert _outcomes(evidence) == {"tests.test_mul::test_mul": "failed"}
+    assert evidence.verdict == "red", evidence.reason
+    assert (repo.root / "tests" / "test_calc.py").exists()
+
+
+def test_the_worktree_is_removed_after_a_hung_command_is_killed(
+    repo: ScratchRepo, tmp_path: Path
+) -> None:
+    where = tmp_path / "where"
+    hung = pytest_suite(timeout=timedelta(seconds=1)).model_copy(
+        update={"command": f"pwd > {where}; sleep 300"}
+    )
+    change = _changeset(repo, {"tests/test_mul.py": MUL_TESTS})
+    start = time.monotonic()
+    evidence = verify_changeset(repo.root, change, hung, environ=ENV)
+    assert time.monotonic() - start < 30
+    assert (evidence.verdict, evidence.reason) == (
+        "broken",
+        "the tests ran past their timeout of 1s",
+    )
+    ran_in = Path(where.read_text().strip())
+    assert ran_in != repo.root and not ran_in.exists()
+    assert _worktrees(repo) == 1
+
+
+def test_evidence_on_head_carries_the_digest_git_gives_of_its_test_files(
+    repo: ScratchRepo,
+) -> None:
+    head = repo.commit("frozen", {"tests/conftest.py": "", "pyproject.toml": "[tool.x]\n"})
+    evidence = _verify(repo)
+    assert (evidence.changeset, evidence.commit) == (None, head)
+    listing = repo.git("ls-tree", "-r", head, "--", "pyproject.toml", "tests").splitlines()
+    lines = sorted(
+        f"{mode} {rest.split(chr(9))[0]}\t{rest.split(chr(9))[1]}\n"
+        for mode, _kind, rest in (line.split(" ", 2) for line in listing)
+    )
+    digest = hashlib.sha256("".join(lines).encode()).hexdigest()
+    assert evidence.files == f"sha256:{digest}"
+
+
+def test_a_red_proof_in_a_one_commit_deep_checkout_as_the_agent_job_has(
+    repo: ScratchRepo, tmp_path: Path
+) -> None:
+    repo.commit("more", {"README.md": "# calc\n"})
+    shallow = ScratchRepo.__new__(ScratchRepo)
+    shallow.root = tmp_path / "shallow"
+    repo.git("clone", "-q", "--depth", "1", f"file://{repo.root}", str(shallow.root))
+    assert shallow.git("rev-parse", "--is-shallow-repository") == "true"
+    change = _changeset(shallow, {"tests/test_mul.py": MUL_TESTS})
+    evidence = verify_changeset(shallow.root, change, pytest_suite(), environ=ENV)
+    assert (evidence.verdict, evidence.new) == ("red", ("tests.test_mul::test_mul",))
+    assert _worktrees(shallow) == 1

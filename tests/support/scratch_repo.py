@@ -3,12 +3,14 @@ tests with the real pytest (this interpreter's, without this repository's option
 
 from __future__ import annotations
 
+import base64
 import os
 import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
 
+from baton.core.model.changeset import Changeset, FileChange
 from baton.workflow.suite import SuiteSettings
 
 IDENTITY = {
@@ -25,6 +27,21 @@ PYTEST = (
 
 def pytest_suite(timeout: timedelta = timedelta(minutes=2), **more: object) -> SuiteSettings:
     return SuiteSettings.model_validate({"command": PYTEST, "timeout": timeout, **more})
+
+
+def changeset_of(base: str, files: dict[str, str | None], mode: str = "100644") -> Changeset:
+    """A changeset as capture writes one: each file's bytes base64, None a deletion."""
+    return Changeset(
+        base=base,
+        files=[
+            FileChange(
+                path=path,
+                contents=None if text is None else base64.b64encode(text.encode()).decode(),
+                mode=mode,
+            )
+            for path, text in files.items()
+        ],
+    )
 
 
 class ScratchRepo:

@@ -130,6 +130,15 @@ REFUSED = {
         "String should match pattern",
     ),
     "a profile name that is no name": ({"profiles": {"A B": {"uses": "codex"}}}, "'A B'"),
+    "a profile of one's own named as the built-in tests one": (
+        {"profiles": {"tests": {"uses": "codex"}}},
+        "'tests' is Baton's built-in profile of a state with `proof: green`",
+    ),
+    "a role naming the built-in tests profile": (
+        {"roles": {"tester": "tests"}},
+        "it is chosen by the state, not named here",
+    ),
+    "the built-in tests profile as the default": ({"default": "tests"}, "'tests' is Baton's"),
 }
 
 

@@ -50,6 +50,7 @@ from baton.webhooks import parse
 from baton.workflow.config import Settings, load_config
 
 if TYPE_CHECKING:
+    from baton.action.agent_choice import Proof
     from baton.agents.handoff import Handoff
     from baton.core.model.changeset import Changeset
     from baton.github.tracker import ActionTracker, DispatchTarget, Transported
@@ -371,10 +372,13 @@ def agent_handoff(
     result_file: Path,
     changeset_path: str | None,
     timeout: float | None,
+    proof: Proof | None = None,
 ) -> Handoff | CommandResult:
     """What `baton agent` hands across the exec to its contained self: the briefing (a file,
-    else fetched with the token), the command, its time and the changeset's limits. The
-    briefing's fetch failing is its CommandResult; anything else missing is AgentSetupError."""
+    else fetched with the token), the command, its time and the changeset's limits, and the
+    proof the state asks for. The briefing's fetch failing is its CommandResult; anything else
+    missing is AgentSetupError. The `tests` profile (green) needs no command and no briefing."""
+    from baton.action.agent_choice import default_branch
     from baton.agents import file_commands
     from baton.agents.environment import credential
     from baton.agents.handoff import Handoff
@@ -383,7 +387,8 @@ def agent_handoff(
 
     if timeout is None:
         timeout = float(env.agent_timeout or DEFAULT_AGENT_TIMEOUT)
-    if not CommandAgent(command).is_available():
+    green = proof is not None and proof.kind == "green"
+    if not green and not CommandAgent(command).is_available():
         raise AgentSetupError(f"the agent command {command.split()[0]!r} was not found on PATH")
     config = env.config if env.config_given else None
     path = Path(config) if config else Path(CONFIG_PATH)
@@ -391,7 +396,9 @@ def agent_handoff(
         limits = load_config(path, required=config is not None).config.work
     except BatonError as exc:
         raise AgentSetupError(str(exc)) from exc
-    if prompt_path is not None:
+    if green:
+        prompt = ""
+    elif prompt_path is not None:
         try:
             prompt = Path(prompt_path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -413,6 +420,9 @@ def agent_handoff(
         changeset_file=str(changeset_file),
         secrets=held(os.environ, withheld=credential),
         file_commands=file_commands.paths_of(os.environ),
+        proof=proof.kind if proof else None,
+        suite=proof.suite if proof else None,
+        default_branch=default_branch(env) if green else None,
     )
 
 

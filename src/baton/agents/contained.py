@@ -21,7 +21,7 @@ from baton.agents.handoff import Handoff
 from baton.agents.runner import CommandAgent, restored_text, run_agent
 from baton.agents.secrets import secrets_of
 from baton.agents.transcript import TRANSCRIPT_FILE
-from baton.core.model.changeset import SETUP_ERROR_FILE
+from baton.core.model.changeset import SETUP_ERROR_FILE, Changeset
 from baton.core.rules.budget import describe_cost
 from baton.errors import AgentSetupError, CaptureFailed, ResultUnwritable
 
@@ -52,11 +52,16 @@ def remove_planted_setup_error(result_file: Path) -> str | None:
     return f"the agent wrote {marker}; Baton removed it"
 
 
-def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
+def run_contained(
+    handoff: Handoff,
+    warn: Callable[[str], None],
+    after: Callable[[Changeset], str] | None = None,
+) -> str:
     """Run the agent the handoff names, write its changeset and then its result, and return
-    the log line. `warn` says what the job should know on the way. AgentSetupError when the
-    agent could not start (the caller writes the marker); ResultUnwritable when a file cannot
-    be written."""
+    the log line. `warn` says what the job should know on the way; `after` runs once both are
+    written, on the changeset (a red proof's `baton verify`), and its line ends the log line.
+    AgentSetupError when the agent could not start (the caller writes the marker);
+    ResultUnwritable when a file cannot be written."""
     reaper.become_subreaper()
     reaper.become_undumpable()
     result_file, changeset_file = Path(handoff.result_file), Path(handoff.changeset_file)
@@ -89,9 +94,10 @@ def run_contained(handoff: Handoff, warn: Callable[[str], None]) -> str:
             write_fresh(path, data)
     except OSError as exc:
         raise ResultUnwritable(f"cannot write {exc.filename}: {exc.strerror}") from exc
-    return (
+    line = (
         f"agent result: {done.result.status.value}, confidence {done.result.confidence:.2f} "
         f"-> {result_file}; {describe(done.changeset)} -> {changeset_file}; "
         f"spent {describe_cost(done.result.cost)}; "
         f"transcript ({len(written[0][1]):,} bytes) -> {transcript_file}"
     )
+    return f"{line}; {after(done.changeset)}" if after is not None else line

@@ -21,13 +21,14 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping
-from typing import NoReturn
+from typing import Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict
 
 from baton.agents.environment import agent_environment
 from baton.errors import BatonError
 from baton.workflow.config import WorkSettings
+from baton.workflow.suite import SuiteSettings
 
 HANDOFF_OPTION = "--handoff"
 
@@ -46,6 +47,11 @@ class Handoff(BaseModel):
     changeset_file: str
     secrets: dict[str, str]
     file_commands: dict[str, str]
+    # The proof the state due asks for, with the config's `tests:` (`evidence/job.py`): green
+    # runs `baton verify` instead of an agent, red runs it on the agent's changeset.
+    proof: Literal["red", "green"] | None = None
+    suite: SuiteSettings | None = None
+    default_branch: str | None = None  # whose merge base with HEAD is a green run's base
 
 
 def reexec(handoff: Handoff, environ: Mapping[str, str]) -> NoReturn:

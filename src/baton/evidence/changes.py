@@ -10,11 +10,13 @@ name's line alone is not seen: such a test counts as an old one (so a failure of
 read as red).
 
 git reads the commits before the tests run (the tests may rewrite `.git/config`), with no
-external diff, no text conversion and no fsmonitor.
+external diff, no text conversion and no fsmonitor. The same listing of the commit's tree gives
+`files`, the digest of its test and frozen files that a signed-off set is held to.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -55,6 +57,20 @@ def commit_of(checkout: Path, ref: str) -> str:
     if not re.fullmatch(r"[0-9a-f]{40}", oid):
         raise GitError(f"{ref!r} names no commit of this checkout")
     return oid
+
+
+def merge_base(checkout: Path, default_branch: str | None) -> str | None:
+    """Where HEAD left the default branch (its remote-tracking ref, else a local branch of that
+    name), or None when the checkout has neither (a one-commit-deep checkout of another branch)
+    or they share no history."""
+    if not default_branch:
+        return None
+    for ref in (f"refs/remotes/origin/{default_branch}", f"refs/heads/{default_branch}"):
+        try:
+            return commit_of(checkout, git(checkout, "merge-base", "HEAD", ref).decode().strip())
+        except GitError:
+            continue
+    return None
 
 
 @dataclass
@@ -160,11 +176,43 @@ def _relative(path: str, checkout: Path) -> str | None:
     return None if text.startswith("../") else text
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a commit's tree as `git ls-tree -r` lists it."""
+
+    mode: str
+    oid: str
+    path: str  # a path that is not UTF-8 keeps its bytes as surrogates
+
+
+def tree_of(checkout: Path, commit: str) -> list[Entry]:
+    """Every entry of `commit`'s tree (files, links and submodules, at any depth)."""
+    listing = git(checkout, "ls-tree", "-r", "-z", "--full-tree", commit)
+    entries = []
+    for line in listing.split(b"\0"):
+        meta, tab, path = line.partition(b"\t")
+        fields = meta.decode("ascii", "replace").split(" ")
+        if tab and len(fields) == 3:
+            entries.append(Entry(fields[0], fields[2], path.decode("utf-8", "surrogateescape")))
+    return entries
+
+
+def matching(path: str, globs: Sequence[str]) -> bool:
+    return any(matches(path, glob) for glob in globs)
+
+
 def layout_of(checkout: Path, commit: str, paths: Sequence[str]) -> Layout:
     """Every file of `commit` that `tests.paths` calls a test."""
-    tree = git(checkout, "ls-tree", "-r", "-z", "--name-only", commit)
-    listing = tree.decode("utf-8", "surrogateescape").split("\0")
-    return Layout.of(p for p in listing if p and any(matches(p, glob) for glob in paths))
+    return Layout.of(e.path for e in tree_of(checkout, commit) if matching(e.path, paths))
+
+
+def files_digest(tree: Iterable[Entry], globs: Sequence[str]) -> str:
+    """`sha256:<hex>` of the entries matching `globs` (`tests.paths` and `tests.frozen`), as
+    the sorted lines `"<mode> <oid>\t<path>\n"` in UTF-8: equal exactly when those files,
+    their modes and their contents are (a file added, removed or renamed changes it too)."""
+    lines = sorted(f"{e.mode} {e.oid}\t{e.path}\n" for e in tree if matching(e.path, globs))
+    data = "".join(lines).encode("utf-8", "surrogateescape")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def with_files(tests: Sequence[TestCase], layout: Layout, checkout: Path) -> list[TestCase]:

@@ -4,7 +4,9 @@ The JUnit path is Baton's: a file in a fresh temporary folder outside the checko
 after the command exits, then removed. Failure messages are the tests' words (agent-written):
 every secret of the job's environment is redacted, the characters a reader cannot see are
 removed as they are from issue text, and each is clipped. Evidence names the commit the tests
-ran on; if the tests moved HEAD, nothing they showed is trusted.
+ran on; if the tests moved HEAD, nothing they showed is trusted. Evidence of an agent's
+changeset (`verify_changeset`) ran on the changeset applied on its base, in a temporary
+worktree (`evidence/applied.py`).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from pathlib import Path
 from baton.agents import secrets
 from baton.agents.environment import secrets_of
 from baton.agents.sanitize import visible_characters
+from baton.core.model.changeset import Changeset
 from baton.core.model.evidence import MAX_MESSAGE, Evidence, SignedOff
 from baton.core.rules.evidence import judge
-from baton.evidence import changes, junit
+from baton.evidence import applied, changes, junit
 from baton.evidence.run import run_suite
 from baton.workflow.suite import SuiteSettings
 
@@ -57,7 +60,9 @@ def verify(
     # git is read before the tests run: they are agent-written and may rewrite `.git/`.
     commit = changes.commit_of(checkout, "HEAD")
     base_oid = changes.commit_of(checkout, base) if base else None
-    layout = changes.layout_of(checkout, commit, suite.paths)
+    tree = changes.tree_of(checkout, commit)
+    layout = changes.Layout.of(e.path for e in tree if changes.matching(e.path, suite.paths))
+    files = changes.files_digest(tree, (*suite.paths, *suite.frozen))
     touched = changes.touched_tests(checkout, base_oid, suite.paths) if base_oid else {}
     with tempfile.TemporaryDirectory(prefix="baton-junit-", ignore_cleanup_errors=True) as folder:
         path = Path(folder) / "junit.xml"
@@ -79,7 +84,27 @@ def verify(
         exit_status=ran.exit_status,
         tests=tuple(tests),
         new=tuple(new),
+        files=files,
     )
+
+
+def verify_changeset(
+    checkout: Path,
+    changeset: Changeset,
+    suite: SuiteSettings,
+    *,
+    environ: Mapping[str, str] | None = None,
+    signed_off: SignedOff | None = None,
+) -> Evidence:
+    """Run `suite` on the changeset applied on its base (`applied.worktree`, with `--base` the
+    base, so the changeset's tests are the new ones): the evidence names the base as `commit`
+    and the changeset's digest (`Changeset.digest`, the one the report judges it by), and
+    `files` is of the tree the tests ran on. `ChangesetNotApplied` (a `GitError`) when the
+    changeset cannot be applied; nothing ran then."""
+    with applied.worktree(checkout, changeset) as tree:
+        evidence = verify(tree, suite, base=changeset.base, environ=environ, signed_off=signed_off)
+    # `base` is the base as git resolved it before the tests ran, in the worktree.
+    return evidence.model_copy(update={"commit": evidence.base, "changeset": changeset.digest()})
 
 
 def write(evidence: Evidence, output: Path) -> None:

@@ -4,8 +4,9 @@ A profile says how to install and run one agent (setup, command, model, tools, t
 role (the workflow's agent name: pm, analyst, developer, reviewer ...) names the profile it
 uses, and a role named by none runs `default`, else the ready profile the reusable workflow's
 `agent` input names, else the `agent-command` input: one agent for every role stays the
-one-line default. Ready profiles for the three CLIs Baton's suite runs (`claude-code`,
-`claude-code-read-only`, `codex`, `gemini`) are the install and command lines of
+one-line default; a state with `proof: green` (with `tests:`) runs the built-in `tests`
+profile instead, whatever its role names. Ready profiles for the three CLIs Baton's suite runs
+(`claude-code`, `claude-code-read-only`, `codex`, `gemini`) are the install and command lines of
 examples/agents/*.yml, each CLI at the version the suite pins, and tests keep them equal.
 """
 
@@ -21,6 +22,9 @@ from baton.errors import InvalidSetting
 from baton.workflow.durations import Duration
 
 PROFILE_NAME = r"^[a-z0-9][a-z0-9_-]{0,39}$"
+# The built-in profile of a `proof: green` state (with `tests:`): `baton verify` on Baton's last
+# commit instead of a model; no install, no key. It is chosen by the state, never by a role.
+TESTS_PROFILE = "tests"
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,12 @@ class Agents(BaseModel):
         for name in self.profiles:
             if not re.fullmatch(PROFILE_NAME, name):
                 raise InvalidSetting(f"agent profile names are like claude-fast: {name!r}")
+        named_tests = TESTS_PROFILE in {*self.profiles, *self.roles.values(), self.default}
+        if named_tests:
+            raise InvalidSetting(
+                f"{TESTS_PROFILE!r} is Baton's built-in profile of a state with `proof: green` "
+                "(it runs `baton verify`, no model): it is chosen by the state, not named here"
+            )
         known = sorted({*self.profiles, *READY})
         named = [(f"agents.roles.{role}", name) for role, name in self.roles.items()]
         if self.default is not None:
