@@ -20,6 +20,7 @@ from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.changeset import Changeset, FileChange
 from baton.core.model.decision import Decision
+from baton.core.model.evidence import Evidence
 from baton.core.model.record import Record
 from baton.core.model.work import branch_name
 from baton.errors import InvalidScenario, TrackerError
@@ -28,6 +29,7 @@ from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.scenario import evidence as scripted
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Report, Scenario, Step, one_line
 from baton.sim.scenario.holding import (
@@ -67,6 +69,7 @@ class Player:
         self.run_counter = 0
         self.step = 0  # the step being played, from 1
         self.told: dict[str, int] = {}  # each bot comment shown, and the step that showed it
+        self.evidence: list[tuple[int, Evidence]] = []  # each report's evidence, by its step
 
     # --- helpers -----------------------------------------------------------------------
     def record(self) -> Record | None:
@@ -250,6 +253,11 @@ class Player:
             now=self.gh.now,
             run_id=f"sim-{self.run_counter}",
         )
+        if spec.evidence is not None:
+            found = scripted.build(self, changeset, spec.evidence)  # beside the result
+            self.evidence.append((self.step, found))
+            self.say(scripted.evidence_line(self, found, changeset))
+            event = event.model_copy(update={"evidence": found})
         self._show(handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset))
 
     def _changeset(self, spec: Report, pusher: str) -> Changeset | None:
