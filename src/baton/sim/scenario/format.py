@@ -318,6 +318,8 @@ def load_scenario(path: Path) -> Scenario:
     return parse_scenario(text, str(path))
 
 
-def demo_scenario() -> Scenario:
-    text = (resources.files("baton.sim") / "demo.yml").read_text(encoding="utf-8")
-    return parse_scenario(text, "demo.yml")
+def demo_scenario(name: str = "demo.yml") -> Scenario:
+    """A scenario shipped with Baton: `demo.yml` (`baton demo`), `test_first.yml` (with
+    `--test-first`)."""
+    text = (resources.files("baton.sim") / name).read_text(encoding="utf-8")
+    return parse_scenario(text, name)
