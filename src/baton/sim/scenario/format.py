@@ -197,6 +197,14 @@ class Expect(BaseModel):
     )
     pull_request: PullRequestState | None = None
     commits: int | None = Field(default=None, ge=0, description="Baton's commits on the branch.")
+    check: Literal["success", "failure", "neutral", "none"] | None = Field(
+        default=None,
+        description="The conclusion of the check run (`Baton / tests`) the last step's decision "
+        "posts; none: it posts none.",
+    )
+    signed_off: bool | None = Field(
+        default=None, description="The record holds a sign-off of the tests (`tests.signed`)."
+    )
 
 
 ACTIONS = (

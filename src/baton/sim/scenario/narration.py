@@ -95,6 +95,12 @@ def decision_lines(
         else (decision.state or "(not in workflow)")
     )
     lines = [f"   {decision.outcome.value}: {moved}", f"   why: {decision.reason}"]
+    if decision.check is not None:
+        check = decision.check
+        lines.append(
+            f"   check run: {check.name} {check.conclusion} on {check.commit[:7]}: "
+            f"{one_line(check.title, 200)}"
+        )
     if decision.labels is not None or decision.transitioned:
         status = [x for x in stage.gh.labels_of(stage.number)]
         lines.append(f"   labels: {', '.join(status) or '(none)'}")
