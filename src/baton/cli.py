@@ -90,14 +90,8 @@ def cli() -> None:
 @click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
 @click.option("--diagram", is_flag=True, help="End with the path (the plan) as Mermaid.")
 @click.option("--dashboard", is_flag=True, help="End with the demo repository's dashboard.")
-@click.option(
-    "--test-first",
-    "test_first",
-    is_flag=True,
-    help="Play the test-first workflow: the red proof, the sign-off, a refused change to a "
-    "signed-off test, the green proof.",
-)
-def demo(quiet: bool, epic: bool, diagram: bool, dashboard: bool, test_first: bool) -> None:
+@click.option("--test-first", is_flag=True, help="Test-first: red proof, sign-off, refusal, green.")
+def demo(epic: bool, test_first: bool, **shown: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
     if epic and test_first:
@@ -105,26 +99,10 @@ def demo(quiet: bool, epic: bool, diagram: bool, dashboard: bool, test_first: bo
     if epic:
         from baton.sim.epic_demo import show_demo
 
-        return show_demo(click.echo, quiet=quiet, diagram=diagram)
+        return show_demo(click.echo, quiet=shown["quiet"], diagram=shown["diagram"])
     from baton.sim import demo as issue_demo
 
-    try:
-        settings = (
-            issue_demo.settings_for_test_first()
-            if test_first
-            else _settings(None, "issue-lifecycle")
-        )
-    except BatonError as exc:
-        _fail(str(exc))
-    shown = issue_demo.show(
-        click.echo,
-        settings,
-        quiet=quiet,
-        diagram=diagram,
-        dashboard=dashboard,
-        test_first=test_first,
-    )
-    sys.exit(shown)
+    sys.exit(issue_demo.main(click.echo, test_first=test_first, **shown))
 
 
 def _simulate_epic(path: str) -> None:

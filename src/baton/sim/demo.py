@@ -11,7 +11,7 @@ from baton.core.model.evidence import Evidence
 from baton.core.model.record import Record
 from baton.sim.scenario.format import demo_scenario
 from baton.sim.scenario.player import Player
-from baton.workflow.config import Settings, parse_config
+from baton.workflow.config import Config, Settings, parse_config, settings_from
 
 HEADER = (
     "Baton demo: one issue through the issue-lifecycle workflow, on an in-memory GitHub.\n"
@@ -36,10 +36,21 @@ DIAGRAM_HINT = (
 TEST_FIRST_CONFIG = "test_first_config.yml"
 
 
-def settings_for_test_first() -> Settings:
-    """The settings of `baton demo --test-first`: the test-first preset, with `tests:`."""
+def settings_of(test_first: bool) -> Settings:
+    """The demo's settings: the issue-lifecycle preset's defaults, or with `test_first` the
+    config beside test_first.yml (the test-first preset, with `tests:`)."""
+    if not test_first:
+        return settings_from(Config(workflow="issue-lifecycle"), source="preset issue-lifecycle")
     text = (resources.files("baton.sim") / TEST_FIRST_CONFIG).read_text(encoding="utf-8")
     return parse_config(text, source=TEST_FIRST_CONFIG)
+
+
+def main(
+    echo: Callable[[str], None], *, test_first: bool, quiet: bool, diagram: bool, dashboard: bool
+) -> int:
+    """`baton demo` (but `--epic`): the demo's settings, then the demo played and told."""
+    shown = dict(quiet=quiet, diagram=diagram, dashboard=dashboard, test_first=test_first)
+    return show(echo, settings_of(test_first), **shown)
 
 
 def show(
