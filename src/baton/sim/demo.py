@@ -34,6 +34,7 @@ DIAGRAM_HINT = (
     "The whole workflow: `baton graph`, drawn in the README."
 )
 TEST_FIRST_CONFIG = "test_first_config.yml"
+TEST_FIRST_COMMENT_LINES = 12  # a bot comment's lines said: the red proof's failing tests too
 
 
 def settings_of(test_first: bool) -> Settings:
@@ -69,6 +70,8 @@ def show(
     echo(header if quiet else f"{header}\n{NEXT_AGENT}")
     scenario = demo_scenario("test_first.yml" if test_first else "demo.yml")
     player = Player(scenario, settings, (lambda _: None) if quiet else echo)
+    if test_first:  # its waiting message carries the red proof: say the failing tests too
+        player.comment_lines = TEST_FIRST_COMMENT_LINES
     status = player.play()
     record = player.record()
     echo("")

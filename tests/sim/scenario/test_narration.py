@@ -143,3 +143,12 @@ def test_a_decision_that_posts_a_check_run_says_its_conclusion_commit_and_title(
         "   why: entered at received: trigger label by maria",
         "   check run: Baton / tests neutral on abababa: red: 3 failing",
     ]
+
+
+def test_a_bot_comment_is_said_to_six_lines_unless_the_player_is_told_more() -> None:
+    message = "".join(f"line {n}\n\n" for n in range(1, 10))
+
+    assert narration.comment_lines(message, {}, 1)[1:] == [f"     | line {n}" for n in range(1, 7)]
+    assert narration.comment_lines(message, {}, 1, 8)[1:] == [
+        f"     | line {n}" for n in range(1, 9)
+    ]

@@ -70,6 +70,7 @@ class Player:
         self.step = 0  # the step being played, from 1
         self.told: dict[str, int] = {}  # each bot comment shown, and the step that showed it
         self.evidence: list[tuple[int, Evidence]] = []  # each report's evidence, by its step
+        self.comment_lines = narration.COMMENT_LINES  # lines of each bot comment said
 
     # --- helpers -----------------------------------------------------------------------
     def record(self) -> Record | None:
@@ -114,7 +115,12 @@ class Player:
     def _show(self, result: RunResult) -> None:
         self.last = result.decision
         lines = narration.decision_lines(
-            self, result, told=self.told, step=self.step, following=self._following()
+            self,
+            result,
+            told=self.told,
+            step=self.step,
+            following=self._following(),
+            comment=self.comment_lines,
         )
         for line in lines:
             self.say(line)
@@ -184,12 +190,9 @@ class Player:
         for line in narration.change_lines(self, before):
             self.say(line)
 
-    def _open_pull_number(self) -> int | None:
-        return open_pull_number(self)
-
     def _open_pull(self) -> PullRequest:
         """The open pull request from the issue's branch; GitHub has nothing to act on else."""
-        number = self._open_pull_number()
+        number = open_pull_number(self)
         if number is None:
             raise TrackerError(f"{self.branch} has no open pull request")
         return self.gh.pull_requests[number]
@@ -392,7 +395,7 @@ class Player:
 
         if self._human(run):
             head, run_id = ran[0]
-            pull = self._open_pull_number()
+            pull = open_pull_number(self)
             if spec.held:
                 held = payloads.workflow_run_completed(
                     self.gh,
