@@ -89,19 +89,19 @@ def cli() -> None:
 @click.option("--epic", is_flag=True, help="Play a whole epic: discovery, tasks, breaker, merge.")
 @click.option("--diagram", is_flag=True, help="End with the path (the plan) as Mermaid.")
 @click.option("--dashboard", is_flag=True, help="End with the demo repository's dashboard.")
-def demo(quiet: bool, epic: bool, diagram: bool, dashboard: bool) -> None:
+@click.option("--test-first", is_flag=True, help="Test-first: red proof, sign-off, refusal, green.")
+def demo(epic: bool, test_first: bool, **shown: bool) -> None:
     """Walk one issue through the default workflow with scripted agents and humans: the
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
+    if epic and test_first:
+        _fail("--epic and --test-first are two demos: choose one")
     if epic:
         from baton.sim.epic_demo import show_demo
 
-        return show_demo(click.echo, quiet=quiet, diagram=diagram)
+        return show_demo(click.echo, quiet=shown["quiet"], diagram=shown["diagram"])
     from baton.sim import demo as issue_demo
 
-    settings = _settings(None, "issue-lifecycle")
-    sys.exit(
-        issue_demo.show(click.echo, settings, quiet=quiet, diagram=diagram, dashboard=dashboard)
-    )
+    sys.exit(issue_demo.main(click.echo, test_first=test_first, **shown))
 
 
 def _simulate_epic(path: str) -> None:

@@ -3,6 +3,7 @@ as expected."""
 
 from __future__ import annotations
 
+from baton.core.model.decision import CheckPlan
 from baton.sim.scenario import expect
 from baton.sim.scenario.format import Expect
 from baton.sim.scenario.player import Player
@@ -53,4 +54,29 @@ def test_labels_are_compared_in_any_order(
     assert expect.problems(player, Expect(labels=labels[::-1]), player.last) == []
     assert expect.problems(player, Expect(labels=[]), player.last) == [
         f"labels are {sorted(labels)}, expected []"
+    ]
+
+
+def test_the_check_run_of_the_last_decision_is_its_conclusion_or_none(worked: Player) -> None:
+    player = worked
+    assert player.last is not None
+    plan = CheckPlan(commit="a" * 40, conclusion="neutral", title="red", summary="")
+    checked = player.last.model_copy(update={"check": plan})
+
+    assert expect.problems(player, Expect(check="none"), player.last) == []
+    assert expect.problems(player, Expect(check="neutral"), checked) == []
+    assert expect.problems(player, Expect(check="success"), checked) == [
+        "the check run is neutral, expected success"
+    ]
+    assert expect.problems(player, Expect(check="failure"), None) == [
+        "the check run is none, expected failure"
+    ]
+
+
+def test_a_record_without_a_sign_off_is_not_signed_off(worked: Player) -> None:
+    player = worked
+
+    assert expect.problems(player, Expect(signed_off=False), player.last) == []
+    assert expect.problems(player, Expect(signed_off=True), player.last) == [
+        "signed_off is False, expected True"
     ]

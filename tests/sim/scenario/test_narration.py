@@ -4,10 +4,15 @@ decision, and what the step changed on GitHub."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from baton.core.model.decision import CheckPlan
+from baton.run import RunResult, handle
 from baton.sim.scenario import narration
+from baton.sim.scenario import player as player_module
 from baton.sim.scenario.format import parse_scenario
 from baton.sim.scenario.holding import Holding
 from baton.sim.scenario.player import Player
@@ -112,3 +117,38 @@ def test_a_bot_comment_posted_again_is_named_by_its_step_with_its_heading_alone(
     ]
     assert again == ["   bot comments again, as at step 4:", "     | ### Heading"]
     assert narration.comment_lines("### Other\n", told, 9)[0] == "   bot comments:"
+
+
+def test_a_decision_that_posts_a_check_run_says_its_conclusion_commit_and_title(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def checked(event: Any, *args: Any, **kwargs: Any) -> RunResult:
+        result = handle(event, *args, **kwargs)
+        plan = CheckPlan(
+            commit="ab" * 20, conclusion="neutral", title="red:\n3 failing", summary="…"
+        )
+        return replace(result, decision=result.decision.model_copy(update={"check": plan}))
+
+    monkeypatch.setattr(player_module, "handle", checked)
+    said: list[str] = []
+    Player(
+        parse_scenario(
+            "people: {maria: maintain}\nsteps:\n  - {label: baton, by: maria}\n", "inline"
+        ),
+        load_config(None),
+        said.append,
+    ).play()
+
+    assert said[2:4] == [
+        "   why: entered at received: trigger label by maria",
+        "   check run: Baton / tests neutral on abababa: red: 3 failing",
+    ]
+
+
+def test_a_bot_comment_is_said_to_six_lines_unless_the_player_is_told_more() -> None:
+    message = "".join(f"line {n}\n\n" for n in range(1, 10))
+
+    assert narration.comment_lines(message, {}, 1)[1:] == [f"     | line {n}" for n in range(1, 7)]
+    assert narration.comment_lines(message, {}, 1, 8)[1:] == [
+        f"     | line {n}" for n in range(1, 9)
+    ]

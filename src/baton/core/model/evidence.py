@@ -8,10 +8,14 @@ whoever reads the file validates it with this model first.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from baton.core.model.changeset import matches
 
 EVIDENCE_VERSION = 1
 EVIDENCE_FILE = "baton-evidence.json"  # beside the result file, as the changeset is
@@ -77,6 +81,25 @@ class Evidence(BaseModel):
 
 
 SHA256 = r"^sha256:[0-9a-f]{64}$"
+
+
+def files_digest(
+    entries: Iterable[tuple[str, str, str]], paths: Sequence[str], frozen: Sequence[str]
+) -> str:
+    """`Evidence.files`: the digest of a tree's test and frozen files. `entries` are the
+    tree's files as (path, mode, blob oid); those matching a glob of `paths` (`tests.paths`) or
+    `frozen` (`tests.frozen`) become the lines `"<mode> <blob-oid>\t<path>\n"`, sorted, and the
+    digest is `sha256:` and the sha256 of their UTF-8 bytes. The same files give the same digest
+    whatever else the tree holds: a signed-off set is unchanged while it is."""
+    globs = (*paths, *frozen)
+    lines = sorted(
+        f"{mode} {oid}\t{path}\n"
+        for path, mode, oid in entries
+        if any(matches(path, glob) for glob in globs)
+    )
+    return "sha256:" + hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+
+
 KEEP_IDS = 100  # signed-off ids a record keeps of each set; beyond them, their count and digest
 
 

@@ -25,6 +25,12 @@ def problems(stage: Stage, want: Expect, last: Decision | None) -> list[str]:
     transitioned = bool(last and last.transitioned)
     if want.transitioned is not None and transitioned != want.transitioned:
         found.append(f"transitioned is {transitioned}, expected {want.transitioned}")
+    check = last.check.conclusion if last and last.check else "none"
+    if want.check is not None and check != want.check:
+        found.append(f"the check run is {check}, expected {want.check}")
+    signed = bool(record and record.tests and record.tests.signed)
+    if want.signed_off is not None and signed != want.signed_off:
+        found.append(f"signed_off is {signed}, expected {want.signed_off}")
     return found + work_problems(stage, want)
 
 

@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from baton.core.model.evidence import MAX_TESTS, TestCase
 from baton.errors import InvalidScenario, InvalidStep
 from baton.sim.work_news import PullRequestState
 from baton.workflow.durations import Duration
@@ -41,6 +42,52 @@ class IssueSpec(BaseModel):
 Files = dict[str, str | None]  # path: its new text, or None (YAML null) to delete it
 
 
+class EvidenceSpec(BaseModel):
+    """What the scripted test run showed: the player makes the `baton-evidence.json` of it,
+    its verdict computed, bound to the commit (and the changeset) the report is bound to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tests: list[TestCase] = Field(default_factory=list, max_length=MAX_TESTS)
+    new: list[str] = Field(
+        default_factory=list, description="The ids of the tests new or changed since the base."
+    )
+    exit_status: int | None = Field(
+        default=None,
+        description="The test command's exit status (null: it never finished); left out: 1 "
+        "when a test failed or errored, else 0.",
+    )
+    problem: str | None = Field(
+        default=None, min_length=1, description="Why the run left nothing to read: broken."
+    )
+    commit: Literal["head", "stale"] = Field(
+        default="head",
+        description="stale: the evidence names another commit than the one the report is "
+        "bound to (the one before it, or one that does not exist).",
+    )
+    changeset: Literal["stale"] | None = Field(
+        default=None,
+        description="stale: the evidence names another changeset than the report's.",
+    )
+
+    @model_validator(mode="after")
+    def _new_are_tests(self) -> EvidenceSpec:
+        ids = {test.id for test in self.tests}
+        unknown = [name for name in self.new if name not in ids]
+        if unknown:
+            raise InvalidStep(f"`new` names {unknown[0]!r}, which is not one of the `tests`")
+        if self.problem is not None and "\n" in self.problem:
+            raise InvalidStep("`problem` is one line")
+        return self
+
+    @property
+    def status(self) -> int | None:
+        """The exit status as given, else the one the outcomes mean (1 for a failure)."""
+        if "exit_status" in self.model_fields_set:
+            return self.exit_status
+        return 1 if any(t.outcome in ("failed", "error") for t in self.tests) else 0
+
+
 class Report(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -59,6 +106,9 @@ class Report(BaseModel):
         description="stale: someone pushes to the branch while the agent works, so its "
         "changeset starts from the head before that push.",
     )
+    evidence: EvidenceSpec | None = Field(
+        default=None, description="What the tests showed: `baton-evidence.json` beside it."
+    )
 
     @model_validator(mode="after")
     def _stale_needs_changes(self) -> Report:
@@ -68,7 +118,7 @@ class Report(BaseModel):
 
     def result_fields(self) -> dict[str, Any]:
         """The fields of the agent result JSON."""
-        return self.model_dump(exclude={"agent", "changes", "base"})
+        return self.model_dump(exclude={"agent", "changes", "base", "evidence"})
 
 
 def _given(value: object) -> object:
@@ -147,6 +197,14 @@ class Expect(BaseModel):
     )
     pull_request: PullRequestState | None = None
     commits: int | None = Field(default=None, ge=0, description="Baton's commits on the branch.")
+    check: Literal["success", "failure", "neutral", "none"] | None = Field(
+        default=None,
+        description="The conclusion of the check run (`Baton / tests`) the last step's decision "
+        "posts; none: it posts none.",
+    )
+    signed_off: bool | None = Field(
+        default=None, description="The record holds a sign-off of the tests (`tests.signed`)."
+    )
 
 
 ACTIONS = (
@@ -268,6 +326,8 @@ def load_scenario(path: Path) -> Scenario:
     return parse_scenario(text, str(path))
 
 
-def demo_scenario() -> Scenario:
-    text = (resources.files("baton.sim") / "demo.yml").read_text(encoding="utf-8")
-    return parse_scenario(text, "demo.yml")
+def demo_scenario(name: str = "demo.yml") -> Scenario:
+    """A scenario shipped with Baton: `demo.yml` (`baton demo`), `test_first.yml` (with
+    `--test-first`)."""
+    text = (resources.files("baton.sim") / name).read_text(encoding="utf-8")
+    return parse_scenario(text, name)

@@ -21,6 +21,8 @@ from baton.sim.scenario.holding import (
     record_of,
 )
 
+COMMENT_LINES = 6  # lines of a bot comment said, unless the player is told otherwise
+
 VERDICT_WORDS = {
     "approved": "approves",
     "changes_requested": "requests changes",
@@ -82,8 +84,10 @@ def decision_lines(
     told: dict[str, int] | None = None,
     step: int = 0,
     following: tuple[int, Step] | None = None,
+    comment: int = COMMENT_LINES,
 ) -> list[str]:
-    """The run's decision: the move, why, the labels, the bot's comment, the next agent.
+    """The run's decision: the move, why, the check run, the labels, the bot's comment (its
+    first `comment` lines), the next agent.
 
     `told` maps each bot comment already shown to its step (a comment posted again is named,
     not shown again; this step's are added); `following` is the next step and its number, said
@@ -95,11 +99,17 @@ def decision_lines(
         else (decision.state or "(not in workflow)")
     )
     lines = [f"   {decision.outcome.value}: {moved}", f"   why: {decision.reason}"]
+    if decision.check is not None:
+        check = decision.check
+        lines.append(
+            f"   check run: {check.name} {check.conclusion} on {check.commit[:7]}: "
+            f"{one_line(check.title, 200)}"
+        )
     if decision.labels is not None or decision.transitioned:
         status = [x for x in stage.gh.labels_of(stage.number)]
         lines.append(f"   labels: {', '.join(status) or '(none)'}")
     if decision.message:
-        lines += comment_lines(decision.message, {} if told is None else told, step)
+        lines += comment_lines(decision.message, {} if told is None else told, step, comment)
     if decision.agent:
         how = "workflow run dispatched" if result.dispatched else "follow-up job"
         first = ""
@@ -109,10 +119,12 @@ def decision_lines(
     return lines
 
 
-def comment_lines(message: str, told: dict[str, int], step: int) -> list[str]:
-    """The bot's comment, its first six lines; only its heading when an earlier step showed
-    the same comment."""
-    first = [line for line in message.splitlines() if line.strip()][:6]
+def comment_lines(
+    message: str, told: dict[str, int], step: int, limit: int = COMMENT_LINES
+) -> list[str]:
+    """The bot's comment, its first `limit` lines; only its heading when an earlier step
+    showed the same comment."""
+    first = [line for line in message.splitlines() if line.strip()][:limit]
     shown = [f"     | {line}" for line in first if not line.startswith("<sub>")]
     if message in told:
         return [f"   bot comments again, as at step {told[message]}:", *shown[:1]]

@@ -20,6 +20,7 @@ from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.changeset import Changeset, FileChange
 from baton.core.model.decision import Decision
+from baton.core.model.evidence import Evidence
 from baton.core.model.record import Record
 from baton.core.model.work import branch_name
 from baton.errors import InvalidScenario, TrackerError
@@ -28,6 +29,7 @@ from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.scenario import evidence as scripted
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Report, Scenario, Step, one_line
 from baton.sim.scenario.holding import (
@@ -67,6 +69,8 @@ class Player:
         self.run_counter = 0
         self.step = 0  # the step being played, from 1
         self.told: dict[str, int] = {}  # each bot comment shown, and the step that showed it
+        self.evidence: list[tuple[int, Evidence]] = []  # each report's evidence, by its step
+        self.comment_lines = narration.COMMENT_LINES  # lines of each bot comment said
 
     # --- helpers -----------------------------------------------------------------------
     def record(self) -> Record | None:
@@ -111,7 +115,12 @@ class Player:
     def _show(self, result: RunResult) -> None:
         self.last = result.decision
         lines = narration.decision_lines(
-            self, result, told=self.told, step=self.step, following=self._following()
+            self,
+            result,
+            told=self.told,
+            step=self.step,
+            following=self._following(),
+            comment=self.comment_lines,
         )
         for line in lines:
             self.say(line)
@@ -181,12 +190,9 @@ class Player:
         for line in narration.change_lines(self, before):
             self.say(line)
 
-    def _open_pull_number(self) -> int | None:
-        return open_pull_number(self)
-
     def _open_pull(self) -> PullRequest:
         """The open pull request from the issue's branch; GitHub has nothing to act on else."""
-        number = self._open_pull_number()
+        number = open_pull_number(self)
         if number is None:
             raise TrackerError(f"{self.branch} has no open pull request")
         return self.gh.pull_requests[number]
@@ -250,6 +256,11 @@ class Player:
             now=self.gh.now,
             run_id=f"sim-{self.run_counter}",
         )
+        if spec.evidence is not None:
+            found = scripted.build(self, changeset, spec.evidence)  # beside the result
+            self.evidence.append((self.step, found))
+            self.say(scripted.evidence_line(self, found, changeset))
+            event = event.model_copy(update={"evidence": found})
         self._show(handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset))
 
     def _changeset(self, spec: Report, pusher: str) -> Changeset | None:
@@ -384,7 +395,7 @@ class Player:
 
         if self._human(run):
             head, run_id = ran[0]
-            pull = self._open_pull_number()
+            pull = open_pull_number(self)
             if spec.held:
                 held = payloads.workflow_run_completed(
                     self.gh,
