@@ -177,7 +177,6 @@ def test_first() -> Result:
     return CliRunner().invoke(cli, ["demo", "--test-first"])
 
 
-@pytest.mark.xfail(strict=False, reason="needs the proof rules (h26-rules)")
 def test_the_test_first_demo_plays_red_sign_off_refusal_green_to_the_merge(
     test_first: Result,
 ) -> None:

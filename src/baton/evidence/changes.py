@@ -16,13 +16,13 @@ external diff, no text conversion and no fsmonitor. The same listing of the comm
 
 from __future__ import annotations
 
-import hashlib
 import re
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from baton.core.model import evidence
 from baton.core.model.changeset import matches
 from baton.core.model.evidence import TestCase
 
@@ -207,12 +207,9 @@ def layout_of(checkout: Path, commit: str, paths: Sequence[str]) -> Layout:
 
 
 def files_digest(tree: Iterable[Entry], globs: Sequence[str]) -> str:
-    """`sha256:<hex>` of the entries matching `globs` (`tests.paths` and `tests.frozen`), as
-    the sorted lines `"<mode> <oid>\t<path>\n"` in UTF-8: equal exactly when those files,
-    their modes and their contents are (a file added, removed or renamed changes it too)."""
-    lines = sorted(f"{e.mode} {e.oid}\t{e.path}\n" for e in tree if matching(e.path, globs))
-    data = "".join(lines).encode("utf-8", "surrogateescape")
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    """`sha256:<hex>` of the entries matching `globs` (`tests.paths` and `tests.frozen`): the
+    one digest of `core/model/evidence.files_digest`, over the tree git lists."""
+    return evidence.files_digest(((e.path, e.mode, e.oid) for e in tree), globs, ())
 
 
 def with_files(tests: Sequence[TestCase], layout: Layout, checkout: Path) -> list[TestCase]:

@@ -97,7 +97,9 @@ def files_digest(
         for path, mode, oid in entries
         if any(matches(path, glob) for glob in globs)
     )
-    return "sha256:" + hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+    # A path git could not decode arrives with surrogates: hashed as the bytes git holds.
+    data = "".join(lines).encode("utf-8", "surrogateescape")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 KEEP_IDS = 100  # signed-off ids a record keeps of each set; beyond them, their count and digest
