@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from baton import sim as baton_sim
 from baton.core.model.decision import Decision
 from baton.run import RunResult
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
-from baton.sim.scenario.format import demo_scenario
+from baton.sim.scenario.format import Scenario, demo_scenario, load_scenario
 from baton.sim.scenario.player import Player
-from baton.workflow.config import Config, settings_from
+from baton.workflow.config import Config, Settings, load_config, settings_from
 from support.expressions import REUSABLE, job_starts
 
 # Stated, not measured on GitHub (no runner here): the baton and report jobs are two checkouts,
@@ -31,7 +32,12 @@ from support.expressions import REUSABLE, job_starts
 # the agent's CLI and runs it. Any job under a minute bills one, so the baton and report jobs
 # bill 1 each whatever they take below 60 s; the agent job's minutes are the agent's.
 SECONDS = {"baton": 35, "agent": 300, "report": 40}
+# The built-in `tests` profile's agent job in a `proof: green` state: setup and the test command,
+# no model (stated, as above: a suite that installs and runs in about two minutes).
+TESTS_SECONDS = 120
 SECTION = "## Job starts and billed minutes"
+EVIDENCE_SECTION = "## Job starts with evidence"
+HERE = Path(__file__).resolve().parent
 Payload = dict[str, Any]
 
 
@@ -43,6 +49,7 @@ class Run:
     event: str
     payload: Payload
     agent: str = ""
+    tests: bool = False  # the agent job runs the built-in `tests` profile, no model
 
 
 def billed(started: tuple[str, ...], seconds: dict[str, int] = SECONDS) -> int:
@@ -62,9 +69,11 @@ class _Recorder(Player):
     """`baton demo`'s player, keeping each run it plays: the webhook runs and the runs that
     Baton's dispatches start (a report's own jobs belong to the run that named its agent)."""
 
-    def __init__(self) -> None:
-        settings = settings_from(Config(workflow="issue-lifecycle"), source="the default")
-        super().__init__(demo_scenario(), settings, _mute)
+    def __init__(self, scenario: Scenario | None = None, settings: Settings | None = None) -> None:
+        settings = settings or settings_from(
+            Config(workflow="issue-lifecycle"), source="the default"
+        )
+        super().__init__(scenario or demo_scenario(), settings, _mute)
         self.runs: list[Run] = []
         self.handed: list[tuple[Run, Run]] = []  # a dispatched run: (before, after)
         self._pending: tuple[str, Payload] | None = None
@@ -84,16 +93,28 @@ class _Recorder(Player):
             name, payload = self._pending
             what = f"{_kind(name, payload)}: {decision.outcome.value}"
             what += f", names the {decision.agent}" if decision.agent else ""
-            self.runs.append(Run(what, name, payload, decision.agent or ""))
+            tests = self._tests(decision)
+            self.runs.append(Run(what, name, payload, decision.agent or "", tests))
         if result.dispatched:
             request = self.gh.dispatches[-1]
             name, after = payloads.from_dispatch(self.gh, request)
             issue_alone = {"issue": request.inputs["issue"]}
             before = payloads.workflow_dispatch(self.gh, issue_alone, sender=self.gh.bot_login)
-            agent = decision.agent or ""
+            agent, tests = decision.agent or "", self._tests(decision)
             self.handed.append(
-                (Run("dispatch", name, before, agent), Run("dispatch", name, after, agent))
+                (
+                    Run("dispatch", name, before, agent, tests),
+                    Run("dispatch", name, after, agent, tests),
+                )
             )
+
+    def _tests(self, decision: Decision) -> bool:
+        """Whether the agent the decision names runs as the `tests` profile: a `proof: green`
+        state with `tests:` in the config (as `baton agent` chooses it)."""
+        if not decision.agent or decision.state is None or self.settings.policy.tests is None:
+            return False
+        workflow = self.settings.for_labels(()).workflow
+        return decision.state in workflow.states and workflow.spec(decision.state).proof == "green"
 
 
 def _kind(name: str, payload: Payload) -> str:
@@ -216,10 +237,97 @@ def _listed(started: tuple[str, ...]) -> str:
 
 
 def with_section(text: str, section: str) -> str:
-    """`text` (RESULTS.md) with this section replaced by `section`, or added at its end."""
-    head, found, tail = text.partition(SECTION + "\n")
+    """`text` (RESULTS.md) with the section `section` heads replaced by it, or added at the end."""
+    heading = section.split("\n", 1)[0]
+    head, found, tail = text.partition(heading + "\n")
     if not found:
         return text.rstrip("\n") + "\n\n" + section
     after = tail.split("\n## ", 1)
     rest = "\n## " + after[1] if len(after) > 1 else ""
     return head + section + rest
+
+
+@dataclass(frozen=True)
+class IssuePath:
+    """One issue's whole path: its runs (webhook runs and Baton's hand-offs, after), in job
+    starts and billed minutes, with the agent jobs that ran the `tests` profile apart."""
+
+    name: str
+    runs: list[tuple[Run, tuple[str, ...]]]
+
+    @property
+    def jobs(self) -> int:
+        return sum(len(started) for _, started in self.runs)
+
+    def minutes(self, *, evidence: bool = True) -> int:
+        """Billed minutes; with `evidence` False, as if every agent job ran a model."""
+        tests = {**SECONDS, "agent": TESTS_SECONDS}
+        return sum(
+            billed(started, tests if run.tests and evidence else SECONDS)
+            for run, started in self.runs
+        )
+
+    @property
+    def test_runs(self) -> int:
+        return sum(run.tests and "agent" in started for run, started in self.runs)
+
+    @property
+    def agent_jobs(self) -> int:
+        return sum("agent" in started for _, started in self.runs)
+
+
+def _played(
+    name: str, scenario: Scenario | None, settings: Settings | None, path: Path
+) -> IssuePath:
+    player = _Recorder(scenario, settings)
+    status = player.play()
+    assert status == 0, f"{name}: the scenario's own checks failed"
+    runs = player.runs + [after for _, after in player.handed]
+    return IssuePath(name, list(zip(runs, starts(runs, path), strict=True)))
+
+
+def evidence_figures(path: Path = REUSABLE) -> list[IssuePath]:
+    """The same issue on issue-lifecycle without and with `tests:`, and on test-first."""
+    sim = Path(baton_sim.__file__).resolve().parent
+    tests = Config.model_validate(
+        {"tests": {"command": 'python -m pytest -q --junitxml="$BATON_JUNIT"'}}
+    )
+    lifecycle = settings_from(tests, source="benchmarks")
+    first = load_config(sim / "test_first_config.yml")
+    return [
+        _played("issue-lifecycle, no `tests:`", None, None, path),
+        _played(
+            "issue-lifecycle with `tests:`",
+            load_scenario(HERE / "scenarios" / "lifecycle_evidence.yml"),
+            lifecycle,
+            path,
+        ),
+        _played("test-first", load_scenario(sim / "test_first.yml"), first, path),
+    ]
+
+
+def render_evidence(paths: list[IssuePath]) -> str:
+    """The section of RESULTS.md on evidence: job starts and billed minutes per issue."""
+    lines = [
+        EVIDENCE_SECTION,
+        "",
+        "The issue `baton demo` plays, on `issue-lifecycle` without `tests:` and with it (the",
+        "tester's reports carrying their evidence: `benchmarks/scenarios/lifecycle_evidence.yml`,",
+        "creating_tests settled by a red proof, running_tests by a failing run), and the issue",
+        "`baton demo --test-first` plays. Every run counted, webhook runs and Baton's hand-offs",
+        "(with the `state` input). A test run is one hand-off, as an agent's run is: the",
+        "`tests` profile's agent job replaces the model's, so job starts do not change; its",
+        f"billed minutes are the suite's (stated: {TESTS_SECONDS} s, "
+        f"{math.ceil(TESTS_SECONDS / 60)} billed) instead of an agent's "
+        f"({SECONDS['agent']} s, {math.ceil(SECONDS['agent'] / 60)} billed).",
+        "",
+        "| one issue | job starts | agent jobs | of them the `tests` profile | billed minutes "
+        "| as if every agent job ran a model |",
+        "|---|---|---|---|---|---|",
+    ]
+    for found in paths:
+        lines.append(
+            f"| {found.name} | {found.jobs} | {found.agent_jobs} | {found.test_runs} "
+            f"| {found.minutes()} | {found.minutes(evidence=False)} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1237,8 +1237,10 @@ def main() -> None:
 
         before = output.read_text(encoding="utf-8") if output.exists() else ""
         section = jobs.render(jobs.figures())
-        output.write_text(jobs.with_section(before, section), encoding="utf-8")
-        print(section)
+        evidence = jobs.render_evidence(jobs.evidence_figures())
+        text = jobs.with_section(jobs.with_section(before, section), evidence)
+        output.write_text(text, encoding="utf-8")
+        print(section + "\n" + evidence)
         return
     epics = render_epics(epic_figures(repeat=21 if args.quick else 101))
     if args.epics:
@@ -1261,6 +1263,7 @@ def main() -> None:
 
     text = _with_epics(render(rows, sweep, times, sizes, work, limits), epics)
     text = jobs.with_section(text, jobs.render(jobs.figures()))
+    text = jobs.with_section(text, jobs.render_evidence(jobs.evidence_figures()))
     output.write_text(text, encoding="utf-8")
     print(text)
 

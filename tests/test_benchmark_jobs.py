@@ -62,3 +62,29 @@ def test_results_md_holds_the_figures_the_workflow_gives_now(
     section = jobs.render(figures)
     assert section in results, "run `python benchmarks/run.py --jobs`"
     assert jobs.with_section(results, section) == results
+
+
+@pytest.fixture(scope="module")
+def evidence(jobs: ModuleType) -> list[object]:
+    return jobs.evidence_figures()  # type: ignore[no-any-return]
+
+
+def test_evidence_costs_no_job_start_a_test_run_is_one_hand_off(evidence: list[object]) -> None:
+    """issue-lifecycle with `tests:` starts the same jobs as without: the `tests` profile's
+    agent job replaces the tester's, and only running_tests runs it (creating_tests runs the
+    tester's model, then its tests in the same job)."""
+    without, with_tests, first = evidence
+    assert with_tests.jobs == without.jobs  # type: ignore[attr-defined]
+    assert with_tests.agent_jobs == without.agent_jobs  # type: ignore[attr-defined]
+    assert (without.test_runs, with_tests.test_runs, first.test_runs) == (0, 1, 1)  # type: ignore[attr-defined]
+    assert with_tests.minutes() < with_tests.minutes(evidence=False)  # type: ignore[attr-defined]
+    assert without.minutes() == without.minutes(evidence=False)  # type: ignore[attr-defined]
+
+
+def test_results_md_holds_the_evidence_figures_the_workflow_gives_now(
+    jobs: ModuleType, evidence: list[object]
+) -> None:
+    results = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    section = jobs.render_evidence(evidence)
+    assert section in results, "run `python benchmarks/run.py --jobs`"
+    assert jobs.with_section(results, section) == results
