@@ -30,7 +30,7 @@ from baton.errors import RecordCorrupt, TrackerError
 from baton.github.tracker import DispatchTarget, Git, Issues, PullRequests, Snapshot, Tracker
 from baton.identities import Identities, with_identity
 from baton.issue import epic_facts, record_comment
-from baton.issue.apply import Applied, apply
+from baton.issue.apply import Applied, apply, post_check
 from baton.issue.changeset_facts import base_links, baton_message, claims, judge, tree_ask
 from baton.issue.load import Loaded, load
 from baton.work_first import create_branch, do_work, with_foreign_branch
@@ -368,6 +368,7 @@ def handle(
             chosen.policy,
             secret=secret,
         )
+        post_check(result.decision, result.applied, tracker)
         if chain is not None and result.decision.agent:
             dispatch_next(
                 tracker,
