@@ -222,4 +222,7 @@ def test_a_check_run_on_a_commit_github_lacks_is_its_422_said() -> None:
     applied = Applied()
     post_check(_moved(check=check), applied, gh)
     assert applied.check_problem is not None
-    assert applied.check_problem.endswith(f"422 No commit found for SHA: {'0' * 40}")
+    assert applied.check_problem == (
+        f"could not post the check run 'Baton / tests' on 0000000: No commit found for SHA: "
+        f"{'0' * 40}"
+    )

@@ -246,11 +246,7 @@ class WorkCalls(MemoryBase):
                 external_id=plan.external_id,
             )
         except pulls.CheckRunRefusal as refused:
-            raise TrackerError(
-                f"GitHub refused the check run {plan.name!r}: 422 {refused.message}",
-                status=422,
-                said=refused.message,
-            ) from None
+            raise TrackerError(refused.message, status=422, said=refused.message) from None
         self.log.append(f"check {plan.name} {plan.conclusion} on {plan.commit[:7]} posted")
         return PostedCheck(id=run.id, url=f"https://github.com/{self.state.repo}/runs/{run.id}")
 
