@@ -52,6 +52,7 @@ CONTRACT_INPUTS = {
     "issue": None,
     "result": None,
     "changeset": None,
+    "evidence": None,  # what `baton verify` saw, beside the result by default (issue 26)
     "state": None,
     "agent-command": None,
     "handover": None,  # the attempt a report is for (docs/security.md: what a late run can do)
