@@ -52,6 +52,7 @@ CONTRACT_INPUTS = {
     "issue": None,
     "result": None,
     "changeset": None,
+    "evidence": None,  # what `baton verify` saw, beside the result by default (issue 26)
     "state": None,
     "agent-command": None,
     "handover": None,  # the attempt a report is for (docs/security.md: what a late run can do)
@@ -714,6 +715,7 @@ def test_the_agent_job_uploads_the_result_and_the_changeset_overwriting_a_failed
     assert [p.rsplit("/", 1)[-1] for p in paths] == [
         "baton-result.json",
         "baton-changeset.json",
+        "baton-evidence.json",
         "baton-setup-error.txt",
         "baton-transcript.txt",
     ]

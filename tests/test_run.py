@@ -1,15 +1,17 @@
 """One run on one issue (`run.handle`): an event its payload rules out costs no call; otherwise
 the issue is read, decided on, the record re-checked just before the write, written, and only
 then the next agent's run dispatched. A dry run decides and writes nothing; a failed write
-leaves the issue as it was, for the next run; a run that lost a race decides again."""
+leaves the issue as it was, for the next run; a run that lost a race decides again. A decision's
+check run is posted after its record, once, and never costs the move."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from baton.core.model.decision import Outcome
+from baton.core.model.decision import CheckPlan, Decision, Outcome
 from baton.core.model.events import Commented, IssueChanged
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import handover
@@ -408,3 +410,79 @@ def test_a_red_proof_s_changeset_outside_the_tests_is_refused_naming_the_file() 
     said = messages_of(gh)[-1]
     assert "src/x.py is not a test file (tests.paths) nor test infrastructure" in said
     assert "tests/test_export.py" not in said
+
+
+# --- the decision's check run -------------------------------------------------------------------
+@pytest.fixture
+def checking(gh: MemoryGitHub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`decide` asks for a check run on every report it moves on (as issue 26's proof rules do
+    for evidence; those rules are another change's)."""
+    import baton.run
+
+    rules = baton.run.decide
+
+    def deciding(*args: Any) -> Decision:
+        decision = rules(*args)
+        head = gh.git.head("main")
+        if decision.outcome is not Outcome.transition or args[1].kind != "report" or not head:
+            return decision
+        check = CheckPlan(commit=head, conclusion="success", title="green", summary="ok")
+        return decision.model_copy(update={"check": check})
+
+    monkeypatch.setattr(baton.run, "decide", deciding)
+
+
+def test_a_check_run_is_posted_after_the_record_and_before_the_dispatch(
+    gh: MemoryGitHub, settings: Settings, checking: None
+) -> None:
+    enter(gh, settings)
+    job = the_pm_reports(gh, settings)
+    seen = calls_in_order(gh)
+
+    result = job.run()
+
+    assert seen[-5:] == ["edit_comment", "set_labels", "set_labels", "create_check_run", "dispatch"]
+    assert len(gh.check_runs) == 1
+    assert result.applied is not None
+    assert result.applied.steps[-1].startswith("posted the check run 'Baton / tests' on ")
+
+
+def test_a_dry_run_posts_no_check_run(gh: MemoryGitHub, settings: Settings, checking: None) -> None:
+    enter(gh, settings)
+    event = the_pm_reports(gh, settings).event_at(gh.now)
+
+    result = handle(event, gh, settings, chain=CHAIN, dry_run=True)
+
+    assert result.decision.check is not None
+    assert gh.check_runs == [] and gh.calls["create_check_run"] == 0
+
+
+def test_a_run_that_lost_the_race_posts_no_check_run_of_the_decision_it_dropped(
+    gh: MemoryGitHub, settings: Settings, checking: None
+) -> None:
+    enter(gh, settings)
+    first, second = the_pm_reports(gh, settings), the_pm_reports(gh, settings)
+
+    def the_other_run_writes_first(operation: str) -> None:
+        if operation == "comment":
+            gh.on_call = None
+            second.run()
+
+    gh.on_call = the_other_run_writes_first
+    lost = first.run()
+
+    assert lost.decision.outcome is Outcome.refused and lost.decision.check is None
+    assert len(gh.check_runs) == 1, "the winner's, once"
+
+
+def test_a_check_run_github_refuses_leaves_the_move_written_and_dispatched(
+    gh: MemoryGitHub, settings: Settings, checking: None
+) -> None:
+    enter(gh, settings)
+    gh.fail_next("create_check_run", TrackerError("403 Resource not accessible", status=403))
+
+    result = the_pm_reports(gh, settings).run()
+
+    assert state_of(gh) == "analyzing_requirements" and result.dispatched
+    assert gh.check_runs == []
+    assert result.applied is not None and result.applied.check_problem is not None

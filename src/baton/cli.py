@@ -13,7 +13,6 @@ import click
 from baton import __version__
 from baton.action import entry
 from baton.action.env import ActionEnv
-from baton.core.model.changeset import CHANGESET_FILE
 from baton.errors import BatonError
 from baton.names import CONFIG_PATH
 from baton.workflow.checks import check, proof_notes
@@ -60,6 +59,7 @@ LAZY = {
     "doctor": "baton.adopt.commands",
     "init": "baton.adopt.commands",
     "agent": "baton.action.agent_command",
+    "report": "baton.action.report",
     "verify": "baton.evidence.commands",
 }
 
@@ -227,58 +227,6 @@ def _env() -> ActionEnv:
 def run() -> None:
     """Act on the GitHub event of this job (the Action's entry point)."""
     sys.exit(entry.run(click.echo))
-
-
-@cli.command()
-@issue_option
-@click.option(
-    "--result",
-    "result_path",
-    envvar="INPUT_RESULT",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="The agent's result JSON.",
-)
-@click.option(
-    "--changeset",
-    "changeset_path",
-    envvar="INPUT_CHANGESET",
-    type=click.Path(dir_okay=False),
-    help="The agent's changeset JSON; default: baton-changeset.json beside the result.",
-)
-@click.option("--state", envvar="INPUT_STATE", help="The state the agent worked on (stale check).")
-@click.option("--agent", "agent", help="The agent that produced the result.")
-@click.option(
-    "--handover",
-    envvar="INPUT_HANDOVER",
-    default="",
-    help="The hand-over the agent's run was dispatched with (its attempt): a report for "
-    "another attempt is stale.",
-)
-def report(
-    issue: int,
-    result_path: str,
-    changeset_path: str | None,
-    state: str | None,
-    agent: str | None,
-    handover: str,
-) -> None:
-    """Apply an agent's result (and commit its changeset) and start the next agent's run."""
-    from baton.action.commands import finish, report_command
-
-    env = _env()
-    result = Path(result_path)
-    changeset = Path(changeset_path) if changeset_path else result.with_name(CHANGESET_FILE)
-    outcome = report_command(
-        env,
-        issue=issue,
-        result_path=result,
-        state=state or None,
-        agent=agent,
-        changeset_path=changeset,
-        handover=handover or "",
-    )
-    sys.exit(finish(env, outcome, click.echo))
 
 
 @cli.command()

@@ -7,6 +7,7 @@ They all live here, so a reader finds every way a run can fail in one place:
     ├── InvalidConfig            `.github/baton.yml`
     ├── InvalidAgentResult       an agent's result JSON
     ├── InvalidChangeset         an agent's changeset file
+    ├── InvalidEvidence          the evidence beside a result (`baton-evidence.json`)
     ├── CaptureFailed            reading what an agent changed in its checkout
     ├── InvalidEvent             an event payload
     ├── InvalidScenario          a `baton simulate` scenario
@@ -50,6 +51,11 @@ class InvalidAgentResult(BatonError):
 
 class InvalidChangeset(BatonError):
     """An agent's changeset file is malformed (what it may carry is `core.changeset.problems`)."""
+
+
+class InvalidEvidence(BatonError):
+    """The evidence beside an agent's result cannot be read or does not validate: the report
+    carries the reason (`AgentReported.evidence_problem`), never the file."""
 
 
 class CaptureFailed(BatonError):

@@ -27,7 +27,7 @@ from baton.errors import RecordCorrupt, TrackerError
 from baton.github.tracker import DispatchTarget, Issues, Snapshot, Tracker
 from baton.identities import Identities, with_identity
 from baton.issue import changeset_facts, epic_facts, pull_request_facts, record_comment
-from baton.issue.apply import Applied, apply
+from baton.issue.apply import Applied, apply, post_check
 from baton.issue.changeset_facts import tree_ask
 from baton.issue.load import Loaded, load
 from baton.work_first import create_branch, do_work, with_foreign_branch
@@ -341,7 +341,8 @@ def _write(
     chain: DispatchTarget | None,
     notify: DispatchTarget | None,
 ) -> None:
-    """Apply the final decision, then dispatch the agent it names and the issues it notifies."""
+    """Apply the final decision and post its check run, then dispatch the agent it names and
+    the issues it notifies."""
     chosen = result.settings or run.settings
     tracker = run.tracker
     result.applied = apply(
@@ -353,6 +354,7 @@ def _write(
         chosen.policy,
         secret=run.secret,
     )
+    post_check(result.decision, result.applied, tracker)
     if chain is not None and result.decision.agent:
         dispatch_next(
             tracker,

@@ -5,6 +5,7 @@ needs neither a token nor a call."""
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from baton.action.commands import CommandResult, agent_command_line, agent_hando
 from baton.action.env import ActionEnv
 from baton.action.inputs import DEFAULT_AGENT_TIMEOUT
 from baton.agents.handoff import Handoff
+from baton.core.model.events import AgentReported
+from baton.core.model.evidence import EVIDENCE_FILE, Evidence
 from baton.errors import AgentSetupError
 from baton.workflow.suite import SuiteSettings
 
@@ -159,3 +162,69 @@ def test_the_tests_profile_needs_no_command_no_briefing_and_names_the_default_br
     red = _handoff(tmp_path, env, prompt_path="prompt.md", proof=Proof("red", suite))
     assert isinstance(red, Handoff)
     assert (red.prompt, red.proof, red.default_branch) == ("Write the tests.", "red", None)
+
+
+# --- `baton report` carries the evidence beside the result -------------------------------------
+def _reported(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, evidence: bytes | None
+) -> tuple[AgentReported, CommandResult]:
+    """`report_command` up to the run, in `folder`: the event it hands on, and what it says."""
+    from baton.action import commands
+
+    folder.mkdir(exist_ok=True)
+    monkeypatch.chdir(folder)
+    seen: list[AgentReported] = []
+
+    def handing(*args: object, **kwargs: object) -> CommandResult:
+        event = args[3]
+        assert isinstance(event, AgentReported)
+        seen.append(event)
+        return CommandResult()
+
+    monkeypatch.setattr(commands, "handle_event", handing)
+    monkeypatch.setattr(commands, "now", lambda: NOW)
+    result = folder / "baton-result.json"
+    result.write_text('{"status": "success", "confidence": 0.9}', encoding="utf-8")
+    if evidence is not None:
+        (folder / EVIDENCE_FILE).write_bytes(evidence)
+    env = ActionEnv.from_environ({"GITHUB_TOKEN": "t", "GITHUB_REPOSITORY": "octo/repo"})
+    outcome = commands.report_command(
+        env,
+        issue=7,
+        result_path=result,
+        state="running_tests",
+        agent=None,
+        evidence_path=folder / EVIDENCE_FILE,
+        handover="n0nce.digest",
+    )
+    (event,) = seen
+    return event, outcome
+
+
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+EVIDENCE = Evidence(verdict="green", reason="3 tests pass", commit="c" * 40, exit_status=0)
+NOT_JSON = (
+    "the evidence is not JSON (Expecting property name enclosed in double quotes at line 1 "
+    "column 2)"
+)
+
+
+def test_a_report_hands_the_evidence_beside_its_result_to_the_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, outcome = _reported(tmp_path, monkeypatch, EVIDENCE.model_dump_json().encode())
+    assert event.evidence == EVIDENCE and event.evidence_problem is None
+    assert (event.nonce, event.state) == ("n0nce", "running_tests")
+    assert outcome.warnings == []
+
+
+def test_evidence_that_cannot_be_read_is_its_reason_and_changes_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without, _ = _reported(tmp_path / "none", monkeypatch, None)
+    event, outcome = _reported(tmp_path / "broken", monkeypatch, b"{broken")
+
+    assert without.evidence is None and without.evidence_problem is None
+    assert event.evidence is None and event.evidence_problem == NOT_JSON
+    assert event.model_copy(update={"evidence_problem": None}) == without
+    assert outcome.warnings == [f"the evidence was not read: {NOT_JSON}"]

@@ -1,5 +1,6 @@
-"""The job summary of one run (`action/summary.py`): what it says of spend and of an epic's
-plan, and that an epic's own diagram is drawn."""
+"""The job summary of one run (`action/summary.py`): what it says of spend, of an epic's plan
+and of the evidence a report carried (a table, the tests' own text escaped), and that an epic's
+own diagram is drawn."""
 
 from __future__ import annotations
 
@@ -7,11 +8,18 @@ from datetime import UTC, datetime
 
 import pytest
 
-from baton.action.summary import decision_summary, epic_lines, run_cost_lines, work_lines
+from baton.action.summary import (
+    decision_summary,
+    epic_lines,
+    evidence_lines,
+    run_cost_lines,
+    work_lines,
+)
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Decision, Outcome
 from baton.core.model.epic import Cost, EpicState, PlannedTask, Spend, TaskStatus
 from baton.core.model.events import AgentReported
+from baton.core.model.evidence import Evidence, TestCase
 from baton.core.model.record import Record
 from baton.core.model.work import CommitMark, Work
 from baton.issue.load import Loaded
@@ -139,3 +147,79 @@ def test_no_commit_yet_says_nothing_of_ci() -> None:
     lines = work_lines(_record(workflow="issue-lifecycle", work=work), SETTINGS)
 
     assert not any("CI" in line for line in lines)
+
+
+# --- the evidence a report carried ----------------------------------------------------------
+def _reported(**fields: object) -> AgentReported:
+    return AgentReported.model_construct(**fields)  # only its evidence is read
+
+
+def _test(id_: str, outcome: str, message: str = "") -> TestCase:
+    return TestCase.model_validate({"id": id_, "outcome": outcome, "message": message})
+
+
+def test_the_evidence_is_a_table_of_its_verdict_counts_and_first_failing_tests() -> None:
+    evidence = Evidence(
+        verdict="red",
+        reason="2 new tests fail | for the right reason <b>",
+        commit="ab" * 20,
+        exit_status=1,
+        tests=(
+            _test("tests/test_csv.py::test_header", "failed", "assert 'a|b' == `x` @alice #3"),
+            _test("tests/test_csv.py::test_[rows]", "error", "fixture 'db' not found\nnext"),
+            _test("tests/test_csv.py::test_old", "passed"),
+            _test("tests/test_csv.py::test_slow", "skipped", "slow"),
+            _test("tests/test_api.py::test_get", "passed"),
+        ),
+    )
+
+    assert evidence_lines(_reported(evidence=evidence)) == [
+        "",
+        "Evidence of the tests on `abababa` (Baton's rules judge it again from its tests): "
+        "2 new tests fail \\| for the right reason &lt;b&gt;",
+        "",
+        "| verdict | passed | failed | error | skipped |",
+        "|---|---|---|---|---|",
+        "| red | 2 | 1 | 1 | 1 |",
+        "",
+        "| failing test | outcome | message |",
+        "|---|---|---|",
+        "| tests/test_csv.py:\u200b:test_header | failed | assert 'a\\|b' == \\`x\\` @\u200balice "
+        "#\u200b3 |",
+        "| tests/test_csv.py:\u200b:test_\\[rows\\] | error | fixture 'db' not found next |",
+    ]
+
+
+def test_only_the_first_ten_failing_tests_are_listed_with_the_count_of_the_rest() -> None:
+    tests = tuple(_test(f"t{n}", "failed", "boom") for n in range(13))
+    evidence = Evidence(verdict="failing", reason="13 fail", commit="c" * 40, exit_status=1)
+    lines = evidence_lines(_reported(evidence=evidence.model_copy(update={"tests": tests})))
+
+    assert lines[5] == "| failing | 0 | 13 | 0 | 0 |"
+    assert lines[9:] == [
+        *(f"| t{n} | failed | boom |" for n in range(10)),
+        "",
+        "… and 3 more failing (baton-evidence.json)",
+    ]
+
+
+def test_evidence_that_could_not_be_read_says_why_and_none_says_nothing() -> None:
+    problem = "the evidence /w/baton-evidence.json is a symbolic link"
+    assert evidence_lines(_reported(evidence=None, evidence_problem=problem)) == [
+        "",
+        "Evidence: not read: the evidence /w/baton-evidence.json is a symbolic link",
+    ]
+    assert evidence_lines(_reported(evidence=None, evidence_problem=None)) == []
+    assert evidence_lines(None) == []
+
+
+def test_a_report_s_summary_carries_its_evidence() -> None:
+    evidence = Evidence(verdict="green", reason="all 3 pass", commit="c" * 40, exit_status=0)
+    decision = Decision(outcome=Outcome.noted, issue=7, reason="ok", state="implementing")
+    result = RunResult(
+        decision=decision,
+        loaded=Loaded(record=_record()),
+        event=_reported(result=None, evidence=evidence, evidence_problem=None),
+    )
+    text = decision_summary(result, SETTINGS, calls=None)
+    assert "| green | 0 | 0 | 0 | 0 |" in text.splitlines()

@@ -252,6 +252,13 @@ class FakeGitHub(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRout
         with self._lock:
             return self._work.add_check_run(head_sha, name, conclusion, title, summary, text).id
 
+    def check_runs_on(self, head_sha: str) -> list[dict[str, Any]]:
+        """Every check run on a commit, newest first, as `GET /commits/{sha}/check-runs?
+        filter=all` gives them."""
+        with self._lock:
+            runs = self._work.runs_on(head_sha)
+            return [self._render_check_run(self.api_base, run) for run in runs]
+
     def add_sub_issue(self, parent: int, child: int, *, replace_parent: bool = False) -> None:
         """Someone makes ``child`` a sub-issue of ``parent`` (raises ``RelationRefusal``)."""
         with self._lock:
@@ -468,6 +475,7 @@ _TABLE: list[tuple[str, str, _Handler]] = [
     ("GET", _REPO + "/git/ref/heads/{branch:rest}", FakeGitHub._get_ref),
     ("GET", _REPO + "/branches/{branch:rest}", FakeGitHub._get_branch),
     ("GET", _REPO + "/commits/{ref}/check-runs", FakeGitHub._list_check_runs),
+    ("POST", _REPO + "/check-runs", FakeGitHub._create_check_run),
     ("GET", _REPO + "/commits/{ref}", FakeGitHub._get_commit),
     ("GET", _REPO + "/compare/{basehead}", FakeGitHub._compare),
     ("POST", _REPO + "/merges", FakeGitHub._merge),

@@ -1,4 +1,6 @@
-"""REST for pull requests, their reviews' comments and the check runs on a commit."""
+"""REST for pull requests, their reviews' comments and the check runs on a commit: listed, and
+created as an App creates one (`POST /check-runs`, GitHub's reference for "Create a check
+run": 201 with the run; 422 for a field it refuses or a commit the repository lacks)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ from baton.sim.github.issues import User
 from baton.sim.github.pulls import CheckRun, PullRequest, Review, ReviewComment
 from fakes.http_base import FakeBase
 from fakes.http_views import _stamp_of
-from fakes.http_wire import ApiError, _invalid, _not_found, _Request, _Response
+from fakes.http_wire import ApiError, _invalid, _not_found, _refused, _Request, _Response
 
 CREATE_PULL_DOCS = "https://docs.github.com/rest/pulls/pulls#create-a-pull-request"
+CREATE_CHECK_DOCS = "https://docs.github.com/rest/checks/runs#create-a-check-run"
+APPS = {"github-actions": (15368, "GitHub Actions")}  # a slug -> (id, name) of known Apps
 
 
 class PullRoutes(FakeBase):
@@ -145,7 +149,7 @@ class PullRoutes(FakeBase):
             "id": run.id,
             "head_sha": run.head_sha,
             "node_id": f"CR_fake{run.id}",
-            "external_id": "",
+            "external_id": run.external_id,
             "url": f"{api}/check-runs/{run.id}",
             "html_url": f"{self._html()}/runs/{run.id}",
             "details_url": f"{self._html()}/actions/runs/{run.id}",
@@ -162,9 +166,54 @@ class PullRoutes(FakeBase):
             },
             "name": run.name,
             "check_suite": {"id": run.id + 1},
-            "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
+            "app": {
+                "id": APPS.get(run.app, (900_000 + len(run.app), ""))[0],
+                "slug": run.app,
+                "name": APPS.get(run.app, (0, run.app))[1],
+            },
             "pull_requests": [],
         }
+
+    def _app_of_token(self) -> str:
+        """The App the token belongs to: GitHub Actions' for GITHUB_TOKEN, else the bot's."""
+        login = self.bot_login
+        return "github-actions" if login == "github-actions[bot]" else login.removesuffix("[bot]")
+
+    def _create_check_run(self, req: _Request) -> _Response:
+        """`POST /check-runs`: `name` and `head_sha` required; `status` (default `queued`,
+        `completed` when a conclusion is given); `output` with `title` and `summary`."""
+        body = self._object_body(req)
+        for name in ("name", "head_sha"):
+            if not isinstance(body.get(name), str) or not body[name]:
+                raise _invalid("CheckRun", name, "missing_field")
+        conclusion = body.get("conclusion")
+        status = "completed" if conclusion is not None else body.get("status", "queued")
+        output = body.get("output", {"title": "", "summary": ""})  # optional; if given, whole
+        if not isinstance(output, dict):
+            raise _invalid("CheckRun", "output", "invalid")
+        external = body.get("external_id", "")
+        if not isinstance(external, str):
+            raise _invalid("CheckRun", "external_id", "invalid")
+        title, summary = output.get("title"), output.get("summary")
+        refusal = pulls.check_run_refusal(body["name"], status, conclusion, title, summary)
+        if refusal is not None:
+            raise _refused(refusal)
+        sha = body["head_sha"]
+        if sha not in self._git.commits:
+            raise ApiError(422, pulls.no_commit_message(sha))
+        try:
+            run = self._work.create_check_run(
+                sha,
+                body["name"],
+                conclusion=conclusion,
+                title=str(title),
+                summary=str(summary),
+                external_id=external,
+                app=self._app_of_token(),
+            )
+        except pulls.CheckRunRefusal as refused:
+            raise ApiError(422, refused.message) from None
+        return _Response(201, self._render_check_run(req.base, run))
 
     def _create_pull(self, req: _Request) -> _Response:
         body = self._object_body(req)

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from baton.core.model.decision import PullRequestPlan
+from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, NewTask, TaskCreationPlan
 from baton.core.model.events import Lineage
 from baton.errors import CommitRefused, TrackerError
@@ -337,3 +337,24 @@ def test_both_fakes_tell_the_commits_on_top_of_batons_last_alike() -> None:
     assert (ahead.descends, ahead.total, behind.descends, behind.commits) == (True, 1, False, ())
     assert unknown == Lineage(base=ahead.base, behind=1)
     assert over_http[1::2] == [1, 1, 1]
+
+
+def checks(world: World) -> list[object]:
+    """Baton's check run on a commit, a commit GitHub lacks, and what CI reads back of them."""
+    tracker = world.tracker
+    head = world.push(BRANCH, {"a.txt": "a"})
+    plan = CheckPlan(commit=head, conclusion="failure", title="failing", summary="1 fails")
+    posted = tracker.create_check_run(plan.model_copy(update={"external_id": "n1"}))
+    lacking = plan.model_copy(update={"commit": "0" * 40})
+    return [
+        posted.url.rsplit("/", 2)[-2],  # both link to the run's page
+        refusal(lambda: tracker.create_check_run(lacking)),
+        tracker.failing_checks(head),
+    ]
+
+
+def test_both_faces_post_a_check_run_and_refuse_one_alike() -> None:
+    over_http, in_memory = both(checks)
+
+    assert in_memory == over_http
+    assert over_http[0] == "runs"

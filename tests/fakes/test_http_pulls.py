@@ -166,6 +166,112 @@ def test_check_runs_are_the_latest_per_name_unless_all_and_paginated(
     assert failed.json() == {"total_count": 0, "check_runs": []}
 
 
+CHECK = {
+    "name": "Baton / tests",
+    "status": "completed",
+    "conclusion": "neutral",
+    "output": {"title": "red: 1 failing", "summary": "test_csv fails"},
+    "external_id": "n0nce",
+}
+
+
+def test_an_app_creates_a_check_run_as_github_answers_it(repo: Any, fake: FakeGitHub) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+
+    made = raw(fake, "POST", "/repos/octo/demo/check-runs", json={**CHECK, "head_sha": head})
+
+    assert made.status_code == 201
+    run = made.json()
+    assert (run["name"], run["head_sha"], run["status"], run["conclusion"]) == (
+        "Baton / tests",
+        head,
+        "completed",
+        "neutral",
+    )
+    assert run["external_id"] == "n0nce" and run["output"]["summary"] == "test_csv fails"
+    assert run["app"]["slug"] == "github-actions"
+    assert run["completed_at"] is not None and run["html_url"].endswith(f"/runs/{run['id']}")
+    listed = raw(fake, "GET", f"/repos/octo/demo/commits/{head}/check-runs").json()
+    assert [r["id"] for r in listed["check_runs"]] == [run["id"]]
+    assert fake.check_runs_on(head) == [run]
+    (seen,) = repo.get_commit(head).get_check_runs()
+    assert (seen.name, seen.conclusion, seen.external_id) == ("Baton / tests", "neutral", "n0nce")
+
+
+def test_a_conclusion_completes_the_run_and_a_run_without_one_stays_queued(
+    fake: FakeGitHub,
+) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+    concluded = {"name": "x", "head_sha": head, "conclusion": "success"}
+    assert raw(fake, "POST", "/repos/octo/demo/check-runs", json=concluded).json()["status"] == (
+        "completed"
+    )
+    started = raw(fake, "POST", "/repos/octo/demo/check-runs", json={"name": "y", "head_sha": head})
+    assert started.status_code == 201 and started.json()["conclusion"] is None
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        pytest.param(
+            {"name": ""},
+            {"resource": "CheckRun", "code": "missing_field", "field": "name"},
+            id="no name",
+        ),
+        pytest.param(
+            {"conclusion": None},
+            {
+                "resource": "CheckRun",
+                "code": "missing_field",
+                "field": "conclusion",
+                "message": "conclusion is required when status is completed",
+            },
+            id="completed without a conclusion",
+        ),
+        pytest.param(
+            {"conclusion": "passed"},
+            {"resource": "CheckRun", "code": "invalid", "field": "conclusion"},
+            id="a conclusion GitHub does not know",
+        ),
+        pytest.param(
+            {"output": {"title": "t", "summary": "x" * 65_536}},
+            {
+                "resource": "CheckRun",
+                "code": "custom",
+                "field": "summary",
+                "message": "summary is too long (maximum is 65535 characters)",
+            },
+            id="a summary over 65,535 characters",
+        ),
+        pytest.param(
+            {"output": {"summary": "no title"}},
+            {"resource": "CheckRun", "code": "missing_field", "field": "output"},
+            id="an output without its title",
+        ),
+    ],
+)
+def test_github_refuses_a_check_run_it_cannot_take(
+    fake: FakeGitHub, change: dict[str, Any], error: dict[str, str]
+) -> None:
+    head = fake.push(BRANCH, {"a.txt": "a"})
+    body = {**CHECK, "head_sha": head, **change}
+    if body["conclusion"] is None:
+        del body["conclusion"]
+
+    refused = raw(fake, "POST", "/repos/octo/demo/check-runs", json=body)
+
+    assert refused.status_code == 422
+    assert refused.json()["errors"] == [error]
+    assert fake.check_runs_on(head) == []
+
+
+def test_a_check_run_on_a_commit_github_lacks_is_refused(fake: FakeGitHub) -> None:
+    unknown = "0" * 40
+    refused = raw(fake, "POST", "/repos/octo/demo/check-runs", json={**CHECK, "head_sha": unknown})
+    assert refused.status_code == 422
+    assert refused.json()["message"] == f"No commit found for SHA: {unknown}"
+
+
 def test_a_merge_brings_the_branch_to_main_and_marks_the_pull_request(
     repo: Any, fake: FakeGitHub
 ) -> None:

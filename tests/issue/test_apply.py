@@ -1,16 +1,18 @@
 """A Decision as writes, in the order that survives a crash: the lost message, the record, the
 labels as a difference against what the issue may really carry, the marked message once, the
-reaction, the duplicates; and the labels' colours and descriptions as GitHub takes them."""
+reaction, the duplicates, then the check run (its failure said, never raised); and the labels'
+colours and descriptions as GitHub takes them."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from baton.core.model.decision import Decision, Outcome, Reaction
+from baton.core.model.decision import CheckPlan, Decision, Outcome, Reaction
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import HistoryEntry, Outbox, Record
+from baton.errors import TrackerError
 from baton.issue import record_comment
-from baton.issue.apply import apply, label_specs, plan
+from baton.issue.apply import Applied, apply, label_specs, plan, post_check
 from baton.issue.load import Loaded
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Policy
@@ -154,3 +156,73 @@ def test_apply_writes_through_the_tracker_and_says_each_step() -> None:
     assert applied.steps[2].startswith("message posted (comment ")
     bodies = [c.body for c in gh.comments_of(number)]
     assert any(body.endswith("\nMoving on.") for body in bodies)
+
+
+# --- the check run, after the record ------------------------------------------------------------
+def _checked(gh: MemoryGitHub) -> Decision:
+    head = gh.git.head("main")
+    assert head is not None
+    check = CheckPlan(
+        commit=head, conclusion="success", title="green", summary="all pass", external_id="n1"
+    )
+    return _moved(check=check)
+
+
+def test_a_decision_s_check_run_is_posted_once_and_said() -> None:
+    gh = MemoryGitHub()
+    decision = _checked(gh)
+    applied = Applied(steps=["record updated (revision 2)"])
+
+    post_check(decision, applied, gh)
+
+    assert decision.check is not None
+    (run,) = gh.check_runs_on(decision.check.commit)
+    assert (run.name, run.status, run.conclusion, run.external_id) == (
+        "Baton / tests",
+        "completed",
+        "success",
+        "n1",
+    )
+    assert (run.title, run.summary) == ("green", "all pass")
+    assert gh.calls["create_check_run"] == 1
+    said = f"posted the check run 'Baton / tests' on {run.head_sha[:7]} (success)"
+    assert applied.steps[-1] == said
+    assert applied.check_url.endswith(f"/runs/{run.id}") and applied.check_problem is None
+
+
+def test_no_check_run_asked_for_is_no_call() -> None:
+    gh = MemoryGitHub()
+    applied = Applied()
+    post_check(_moved(), applied, gh)
+    assert gh.calls["create_check_run"] == 0 and applied.steps == []
+
+
+def test_a_check_run_github_refuses_is_said_and_never_raised() -> None:
+    """The record is written before: the transition stands, the run says what was lost."""
+    gh = MemoryGitHub()
+    refused = TrackerError("GitHub refused posting the check run: 403 Resource not accessible")
+    gh.fail_next("create_check_run", refused)
+    applied = Applied()
+    decision = _checked(gh)
+    assert decision.check is not None
+
+    post_check(decision, applied, gh)
+
+    assert gh.check_runs == []
+    assert applied.check_problem == (
+        f"could not post the check run 'Baton / tests' on {decision.check.commit[:7]}: "
+        "GitHub refused posting the check run: 403 Resource not accessible"
+    )
+    assert applied.steps == [applied.check_problem]
+
+
+def test_a_check_run_on_a_commit_github_lacks_is_its_422_said() -> None:
+    gh = MemoryGitHub()
+    check = CheckPlan(commit="0" * 40, conclusion="failure", title="t", summary="s")
+    applied = Applied()
+    post_check(_moved(check=check), applied, gh)
+    assert applied.check_problem is not None
+    assert applied.check_problem == (
+        f"could not post the check run 'Baton / tests' on 0000000: No commit found for SHA: "
+        f"{'0' * 40}"
+    )

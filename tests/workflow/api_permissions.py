@@ -58,6 +58,7 @@ REST: list[tuple[str, str, tuple[str, str] | None]] = [
     ("GET", _REPO + "/pulls/{number}/reviews", ("pull-requests", READ)),
     ("GET", _REPO + "/pulls/{number}/reviews/{id}/comments", ("pull-requests", READ)),
     ("GET", _REPO + "/commits/{ref}/check-runs", ("checks", READ)),
+    ("POST", _REPO + "/check-runs", ("checks", WRITE)),  # the evidence's check run
     ("GET", _REPO + "/branches/{branch}", ("contents", READ)),
     ("GET", _REPO + "/git/ref/{ref}", ("contents", READ)),
     ("POST", _REPO + "/merges", ("contents", WRITE)),

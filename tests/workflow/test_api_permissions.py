@@ -2,7 +2,8 @@
 the HTTP scenarios (a lifecycle with its commits, pull request, reviews and CI, a pull request
 marked ready by a maintainer's label, a sweep, an epic, the agent's briefing) has a row in
 api_permissions.py, and each job's `permissions:` (and the App token's `permission-*` inputs) is
-the union of the rows of the commands it runs."""
+the union of the rows of the commands it runs. A report whose decision asks for a check run (the
+evidence's, issue 26) runs with the stand-in of the proof rules (support/baton_with_checks.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from baton.core.model.record import Record
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.epic_http import EpicPlayer, Play
+from support.evidence_http import CHECK_RUNS, beside, entered, evidence_on, report, with_checks
 from support.expressions import CALLER, EXPANDED, REUSABLE, ROOT, jobs, workflow
 from workflow.api_permissions import READ, WRITE, Grant, Request, mutation_fields, needs, union
 
@@ -92,6 +94,17 @@ def _briefing(workdir: Path) -> None:
         assert step.returncode == 0, step.stdout + step.stderr
 
 
+def _checked(workdir: Path) -> None:
+    """A report with evidence whose decision asks for a check run: the report job posts it."""
+    with FakeGitHub() as fake, pytest.MonkeyPatch.context() as patch:
+        with_checks(patch)
+        action = ActionRunner(fake, workdir)
+        number, handover = entered(action, fake)
+        beside(action, evidence_on(fake).model_dump_json().encode())
+        step = report(action, number, handover)
+        assert CHECK_RUNS in step.calls, step.stdout + step.stderr
+
+
 @pytest.fixture(scope="module")
 def requests(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[Request]]:
     """Every request of the scenarios, by the command that made it."""
@@ -114,6 +127,7 @@ def requests(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[Request]
         bench.sweep_calls(tmp_path_factory.mktemp("sweep"), total=12, in_workflow=4, due=2)
         _epic(tmp_path_factory.mktemp("epic"))
         _briefing(tmp_path_factory.mktemp("briefing"))
+        _checked(tmp_path_factory.mktemp("checked"))
     return made
 
 

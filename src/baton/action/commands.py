@@ -137,6 +137,8 @@ def _from_result(result: RunResult, settings: Settings, tracker: ActionTracker) 
     outcome.log.extend(result.notes)
     if calls is not None:
         outcome.log.append(f"GitHub API calls: {calls}")
+    if result.applied and result.applied.check_problem:
+        outcome.warnings.append(result.applied.check_problem)
     outcome.warnings.extend(transport_notes(tracker))
     return outcome
 
@@ -272,12 +274,14 @@ def report_command(
     state: str | None,
     agent: str | None,
     changeset_path: Path | None = None,
+    evidence_path: Path | None = None,
     handover: str = "",
 ) -> CommandResult:
     """`baton report`: apply an agent's result, commit its changeset, chain the next run.
     `handover`: the attempt the agent's run was dispatched for (`<nonce>[.<digest>]`), from
-    the dispatch or the baton job, never from the agent's job: a report for another is stale."""
-    from baton.action.handback import read_agent_result, read_changeset
+    the dispatch or the baton job, never from the agent's job: a report for another is stale.
+    `evidence_path`: what `baton verify` saw, carried to the rules (unreadable: the reason)."""
+    from baton.action.handback import evidence_beside, read_agent_result, read_changeset
     from baton.core.model.agent_result import AgentResult
     from baton.core.model.events import report
     from baton.core.model.work import ChangesetFacts
@@ -300,6 +304,9 @@ def report_command(
             changeset = read_changeset(changeset_path) if changeset_path else None
         except InvalidChangeset as exc:
             unreadable = str(exc)
+        # Evidence that cannot be read is the rules' to judge, with the reason (in a proof
+        # state a failed attempt; elsewhere nothing): never the run's error.
+        evidence, evidence_problem = evidence_beside(evidence_path)
         tracker = make_tracker(env, settings)
         event = report(
             issue,
@@ -310,6 +317,8 @@ def report_command(
             run_id=env.run_id,
             state=state,
             nonce=handover.partition(".")[0].strip(),
+            evidence=evidence,
+            evidence_problem=evidence_problem,
         )
         if unreadable is not None:
             refused = ChangesetFacts(status="refused", problems=[unreadable])
@@ -318,6 +327,8 @@ def report_command(
         outcome = handle_event(env, settings, tracker, event, chain=chain, changeset=changeset)
         if error is not None:
             outcome.warnings.append(f"the agent's result was refused: {error}")
+        if evidence_problem is not None:
+            outcome.warnings.append(f"the evidence was not read: {evidence_problem}")
         if chain is None and outcome.outputs.get("agent"):
             outcome.log.append("GITHUB_WORKFLOW_REF is not set: the next agent was not dispatched")
         return outcome

@@ -7,6 +7,7 @@ that reaches the summary goes through `core.markdown`'s escaping here.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from baton.core.model.decision import Decision
@@ -61,6 +62,7 @@ def decision_summary(result: RunResult, settings: Settings, calls: str | None) -
     chosen = result.settings or settings
     lines += work_lines(result.record, chosen)
     lines += run_cost_lines(result.event)
+    lines += evidence_lines(result.event)
     lines += epic_lines(result.record)
     if calls is not None:
         lines += ["", f"GitHub API calls this run: {calls}"]
@@ -82,6 +84,42 @@ def run_cost_lines(event: Event | None) -> list[str]:
     if not isinstance(event, AgentReported) or event.result is None:
         return []
     return ["", f"This agent run: {markdown.escape(budget.describe_cost(event.result.cost))}"]
+
+
+FAILING_SHOWN = 10  # failing tests the summary lists; the evidence file has them all
+
+
+def evidence_lines(event: Event | None) -> list[str]:
+    """What `baton verify` saw, as the report carried it: its verdict, the counts, the first
+    failing tests with their messages (the tests' own text: escaped); or why it was not read."""
+    if not isinstance(event, AgentReported):
+        return []
+    if event.evidence_problem:
+        return ["", f"Evidence: not read: {markdown.escape(event.evidence_problem)}"]
+    evidence = event.evidence
+    if evidence is None:
+        return []
+    counts = Counter(test.outcome for test in evidence.tests)
+    lines = [
+        "",
+        f"Evidence of the tests on `{evidence.commit[:7]}` (Baton's rules judge it again from "
+        f"its tests): {markdown.escape(evidence.reason)}",
+        "",
+        "| verdict | passed | failed | error | skipped |",
+        "|---|---|---|---|---|",
+        f"| {evidence.verdict} | {counts['passed']} | {counts['failed']} | {counts['error']} "
+        f"| {counts['skipped']} |",
+    ]
+    failing = [test for test in evidence.tests if test.outcome in ("failed", "error")]
+    if failing:
+        lines += ["", "| failing test | outcome | message |", "|---|---|---|"]
+        lines += [
+            f"| {markdown.cell(test.id)} | {test.outcome} | {markdown.cell(test.message, 300)} |"
+            for test in failing[:FAILING_SHOWN]
+        ]
+    if len(failing) > FAILING_SHOWN:
+        lines += ["", f"… and {len(failing) - FAILING_SHOWN} more failing (baton-evidence.json)"]
+    return lines
 
 
 def epic_lines(record: Record | None) -> list[str]:

@@ -36,7 +36,7 @@ PERMISSIONS: dict[str, str] = {
     "issues": "write",  # the record, labels and messages
     "pull-requests": "write",  # the draft pull request
     "actions": "write",  # dispatching the next agent's run
-    "checks": "read",  # the failing checks sent back to the developer
+    "checks": "write",  # the failing checks sent back; the evidence's check run (Baton / tests)
 }
 
 RECORD_SECRET = "BATON_RECORD_SECRET"  # signs the record comment

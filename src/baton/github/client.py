@@ -2,9 +2,10 @@
 
 A run reads with one GraphQL query and writes with one GraphQL mutation document (`issues`,
 `issue_writes`, `batch_write`); an agent's changeset is one signed commit (`git`); the pull
-request opens over REST (`pulls`); an epic's tasks are created in batches (`sub_issues`). Every
-call goes through `transport`, which owns retries, the call budget, the counting and the
-fall-back to REST, and is the only module importing PyGithub.
+request opens over REST (`pulls`); an epic's tasks are created in batches (`sub_issues`); a
+check run is posted over REST (`checks`). Every call goes through `transport`, which owns
+retries, the call budget, the counting and the fall-back to REST, and is the only module
+importing PyGithub.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from baton.github.batch_write import write_batched
+from baton.github.checks import GitHubChecks
 from baton.github.git import GitHubGit
 from baton.github.issue_writes import GitHubIssueWrites
 from baton.github.issues import GitHubIssues
@@ -28,7 +30,13 @@ if TYPE_CHECKING:
 
 
 class GitHubTracker(
-    GitHubIssues, GitHubIssueWrites, GitHubGit, GitHubPullRequests, GitHubSubIssues, GitHubPages
+    GitHubIssues,
+    GitHubIssueWrites,
+    GitHubGit,
+    GitHubPullRequests,
+    GitHubSubIssues,
+    GitHubPages,
+    GitHubChecks,
 ):
     """`baton.github.tracker.Tracker` (and `Transported`): the roles over one transport,
     sharing what the reads learned."""

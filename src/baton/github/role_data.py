@@ -130,6 +130,14 @@ class OpenedPullRequest:
 
 
 @dataclass(frozen=True)
+class PostedCheck:
+    """A check run GitHub created on a commit: its id and its page."""
+
+    id: int
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class FirstCommit:
     """A commit and the draft pull request asked for in the same request: `opened`, or the
     `problem` GitHub gave for not opening it. GitHub runs the second field whatever became of

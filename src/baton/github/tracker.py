@@ -2,8 +2,9 @@
 
 A step asks for the roles it uses, so its signature says what it may touch: `Issues` (the issue
 and its record, the clock), `Git` (branches, commits, merges), `PullRequests` (the pull request,
-its reviews and checks), `SubIssues` (an epic's tasks and their dependencies) and `Meter` (the
-calls made). `Tracker` is all of them, for the places that truly need every one.
+its reviews and checks), `SubIssues` (an epic's tasks and their dependencies), `Checks` (the
+check runs Baton posts) and `Meter` (the calls made). `Tracker` is all of them, for the places
+that truly need every one.
 
 Two implementations: `github.client.GitHubTracker` (the Action, composed of one module per role
 over `github.transport`) and `sim.memory_github.MemoryGitHub` (in memory: `baton demo`,
@@ -15,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from baton.core.model.decision import PullRequestPlan
+from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
 from baton.core.model.events import CheckNote, Lineage, ReviewNote
 from baton.core.model.issue_facts import Comment, IssueInfo
@@ -31,6 +32,7 @@ from baton.github.role_data import (
     LabelSpec,
     OpenedIssue,
     OpenedPullRequest,
+    PostedCheck,
     Snapshot,
     SubIssue,
     TreeAsk,
@@ -209,6 +211,18 @@ class SubIssues(Protocol):
         ...
 
 
+class Checks(Protocol):
+    """The check runs Baton posts on commits: what the evidence that settled a state showed
+    (`Decision.check`), so the commit and its pull request show it too."""
+
+    def create_check_run(self, plan: CheckPlan) -> PostedCheck:
+        """Post `plan` on its commit, completed with its conclusion (REST `POST /check-runs`,
+        one call, never repeated after a 5xx: GitHub may have created it). Raises
+        `TrackerError` with GitHub's answer when it refuses (a token without `checks: write`,
+        a commit it does not know)."""
+        ...
+
+
 class Meter(Protocol):
     """What a tracker counts of its own calls, for the job summary and the benchmarks."""
 
@@ -244,7 +258,7 @@ class RepositorySetup(Protocol):
     def label_names(self) -> list[str]: ...
 
 
-class Tracker(Issues, Git, PullRequests, SubIssues, Meter, Protocol):
+class Tracker(Issues, Git, PullRequests, SubIssues, Checks, Meter, Protocol):
     """Every GitHub operation Baton makes: what one run on one issue may need, and what the
     sweep hands on to it."""
 
@@ -299,6 +313,7 @@ __all__ = [
     "Board",
     "BranchHead",
     "ChangedFile",
+    "Checks",
     "CommitFacts",
     "CommitRequest",
     "DispatchTarget",
@@ -311,6 +326,7 @@ __all__ = [
     "OpenedIssue",
     "OpenedPullRequest",
     "Pages",
+    "PostedCheck",
     "PullRequests",
     "RepositorySetup",
     "Snapshot",

@@ -4,9 +4,11 @@
 1. the record (the memory) — so a run that dies later leaves labels the next run repairs;
 2. the labels (a projection of the record) — only the difference is changed;
 3. the one message for humans, and the reaction on the comment acted on;
-4. duplicate record comments left by racing runs are removed (the oldest is kept).
-`plan` turns a Decision into these `Writes`; the Tracker carries them out in one call (GraphQL)
-or one per step. Dispatching the next agent is the caller's step, after all of these.
+4. duplicate record comments left by racing runs are removed (the oldest is kept);
+5. the decision's check run (`post_check`), once the record that settled it is written: its
+   failure is said, never raised, so the transition stands.
+`plan` turns a Decision into the `Writes` of 0-4; the Tracker carries them out in one call
+(GraphQL) or one per step. Dispatching the next agent is the caller's step, after all of these.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from datetime import UTC, datetime
 from baton.core.model.decision import Decision
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.rules.labels import colour_of
-from baton.github.tracker import Issues, LabelChange, LabelSpec, Writes, Written
+from baton.errors import TrackerError
+from baton.github.tracker import Checks, Issues, LabelChange, LabelSpec, Writes, Written
 from baton.issue import record_comment
 from baton.issue.load import Loaded
 from baton.workflow.config import Policy
@@ -34,6 +37,8 @@ class Applied:
     comment_id: int | None = None
     # The record comment as written (a hand-over binds to it); what was done is the rest.
     record_body: str | None = field(default=None, compare=False)
+    check_url: str = ""  # the check run posted (`post_check`), its page
+    check_problem: str | None = None  # why it could not be posted
 
 
 def label_specs(workflow: Workflow, policy: Policy) -> dict[str, LabelSpec]:
@@ -63,6 +68,24 @@ def apply(
     )
     written = tracker.write(writes)
     return _account(decision, loaded, issue, writes, written)
+
+
+def post_check(decision: Decision, applied: Applied, tracker: Checks) -> None:
+    """The decision's check run, after the record that settled it was written; once, as the
+    decision is applied once (a re-run of the same report is stale and carries none). GitHub
+    refusing it (a token without `checks: write`) or failing is said: the transition stands."""
+    check = decision.check
+    if check is None:
+        return
+    where = f"the check run {check.name!r} on {check.commit[:7]}"
+    try:
+        posted = tracker.create_check_run(check)
+    except TrackerError as exc:
+        applied.check_problem = f"could not post {where}: {exc}"
+        applied.steps.append(applied.check_problem)
+        return
+    applied.check_url = posted.url
+    applied.steps.append(f"posted {where} ({check.conclusion})")
 
 
 def plan(

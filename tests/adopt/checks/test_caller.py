@@ -13,13 +13,13 @@ PATH = ".github/workflows/baton.yml"
 CALLER = plan("claude", RELEASE).files[PATH]
 PERMISSIONS = (
     "  fix: give the job `permissions: {contents: write, issues: write, pull-requests: write, "
-    "actions: write, checks: read}`"
+    "actions: write, checks: write}`"
 )
 
 
 JOB_PERMISSIONS = (
     "    permissions:\n      contents: write\n      issues: write\n      pull-requests: write\n"
-    "      actions: write\n      checks: read\n"
+    "      actions: write\n      checks: write\n"
 )
 
 
@@ -84,12 +84,20 @@ CASES = [
         id="a caller with the state but not the attempt",
     ),
     pytest.param(
-        _edited("      checks: read\n", ""),
+        _edited("      checks: write\n", ""),
         [
-            f"error: {PATH}: job `baton` does not grant checks: read, which Baton's jobs need",
+            f"error: {PATH}: job `baton` does not grant checks: write, which Baton's jobs need",
             PERMISSIONS,
         ],
         id="a permission left out",
+    ),
+    pytest.param(
+        _edited("      checks: write\n", "      checks: read\n"),
+        [
+            f"error: {PATH}: job `baton` does not grant checks: write, which Baton's jobs need",
+            PERMISSIONS,
+        ],
+        id="a caller from before the evidence's check run, granting checks: read",
     ),
     pytest.param(
         _edited("      actions: write\n", "      actions: read\n"),
@@ -196,7 +204,7 @@ def test_read_all_and_the_workflows_own_permissions_are_read() -> None:
     read_all = _lines(_edited(JOB_PERMISSIONS, "    permissions: read-all\n"))
     assert read_all == [
         f"error: {PATH}: job `baton` does not grant contents: write, issues: write, "
-        "pull-requests: write, actions: write, which Baton's jobs need",
+        "pull-requests: write, actions: write, checks: write, which Baton's jobs need",
         PERMISSIONS,
     ]
     # No job-level grant: the workflow's own `permissions:` is what the job gets.
@@ -204,7 +212,7 @@ def test_read_all_and_the_workflows_own_permissions_are_read() -> None:
     assert _lines(top) == []
     assert _lines(_edited(JOB_PERMISSIONS, "")) == [
         f"error: {PATH}: job `baton` does not grant contents: write, issues: write, "
-        "pull-requests: write, actions: write, checks: read, which Baton's jobs need",
+        "pull-requests: write, actions: write, checks: write, which Baton's jobs need",
         PERMISSIONS,
     ]
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from baton.sim.github.issues import User
-from baton.sim.github.pulls import PullRequestRefusal, check_summary
+from baton.sim.github.pulls import CheckRunRefusal, PullRequestRefusal, check_summary
 from baton.sim.github.state import GitHubState
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -92,6 +92,61 @@ def test_the_latest_run_of_each_check_supersedes_the_earlier_ones(state: GitHubS
         "in_progress",
         None,
     )
+
+
+def test_an_app_s_check_run_is_completed_by_its_conclusion_and_kept_with_its_reference(
+    state: GitHubState,
+) -> None:
+    head = state.git.refs["fix"]
+    made = state.pulls.create_check_run(
+        head, "Baton / tests", conclusion="neutral", title="red", summary="s", external_id="n1"
+    )
+    again = state.pulls.create_check_run(
+        head, "Baton / tests", conclusion=None, title="", summary=""
+    )
+    assert (made.status, made.conclusion, made.external_id, made.app) == (
+        "completed",
+        "neutral",
+        "n1",
+        "github-actions",
+    )
+    assert again.status == "in_progress"
+    assert state.pulls.runs_on(head) == [again, made]  # newest first, as `filter=all`
+    assert state.pulls.latest_runs(head) == [again]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        pytest.param({"name": " "}, "CheckRun.name is missing field", id="no name"),
+        pytest.param(
+            {"conclusion": "passed"}, "CheckRun.conclusion is invalid", id="an unknown conclusion"
+        ),
+        pytest.param(
+            {"summary": "x" * 65_536},
+            "summary is too long (maximum is 65535 characters)",
+            id="a summary over the limit",
+        ),
+        pytest.param(
+            {"head_sha": "0" * 40}, f"No commit found for SHA: {'0' * 40}", id="an unknown commit"
+        ),
+    ],
+)
+def test_github_refuses_a_check_run_word_for_word(
+    state: GitHubState, fields: dict[str, str], message: str
+) -> None:
+    given = {"head_sha": state.git.refs["fix"], "name": "t", "conclusion": "success"}
+    given |= {"title": "t", "summary": "s"} | fields
+    with pytest.raises(CheckRunRefusal) as refused:
+        state.pulls.create_check_run(
+            given["head_sha"],
+            given["name"],
+            conclusion=given["conclusion"],
+            title=given["title"],
+            summary=given["summary"],
+        )
+    assert refused.value.message == message
+    assert state.pulls.check_runs == []
 
 
 def test_a_checks_summary_is_its_title_then_its_first_lines() -> None:

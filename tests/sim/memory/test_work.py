@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from baton.core.model.decision import PullRequestPlan
+from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.events import ReviewNote
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
@@ -459,3 +459,31 @@ def test_the_commits_on_top_of_batons_last_name_their_accounts_in_one_call(
     assert (found.base, found.descends, found.total) == (ours, True, 2)
     assert not gh.lineage(stranger.oid, ours).descends
     assert not gh.lineage(ours, "f" * 40).descends, "a commit GitHub does not know"
+
+
+# --- the check runs Baton posts ----------------------------------------------------------------
+def test_a_check_run_is_posted_in_one_call_and_listed_for_its_commit(gh: MemoryGitHub) -> None:
+    head = gh.git.head("main")
+    assert head is not None
+    plan = CheckPlan(commit=head, conclusion="failure", title="t", summary="s", external_id="n")
+
+    posted = gh.create_check_run(plan)
+
+    (run,) = gh.check_runs_on(head)
+    assert (run.id, run.name, run.conclusion, run.external_id) == (
+        posted.id,
+        "Baton / tests",
+        "failure",
+        "n",
+    )
+    assert posted.url == f"https://github.com/octo/demo/runs/{run.id}"
+    assert gh.calls["create_check_run"] == 1
+    assert gh.failing_checks(head)[0].name == "Baton / tests"
+
+
+def test_a_check_run_github_refuses_is_its_422(gh: MemoryGitHub) -> None:
+    plan = CheckPlan(commit="0" * 40, conclusion="success", title="t", summary="s")
+    with pytest.raises(TrackerError) as refused:
+        gh.create_check_run(plan)
+    assert refused.value.status == 422
+    assert refused.value.said == f"No commit found for SHA: {'0' * 40}"

@@ -252,11 +252,15 @@ def report(
     actor: str = "baton",
     state: str | None = None,
     nonce: str = "",
+    evidence: Evidence | None = None,
+    evidence_problem: str | None = None,
 ) -> AgentReported:
     return AgentReported(
         run_id=run_id,
         state=state,
         nonce=nonce,
+        evidence=evidence,
+        evidence_problem=evidence_problem,
         id=f"report:{run_id}" if run_id else "",
         issue=bare_issue(number),
         actor=Actor(login=actor, is_bot=True),

@@ -6,7 +6,7 @@ word, and how a check run reads. Stdlib only (but for Baton's one list of failed
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from baton.core.rules import triage
@@ -113,6 +113,59 @@ class CheckRun:
     title: str
     summary: str
     text: str
+    external_id: str = ""  # the poster's own reference for the run (Baton: the attempt)
+    app: str = "github-actions"  # the App whose token created it (GITHUB_TOKEN: Actions')
+
+
+CHECK_STATUSES = ("queued", "in_progress", "completed")
+CHECK_CONCLUSIONS = (
+    "action_required",
+    "cancelled",
+    "failure",
+    "neutral",
+    "success",
+    "skipped",
+    "stale",
+    "timed_out",
+)
+CHECK_OUTPUT_LIMIT = 65_535  # characters of a check run's output summary (and text)
+
+
+def no_commit_message(sha: str) -> str:
+    return f"No commit found for SHA: {sha}"
+
+
+def check_run_refusal(
+    name: object, status: object, conclusion: object, title: object, summary: object
+) -> rules.Refusal | None:
+    """GitHub's checks on a new check run (`POST /check-runs`): a name; a known status and
+    conclusion, a conclusion when completed; an output's title and summary, the summary at
+    most 65,535 characters. The head commit is the repository's to know (`no_commit_message`)."""
+    if not isinstance(name, str) or not name.strip():
+        return rules.Refusal("CheckRun", "name", "missing_field")
+    if status not in CHECK_STATUSES:
+        return rules.Refusal("CheckRun", "status", "invalid")
+    if conclusion is not None and conclusion not in CHECK_CONCLUSIONS:
+        return rules.Refusal("CheckRun", "conclusion", "invalid")
+    if status == "completed" and conclusion is None:
+        message = "conclusion is required when status is completed"
+        return rules.Refusal("CheckRun", "conclusion", "missing_field", message)
+    if not isinstance(title, str) or not isinstance(summary, str):
+        return rules.Refusal("CheckRun", "output", "missing_field")
+    if len(summary) > CHECK_OUTPUT_LIMIT:
+        message = f"summary is too long (maximum is {CHECK_OUTPUT_LIMIT} characters)"
+        return rules.Refusal("CheckRun", "summary", "custom", message)
+    return None
+
+
+class CheckRunRefusal(Exception):
+    """GitHub refused to create a check run (422): `refusal` for a field, else the head
+    commit it does not know (`message` says so, as GitHub does)."""
+
+    def __init__(self, message: str, refusal: rules.Refusal | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.refusal = refusal
 
 
 class PullRequests:
@@ -252,6 +305,39 @@ class PullRequests:
         )
         self.check_runs.append(run)
         return run
+
+    def create_check_run(
+        self,
+        head_sha: str,
+        name: str,
+        *,
+        conclusion: str | None,
+        title: str,
+        summary: str,
+        external_id: str = "",
+        app: str = "github-actions",
+    ) -> CheckRun:
+        """A check run an App posts on a commit (`POST /check-runs`): completed with its
+        conclusion, or in progress without one; GitHub's refusal (`CheckRunRefusal`) of a
+        field, or of a commit the repository lacks."""
+        status = "in_progress" if conclusion is None else "completed"
+        refusal = check_run_refusal(name, status, conclusion, title, summary)
+        if refusal is not None:
+            raise CheckRunRefusal(str(refusal), refusal)
+        if head_sha not in self._git.commits:
+            raise CheckRunRefusal(no_commit_message(head_sha))
+        run = self.add_check_run(head_sha, name, conclusion, title, summary, "")
+        made = replace(run, external_id=external_id, app=app)
+        self.check_runs[-1] = made
+        return made
+
+    def runs_on(self, head_sha: str) -> list[CheckRun]:
+        """Every check run on a commit, newest first (GitHub's `filter=all`)."""
+        return sorted(
+            (run for run in self.check_runs if run.head_sha == head_sha),
+            key=lambda run: run.id,
+            reverse=True,
+        )
 
     def latest_runs(self, head_sha: str) -> list[CheckRun]:
         """The most recent run of each check on a commit (GitHub's `filter=latest`)."""

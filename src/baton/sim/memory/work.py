@@ -1,5 +1,5 @@
 """The `Tracker` calls on the work product: branches, commits (`createCommitOnBranch`), pull
-requests, their reviews and failing checks.
+requests, their reviews, failing checks and the check runs Baton posts.
 """
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from baton.core.model.decision import PullRequestPlan
+from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.events import CheckNote, LaterCommit, Lineage, ReviewNote
 from baton.core.model.issue_facts import Actor
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
@@ -18,6 +18,7 @@ from baton.github.tracker import (
     CommitRequest,
     FirstCommit,
     OpenedPullRequest,
+    PostedCheck,
     TreeAsk,
     TreeRead,
 )
@@ -230,6 +231,28 @@ class WorkCalls(MemoryBase):
             for run in latest.values()
             if run.conclusion in pulls.FAILED_CONCLUSIONS
         ]
+
+    def create_check_run(self, plan: CheckPlan) -> PostedCheck:
+        """REST `POST /check-runs` (`create_check_run` in `calls`): completed with the plan's
+        conclusion, or GitHub's 422 for a field or a commit the repository lacks."""
+        self._call("create_check_run")
+        try:
+            run = self.work.create_check_run(
+                plan.commit,
+                plan.name,
+                conclusion=plan.conclusion,
+                title=plan.title,
+                summary=plan.summary,
+                external_id=plan.external_id,
+            )
+        except pulls.CheckRunRefusal as refused:
+            raise TrackerError(refused.message, status=422, said=refused.message) from None
+        self.log.append(f"check {plan.name} {plan.conclusion} on {plan.commit[:7]} posted")
+        return PostedCheck(id=run.id, url=f"https://github.com/{self.state.repo}/runs/{run.id}")
+
+    def check_runs_on(self, head_sha: str) -> list[CheckRun]:
+        """Every check run on a commit, newest first, as a test or a scenario reads them."""
+        return self.work.runs_on(head_sha)
 
     def lineage(self, base: str, commit: str) -> Lineage:
         """REST compare `base...commit`, its first page of 100 commits (`lineage` in `calls`):
