@@ -74,7 +74,9 @@ def test_inits_files_pass_actionlint_zizmor_and_then_doctor(
     env = {"GITHUB_TOKEN": fake.token, "GITHUB_API_URL": fake.url}
     doctor = runner.invoke(cli, ["doctor", "--repo", fake.repo_full_name], env=env)
     assert doctor.exit_code == 0, doctor.output
-    assert doctor.output.splitlines()[-1] == "Baton's setup looks right: 0 errors, 1 warning."
+    assert doctor.output.splitlines()[-1] == (
+        "Baton's setup looks right: 0 errors, 1 warning, 1 note."
+    )
 
 
 def test_init_refuses_to_overwrite_in_one_line(tmp_path: Path) -> None:

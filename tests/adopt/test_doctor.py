@@ -23,6 +23,13 @@ STATUS_LABELS = (
 CREATED_ON_USE = (
     "  fix: nothing to do: Baton creates each one, with its colour, the first time it is used"
 )
+# The starter config has no `tests:`: said as a note, after everything to fix (issue 26).
+NO_TESTS = [
+    "note: no `tests:` in the config: transitions rest on agents' reports; creating_tests, "
+    "running_tests: their proof is ignored without `tests:` (with it, the tests' verdict "
+    "settles them: docs/evidence.md)",
+    "  fix: add `tests:` to the config (docs/evidence.md)",
+]
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
@@ -31,7 +38,8 @@ def test_a_repository_set_up_as_init_says_has_nothing_wrong(fake: FakeGitHub, ag
     assert doctor_report(fake) == [
         STATUS_LABELS,
         CREATED_ON_USE,
-        "Baton's setup looks right: 0 errors, 1 warning.",
+        *NO_TESTS,
+        "Baton's setup looks right: 0 errors, 1 warning, 1 note.",
     ]
     assert {call.method for call in fake.requests} == {"GET"}  # doctor changes nothing
 
@@ -46,12 +54,13 @@ def test_a_repository_without_baton_has_one_error_and_its_fix(fake: FakeGitHub) 
 
 def test_what_needs_admin_is_unchecked_for_a_writers_token_not_a_crash(ready: FakeGitHub) -> None:
     ready.token_is_admin = False
-    assert doctor_report(ready)[-5:] == [
+    assert doctor_report(ready)[-7:] == [
         "cannot check: the Actions secrets: GitHub answered 403",
         "  fix: use a token with admin on the repository (fine-grained: Secrets read)",
         "cannot check: the Actions settings: GitHub answered 403",
         "  fix: use a token with admin on the repository (fine-grained: Administration read)",
-        "Baton's setup looks right: 0 errors, 1 warning, 2 not checked.",
+        *NO_TESTS,
+        "Baton's setup looks right: 0 errors, 1 warning, 2 not checked, 1 note.",
     ]
 
 
@@ -136,7 +145,7 @@ def test_a_yaml_alias_bomb_in_a_workflow_is_refused_quickly_in_one_line(ready: F
         "warning: .github/workflows/a-laughs.yml: not read: line 7: its aliases expand to more "
         "than 4,194,304 characters of values (a YAML alias bomb?)"
     ) in lines
-    assert lines[-1] == "Baton's setup looks right: 0 errors, 2 warnings."
+    assert lines[-1] == "Baton's setup looks right: 0 errors, 2 warnings, 1 note."
 
 
 def test_an_alias_in_the_config_is_an_error_in_one_line(ready: FakeGitHub) -> None:

@@ -26,3 +26,11 @@ def test_nothing_found_is_said_plainly() -> None:
     assert report([warning("a"), warning("b")])[-1] == (
         "Baton's setup looks right: 0 errors, 2 warnings."
     )
+
+
+def test_notes_are_counted_last_and_never_make_the_setup_need_fixing() -> None:
+    from baton.adopt.findings import Finding, Level
+
+    notes = [Finding(level=Level.note, what="a"), Finding(level=Level.note, what="b")]
+    assert report(notes) == ["note: a", "note: b", "Baton's setup looks right: 0 errors, 2 notes."]
+    assert report(notes[:1])[-1] == "Baton's setup looks right: 0 errors, 1 note."

@@ -8,7 +8,13 @@ from typing import TypeVar
 
 from baton.adopt.checks.caller import check_caller, missing, unparsed
 from baton.adopt.checks.inputs import check_agent, check_inputs
-from baton.adopt.checks.repository import check_actions, check_config, check_labels, check_secrets
+from baton.adopt.checks.repository import (
+    check_actions,
+    check_config,
+    check_labels,
+    check_secrets,
+    evidence_notes,
+)
 from baton.adopt.findings import Finding, Level, unchecked
 from baton.adopt.needs import WORKFLOWS_DIR
 from baton.errors import TrackerError
@@ -81,6 +87,7 @@ def diagnose(setup: RepositorySetup) -> list[Finding]:
         opens = settings.policy.work.pull_request if settings else True
         findings += check_actions(actions, pull_requests=opens)
     if settings is not None:
+        findings += evidence_notes(settings)
         labels = reader.read("the labels", _CONTENTS, setup.label_names)
         if labels is not None:
             findings += check_labels(labels, settings)
@@ -88,7 +95,7 @@ def diagnose(setup: RepositorySetup) -> list[Finding]:
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:
-    rank = {Level.error: 0, Level.warning: 1, Level.unchecked: 2}
+    rank = {Level.error: 0, Level.warning: 1, Level.unchecked: 2, Level.note: 3}
     return sorted(findings, key=lambda f: rank[f.level])
 
 

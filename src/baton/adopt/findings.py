@@ -11,6 +11,7 @@ class Level(StrEnum):
     error = "error"  # Baton will not work until it is fixed
     warning = "warning"  # Baton works; something is worth knowing
     unchecked = "cannot check"  # the token may not read it
+    note = "note"  # Baton works as configured; how it will behave
 
 
 class Finding(BaseModel):
@@ -43,10 +44,12 @@ def report(findings: list[Finding]) -> list[str]:
     """Every finding, then one line counting them."""
     errors = sum(f.level is Level.error for f in findings)
     counts = [f"{errors} error{'s' * (errors != 1)}"]
-    for level, name in ((Level.warning, "warning"), (Level.unchecked, "not checked")):
+    named = ((Level.warning, "warning"), (Level.unchecked, "not checked"), (Level.note, "note"))
+    for level, name in named:
         count = sum(f.level is level for f in findings)
         if count:
-            counts.append(f"{count} {name}{'s' * (count != 1 and level is Level.warning)}")
+            plural = count != 1 and level is not Level.unchecked
+            counts.append(f"{count} {name}{'s' * plural}")
     lines = [line for finding in findings for line in finding.lines()]
     verdict = "Baton's setup looks right" if not errors else "Baton's setup needs fixing"
     return [*lines, f"{verdict}: {', '.join(counts)}."]

@@ -10,6 +10,7 @@ from baton.adopt.checks.repository import (
     check_config,
     check_labels,
     check_secrets,
+    evidence_notes,
 )
 from baton.adopt.findings import Finding
 from baton.github.tracker import ActionsSettings
@@ -136,3 +137,18 @@ def test_labels_humans_pick_must_exist_status_labels_are_created_by_baton() -> N
         f"warning: 1 status labels do not exist yet: {statuses[0]}",
         "  fix: nothing to do: Baton creates each one, with its colour, the first time it is used",
     ]
+
+
+def test_what_moves_the_states_is_one_note_as_validate_says_it() -> None:
+    _, plain = check_config(".github/baton.yml", "workflow: approval-gate\n")
+    assert plain is not None
+    (said,) = evidence_notes(plain)
+    assert said.level == "note"
+    assert said.what == "no `tests:` in the config: transitions rest on agents' reports"
+    assert said.fix == "add `tests:` to the config (docs/evidence.md)"
+    text = "workflow: test-first\ntests: {command: pytest}\n"
+    _, proved = check_config(".github/baton.yml", text)
+    assert proved is not None
+    (said,) = evidence_notes(proved)
+    assert said.what == "settled by evidence (`tests:`): writing_tests, proving"
+    assert said.fix == ""

@@ -3,10 +3,11 @@ depends on, the config file (read with Baton's own loader) and the labels Baton 
 
 from __future__ import annotations
 
-from baton.adopt.findings import Finding, error, warning
+from baton.adopt.findings import Finding, Level, error, warning
 from baton.adopt.needs import APPROVE_SETTING, RECORD_SECRET
 from baton.errors import BatonError
 from baton.github.tracker import ActionsSettings
+from baton.workflow.checks import proof_notes
 from baton.workflow.config import Settings, parse_config
 from baton.workflow.sources import WorkflowFileReader
 
@@ -85,6 +86,14 @@ def check_config(
         fix = f"baton validate --config {path} lists every problem"
         return [error(f"{where}{first}{more}", fix)], None
     return [], settings
+
+
+def evidence_notes(settings: Settings) -> list[Finding]:
+    """What moves the issue's states, as `baton validate` says it: with `tests:` and proof
+    states, the tests' evidence; otherwise the agents' reports (docs/evidence.md). One note."""
+    notes = proof_notes(settings.workflow, settings.config.tests)
+    fix = "add `tests:` to the config (docs/evidence.md)" if settings.config.tests is None else ""
+    return [Finding(level=Level.note, what="; ".join(notes), fix=fix)] if notes else []
 
 
 def _status_labels(settings: Settings) -> list[str]:
