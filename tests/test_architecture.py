@@ -312,9 +312,14 @@ def _names_of_states(tree: ast.AST, states: set[str]) -> list[str]:
     return named
 
 
+# Words that are GitHub's or a test runner's before they are a preset's states: a check run's
+# status (`completed`), a test's outcome (`failed`, `skipped`). The shell may say them.
+NOT_STATES = frozenset({"completed", "failed", "skipped"})
+
+
 def test_no_module_of_the_shell_names_a_state_of_a_preset() -> None:
     base = ROOT / "src" / "baton"
-    states = _preset_states()
+    states = _preset_states() - NOT_STATES
     assert {"implementing", "pending", "waiting_for_human_input"} <= states
     found = sorted(
         (path.relative_to(base).as_posix(), name)

@@ -209,3 +209,20 @@ def test_a_folder_where_the_evidence_should_be_is_refused(tmp_path: Path) -> Non
     path = tmp_path / EVIDENCE_FILE
     path.mkdir()
     assert _problem(path) == f"the evidence {path} is not a regular file"
+
+
+def test_a_result_or_changeset_that_cannot_be_read_is_its_reason_not_the_runs_error(
+    tmp_path: Path,
+) -> None:
+    from baton.action.handback import changeset_beside, result_beside
+
+    good = tmp_path / "baton-result.json"
+    good.write_text('{"status": "success", "confidence": 0.9}', encoding="utf-8")
+    result, error = result_beside(good)
+    assert result is not None and result.confidence == 0.9 and error is None
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff")
+    assert result_beside(bad) == (None, f"the agent result {bad} is not UTF-8 (byte 0)")
+    assert changeset_beside(None) == (None, None)
+    assert changeset_beside(tmp_path / "absent.json") == (None, None)
+    assert changeset_beside(bad) == (None, f"the changeset {bad} is not UTF-8 (byte 0)")

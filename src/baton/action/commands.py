@@ -39,7 +39,6 @@ from baton.core.rules.triage import quick_reason, view_of
 from baton.errors import (
     AgentSetupError,
     BatonError,
-    InvalidAgentResult,
     InvalidEvent,
     InvalidWorkflowRef,
     TrackerError,
@@ -281,29 +280,14 @@ def report_command(
     `handover`: the attempt the agent's run was dispatched for (`<nonce>[.<digest>]`), from
     the dispatch or the baton job, never from the agent's job: a report for another is stale.
     `evidence_path`: what `baton verify` saw, carried to the rules (unreadable: the reason)."""
-    from baton.action.handback import evidence_beside, read_agent_result, read_changeset
-    from baton.core.model.agent_result import AgentResult
+    from baton.action.handback import changeset_beside, evidence_beside, result_beside
     from baton.core.model.events import report
     from baton.core.model.work import ChangesetFacts
-    from baton.errors import InvalidChangeset
 
     try:
         settings = load_settings(env)
-        # A result that does not validate, or proposes a state the workflow lacks, is the
-        # agent's failure: it climbs the retry ladder and the humans see why, never a stuck issue.
-        result: AgentResult | None = None
-        error: str | None = None
-        try:
-            result = read_agent_result(result_path)
-        except InvalidAgentResult as exc:
-            error = str(exc)
-        # Likewise a changeset that cannot be read: refused, so nothing reaches the branch.
-        changeset: Changeset | None = None
-        unreadable: str | None = None
-        try:
-            changeset = read_changeset(changeset_path) if changeset_path else None
-        except InvalidChangeset as exc:
-            unreadable = str(exc)
+        result, error = result_beside(result_path)
+        changeset, unreadable = changeset_beside(changeset_path)
         # Evidence that cannot be read is the rules' to judge, with the reason (in a proof
         # state a failed attempt; elsewhere nothing): never the run's error.
         evidence, evidence_problem = evidence_beside(evidence_path)

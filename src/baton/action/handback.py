@@ -38,6 +38,24 @@ def read_changeset(path: Path) -> Changeset | None:
     return parse_changeset(read(path, "the changeset", InvalidChangeset))
 
 
+def result_beside(path: Path) -> tuple[AgentResult | None, str | None]:
+    """The agent's result, or why it was refused: a result that does not validate is the
+    agent's failure (it climbs the retry ladder, and the humans see why), never the run's."""
+    try:
+        return read_agent_result(path), None
+    except InvalidAgentResult as exc:
+        return None, str(exc)
+
+
+def changeset_beside(path: Path | None) -> tuple[Changeset | None, str | None]:
+    """The changeset, or why it cannot be read: then it is refused, so nothing reaches the
+    branch."""
+    try:
+        return (read_changeset(path) if path else None), None
+    except InvalidChangeset as exc:
+        return None, str(exc)
+
+
 def read_evidence(path: Path) -> Evidence | None:
     """`baton-evidence.json` beside a result, validated; None when the job wrote none.
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from baton.core.model.decision import Decision, Outcome
-from baton.core.model.events import Labeled
-from baton.core.model.record import OUTBOX_LIMIT, Outbox, clip
+from baton.core.model.events import Event, Labeled
+from baton.core.model.record import OUTBOX_LIMIT, Outbox, Record, clip
 from baton.core.rules import pull_requests, work_product
 from baton.core.rules.context import Ctx, Draft, Scene, rerun_agent, seen
 from baton.core.rules.labels import is_ours, status_labels
@@ -106,14 +106,7 @@ def finish(scene: Scene, draft: Draft) -> Decision:
             notice = pull_requests.ci_notice(scene, before, record)
             message = messages.join(message, notice) if notice else message
     if record is not None:
-        revision = (ctx.record.revision if ctx else 0) + 1
-        outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
-        update: dict[str, Any] = {"revision": revision, "outbox": outbox}
-        pending = record.dispatch
-        if agent and pending and pending.state == record.state and event.run_id:
-            # This run names the agent and writes the record: a re-run of it may name it again.
-            update["dispatch"] = pending.model_copy(update={"run": event.run_id, "by": event.id})
-        record = record.model_copy(update=update)
+        record = _stamped(record, ctx, event, message=message, agent=agent)
     outcome = draft.outcome
     reason = draft.reason
     if outcome is Outcome.ignored and (repairs or labels_change):
@@ -144,6 +137,21 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         check=draft.check if record is not None else None,
         notify=draft.notify if event.issue.state != "closed" else (),
     )
+
+
+def _stamped(
+    record: Record, ctx: Ctx | None, event: Event, *, message: str | None, agent: str | None
+) -> Record:
+    """The record as this run writes it: the next revision, the message in its outbox, and the
+    pending dispatch marked as this run's when it names the agent."""
+    revision = (ctx.record.revision if ctx else 0) + 1
+    outbox = Outbox(revision=revision, text=clip(message, OUTBOX_LIMIT)) if message else None
+    update: dict[str, Any] = {"revision": revision, "outbox": outbox}
+    pending = record.dispatch
+    if agent and pending and pending.state == record.state and event.run_id:
+        # This run names the agent and writes the record: a re-run of it may name it again.
+        update["dispatch"] = pending.model_copy(update={"run": event.run_id, "by": event.id})
+    return record.model_copy(update=update)
 
 
 def _repairs(ctx: Ctx, draft: Draft, current: tuple[str, ...], moved: bool) -> list[str]:
