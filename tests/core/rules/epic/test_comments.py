@@ -13,7 +13,7 @@ from baton.sim import payloads
 from baton.sim.actions import Actions, Play
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Config, settings_from
-from support.epic_rules import conducting, epic, planned, say
+from support.epic_rules import B, conducting, epic, planned, say
 
 PLAN = [
     {"key": "base", "title": "The base"},
@@ -111,3 +111,39 @@ def test_continue_in_completing_goes_back_to_implementing_with_the_planner_due()
     assert (decision.outcome, decision.state) == (Outcome.transition, "implementing")
     assert decision.agent == "planner"
     assert epic(decision).extension == "add an export"
+
+
+def test_an_edited_comment_on_an_epic_counts_only_when_the_config_allows_it() -> None:
+    record = conducting("completing", [planned("a", 10, TaskStatus.completed)])
+    refused_edit = say(record, "approved", "maria", edited=True)
+    assert (refused_edit.outcome, refused_edit.state) == (Outcome.ignored, "completing")
+    assert refused_edit.reason == "an edited comment does not count (allow_edited_approvals)"
+
+    allowing = B.with_policy(allow_edited_approvals=True)
+    counted = allowing.decide(
+        record, allowing.commented("approved", "maria", "completing", edited=True)
+    )
+    assert (counted.outcome, counted.state) == (Outcome.transition, "done")
+
+
+def test_a_blocked_epic_given_an_approval_or_a_reply_neither_replans_nor_moves() -> None:
+    record = conducting("blocked", [planned("a", 10, TaskStatus.failed)])
+    approval = say(record, "approved", "maria")
+    assert (approval.outcome, approval.state) == (Outcome.refused, "blocked")
+    assert "`approve` does nothing while the epic is in blocked" in approval.reason
+
+    reply = say(record, "It is the CSV module.", "alice")
+    assert (reply.outcome, reply.state) == (Outcome.noted, "blocked")
+    assert reply.record is not None
+    assert [x.excerpt for x in reply.record.pending_input] == ["It is the CSV module."]
+
+
+def test_a_replan_is_a_humans_move_visits_and_budget_counted_afresh() -> None:
+    record = conducting("blocked", [planned("a", 10, TaskStatus.failed)]).model_copy(
+        update={"visits": {"blocked": 1, "implementing": 4}, "iteration": 6}
+    )
+    decision = say(record, "/replan split it", "maria")
+    assert decision.record is not None
+    assert decision.record.visits == {"planning": 1}
+    assert decision.record.budget_from == 7
+    assert decision.record.history[-1].reason == "replan asked by maria"
