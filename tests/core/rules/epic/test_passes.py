@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import (
+    Spend,
     TaskLink,
     TaskStatus,
 )
+from baton.core.model.record import Dispatch
+from baton.core.rules.epic.phases import epic_of
+from baton.workflow.config_model import Budget, Budgets
 from support.epic_rules import B, conducting, epic, observed, pass_, planned
+
+NOW = B.dispatched("implementing").at
 
 
 def test_the_breaker_opening_blocks_the_epic_with_the_options() -> None:
@@ -47,3 +53,59 @@ def test_the_opened_epic_pull_request_is_kept_in_the_record() -> None:
     assert decision.record is not None and decision.record.work is not None
     assert decision.record.work.pull_request == 42
     assert decision.message and "pull request #42" in decision.message
+
+
+def test_a_pass_in_implementing_clears_a_pending_dispatch_unless_more_tasks_are_asked() -> None:
+    tasks = [planned("a", 10, TaskStatus.in_progress, starts=1), planned("b", 11, starts=0)]
+    pending = Dispatch(agent="planner", state="implementing", attempt=1, at=NOW)
+    record = conducting("implementing", tasks).model_copy(update={"dispatch": pending})
+    decision = pass_(record, [observed(10, TaskStatus.in_progress)])
+    assert decision.record is not None and decision.record.dispatch is None
+    assert decision.agent is None
+
+    extending = record.model_copy(
+        update={"epic": epic_of(record).model_copy(update={"extension": "add an export"})}
+    )
+    kept = pass_(extending, [observed(10, TaskStatus.in_progress)])
+    assert kept.record is not None and kept.record.dispatch is not None
+    assert (kept.record.dispatch.agent, kept.record.dispatch.state) == ("planner", "implementing")
+    assert kept.agent == "planner"
+
+
+def test_a_spent_budget_blocks_the_epic_and_the_move_names_the_stop() -> None:
+    build = B.with_policy(budgets=Budgets(epic=Budget(agent_runs=3)))
+    tasks = [planned("a", 10, TaskStatus.completed), planned("b", 11, starts=0)]
+    record = conducting("implementing", tasks).model_copy(update={"spend": Spend(runs=3)})
+    event = build.dispatched("implementing").model_copy(update={"tasks": []})
+    decision = build.decide(record, event)
+    stop = "the budget of this epic is spent: 3 of 3 agent runs"
+    assert (decision.outcome, decision.state) == (Outcome.transition, "blocked")
+    assert decision.reason.endswith(f"; {stop}")
+    assert decision.record is not None
+    assert decision.record.history[-1].reason.endswith(f"; {stop}")
+    assert epic(decision).budget_stop == stop
+
+
+def test_the_epics_pull_request_is_asked_for_ready_for_review() -> None:
+    record = conducting("implementing", [planned("a", 10, TaskStatus.pending_review, starts=1)])
+    decision = pass_(record, [observed(10, TaskStatus.completed)])
+    assert decision.open_pull_request is not None
+    assert decision.open_pull_request.ready is True
+
+
+def test_an_epic_pull_request_that_failed_to_open_completes_with_the_problem_told() -> None:
+    record = conducting("implementing", [planned("a", 10, TaskStatus.pending_review, starts=1)])
+    event = B.dispatched("implementing").model_copy(
+        update={
+            "tasks": [observed(10, TaskStatus.completed)],
+            "opened": B.opened(None, "branch protection said no"),
+        }
+    )
+    decision = B.decide(record, event)
+    assert (decision.outcome, decision.state) == (Outcome.transition, "completing")
+    assert decision.open_pull_request is None
+    assert decision.record is not None and decision.record.work is not None
+    assert decision.record.work.pull_request is None
+    assert decision.message is not None
+    assert "The work is in the epic's branch." in decision.message
+    assert "The pull request could not be opened: branch protection said no" in decision.message
