@@ -11,8 +11,11 @@ from baton.core.model.epic import (
     EpicState,
     TaskCreationFacts,
     TaskSpec,
+    TaskStatus,
 )
-from support.epic_rules import B, epic, plan_report, result, spec, with_plan
+from baton.core.model.record import Record
+from baton.core.model.work import Work
+from support.epic_rules import B, epic, plan_report, planned, result, spec, with_plan
 
 
 def test_a_cyclic_plan_is_refused_and_planned_again() -> None:
@@ -92,3 +95,44 @@ def test_a_blocked_planner_sends_the_epic_back_to_discovery() -> None:
     assert decision.state == "discovery"
     assert epic(decision).discovery.phase == "asking"
     assert decision.agent == "discovery"
+
+
+def _extension(work: Work | None) -> Record:
+    """An epic extended after `/continue`: task a done as #10, the plan for b waiting."""
+    found = EpicState(
+        tasks=[planned("a", 10, TaskStatus.completed)],
+        plan_version=1,
+        branch="baton/issue-2-epic",
+        extension="add an export",
+        pending_plan=[spec("b", "a")],
+    )
+    return B.record("implementing", dispatch=None, epic=found, work=work)
+
+
+def test_the_epics_branch_is_made_with_the_tasks_only_when_the_record_has_not_made_it() -> None:
+    new = B.decide(with_plan([spec("a")]), B.dispatched("planning"))
+    assert new.create_tasks is not None and new.create_tasks.branch == "baton/issue-1"
+
+    cases = [
+        (None, "baton/issue-2-epic"),
+        (Work(branch="baton/issue-2-epic"), "baton/issue-2-epic"),
+        (Work(branch="baton/issue-2-epic", created=True), ""),
+    ]
+    for work, branch in cases:
+        decision = B.decide(_extension(work), B.dispatched("implementing"))
+        assert decision.create_tasks is not None, work
+        assert decision.create_tasks.branch == branch, work
+
+
+def test_a_task_body_links_a_dependency_that_has_its_sub_issue_and_names_one_that_has_not() -> None:
+    new = B.decide(with_plan([spec("a"), spec("b", "a")]), B.dispatched("planning"))
+    assert new.create_tasks is not None
+    assert [t.body.split("\n\n")[2] for t in new.create_tasks.tasks] == [
+        "Depends on: nothing",
+        "Depends on: `a`",
+    ]
+
+    extended = B.decide(_extension(None), B.dispatched("implementing"))
+    assert extended.create_tasks is not None
+    (task,) = extended.create_tasks.tasks
+    assert task.body.split("\n\n")[2] == "Depends on: #10"
