@@ -184,3 +184,61 @@ def test_a_rounds_heading_names_the_categories_its_questions_cover(
         "<sub>— Baton, the PM of this issue</sub>"
     )
     assert epic(decision).discovery.category == heading.split("`")[1]
+
+
+def test_generate_now_while_answering_writes_the_specification_from_attempt_one() -> None:
+    record = in_discovery("answering", turns=1, category="scope").model_copy(update={"attempt": 2})
+    decision = say(record, "generate now", "alice")
+    assert decision.outcome is Outcome.resume
+    assert decision.reason == "the discovery writes the specification: alice asked to generate now"
+    assert epic(decision).discovery.phase == "generating"
+    assert decision.record is not None and decision.record.dispatch is not None
+    dispatch = decision.record.dispatch
+    assert (dispatch.agent, dispatch.state, dispatch.attempt) == ("discovery", "discovery", 1)
+    assert decision.record.attempt == 1
+
+
+def _discovery_named(agent: str):  # type: ignore[no-untyped-def]
+    states = dict(B.workflow.states)
+    states["discovery"] = states["discovery"].model_copy(update={"agent": agent})
+    return B.with_workflow(states=states)
+
+
+@pytest.mark.parametrize(
+    ("body", "phase", "reason"),
+    [
+        pytest.param(
+            "Admins.", "asking", "the analyst goes on: answer 1 from alice", id="it asks again"
+        ),
+        pytest.param(
+            "generate now",
+            "generating",
+            "the analyst writes the specification: alice asked to generate now",
+            id="it writes the specification",
+        ),
+    ],
+)
+def test_a_discovery_agent_of_another_name_is_the_one_sent(
+    body: str, phase: str, reason: str
+) -> None:
+    build = _discovery_named("analyst")
+    record = in_discovery("answering", category="purpose")
+    decision = build.decide(record, build.commented(body, "alice", "discovery"))
+    assert (decision.outcome, decision.agent, decision.reason) == (
+        Outcome.resume,
+        "analyst",
+        reason,
+    )
+    assert epic(decision).discovery.phase == phase
+    assert decision.record is not None and decision.record.dispatch is not None
+    assert (decision.record.dispatch.agent, decision.record.dispatch.attempt) == ("analyst", 1)
+
+
+def test_the_specifications_approval_is_recorded_as_an_approval() -> None:
+    record = in_discovery("presenting", spec_version=2, spec="# Spec")
+    decision = say(record, "approved", "maria")
+    assert (decision.outcome, decision.state) == (Outcome.transition, "planning")
+    assert decision.record is not None
+    last = decision.record.history[-1]
+    assert (last.trigger, last.actor) == ("approval", "maria")
+    assert last.reason == "specification version 2 approved by maria"
