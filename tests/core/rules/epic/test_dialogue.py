@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from baton.core.model.decision import Outcome
+from baton.core.model.record import HumanInput
 from support.epic_rules import B, epic, in_discovery, result, say
 
 
@@ -242,3 +243,99 @@ def test_the_specifications_approval_is_recorded_as_an_approval() -> None:
     last = decision.record.history[-1]
     assert (last.trigger, last.actor) == ("approval", "maria")
     assert last.reason == "specification version 2 approved by maria"
+
+
+def _five_notes() -> list[HumanInput]:
+    at = B.record("discovery").entered_at
+    return [
+        HumanInput(author="alice", excerpt=f"note {n}", at=at, state="discovery") for n in range(5)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("phase", "body", "by", "reason", "outcome"),
+    [
+        pytest.param(
+            "asking",
+            "Also CSV.",
+            "alice",
+            "kept the reply of alice for the discovery agent",
+            Outcome.noted,
+            id="while the agent works",
+        ),
+        pytest.param(
+            "answering",
+            "Also CSV.",
+            "alice",
+            "the discovery goes on: answer 1 from alice",
+            Outcome.resume,
+            id="an answer",
+        ),
+        pytest.param(
+            "presenting",
+            "Also CSV.",
+            "alice",
+            "kept the reply of alice for the next revision",
+            Outcome.noted,
+            id="the author's remark on the specification",
+        ),
+    ],
+)
+def test_a_reply_in_discovery_is_kept_with_the_four_before_it(
+    phase: str, body: str, by: str, reason: str, outcome: Outcome
+) -> None:
+    found = {"category": "scope"} if phase == "answering" else {}
+    if phase == "presenting":
+        found = {"spec": "# Spec", "spec_version": 1}
+    record = in_discovery(phase, **found).model_copy(update={"pending_input": _five_notes()})
+    decision = say(record, body, by)
+    assert (decision.outcome, decision.reason) == (outcome, reason)
+    assert decision.record is not None
+    assert [x.excerpt for x in decision.record.pending_input] == [
+        "note 1",
+        "note 2",
+        "note 3",
+        "note 4",
+        "Also CSV.",
+    ]
+
+
+def test_an_approvers_reply_to_the_specification_is_taken_as_minor_edits_alone() -> None:
+    record = in_discovery("presenting", spec="# Spec", spec_version=1).model_copy(
+        update={"pending_input": _five_notes()}
+    )
+    decision = say(record, "Rename it.", "maria")
+    assert (decision.outcome, decision.agent) == (Outcome.resume, "discovery")
+    assert decision.reason == "the discovery goes on: maria's reply is taken as minor edits"
+    assert (epic(decision).discovery.phase, epic(decision).discovery.request) == (
+        "editing",
+        "Rename it.",
+    )
+    assert decision.record is not None
+    assert [x.excerpt for x in decision.record.pending_input] == ["Rename it."]
+
+
+@pytest.mark.parametrize(
+    ("phase", "reason"),
+    [
+        pytest.param(
+            "asking",
+            "refused maria: the discovery agent is working; wait for its questions",
+            id="while the agent works",
+        ),
+        pytest.param(
+            "answering",
+            "refused maria: discovery waits for an answer (or `generate now`)",
+            id="while it waits for an answer",
+        ),
+    ],
+)
+def test_a_command_the_dialogue_does_not_take_is_refused(phase: str, reason: str) -> None:
+    decision = say(in_discovery(phase), "approved", "maria")
+    assert (decision.outcome, decision.reason) == (Outcome.refused, reason)
+
+
+def test_the_warning_is_remembered_once_given() -> None:
+    record = in_discovery("answering", turns=1, category="scope")
+    found = epic(say(record, "More.", "alice")).discovery
+    assert (found.phase, found.warned) == ("warned", True)
