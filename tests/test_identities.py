@@ -16,7 +16,8 @@ from baton import webhooks
 from baton.core.model.decision import Outcome
 from baton.core.model.events import Commented, LaterCommit, Lineage, Reviewed
 from baton.core.model.issue_facts import Actor, IssueInfo
-from baton.identities import Identities, with_identity
+from baton.core.model.record import Record
+from baton.identities import Identities, needs_permission, with_identity
 from baton.issue.load import Loaded
 from baton.run import handle
 from baton.sim import payloads
@@ -25,6 +26,7 @@ from baton.workflow.config import Settings
 from support.memory import ISSUE, close, configured, enter_at, reopen, report
 
 GATE = "waiting_for_human_input"
+T = datetime(2026, 3, 2, tzinfo=UTC)
 
 
 def approval_by(gh: MemoryGitHub, settings: Settings, login: str) -> Commented:
@@ -166,3 +168,54 @@ def test_the_authors_after_batons_last_are_looked_up_only_as_far_as_the_rule_rea
     assert [c.author.permission if c.author else None for c in found.lineage.commits] == (
         permissions
     )
+
+
+def _reply(login: str, body: str = "Use commas.") -> Commented:
+    return Commented(
+        id="comment:50",
+        issue=IssueInfo(number=ISSUE, author="alice"),
+        actor=Actor(login=login),
+        at=datetime(2026, 3, 2, tzinfo=UTC),
+        comment_id=50,
+        body=body,
+    )
+
+
+@pytest.mark.parametrize(
+    ("login", "state", "answerers", "looked_up"),
+    [
+        pytest.param("bob", "waiting_for_requirements_clarification", None, True, id="a passer-by"),
+        pytest.param(
+            "alice", "waiting_for_requirements_clarification", None, False, id="the author"
+        ),
+        pytest.param(
+            "bob", "waiting_for_requirements_clarification", "anyone", False, id="anyone answers"
+        ),
+        pytest.param(
+            "alice",
+            "waiting_for_requirements_clarification",
+            "approvers",
+            True,
+            id="the author, when only approvers answer",
+        ),
+        pytest.param("bob", "implementing", None, False, id="while an agent works"),
+    ],
+)
+def test_a_reply_in_a_waiting_state_looks_up_only_one_the_config_does_not_let_answer(
+    login: str, state: str, answerers: str | None, looked_up: bool
+) -> None:
+    settings = configured(answerers=answerers) if answerers else configured()
+    record = Record(workflow=settings.workflow.name, issue=ISSUE, state=state, entered_at=T)
+    assert needs_permission(_reply(login), Loaded(record=record), settings) is looked_up
+
+
+def test_the_repository_owner_counts_as_admin_without_a_call(gh, settings):
+    identities = Identities()
+    before = gh.calls["permission"]
+
+    owner = identities.of(Actor(login="olga", association="OWNER"), gh, settings)
+    member = identities.of(Actor(login="maria", association="MEMBER"), gh, settings)
+
+    assert owner.permission == "admin"
+    assert member.permission == "maintain"
+    assert gh.calls["permission"] - before == 1, "only the member is asked for"

@@ -102,8 +102,21 @@ def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
             ),
             "issue edited: nothing to act on (no API call)",
         ),
+        (
+            lambda gh: Commented(
+                id="comment:78",
+                issue=IssueInfo(
+                    number=ISSUE, author="alice", labels=("baton:task", "status:in-progress")
+                ),
+                actor=Actor(login="bob"),
+                at=gh.now,
+                comment_id=78,
+                body="Any news?",
+            ),
+            "a comment with no command while the developer works (no API call)",
+        ),
     ],
-    ids=["a comment outside the workflow", "an issue edited"],
+    ids=["a comment outside the workflow", "an issue edited", "a task's comment, by its workflow"],
 )
 def test_an_event_its_payload_rules_out_is_ignored_without_a_single_call(
     gh: MemoryGitHub,
@@ -486,3 +499,19 @@ def test_a_check_run_github_refuses_leaves_the_move_written_and_dispatched(
     assert state_of(gh) == "analyzing_requirements" and result.dispatched
     assert gh.check_runs == []
     assert result.applied is not None and result.applied.check_problem is not None
+
+
+def test_the_human_comments_a_run_saw_reach_the_rules_as_the_new_states_floor(
+    gh: MemoryGitHub, settings: Settings
+) -> None:
+    """A remark made while an agent worked was written before the next state was entered: it
+    answers nothing there, so the move records the newest human comment the run saw."""
+    enter(gh, settings)
+    remark = gh.human_comment(ISSUE, "Any news?", author="bob")
+    gh.human_comment(ISSUE, "Thanks!", author="baton-helper[bot]", bot=True)
+
+    the_pm_reports(gh, settings).run()
+
+    record = record_of(gh)
+    assert record is not None and record.state == "analyzing_requirements"
+    assert record.entered_after_comment == remark.id

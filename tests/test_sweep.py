@@ -10,6 +10,7 @@ issue that has a record, the engine's label repair takes it off, also once.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -249,3 +250,42 @@ def test_a_failed_dashboard_refresh_fails_no_sweep(gh: MemoryGitHub) -> None:
     done = refresh_dashboard(gh, _dashboard_settings(True), now=gh.now, secret=None, dry_run=False)
     assert done is not None and done.page == ""
     assert done.published.problem == "the dashboard was not refreshed: GitHub answered 502"
+
+
+@pytest.mark.parametrize(
+    ("labels", "idle", "reason"),
+    [
+        (
+            ("baton:epic", "status:implementing"),
+            3 * HOUR,
+            "the conductor has not looked for 3:00:00",
+        ),
+        (("baton:epic", "status:planning"), HOUR, "a plan may wait to be created (1:00:00 idle)"),
+        (("baton:epic", "status:planning"), HOUR - timedelta(seconds=1), None),
+        (("baton:epic", "status:discovery"), timedelta(days=2), None),
+        (
+            ("baton:task", "status:pending"),
+            3 * HOUR,
+            "the task has not read its epic's order for 3:00:00",
+        ),
+        (
+            ("baton:task", "status:blocked"),
+            3 * HOUR,
+            "the task has not read its epic's order for 3:00:00",
+        ),
+        (("baton:task", "status:in-progress"), timedelta(days=2), None),
+    ],
+)
+def test_an_idle_epic_or_task_is_read_again_where_a_lost_dispatch_would_stall_it(
+    labels: tuple[str, ...], idle: timedelta, reason: str | None
+) -> None:
+    assert due_reason(_listed(*labels, idle=idle), NOW, configured()) == reason
+
+
+def test_the_stale_trigger_cleanup_is_told_as_a_tick(gh: MemoryGitHub, settings: Settings) -> None:
+    left_on(gh)
+
+    decision = sweep(gh, settings, after=RECENT + HOUR)
+
+    assert decision.event == "tick"
+    assert json.loads(decision.summary_json())["event"] == "tick"

@@ -1084,3 +1084,32 @@ def test_a_review_without_an_id_is_malformed() -> None:
 
     with pytest.raises(InvalidEvent, match="without a review id"):
         work_event(name, payload)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "error"),
+    [
+        pytest.param("review", "approved", "the payload's review is not an object", id="review"),
+        pytest.param(
+            "user", ["maria"], "the payload's review.user is not an object", id="its author"
+        ),
+    ],
+)
+def test_a_review_that_is_not_an_object_is_malformed_and_says_which(
+    key: str, value: Any, error: str
+) -> None:
+    name, payload = review()
+    (payload if key == "review" else payload["review"])[key] = value
+
+    with pytest.raises(InvalidEvent) as raised:
+        work_event(name, payload)
+    assert str(raised.value) == error
+
+
+def test_a_review_of_a_pull_request_without_a_number_is_malformed() -> None:
+    name, payload = review()
+    del payload["pull_request"]["number"]
+
+    with pytest.raises(InvalidEvent) as raised:
+        work_event(name, payload)
+    assert str(raised.value) == "the payload's pull_request has no number"

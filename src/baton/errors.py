@@ -50,7 +50,8 @@ class InvalidAgentResult(BatonError):
 
 
 class InvalidChangeset(BatonError):
-    """An agent's changeset file is malformed (what it may carry is `core.changeset.problems`)."""
+    """An agent's changeset file is malformed (what it may carry is
+    `core.model.changeset.problems`)."""
 
 
 class InvalidEvidence(BatonError):

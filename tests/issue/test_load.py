@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from baton import webhooks
 from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
@@ -17,8 +19,9 @@ from baton.core.model.decision import Decision
 from baton.core.model.events import Ignored, Sweep
 from baton.core.model.issue_facts import Comment
 from baton.core.model.record import SCHEMA_VERSION, HistoryEntry, Record
+from baton.errors import RecordCorrupt
 from baton.issue import record_comment
-from baton.issue.load import PUT_BACK_TOLERANCE, Loaded, load, read_record
+from baton.issue.load import PUT_BACK_TOLERANCE, Loaded, load, read_record, verified
 from baton.run import handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -382,3 +385,15 @@ def test_after_an_upgrade_with_the_secret_a_v1_record_is_rebuilt_once_and_said_o
     assert later is not None
     assert [e for e in later.history if e.trigger == "rebuild"] == [rebuild], "only once"
     assert isinstance(again, Decision)
+
+
+def test_a_record_comment_without_githubs_stamps_is_judged_on_its_body() -> None:
+    """A comment known only by id, author and body (`CommentRef`) has no editor or times to
+    check: its signed body decides, even for a record written before Baton stamped them."""
+    legacy = record_comment.render(record(2), agent="developer", secret=SECRET)
+    ref = record_comment.CommentRef(id=2, author=BOT, body=legacy)
+
+    assert verified(ref, BOT, SECRET).revision == 2
+    assert verified(record_comment.CommentRef(id=3, author=BOT, body=body(3)), BOT).revision == 3
+    with pytest.raises(RecordCorrupt):
+        verified(record_comment.CommentRef(id=4, author=BOT, body=body(4)), BOT, "not-the-secret")

@@ -15,6 +15,7 @@ from baton.core.model.record import (
     KEEP_FEEDBACK,
     KEEP_PROCESSED,
     Approval,
+    Compacted,
     Dispatch,
     HistoryEntry,
     HumanInput,
@@ -765,3 +766,29 @@ def test_without_the_secret_the_signature_is_ignored() -> None:
     assert result.problem is None
     assert result.record is not None
     assert result.record.state == "completed"
+
+
+@pytest.mark.parametrize(
+    ("transitions", "compacted", "note"),
+    [
+        pytest.param(8, 0, None, id="every entry shown: no note"),
+        pytest.param(11, 0, "3 earlier entries not shown.", id="past the eight shown"),
+        pytest.param(2, 5, "5 earlier entries not shown.", id="compacted entries count"),
+        pytest.param(10, 4, "6 earlier entries not shown.", id="both"),
+    ],
+)
+def test_the_readable_part_counts_the_history_entries_it_does_not_show(
+    transitions: int, compacted: int, note: str | None
+) -> None:
+    entries = history(transitions)
+    record = Record(
+        workflow=WORKFLOW.name,
+        issue=ISSUE,
+        state=entries[-1].to_state,
+        entered_at=T0,
+        history=entries,
+        compacted=Compacted(entries=compacted),
+    )
+    body = record_comment.render(record, agent=None)
+    shown = re.findall(r"<sub>(\d+ earlier entries not shown\.)</sub>", body)
+    assert shown == ([note] if note else [])

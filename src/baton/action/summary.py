@@ -1,7 +1,7 @@
 """What a run shows the workflow: its outputs and the Markdown of its job summary.
 
 Pure rendering, kept apart from the commands that decide what to show: everything user-written
-that reaches the summary goes through `core.markdown`'s escaping here.
+that reaches the summary goes through `core.text.markdown`'s escaping here.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Baton's objects, never by opening a path, so a symbolic link is never followed.
 The agent read untrusted issue text, so its checkout is hostile too: limits are applied
 before contents are read (untracked files by their size on disk, before git hashes them; every
 blob by the size git reports), and a changeset over them carries `refused` and no files.
-`core.changeset.problems` checks everything again in the report job.
+`core.model.changeset.problems` checks everything again in the report job.
 
 The agent can also write a `git` into a directory of its PATH (on hosted runners ~/.local/bin
 comes before /usr/bin), so `start` resolves git's absolute path before the agent runs and records

@@ -31,7 +31,7 @@ LOCKED_FORBIDDEN = (
 # What a later job loads from the checkout and obeys: an agent CLI's settings (hooks and MCP
 # servers run commands) and instructions (read as the next agent's prompt), a local action or a
 # dev container (code a job runs), git's own files (what a later checkout fetches or filters).
-# `**/` at the start: at any depth. Matched case-insensitively (see `core.changeset`); a
+# `**/` at the start: at any depth. Matched case-insensitively (see `core.model.changeset`); a
 # maintainer lifts an entry for some paths with `work.allow`.
 DEFAULT_FORBIDDEN = (
     ForbiddenPath("**/.claude/**", "Claude Code's settings: its hooks run shell commands"),

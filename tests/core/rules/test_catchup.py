@@ -108,3 +108,15 @@ def test_a_missed_comment_becomes_the_event_of_its_author() -> None:
         False,
     )
     assert (event.comments_upto, event.run_id, event.at) == (11, "", NOW)
+
+
+def test_an_owners_reply_is_caught_up() -> None:
+    """The repository's owner is trusted like a member: a missed reply is handled first."""
+    assert missed(record(), [comment(11, author="bob", association="OWNER")]) == 11
+
+
+def test_under_answerers_anyone_a_passer_bys_reply_is_caught_up() -> None:
+    found = missed_comment(
+        record(), dispatch(), (comment(11, author="bob"),), WORKFLOW, Policy(answerers="anyone")
+    )
+    assert found is not None and found.id == 11

@@ -249,3 +249,13 @@ def test_an_escalation_command_that_cannot_apply_is_refused(lifecycle, state, ch
 
     assert (decision.outcome, decision.state) == (Outcome.refused, state)
     assert decision.reason == f"refused {login}: {why}"
+
+
+def test_a_reply_that_moves_the_issue_is_told_as_the_author_replying(lifecycle):
+    record = lifecycle.record(CLARIFY)
+
+    decision = lifecycle.decide(record, lifecycle.commented("Semicolons.", "alice", CLARIFY))
+
+    assert decision.reason == f"{CLARIFY} → requirements_clarified: alice replied"
+    assert decision.record.history[-1].reason == "alice replied"
+    assert decision.record.history[-1].trigger == "reply"

@@ -128,3 +128,20 @@ def test_a_removed_status_label_is_put_back(lifecycle):
     assert decision.outcome is Outcome.noted
     assert decision.labels == ("bug", "status:implementing")
     assert decision.repairs == ("the status label was missing; status:implementing restored",)
+
+
+@pytest.mark.parametrize(
+    ("maintainers", "named"),
+    [
+        pytest.param(None, "triage or above", id="the maintainers' permission by default"),
+        pytest.param(Who(permission="admin"), "admin or above", id="the permission configured"),
+        pytest.param(Who(users=["maria"]), "listed users or above", id="no permission: the list"),
+    ],
+)
+def test_the_refusal_names_who_may_move_the_issue(lifecycle, maintainers, named):
+    build = lifecycle if maintainers is None else lifecycle.with_policy(maintainers=maintainers)
+    event = build.labeled("status:completed", "bob", "implementing")
+
+    decision = build.decide(build.record("implementing"), event)
+
+    assert f"only maintainers ({named}) can move this issue" in decision.message

@@ -85,7 +85,7 @@ class Changeset(BaseModel):
 
 def path_problem(path: str, *, symlink: bool = False) -> str | None:
     """Why `path` may not be written, or None: relative, normalised, inside the repository,
-    and a path git itself accepts on every platform (`core.gitpath`: never into `.git`, under
+    and a path git itself accepts on every platform (`core.model.gitpath`: never into `.git`, under
     any name a file system folds onto it). Linear in the path's length."""
     if not path:
         return "an empty path"

@@ -6,7 +6,7 @@ agent holds the baton. This module says so from the payload and the settings, wi
 standard library only: `baton run` asks it (through `action.fast_path`) before importing
 pydantic, click or PyGithub, so an ignored event costs no API call and little more than an
 interpreter start. The typed path (`run.handle`) asks the same questions through
-`event_reason`, and both read the label and bot predicates from `core.labels`, their one home.
+`event_reason`, and both read the label and bot predicates from `core.rules.labels`, their one home.
 """
 
 from __future__ import annotations

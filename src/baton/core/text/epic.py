@@ -1,8 +1,8 @@
 """The words Baton says on an epic: the dialogue's questions and warning, the specification,
 the plan, the breaker and the completion, and what Baton writes to GitHub from the plan: the
 sub-issues' titles, the merge commits of tasks. Agent text is quoted or escaped in Markdown
-(`core.markdown`), like every other message (`core.messages`), and made data in plain text
-(`core.plaintext`): a title or a commit message reaches no issue and mentions nobody."""
+(`core.text.markdown`), like every other message (`core.text.messages`), and made data in plain text
+(`core.text.plaintext`): a title or a commit message reaches no issue and mentions nobody."""
 
 from __future__ import annotations
 

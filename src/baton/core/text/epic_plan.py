@@ -2,7 +2,7 @@
 state, within a character budget.
 
 Task titles are a planning agent's words, so they are data: in the table they are escaped like
-any user text (`core.markdown`); in the graph every character outside a small safe set becomes
+any user text (`core.text.markdown`); in the graph every character outside a small safe set becomes
 a mermaid entity code (`#quot;`, `#35;`), so a title can neither close its label, nor start a
 line (a `click` or a `%%{init}` directive, a node, an edge), nor close the code fence. Node ids
 are `t_<index>`, never the key. Each pass is linear in the text.

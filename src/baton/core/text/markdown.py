@@ -8,7 +8,7 @@ image, break a table row, mention people, or cross-reference other issues (`#12`
 
 Markdown syntax is neutralised with backslash escapes (CommonMark lets any ASCII punctuation be
 escaped, and the text still renders as typed); HTML with entities; mentions and references
-with a zero-width space (`core.plaintext`: after `@` or `#`, in `GH-`, a URL's `://` and
+with a zero-width space (`core.text.plaintext`: after `@` or `#`, in `GH-`, a URL's `://` and
 `www.`, between two colons), since GitHub links them in the rendered text, after escapes are
 gone: an issue's URL in a pull request's body closes it as `#12` does. Each function is one
 linear pass.

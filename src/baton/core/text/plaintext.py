@@ -41,7 +41,7 @@ def _break(match: re.Match[str]) -> str:
 
 
 def break_references(text: str) -> str:
-    """Only the ZWSP breaks: for text already escaped for its context (`core.markdown`)."""
+    """Only the ZWSP breaks: for text already escaped for its context (`core.text.markdown`)."""
     return LIVE.sub(_break, text)
 
 

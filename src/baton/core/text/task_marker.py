@@ -2,7 +2,7 @@
 
 Creating a plan is idempotent because of it: a re-run finds the sub-issues it already made by
 their mark. It is trusted only on an issue the bot opened (the caller checks the author); the
-planner's own text is cleaned of anything that could pass for it (`core.markdown`).
+planner's own text is cleaned of anything that could pass for it (`core.text.markdown`).
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def parse_sub_issues(issue: Any) -> list[SubIssueFound]:
 
 
 def task_body(epic: int, key: str, body: str) -> str:
-    """A task's body with its mark (`core.epic.marker`), whatever the planner's text says."""
+    """A task's body with its mark (`core.text.task_marker`), whatever the planner's text says."""
     if marker.read(body) == (epic, key):
         return body
     mark = marker.render(epic, key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from baton.core.model.decision import Outcome
+from baton.core.model.record import HumanInput
 from support.epic_rules import B, epic, in_discovery, result, say
 
 
@@ -184,3 +185,157 @@ def test_a_rounds_heading_names_the_categories_its_questions_cover(
         "<sub>— Baton, the PM of this issue</sub>"
     )
     assert epic(decision).discovery.category == heading.split("`")[1]
+
+
+def test_generate_now_while_answering_writes_the_specification_from_attempt_one() -> None:
+    record = in_discovery("answering", turns=1, category="scope").model_copy(update={"attempt": 2})
+    decision = say(record, "generate now", "alice")
+    assert decision.outcome is Outcome.resume
+    assert decision.reason == "the discovery writes the specification: alice asked to generate now"
+    assert epic(decision).discovery.phase == "generating"
+    assert decision.record is not None and decision.record.dispatch is not None
+    dispatch = decision.record.dispatch
+    assert (dispatch.agent, dispatch.state, dispatch.attempt) == ("discovery", "discovery", 1)
+    assert decision.record.attempt == 1
+
+
+def _discovery_named(agent: str):  # type: ignore[no-untyped-def]
+    states = dict(B.workflow.states)
+    states["discovery"] = states["discovery"].model_copy(update={"agent": agent})
+    return B.with_workflow(states=states)
+
+
+@pytest.mark.parametrize(
+    ("body", "phase", "reason"),
+    [
+        pytest.param(
+            "Admins.", "asking", "the analyst goes on: answer 1 from alice", id="it asks again"
+        ),
+        pytest.param(
+            "generate now",
+            "generating",
+            "the analyst writes the specification: alice asked to generate now",
+            id="it writes the specification",
+        ),
+    ],
+)
+def test_a_discovery_agent_of_another_name_is_the_one_sent(
+    body: str, phase: str, reason: str
+) -> None:
+    build = _discovery_named("analyst")
+    record = in_discovery("answering", category="purpose")
+    decision = build.decide(record, build.commented(body, "alice", "discovery"))
+    assert (decision.outcome, decision.agent, decision.reason) == (
+        Outcome.resume,
+        "analyst",
+        reason,
+    )
+    assert epic(decision).discovery.phase == phase
+    assert decision.record is not None and decision.record.dispatch is not None
+    assert (decision.record.dispatch.agent, decision.record.dispatch.attempt) == ("analyst", 1)
+
+
+def test_the_specifications_approval_is_recorded_as_an_approval() -> None:
+    record = in_discovery("presenting", spec_version=2, spec="# Spec")
+    decision = say(record, "approved", "maria")
+    assert (decision.outcome, decision.state) == (Outcome.transition, "planning")
+    assert decision.record is not None
+    last = decision.record.history[-1]
+    assert (last.trigger, last.actor) == ("approval", "maria")
+    assert last.reason == "specification version 2 approved by maria"
+
+
+def _five_notes() -> list[HumanInput]:
+    at = B.record("discovery").entered_at
+    return [
+        HumanInput(author="alice", excerpt=f"note {n}", at=at, state="discovery") for n in range(5)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("phase", "body", "by", "reason", "outcome"),
+    [
+        pytest.param(
+            "asking",
+            "Also CSV.",
+            "alice",
+            "kept the reply of alice for the discovery agent",
+            Outcome.noted,
+            id="while the agent works",
+        ),
+        pytest.param(
+            "answering",
+            "Also CSV.",
+            "alice",
+            "the discovery goes on: answer 1 from alice",
+            Outcome.resume,
+            id="an answer",
+        ),
+        pytest.param(
+            "presenting",
+            "Also CSV.",
+            "alice",
+            "kept the reply of alice for the next revision",
+            Outcome.noted,
+            id="the author's remark on the specification",
+        ),
+    ],
+)
+def test_a_reply_in_discovery_is_kept_with_the_four_before_it(
+    phase: str, body: str, by: str, reason: str, outcome: Outcome
+) -> None:
+    found = {"category": "scope"} if phase == "answering" else {}
+    if phase == "presenting":
+        found = {"spec": "# Spec", "spec_version": 1}
+    record = in_discovery(phase, **found).model_copy(update={"pending_input": _five_notes()})
+    decision = say(record, body, by)
+    assert (decision.outcome, decision.reason) == (outcome, reason)
+    assert decision.record is not None
+    assert [x.excerpt for x in decision.record.pending_input] == [
+        "note 1",
+        "note 2",
+        "note 3",
+        "note 4",
+        "Also CSV.",
+    ]
+
+
+def test_an_approvers_reply_to_the_specification_is_taken_as_minor_edits_alone() -> None:
+    record = in_discovery("presenting", spec="# Spec", spec_version=1).model_copy(
+        update={"pending_input": _five_notes()}
+    )
+    decision = say(record, "Rename it.", "maria")
+    assert (decision.outcome, decision.agent) == (Outcome.resume, "discovery")
+    assert decision.reason == "the discovery goes on: maria's reply is taken as minor edits"
+    assert (epic(decision).discovery.phase, epic(decision).discovery.request) == (
+        "editing",
+        "Rename it.",
+    )
+    assert decision.record is not None
+    assert [x.excerpt for x in decision.record.pending_input] == ["Rename it."]
+
+
+@pytest.mark.parametrize(
+    ("phase", "reason"),
+    [
+        pytest.param(
+            "asking",
+            "refused maria: the discovery agent is working; wait for its questions",
+            id="while the agent works",
+        ),
+        pytest.param(
+            "answering",
+            "refused maria: discovery waits for an answer (or `generate now`)",
+            id="while it waits for an answer",
+        ),
+    ],
+)
+def test_a_command_the_dialogue_does_not_take_is_refused(phase: str, reason: str) -> None:
+    decision = say(in_discovery(phase), "approved", "maria")
+    assert (decision.outcome, decision.reason) == (Outcome.refused, reason)
+
+
+def test_the_warning_is_remembered_once_given() -> None:
+    record = in_discovery("answering", turns=1, category="scope")
+    found = epic(say(record, "More.", "alice")).discovery
+    assert (found.phase, found.warned) == ("warned", True)
