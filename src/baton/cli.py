@@ -107,7 +107,8 @@ def demo(epic: bool, test_first: bool, **shown: bool) -> None:
 @config_option
 @workflow_option
 def simulate(scenario_file: str, config: str | None, workflow: str | None) -> None:
-    """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
+    """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub; with
+    `agents:` scripted, a whole epic (see examples/epic-scenario.yml).
 
     Exit status 1 if an `expect` step does not hold."""
     from baton.sim.scenario.epic import player_for
