@@ -95,42 +95,24 @@ def demo(epic: bool, test_first: bool, **shown: bool) -> None:
     agents' files committed to the issue's branch, its pull request reviewed and merged."""
     if epic and test_first:
         _fail("--epic and --test-first are two demos: choose one")
-    if epic:
-        from baton.sim.epic_demo import show_demo
-
-        return show_demo(click.echo, quiet=shown["quiet"], diagram=shown["diagram"])
     from baton.sim import demo as issue_demo
 
+    if epic:
+        sys.exit(issue_demo.show_epic(click.echo, quiet=shown["quiet"], diagram=shown["diagram"]))
     sys.exit(issue_demo.main(click.echo, test_first=test_first, **shown))
-
-
-def _simulate_epic(path: str) -> None:
-    from baton.sim.epic_demo import simulate_script
-
-    try:
-        problems = simulate_script(Path(path), click.echo)
-    except BatonError as exc:
-        _fail(str(exc))
-    for problem in problems:
-        click.echo(f"expectation failed: {problem}", err=True)
-    sys.exit(1 if problems else 0)
 
 
 @cli.command()
 @click.argument("scenario_file", type=click.Path(exists=True, dir_okay=False))
 @config_option
 @workflow_option
-@click.option("--epic", is_flag=True, help="SCENARIO_FILE is an epic scenario (see examples/).")
-def simulate(scenario_file: str, config: str | None, workflow: str | None, epic: bool) -> None:
-    """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub.
+def simulate(scenario_file: str, config: str | None, workflow: str | None) -> None:
+    """Replay SCENARIO_FILE (a YAML list of events) against the in-memory GitHub; with
+    `agents:` scripted, a whole epic (see examples/epic-scenario.yml).
 
     Exit status 1 if an `expect` step does not hold."""
+    from baton.sim.scenario.epic import player_for
     from baton.sim.scenario.format import load_scenario, one_line
-    from baton.sim.scenario.player import Player
-
-    if epic:
-        _simulate_epic(scenario_file)
-        return
 
     try:
         settings = _settings(config, workflow)
@@ -138,7 +120,7 @@ def simulate(scenario_file: str, config: str | None, workflow: str | None, epic:
     except BatonError as exc:
         _fail(str(exc))
     click.echo(f"Simulating {scenario.name} on workflow {settings.workflow.name}")
-    player = Player(scenario, settings, click.echo)
+    player = player_for(scenario, settings, click.echo)
     try:
         status = player.play()
     except BatonError as exc:

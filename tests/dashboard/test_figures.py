@@ -287,9 +287,9 @@ def epic() -> Figures:
     from datetime import timedelta
 
     from baton.dashboard.publish import build
-    from baton.sim.epic_demo import EpicPlayer, demo_script
+    from baton.sim.demo import epic_player
 
-    player = EpicPlayer(demo_script(), lambda _: None)
+    player = epic_player(lambda _: None)
     player.play()
     window = timedelta(days=90)
     return build(player.gh, player.settings, now=player.gh.now, window=window, secret=None).figures

@@ -197,3 +197,77 @@ def test_the_test_first_demo_plays_red_sign_off_refusal_green_to_the_merge(
     assert "Final state: completed" in output
     assert "  signed off by maria: 3 test(s) that must pass (FAIL_TO_PASS)" in output
     assert "  states settled by evidence: 1 red, 1 green, 0 failing, 0 broken" in output
+
+
+# --- `baton demo --epic`: epic_demo.yml played by the one player --------------------------------
+def test_the_epic_demo_tells_the_whole_story() -> None:
+    result = CliRunner().invoke(cli, ["demo", "--epic"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "the circuit breaker opened" in out
+    assert "The circuit breaker is open after 3 task failures in a row" in out
+    assert "maria on #1: /resume" in out
+    assert "maria on #3: /retry Validate" in out
+    assert "maria merges pull request #8 (baton/issue-1 into main)" in out
+    assert "Final state: done." in out
+    assert "The work: baton/issue-1 at " in out
+    assert "```mermaid" not in out
+    assert out.endswith("\nThe plan as a Mermaid diagram: `baton demo --epic --diagram`.\n")
+    assert "Figures: 6 tasks, 28 agent runs, 395 API calls, at most 2 tasks in progress" in out
+    assert "✗" not in out and out.count("✓ as expected") == 6
+
+
+def test_the_breaker_lists_each_rejection_once_numbered_per_task() -> None:
+    """Three rejected reviews opened it, two of them the api task's: each is its own line."""
+    out = CliRunner().invoke(cli, ["demo", "--epic"]).output
+    start = out.index("The circuit breaker is open")
+    assert out[start:].splitlines()[:5] == [
+        "The circuit breaker is open after 3 task failures in a row (a rejected review or a "
+        "failed implementation is one):",
+        "  - task api (#3): failure 1",
+        "  - task ui (#4): failure 1",
+        "  - task api (#3): failure 2",
+        "",
+    ]
+
+
+def test_the_epic_demo_draws_its_plan_only_with_diagram() -> None:
+    drawn = CliRunner().invoke(cli, ["demo", "--epic", "--diagram"])
+    assert drawn.exit_code == 0, drawn.output
+    plan = drawn.output.split("\nThe plan:\n\n", 2)[-1]
+    assert plan.startswith("```mermaid\ngraph TD\n") and plan.endswith("```\n")
+
+
+def test_the_quiet_epic_demo_says_only_the_outcome() -> None:
+    out = CliRunner().invoke(cli, ["demo", "--epic", "--quiet"]).output
+    assert "maria on #1" not in out and "Final state: done." in out
+
+
+def test_the_epic_demo_is_a_scenario_of_the_one_format_with_its_agents_scripted() -> None:
+    scenario = demo_scenario("epic_demo.yml")
+    assert scenario.agents is not None
+    assert [t.key for t in scenario.agents.tasks] == [
+        "model",
+        "api",
+        "ui",
+        "audit",
+        "integrate",
+        "docs",
+    ]
+    player = demo.epic_player(lambda _: None)
+    assert (player.settings.policy.epics.max_parallel, player.play()) == (2, 0)
+
+
+def test_the_epics_doc_quotes_the_epic_demo_as_it_runs() -> None:
+    """Every line of docs/epics.md's abbreviated run is printed by the demo, in that order."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "epics.md").read_text()
+    section = doc[doc.index("### baton demo --epic") :]
+    block = section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n"))]
+    quoted = [line for line in block.splitlines()[1:] if line not in ("…", "")]
+    printed = CliRunner().invoke(cli, ["demo", "--epic"]).output.splitlines()
+    at = 0
+    for line in quoted:
+        assert line in printed[at:], line
+        at = printed.index(line, at) + 1

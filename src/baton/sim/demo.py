@@ -1,6 +1,7 @@
 """`baton demo`: the built-in scenario played on the in-memory GitHub and told step by step,
 then the outcome; the path as a Mermaid diagram only when asked (a terminal cannot draw it).
-`--test-first` plays `test_first.yml` instead: the tests, not the agents, move the work."""
+`--test-first` plays `test_first.yml` instead: the tests, not the agents, move the work;
+`--epic` plays `epic_demo.yml`, a whole epic with its agents scripted."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from importlib import resources
 
 from baton.core.model.evidence import Evidence
 from baton.core.model.record import Record
+from baton.sim.scenario.epic import EpicPlayer
 from baton.sim.scenario.format import demo_scenario
 from baton.sim.scenario.player import Player
 from baton.workflow.config import Config, Settings, parse_config, settings_from
@@ -33,6 +35,12 @@ DIAGRAM_HINT = (
     "The path as a Mermaid diagram: `baton demo --diagram` (GitHub draws Mermaid in Markdown).\n"
     "The whole workflow: `baton graph`, drawn in the README."
 )
+EPIC_HEADER = (
+    "Baton demo: one epic through discovery, planning, six tasks on their own branches and its "
+    "pull request, on an in-memory GitHub.\nEvery step is a GitHub event, a dispatched run or an "
+    "agent report, handled exactly as `baton run` and `baton report` handle them."
+)
+EPIC_CONFIG = "epic_demo_config.yml"
 TEST_FIRST_CONFIG = "test_first_config.yml"
 TEST_FIRST_COMMENT_LINES = 12  # a bot comment's lines said: the red proof's failing tests too
 
@@ -122,3 +130,34 @@ def evidence_lines(shown: list[tuple[int, Evidence]], record: Record | None) -> 
             f"{c.broken} broken"
         )
     return lines
+
+
+def epic_player(say: Callable[[str], None]) -> EpicPlayer:
+    """The player of `epic_demo.yml`, with the config beside it, not yet played."""
+    scenario = demo_scenario("epic_demo.yml")
+    text = (resources.files("baton.sim") / EPIC_CONFIG).read_text(encoding="utf-8")
+    settings = parse_config(text, source=EPIC_CONFIG)
+    assert scenario.agents is not None  # the shipped epic scripts its agents
+    return EpicPlayer(scenario, scenario.agents, settings, say)
+
+
+def show_epic(echo: Callable[[str], None], *, quiet: bool, diagram: bool = False) -> int:
+    """`baton demo --epic`: the epic played, then its final state, work, table and figures; its
+    plan as a Mermaid graph with `diagram`. Its exit status (1 if its own check failed)."""
+    echo(EPIC_HEADER)
+    player = epic_player((lambda _: None) if quiet else echo)
+    status = player.play()
+    record = player.record()
+    echo("")
+    echo(f"Final state: {record.state if record else '?'}.")
+    work = player.work()
+    if work:
+        echo(f"The work: {work}.")
+    echo("\n" + player.table())
+    echo(f"\nFigures: {player.tally()}.")
+    if diagram:
+        echo("\nThe plan:\n")
+        echo(player.mermaid())
+    else:
+        echo("\nThe plan as a Mermaid diagram: `baton demo --epic --diagram`.")
+    return status

@@ -11,6 +11,7 @@ import pytest
 from baton.errors import InvalidScenario, InvalidStep
 from baton.sim.scenario.format import (
     ACTIONS,
+    Agents,
     Checks,
     EvidenceSpec,
     Expect,
@@ -19,8 +20,10 @@ from baton.sim.scenario.format import (
     Push,
     Report,
     Review,
+    Round,
     Scenario,
     Step,
+    Task,
     Who,
     demo_scenario,
     load_scenario,
@@ -45,6 +48,9 @@ def test_the_scenario_doc_names_every_step_kind_and_every_key():
         Who,
         Checks,
         Expect,
+        Agents,
+        Round,
+        Task,
     )
     keys = {name for model in models for name in model.model_fields}
     named = set(re.findall(r"`([a-z_]+)(?::[^`]*)?`", DOC.read_text(encoding="utf-8")))

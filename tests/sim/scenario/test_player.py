@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from baton.cli import cli
+from baton.sim.scenario.epic import player_for
 from baton.sim.scenario.format import ACTIONS, parse_scenario
 from baton.sim.scenario.player import Player
 from baton.workflow.config import load_config
@@ -130,7 +131,7 @@ def test_the_scenario_doc_examples_play_with_every_expectation_met():
     shown: set[str] = set()
     for number, example in enumerate(examples, 1):
         scenario = parse_scenario(example, f"docs/scenarios.md example {number}")
-        player = Player(scenario, load_config(None), lambda _: None)
+        player = player_for(scenario, load_config(None), lambda _: None)
 
         assert player.play() == 0, (number, player.failures)
         shown |= {step.action for step in scenario.steps}

@@ -205,6 +205,19 @@ class Expect(BaseModel):
     signed_off: bool | None = Field(
         default=None, description="The record holds a sign-off of the tests (`tests.signed`)."
     )
+    sub_issues: int | None = Field(default=None, ge=0, description="The epic's sub-issues.")
+    tasks: dict[str, str] | None = Field(
+        default=None, description="Each task key's state, as its sub-issue's record says."
+    )
+    max_in_progress: int | None = Field(
+        default=None, ge=0, description="At most this many tasks were active at once so far."
+    )
+
+    @property
+    def of_epic(self) -> list[str]:
+        """The keys given that only an epic played with `agents:` has."""
+        keys = ("sub_issues", "tasks", "max_in_progress")
+        return [key for key in keys if getattr(self, key) is not None]
 
 
 ACTIONS = (
@@ -249,6 +262,9 @@ class Step(BaseModel):
     checks: Checks | None = None
     expect: Expect | None = None
     by: str | None = None
+    task: str | None = Field(
+        default=None, description="A `comment` on this task's sub-issue, not on the issue."
+    )
     association: str = "NONE"
     note: str = ""
 
@@ -277,6 +293,45 @@ class Step(BaseModel):
         return next(name for name in ACTIONS if getattr(self, name) not in (None, False))
 
 
+class Round(BaseModel):
+    """One round of the discovery agent: its questions (a human answers with a `comment`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    questions: list[str] = Field(min_length=1)
+
+
+class Task(BaseModel):
+    """A task of the planner's plan, and its reviewer's verdicts in order (`pass` once they
+    run out)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    depends_on: list[str] = Field(default_factory=list)
+    reviews: list[Literal["pass", "reject"]] = Field(default_factory=list)
+
+
+class Agents(BaseModel):
+    """The agents of Baton's dispatched runs, scripted: they report by themselves, each in its
+    job after the run that started it (an epic: discovery, planner, developers, reviewers)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    discovery: list[Round] = Field(default_factory=list)
+    spec: str = "# Specification"
+    tasks: list[Task] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _keys_once(self) -> Agents:
+        keys = [task.key for task in self.tasks]
+        twice = next((key for key in keys if keys.count(key) > 1), None)
+        if twice is not None:
+            raise InvalidStep(f"task {twice!r} is planned twice")
+        return self
+
+
 class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -287,7 +342,35 @@ class Scenario(BaseModel):
         default_factory=dict, description="login: repository permission"
     )
     step_minutes: int = Field(default=5, ge=0, description="Clock advance between steps.")
+    agents: Agents | None = Field(
+        default=None, description="Scripted agents for the runs Baton dispatches (an epic)."
+    )
     steps: list[Step]
+
+    @model_validator(mode="after")
+    def _epic_steps(self) -> Scenario:
+        for number, step in enumerate(self.steps, 1):
+            problem = _epic_problem(step, self.agents)
+            if problem:
+                raise InvalidStep(f"step {number}: {problem}")
+        return self
+
+
+def _epic_problem(step: Step, agents: Agents | None) -> str | None:
+    """Why `step` cannot be played with `agents` (None: no agents), or None."""
+    keys = {task.key for task in agents.tasks} if agents else set()
+    epic_keys = step.expect.of_epic if step.expect is not None else []
+    if agents is None and step.task is not None:
+        return f"`task: {step.task}` needs `agents:` with a plan"
+    if agents is None and epic_keys:
+        return f"`expect.{epic_keys[0]}` needs `agents:` (an epic)"
+    if agents is not None and step.report is not None:
+        return "with `agents:` the agents report by themselves: no `report` step"
+    if step.task is not None and step.action != "comment":
+        return f"`task` goes with `comment`, not `{step.action}`"
+    if step.task is not None and step.task not in keys:
+        return f"no task {step.task!r} in `agents.tasks`"
+    return None
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -307,13 +390,17 @@ def parse_scenario(text: str, source: str) -> Scenario:
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        problems = [
-            f"{'.'.join(one_line(str(p), 40) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        ]
+        problems = [_placed(e["loc"], e["msg"]) for e in exc.errors()]
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         raise InvalidScenario(one_line(f"{source}: {'; '.join(problems[:3])}{more}")) from exc
     except (OverflowError, ValueError) as exc:  # a duration beyond what a datetime holds
         raise InvalidScenario(one_line(f"{source}: {exc}")) from exc
+
+
+def _placed(loc: tuple[int | str, ...], message: str) -> str:
+    """A validation problem and where it is (the whole scenario's: no place)."""
+    place = ".".join(one_line(str(part), 40) for part in loc)
+    return f"{place}: {message}" if place else message
 
 
 def load_scenario(path: Path) -> Scenario:

@@ -31,10 +31,9 @@ from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
 from baton.sim.scenario import evidence as scripted
 from baton.sim.scenario import expect, narration
-from baton.sim.scenario.format import Report, Scenario, Step, one_line
+from baton.sim.scenario.format import Expect, Report, Scenario, Step, one_line
 from baton.sim.scenario.holding import (
     Holding,
-    baton_commits,
     holding,
     open_pull_number,
     record_of,
@@ -132,10 +131,6 @@ class Player:
     def holding(self) -> Holding:
         return holding(self)
 
-    def baton_commits(self) -> int:
-        """Baton's commits on the issue's branch (the bot's, from the default branch on)."""
-        return baton_commits(self)
-
     # --- steps -----------------------------------------------------------------------------
     def play(self) -> int:
         """Play every step; 1 if an expectation failed. InvalidScenario (one line) when a
@@ -146,8 +141,7 @@ class Player:
             self.step = index
             if step.action not in {"open", "expect"} and self.number == 0:
                 self.number = self._open(issue.author)
-            note = f" — {one_line(step.note, 200)}" if step.note else ""
-            self.say(f"\n{index:>2}. {self._describe(step)}{note}")
+            self.say(self._heading(index, step))
             before = self.holding()
             try:
                 getattr(self, f"_do_{step.action}")(step)
@@ -182,8 +176,9 @@ class Player:
             return False
         return True
 
-    def _describe(self, step: Step) -> str:
-        return narration.describe(self, step, self.scenario.issue.author)
+    def _heading(self, index: int, step: Step) -> str:
+        note = f" — {one_line(step.note, 200)}" if step.note else ""
+        return f"\n{index:>2}. {narration.describe(self, step, self.scenario.issue.author)}{note}"
 
     def _narrate(self, before: Holding) -> None:
         """Say what the step changed of the branch and the pull request."""
@@ -423,12 +418,15 @@ class Player:
 
     def _do_expect(self, step: Step) -> None:
         assert step.expect is not None
-        problems = expect.problems(self, step.expect, self.last)
+        problems = self._problems(step.expect)
         for problem in problems:
             self.say(f"   ✗ {problem}")
         if not problems:
             self.say("   ✓ as expected")
         self.failures.extend(problems)
+
+    def _problems(self, want: Expect) -> list[str]:
+        return expect.problems(self, want, self.last)
 
     def work(self) -> str | None:
         """What GitHub holds of the issue's work in one line, or None when it has nothing."""
