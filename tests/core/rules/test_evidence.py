@@ -310,3 +310,4 @@ def test_the_verdict_table(
 def test_a_reason_names_three_ids_and_counts_the_rest() -> None:
     assert named(["a", "b", "c"]) == "a, b, c"
     assert named(["a", "b", "c", "d", "e"]) == "a, b, c and 2 more"
+    assert named(["a", "b", "c", "d"]) == "a, b, c and 1 more"

@@ -496,3 +496,117 @@ def test_a_red_proof_of_many_long_ids_keeps_a_record_that_fits_one_comment(first
     assert red.sets.fail_to_pass == tuple(t.id for t in many[:2])  # 2,000 characters of ids
     assert red.sets.pass_to_pass == (OLD,)
     assert len(decision.record.model_dump_json()) < 10_000
+
+
+# --- each rule on its own -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("work_of", "changes", "fields", "why"),
+    [
+        pytest.param(
+            work(), changeset("refused"), {"commit": HEAD, "changeset": None}, None, id="refused"
+        ),
+        pytest.param(
+            None, changeset("refused"), {"changeset": None}, None, id="no work: the refused base"
+        ),
+        pytest.param(
+            None,
+            None,
+            {},
+            "the tests ran on a commit Baton cannot tie to the issue's work",
+            id="nothing to tie to",
+        ),
+        pytest.param(
+            work(),
+            changeset("ok"),
+            {"commit": HEAD},
+            "the tests ran on ccccccc, not on aaaaaaa",
+            id="another commit",
+        ),
+        pytest.param(
+            work(),
+            changeset("ok"),
+            {"changeset": OTHER_FILES},
+            "the tests ran with another changeset than this report's",
+            id="another changeset",
+        ),
+        pytest.param(
+            work(),
+            None,
+            {"commit": HEAD},
+            "the tests ran with a changeset, and none came with this report",
+            id="a changeset where none came",
+        ),
+    ],
+)
+def test_stale_says_exactly_why_the_evidence_is_not_this_reports(
+    first: Any,
+    work_of: Work | None,
+    changes: ChangesetFacts | None,
+    fields: dict[str, Any],
+    why: str | None,
+) -> None:
+    record = first.record("writing_tests", work=work_of)
+    event = report(first, "writing_tests", changeset=changes, evidence=red_evidence(**fields))
+    assert proof.stale(record, event) == why
+
+
+def test_a_stale_run_replaces_the_last_stale_note_and_dispatches_the_agent_anew(
+    first: Any,
+) -> None:
+    old_note = f"{proof.STALE_EVIDENCE}the tests ran on bbbbbbb, not on aaaaaaa."
+    record = first.record(
+        "writing_tests", work=work(pull_request=None), feedback=[old_note, "name the test"]
+    )
+    event = report(
+        first, "writing_tests", changeset=changeset("ok"), evidence=red_evidence(commit=HEAD)
+    )
+    decision = first.decide(record, event)
+    assert decision.record is not None
+    assert decision.record.feedback == [
+        "The evidence was stale: the tests ran on ccccccc, not on aaaaaaa. Do the work again on "
+        "the head; this run does not count as a failed attempt.",
+        "name the test",
+    ]
+    sent = decision.record.dispatch
+    assert sent is not None and (sent.agent, sent.state, sent.attempt) == (
+        "tester",
+        "writing_tests",
+        1,
+    )
+    assert sent.by == event.id and sent.at != ENTERED
+
+
+def test_the_rules_of_one_verdict_read_it_whole(first: Any) -> None:
+    record = first.record("proving", work=None, tests=signed())
+    broken = evidence(verdict="broken", reason="", exit_status=None, tests=())
+    judged = proof.verdict_of(record, report(first, "proving", evidence=broken))
+    assert (judged.verdict, judged.reason) == ("broken", "the run left no result to trust")
+    judged = proof.Judged("green", "2 passed, 0 skipped", evidence(), HEAD, now_pass=(NEW,))
+    assert proof.check(judged, "n1").title == "green: 2 passed, 0 skipped"
+    assert "pass now\n\n- tests.test_csv:" in proof.note("proving", judged)
+    told = proof.as_result(result(next_state="implementing"), judged)
+    assert told.next_state is None
+    counted = proof.recorded(record, judged, "green", ENTERED)
+    assert counted.work is None and counted.tests is not None
+    assert counted.tests.counts == ProofCounts(red=1, green=1)
+
+
+def test_kept_ids_fill_the_characters_to_the_last_one() -> None:
+    half = proof.KEEP_CHARS // 2
+    assert proof.kept(("a" * half, "b" * half, "c")) == ("a" * half, "b" * half)
+    assert proof.kept(("a" * half, "b" * (half + 1))) == ("a" * half,)
+
+
+def test_only_the_sign_off_state_signs_and_shows_a_red_proof(first: Any) -> None:
+    assert proof.signs_off(first.workflow, first.policy, "tests_review")
+    assert not proof.signs_off(first.workflow, first.policy, "awaiting_approval")
+    assert proof.red_message(first.record("tests_review")) is None
+    assert proof.red_message(first.record("tests_review", tests=signed())) is None
+    shown = proof.red_message(first.record("tests_review", tests=TestsRecord(red=red_proof())))
+    assert shown is not None and shown.startswith("#### 🔴 The red proof to sign off (`eeeeeee`)")
+
+
+def test_the_test_files_rule_needs_a_record_and_names_the_suite(first: Any) -> None:
+    assert proof.test_files(first.workflow, first.policy, None) is None
+    red = proof.test_files(first.workflow, first.policy, first.record("writing_tests"))
+    assert red is not None and red.suite == SUITE

@@ -153,6 +153,50 @@ def test_a_pull_request_with_no_proof_yet_says_only_the_counts() -> None:
     ]
 
 
+def test_each_outcome_is_counted_however_many_tests_have_it() -> None:
+    tests = [TestCase(id=f"t::{i}", outcome="passed") for i in range(3)]
+    tests += [TestCase(id="t::f", outcome="failed"), TestCase(id="t::g", outcome="failed")]
+    assert words.tally(tests) == "3 passed, 2 failed, 0 errors, 0 skipped"
+
+
+def test_a_failing_test_without_a_message_or_a_printable_id_is_one_plain_line() -> None:
+    quiet = (TestCase(id="t::a", outcome="failed"), TestCase(id=" \n", outcome="error"))
+    assert words.failures(quiet) == [f"- t:{Z}:a", "- an unnamed test (error)"]
+    assert words.feedback("failing", "x", RUN.model_copy(update={"tests": quiet})) == [
+        "The tests ran on ccccccc: failing: x",
+        "t::a (failed)",
+        " \n (error)",
+    ]
+
+
+def test_a_summary_without_a_reason_says_none_was_given() -> None:
+    assert "\n\nWhy: no reason given\n\n" in words.summary("broken", " \n", RUN)
+
+
+def test_the_issue_note_lists_the_tests_that_pass_now() -> None:
+    note = words.issue_note("proving", "failing", RUN.reason, RUN, now_pass=("t::b",))
+    assert note.endswith(words.summary("failing", RUN.reason, RUN, now_pass=("t::b",)))
+    assert f"pass now\n\n- t:{Z}:b\n\n" in note
+
+
+def test_ids_up_to_the_shown_ones_are_all_listed_and_the_rest_counted() -> None:
+    exactly = tuple(f"t{i}" for i in range(words.SHOWN_TESTS))
+    listed = words.red_proof(PROOF.model_copy(update={"sets": SignedOff(fail_to_pass=exactly)}))
+    assert "more" not in listed and f"- t{words.SHOWN_TESTS - 1}\n" in listed
+    over = (*exactly, "t98", "t99", " ")
+    listed = words.red_proof(PROOF.model_copy(update={"sets": SignedOff(fail_to_pass=over)}))
+    assert f"- t{words.SHOWN_TESTS - 1}\n- …and 3 more\n" in listed
+    unnamed = words.red_proof(PROOF.model_copy(update={"sets": SignedOff(fail_to_pass=(" ",))}))
+    assert "\n\n- an unnamed test\n\n" in unnamed
+
+
+def test_the_pull_request_lists_at_most_shown_in_body_signed_off_tests() -> None:
+    ids = tuple(f"t{i}" for i in range(words.SHOWN_IN_BODY + 2))
+    proof = PROOF.model_copy(update={"sets": SignedOff(fail_to_pass=ids)})
+    lines = words.pull_request_lines(TestsRecord(signed=SignOff(proof=proof, by="maria", at=AT)))
+    assert lines[-2:] == [f"- t{words.SHOWN_IN_BODY - 1}", "- …and 2 more"]
+
+
 # --- hostile tests ------------------------------------------------------------------------------
 _OURS = re.compile(r"^(?:#### (?:Failing tests|Tests that failed in the red proof and pass now)|)$")
 
