@@ -16,13 +16,13 @@ every workflow's. An epic's own commands (`generate now`, `continue`, `/edit …
 `parse_command` is called where an event is made from what GitHub sent
 (`core.model.events.commented`), and by the fast path's triage, which runs before pydantic is
 imported (`tests/test_architecture.py` holds that); the rules read the event's fields. Standard
-library only (markdown-it-py is imported when a comment holds a command word).
+library only, no `dataclasses` either (markdown-it-py is imported when a comment holds a
+command word).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from itertools import pairwise
@@ -56,8 +56,7 @@ class EpicVerb(StrEnum):
     resume = "resume"
 
 
-@dataclass(frozen=True)
-class EpicCommand:
+class EpicCommand(NamedTuple):
     verb: EpicVerb
     argument: str = ""
 
