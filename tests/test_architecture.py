@@ -523,3 +523,59 @@ def test_every_module_a_docstring_or_comment_names_exists() -> None:
     assert sorted(set(stale) - set(STALE_FOR_NOW)) == []
     assert sorted(set(STALE_FOR_NOW) - set(stale)) == [], "fixed: drop it from STALE_FOR_NOW"
     assert all(_resolves(f"baton.{now}") for now in STALE_FOR_NOW.values())
+
+
+# A comment's command is read once, where its event is made; the fast path's triage reads it
+# itself because it runs before pydantic is imported and cannot make the event.
+COMMAND_READERS = [
+    ("core/model/events.py", "commented"),
+    ("core/rules/triage.py", "quick_reason.has_command"),
+]
+
+
+def _callers(tree: ast.AST, callee: str) -> list[str]:
+    """The qualified names of the functions that call `callee` (by name or as an attribute);
+    a call outside any function is `<module>`."""
+    found: list[str] = []
+
+    def visit(node: ast.AST, scope: list[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                visit(child, [*scope, child.name])
+                continue
+            if isinstance(child, ast.Call):
+                func = child.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name == callee:
+                    found.append(".".join(scope) or "<module>")
+            visit(child, scope)
+
+    visit(tree, [])
+    return found
+
+
+def test_a_comments_command_is_parsed_in_one_place() -> None:
+    base = ROOT / "src" / "baton"
+    found = sorted(
+        (path.relative_to(base).as_posix(), caller)
+        for path in base.rglob("*.py")
+        for caller in _callers(ast.parse(path.read_text(encoding="utf-8")), "parse_command")
+    )
+    assert found == COMMAND_READERS, "rules read Commented.command, they do not parse a body"
+    defined = sorted(
+        path.relative_to(base).as_posix()
+        for path in base.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and re.fullmatch(r"parse_\w*command", node.name)
+    )
+    assert defined == ["core/model/commands.py"]
+
+
+def test_a_caller_of_parse_command_is_found() -> None:
+    tree = ast.parse(
+        "parse_command(b, w)\n"
+        "def outer():\n    def inner():\n        commands.parse_command(b, w)\n"
+        "class C:\n    def m(self):\n        return [parse_command(x, w) for x in y]\n"
+        "def other():\n    parse_commands(b)\n"
+    )
+    assert _callers(tree, "parse_command") == ["<module>", "outer.inner", "C.m"]

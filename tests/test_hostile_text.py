@@ -22,7 +22,7 @@ from baton.action.outputs import log_line, quiet_block
 from baton.agents.runner import result_from_output
 from baton.agents.sanitize import fence, visible_characters, visible_text
 from baton.cli import cli
-from baton.core.rules.comment_commands import parse_command
+from baton.core.model.commands import parse_command
 from baton.core.text import markdown, messages
 from baton.workflow.config import Policy
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from baton.core.model.decision import CheckPlan, Decision, Outcome
-from baton.core.model.events import Commented, IssueChanged
+from baton.core.model.events import Commented, IssueChanged, commented
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import handover
 from baton.errors import TrackerError
@@ -82,13 +82,14 @@ def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
     ("event", "reason"),
     [
         (
-            lambda gh: Commented(
+            lambda gh: commented(
                 id="comment:77",
                 issue=IssueInfo(number=ISSUE, author="alice"),
                 actor=Actor(login="bob"),
                 at=gh.now,
                 comment_id=77,
                 body="Any news?",
+                approval_words=("approved",),
             ),
             "a comment on an issue that is not in the workflow (no API call)",
         ),

@@ -16,11 +16,11 @@ from baton.core.model.events import (
     Event,
     Labeled,
 )
-from baton.core.model.issue_facts import Comment, IssueInfo
+from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
 from baton.core.model.record import handover as handover_of
 from baton.core.model.work import branch_name
-from baton.core.rules.catchup import as_event, missed_comment
+from baton.core.rules.catchup import missed_comment
 from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
 from baton.errors import RecordCorrupt, TrackerError
@@ -67,13 +67,13 @@ class RunResult:
             return ""
 
 
-def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Comment | None]:
+def _catch_up(event: Event, loaded: Loaded, settings: Settings) -> tuple[Event, Commented | None]:
     """Put the oldest missed actionable comment in place of the event, and set the floor."""
     humans = loaded.human_comments
     event = _with_floor(event, loaded)
     missed = missed_comment(loaded.record, event, humans, settings.workflow, settings.policy)
     if missed is not None:
-        return as_event(missed, event), missed
+        return missed, missed
     return event, None
 
 
@@ -154,14 +154,15 @@ def _decide_once(
     )
     if caught_up is not None:
         result.notes.append(
-            f"caught up comment {caught_up.id} by {caught_up.author}, whose own run never came"
+            f"caught up comment {caught_up.comment_id} by {caught_up.actor.login}, "
+            "whose own run never came"
         )
     return result, issue
 
 
 def _decision(
     event: Event, loaded: Loaded, tracker: Tracker, settings: Settings, identities: Identities
-) -> tuple[Decision, Comment | None]:
+) -> tuple[Decision, Commented | None]:
     """The decision on the oldest missed actionable comment in the event's place, else on the
     event itself; with the actor looked up when the rules say it matters."""
     caught, caught_up = _catch_up(event, loaded, settings)

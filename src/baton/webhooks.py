@@ -21,7 +21,6 @@ from pydantic import ValidationError
 from baton.core.model.events import (
     CheckNote,
     ChecksCompleted,
-    Commented,
     Dispatched,
     Event,
     Ignored,
@@ -31,6 +30,7 @@ from baton.core.model.events import (
     Reviewed,
     Sweep,
     bare_issue,
+    commented,
 )
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import split_handover
@@ -184,7 +184,7 @@ def _parse_comment(payload: dict[str, Any], policy: Policy, now: datetime) -> Ev
         return Ignored(reason=f"comment by bot {user.get('login')}", issue=issue.number)
     edited = action == "edited"
     stamp = _text(comment, "updated_at", "comment.updated_at") if edited else ""
-    return Commented(
+    return commented(
         id=f"comment:{comment['id']}" + (f":edited:{stamp}" if edited else ""),
         issue=issue,
         actor=_actor(user, policy, "comment.user", comment.get("author_association")),
@@ -192,6 +192,7 @@ def _parse_comment(payload: dict[str, Any], policy: Policy, now: datetime) -> Ev
         comment_id=comment["id"],
         body=_text(comment, "body", "comment.body"),
         edited=edited,
+        approval_words=policy.approval_words,
     )
 
 

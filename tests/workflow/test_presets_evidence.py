@@ -14,7 +14,7 @@ from baton.cli import cli
 from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Decision, Outcome
-from baton.core.model.events import Commented, Event
+from baton.core.model.events import Event, commented
 from baton.core.model.evidence import Evidence, ProofCounts, TestCase
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Dispatch, Record
@@ -116,7 +116,7 @@ class Walk:
     def approve(self, by: str = "maria") -> Decision:
         number = 100 + next(self.ids)
         return self.decide(
-            Commented(
+            commented(
                 id=f"comment:{number}",
                 issue=self.issue(),
                 actor=Actor(login=by, permission="maintain"),
@@ -126,6 +126,7 @@ class Walk:
                 comments_seen=number,
                 body="approved",
                 run_id=f"run-{number}",
+                approval_words=("approved",),
             )
         )
 

@@ -34,6 +34,7 @@ from baton.core.model.events import (
     Reviewed,
     ReviewNote,
     Tick,
+    commented,
 )
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Dispatch, HistoryEntry, Record
@@ -185,18 +186,20 @@ class Build:
     def commented(
         self, body: str, by: str, state: str | None, *, comment_id: int = 100, **event: Any
     ) -> Commented:
-        fields: dict[str, Any] = {"comments_upto": comment_id, "comments_seen": comment_id}
-        fields.update(event)
-        return Commented(
+        """A comment as `webhooks.parse` makes it: its command read with the policy's words."""
+        made = commented(
             id=f"comment:{comment_id}",
             issue=self.issue(state),
             actor=PEOPLE[by],
             at=NOW,
             comment_id=comment_id,
             body=body,
+            approval_words=self.policy.approval_words,
+            comments_upto=comment_id,
+            comments_seen=comment_id,
             run_id=RUN,
-            **fields,
         )
+        return made.model_copy(update=event) if event else made
 
     def reported(
         self, state: str, outcome: AgentResult | None, *, agent: str | None = None, **event: Any

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from baton.core.model.commands import CommentCommand, Verb
 from baton.core.model.events import Dispatched, Event, Labeled
 from baton.core.model.issue_facts import Actor, Comment, IssueInfo
 from baton.core.model.record import Record
@@ -16,6 +17,7 @@ from baton.workflow.config import Policy
 from baton.workflow.model import load_preset
 
 WORKFLOW = load_preset("issue-lifecycle")
+WORDS = Policy().approval_words
 WAITING = "waiting_for_requirements_clarification"
 WORK = "analyzing_requirements"
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -37,7 +39,7 @@ def dispatch() -> Event:
 
 def missed(rec: Record | None, comments: list[Comment], event: Event | None = None) -> Any:
     found = missed_comment(rec, event or dispatch(), tuple(comments), WORKFLOW, Policy())
-    return found.id if found else None
+    return found.comment_id if found else None
 
 
 @pytest.mark.parametrize(
@@ -93,14 +95,14 @@ def test_labels_and_reports_are_never_displaced() -> None:
 
 
 def test_only_comments_older_than_the_events_own_count() -> None:
-    own = as_event(comment(12), dispatch())
+    own = as_event(comment(12), dispatch(), WORDS)
     assert missed(record(), [comment(11), comment(13)], own) == 11
     assert missed(record(), [comment(13)], own) is None
     assert missed(record(), [comment(11)], own.model_copy(update={"edited": True})) is None
 
 
 def test_a_missed_comment_becomes_the_event_of_its_author() -> None:
-    event = as_event(comment(11, "approved", association="MEMBER"), dispatch())
+    event = as_event(comment(11, "approved", association="MEMBER"), dispatch(), WORDS)
     assert (event.id, event.comment_id, event.body) == ("comment:11", 11, "approved")
     assert (event.actor.login, event.actor.association, event.actor.is_bot) == (
         "alice",
@@ -108,6 +110,15 @@ def test_a_missed_comment_becomes_the_event_of_its_author() -> None:
         False,
     )
     assert (event.comments_upto, event.run_id, event.at) == (11, "", NOW)
+    assert (event.command, event.epic_command) == (CommentCommand(Verb.approve), None)
+
+
+def test_a_missed_comment_is_read_with_the_policys_approval_words() -> None:
+    lgtm = Policy(approval_words=("lgtm",))
+    remark = (comment(11, "lgtm", author="bob"),)  # a passer-by's: it counts only as a command
+    found = missed_comment(record(), dispatch(), remark, WORKFLOW, lgtm)
+    assert found is not None and found.command == CommentCommand(Verb.approve)
+    assert missed_comment(record(), dispatch(), remark, WORKFLOW, Policy()) is None
 
 
 def test_an_owners_reply_is_caught_up() -> None:
@@ -119,4 +130,4 @@ def test_under_answerers_anyone_a_passer_bys_reply_is_caught_up() -> None:
     found = missed_comment(
         record(), dispatch(), (comment(11, author="bob"),), WORKFLOW, Policy(answerers="anyone")
     )
-    assert found is not None and found.id == 11
+    assert found is not None and found.comment_id == 11

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from baton.core.model.decision import Decision, Outcome
-from baton.core.model.events import Commented, Ignored
+from baton.core.model.events import Ignored, commented
 from baton.core.model.issue_facts import Actor
 from baton.run import handle
 from baton.sim import payloads
@@ -418,13 +418,14 @@ def test_an_approval_from_a_bot_is_ignored_before_any_api_call(gh, settings, log
 def test_an_approval_from_a_bot_never_counts_even_with_admin_permission(gh, settings):
     enter_at(gh, settings, GATE)
     posted = gh.human_comment(ISSUE, "approved", author="release-bot", bot=True)
-    event = Commented(
+    event = commented(
         id=f"comment:{posted.id}",
         issue=gh.issue(ISSUE),
         actor=Actor(login="release-bot", is_bot=True, permission="admin"),
         at=gh.now,
         comment_id=posted.id,
         body="approved",
+        approval_words=settings.policy.approval_words,
     )
 
     decision = handle(event, gh, settings).decision

@@ -39,7 +39,9 @@ def test_a_command_turns_on_who_wrote_it_in_any_state(lifecycle):
     command = lifecycle.commented("/retry", "maria", "implementing").model_copy(
         update={"actor": STRANGER}
     )
-    plain = command.model_copy(update={"body": "thanks, looks good so far"})
+    plain = lifecycle.commented("thanks, looks good so far", "maria", "implementing").model_copy(
+        update={"actor": STRANGER}
+    )
     assert _asks(lifecycle, record, command)
     assert not _asks(lifecycle, record, plain), "a reply while an agent works is not read"
 
@@ -84,7 +86,9 @@ def test_an_epics_command_and_a_reply_in_its_dialogue_turn_on_who_wrote_them():
         update={"actor": STRANGER}
     )
     assert _asks(B, record, reply), "discovery converses: replies are read while it works"
-    edit = reply.model_copy(update={"body": "/edit shorter please"})
+    edit = B.commented("/edit shorter please", "maria", "discovery").model_copy(
+        update={"actor": STRANGER}
+    )
     planning = B.record("planning")
     assert _asks(B, planning, edit), "an epic's command, in any phase"
     assert _asks(B, planning, reply), "planning converses too"

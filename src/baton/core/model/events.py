@@ -1,7 +1,9 @@
 """The typed events `decide` reads: one per thing that can happen to an issue Baton follows.
 
 They are built from webhook payloads by `baton.webhooks.parse`, from an agent's result by
-`baton report`, and by the sweep (`tick`); none of that parsing lives here.
+`baton report`, and by the sweep (`tick`); none of that parsing lives here, but for a comment's
+command: a `Commented` is made by `commented`, which reads its command once
+(`core.model.commands`), so no rule parses a body again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model.agent_result import AgentResult
+from baton.core.model.commands import CommentCommand, EpicCommand, parse_command
 from baton.core.model.epic import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
 from baton.core.model.evidence import Evidence
 from baton.core.model.issue_facts import Actor, IssueInfo
@@ -66,10 +69,51 @@ class Labeled(_Event):
 
 
 class Commented(_Event):
+    """A human's comment, with what it asks read once where it was made (`commented`)."""
+
     kind: Literal["comment"] = "comment"
     comment_id: int
     body: str
     edited: bool = False
+    command: CommentCommand | None = Field(
+        description="The comment's first approval or escalation command, if any."
+    )
+    epic_command: EpicCommand | None = Field(
+        description="The comment's first epic command (`generate now`, `/edit …`), if any."
+    )
+
+
+def commented(
+    *,
+    id: str,
+    issue: IssueInfo,
+    actor: Actor,
+    at: datetime,
+    comment_id: int,
+    body: str,
+    approval_words: tuple[str, ...],
+    edited: bool = False,
+    comments_upto: int = 0,
+    comments_seen: int = 0,
+    run_id: str = "",
+) -> Commented:
+    """The one maker of a `Commented`: its command parsed from `body` with the policy's
+    approval words, once."""
+    command, epic_command = parse_command(body, approval_words)
+    return Commented(
+        id=id,
+        issue=issue,
+        actor=actor,
+        at=at,
+        comment_id=comment_id,
+        body=body,
+        edited=edited,
+        command=command,
+        epic_command=epic_command,
+        comments_upto=comments_upto,
+        comments_seen=comments_seen,
+        run_id=run_id,
+    )
 
 
 class AgentReported(_Event):

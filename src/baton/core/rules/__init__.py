@@ -2,9 +2,9 @@
 data, and the rules it asks.
 
 No I/O and no clock (the time is the event's `at`). The result is a `Decision` that `apply`
-carries out. This package imports nothing itself, so the fast path's `triage`, `labels` and
-`comment_commands` load no pydantic. Each group of rules has a module, in the order a reader
-meets them:
+carries out. This package imports nothing itself, so the fast path's `triage` and `labels`
+(and the `core.model.commands` they read a comment with) load no pydantic. Each group of rules
+has a module, in the order a reader meets them:
 
 * `entry`: a trigger label or a status label from a maintainer, or an opened issue when the
   config enters every issue;
@@ -29,6 +29,6 @@ meets them:
 * `repo_breaker`: the repository-wide circuit breaker;
 * `epic/`: an epic's rules and its tasks';
 * and the rules these ask: `authority` (who may do what), `pm_rules` (the PM rules: the first
-  whose `when` holds picks the next state), `comment_commands`, `catchup` (missed comments),
+  whose `when` holds picks the next state), `catchup` (missed comments),
   `labels` and `triage` (the fast path's).
 """

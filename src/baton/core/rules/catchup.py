@@ -10,10 +10,10 @@ never displaced.
 
 from __future__ import annotations
 
-from baton.core.model.events import AgentReported, Commented, Event, Labeled
+from baton.core.model.commands import ESCALATION_VERBS
+from baton.core.model.events import AgentReported, Commented, Event, Labeled, commented
 from baton.core.model.issue_facts import Actor, Comment
 from baton.core.model.record import Record
-from baton.core.rules.comment_commands import ESCALATION_VERBS, parse_command
 from baton.workflow.config import Policy
 from baton.workflow.model import StateKind, Workflow
 
@@ -21,9 +21,9 @@ TRUSTED_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 
 
 def _could_matter(
-    comment: Comment, record: Record, workflow: Workflow, policy: Policy, author: str
+    comment: Commented, record: Record, workflow: Workflow, policy: Policy, author: str
 ) -> bool:
-    command = parse_command(comment.body, policy.approval_words)
+    command = comment.command
     escalated = record.held or (
         record.state == workflow.escalation.state and record.escalated_from is not None
     )
@@ -34,8 +34,8 @@ def _could_matter(
     # A cheap first filter; the decision itself checks permissions through the API.
     return (
         command is not None
-        or comment.author == author
-        or comment.association in TRUSTED_ASSOCIATIONS
+        or comment.actor.login == author
+        or comment.actor.association in TRUSTED_ASSOCIATIONS
         or policy.answerers == "anyone"
     )
 
@@ -46,8 +46,9 @@ def missed_comment(
     comments: tuple[Comment, ...],
     workflow: Workflow,
     policy: Policy,
-) -> Comment | None:
-    """The oldest human comment that should be handled before `event`, if any."""
+) -> Commented | None:
+    """The oldest human comment that should be handled before `event`, if any, made the event
+    that takes its place (`as_event`)."""
     if record is None or isinstance(event, AgentReported | Labeled):
         return None
     if isinstance(event, Commented) and event.edited:
@@ -60,13 +61,15 @@ def missed_comment(
             break
         if comment.id <= record.entered_after_comment:
             continue  # written before the state it would answer was entered
-        if _could_matter(comment, record, workflow, policy, event.issue.author):
-            return comment
+        candidate = as_event(comment, event, policy.approval_words)
+        if _could_matter(candidate, record, workflow, policy, event.issue.author):
+            return candidate
     return None
 
 
-def as_event(comment: Comment, event: Event) -> Commented:
-    return Commented(
+def as_event(comment: Comment, event: Event, approval_words: tuple[str, ...]) -> Commented:
+    """The comment read from the issue as the event its own run would have made."""
+    return commented(
         id=f"comment:{comment.id}",
         issue=event.issue,
         actor=Actor(login=comment.author, is_bot=False, association=comment.association),
@@ -76,4 +79,5 @@ def as_event(comment: Comment, event: Event) -> Commented:
         comments_upto=comment.id,
         comments_seen=event.comments_seen,
         run_id=event.run_id,
+        approval_words=approval_words,
     )

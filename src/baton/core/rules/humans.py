@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from baton.core.model.commands import ESCALATION_VERBS, CommentCommand, Verb
 from baton.core.model.decision import Outcome, Reaction
 from baton.core.model.events import Commented
 from baton.core.model.issue_facts import Actor
 from baton.core.model.record import EXCERPT, KEEP_FEEDBACK, Approval, HumanInput, Record, clip
 from baton.core.rules import proof
 from baton.core.rules.authority import is_member, may_answer
-from baton.core.rules.comment_commands import ESCALATION_VERBS, CommentCommand, Verb, parse_command
 from baton.core.rules.context import Ctx, Draft, agent_due, dispatch, move, seen
 from baton.core.rules.pm_rules import success_target
 from baton.core.text import messages
@@ -40,7 +40,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft:
         return Draft(Outcome.ignored, f"comment {event.comment_id} was already handled")
     if event.edited and not ctx.policy.allow_edited_approvals:
         return Draft(Outcome.ignored, "an edited comment does not count (allow_edited_approvals)")
-    command = parse_command(event.body, ctx.policy.approval_words)
+    command = event.command
     spec = ctx.workflow.spec(ctx.state)
     escalated = ctx.record.held or (
         ctx.state == ctx.workflow.escalation.state and ctx.record.escalated_from is not None

@@ -7,8 +7,6 @@ from __future__ import annotations
 from baton.core.model.events import Commented, Event, IssueChanged, Labeled
 from baton.core.model.record import Record
 from baton.core.rules.authority import answers_whoever, needs_identity, reopens_whoever
-from baton.core.rules.comment_commands import parse_command
-from baton.core.rules.epic.commands import parse_epic_command
 from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
@@ -33,9 +31,9 @@ def needs_permission(
         )
     if not isinstance(event, Commented):
         return False
-    if parse_command(event.body, policy.approval_words):
+    if event.command:
         return True
-    if workflow.role == "epic" and parse_epic_command(event.body) is not None:
+    if workflow.role == "epic" and event.epic_command is not None:
         return True
     if record is None:
         return False

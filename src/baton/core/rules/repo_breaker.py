@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from baton.core.model.commands import Verb
 from baton.core.model.decision import Outcome
 from baton.core.model.events import AgentReported, Commented
-from baton.core.rules.comment_commands import Verb, parse_command
 from baton.core.rules.context import Ctx, Draft, Scene, held_instead
 from baton.core.text import epic as texts
 from baton.workflow.model import AgentStatus
@@ -44,7 +44,7 @@ def _probe(ctx: Scene) -> bool:
         return event.result is not None and event.result.status is AgentStatus.success
     if not isinstance(event, Commented) or event.actor.is_bot:
         return False
-    command = parse_command(event.body, ctx.policy.approval_words)
+    command = event.command
     return command is not None and command.verb is Verb.retry
 
 

@@ -7,15 +7,21 @@ standard library only: `baton run` asks it (through `action.fast_path`) before i
 pydantic, click or PyGithub, so an ignored event costs no API call and little more than an
 interpreter start. The typed path (`run.handle`) asks the same questions through
 `event_reason`, and both read the label and bot predicates from `core.rules.labels`, their one home.
+
+A comment's command is read once per event, where the event is made
+(`core.model.events.commented`); the typed path reads it there (`Commented.command`). The
+payload path runs before pydantic is imported, so it cannot make the event: it calls the same one
+function, `core.model.commands.parse_command`, itself (the only other caller the architecture
+test allows), and only when the answer matters (a plain comment while an agent works).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from baton.core.rules.comment_commands import parse_command
+from baton.core.model.commands import parse_command
 from baton.core.rules.labels import is_bot, is_ours, status_labels
 from baton.names import BOT_LOGIN, BRANCH_PREFIX, issue_of_branch
 
@@ -137,7 +143,8 @@ def event_reason(event: Event, view: View) -> str | None:
     if event.kind == "issue":
         return issue_reason(event.action, event.issue.labels, view)
     if event.kind == "comment":
-        return comment_reason(event.issue.labels, event.body, event.edited, view)
+        command = event.command
+        return comment_reason(event.issue.labels, lambda: command is not None, event.edited, view)
     return None
 
 
@@ -150,10 +157,12 @@ def issue_reason(action: str, labels: Iterable[str], view: View) -> str | None:
     return f"issue {action}: nothing to act on"
 
 
-def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -> str | None:
+def comment_reason(
+    labels: Iterable[str], has_command: Callable[[], bool], edited: bool, view: View
+) -> str | None:
     """A comment matters only on an issue in the workflow, and then only when its state can
     take a human's words (a waiting or escalated state, or a dialogue: a state that
-    `converses`) or it carries a command."""
+    `converses`) or it carries a command (`has_command`, asked only then)."""
     labels = list(labels)
     found = status_labels(labels, view.label_prefix)
     if not found:
@@ -168,7 +177,7 @@ def comment_reason(labels: Iterable[str], body: str, edited: bool, view: View) -
         return "an edited comment does not count (config allow_edited_approvals)"
     kind = machine.kinds[label]
     talks = label in machine.converses
-    if kind == "work" and not talks and parse_command(body, view.approval_words) is None:
+    if kind == "work" and not talks and not has_command():
         agent = machine.agents.get(label, "agent")
         return f"a comment with no command while the {agent} works"
     return None
@@ -305,4 +314,9 @@ def quick_reason(name: str, payload: Mapping[str, Any], view: View) -> str | Non
     user = comment.get("user")
     if isinstance(user, Mapping) and is_bot(user, view.bot_login):
         return f"comment by bot {user.get('login')}"
-    return comment_reason(labels, str(comment.get("body") or ""), action == "edited", view)
+    body = str(comment.get("body") or "")
+
+    def has_command() -> bool:
+        return parse_command(body, view.approval_words).common is not None
+
+    return comment_reason(labels, has_command, action == "edited", view)

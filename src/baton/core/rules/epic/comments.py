@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from baton.core.model.commands import EpicVerb, Verb
 from baton.core.model.decision import Outcome
 from baton.core.model.events import Commented
 from baton.core.model.record import clip
 from baton.core.rules import budget
 from baton.core.rules.authority import is_member, may_answer
-from baton.core.rules.comment_commands import Verb, parse_command
 from baton.core.rules.context import Ctx, Draft, dispatch, move, seen
 from baton.core.rules.epic.breaker import half_open
-from baton.core.rules.epic.commands import EpicVerb, parse_epic_command
 from baton.core.rules.epic.dialogue import discovery_comment
 from baton.core.rules.epic.passes import conduct
 from baton.core.rules.epic.phases import (
@@ -44,8 +43,8 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft | None:
         return Draft(Outcome.ignored, "an edited comment does not count (allow_edited_approvals)")
     if event.comment_id and event.comment_id <= record.entered_after_comment:
         return Draft(Outcome.ignored, f"comment {event.comment_id} predates {ctx.state}")
-    common = parse_command(event.body, ctx.policy.approval_words)
-    ours = parse_epic_command(event.body)
+    common = event.command
+    ours = event.epic_command
     approver = is_member(event.actor, ctx.policy.approvers)
     if (
         (common is not None or ours is not None)

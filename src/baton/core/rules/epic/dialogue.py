@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from baton.core.model.agent_result import AgentResult
+from baton.core.model.commands import EpicVerb, Verb
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import MAX_SPEC, Discovery, EpicState
 from baton.core.model.events import Commented
 from baton.core.model.record import Record, clip
 from baton.core.rules.authority import is_member, may_answer
-from baton.core.rules.comment_commands import Verb
 from baton.core.rules.context import Ctx, Draft, dispatch, move, retry, seen
-from baton.core.rules.epic.commands import EpicVerb
 from baton.core.rules.epic.phases import DISCOVERY, PLANNING, epic_of, input_of, refused, with_epic
 from baton.core.text import epic as texts
 

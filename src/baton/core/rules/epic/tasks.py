@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from baton.core.model.commands import Verb
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import MergePlan, TaskLink
 from baton.core.model.events import AgentReported, Commented
 from baton.core.model.record import HistoryEntry, Record
 from baton.core.model.work import Work, branch_name
 from baton.core.rules.authority import is_member
-from baton.core.rules.comment_commands import Verb, parse_command
 from baton.core.rules.context import Ctx, Draft, Scene, dispatch, move
 from baton.core.text import epic as texts
 from baton.core.text import messages
@@ -98,7 +98,7 @@ def on_blocked_skip(ctx: Ctx) -> Draft | None:
     event = ctx.event
     if ctx.state != BLOCKED or not isinstance(event, Commented):
         return None
-    command = parse_command(event.body, ctx.policy.approval_words)
+    command = event.command
     if command is None or command.verb is not Verb.skip:
         return None
     if not is_member(event.actor, ctx.policy.approvers):

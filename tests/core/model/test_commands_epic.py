@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.core.rules.epic.commands import EpicCommand, EpicVerb, parse_epic_command
+from baton.core.model.commands import EpicCommand, EpicVerb, parse_command
+
+
+def epic(body: str) -> EpicCommand | None:
+    """The comment's epic command (`Commands.epic`)."""
+    return parse_command(body, ("approved",)).epic
+
 
 V = EpicVerb
 
@@ -91,7 +97,7 @@ V = EpicVerb
     ],
 )
 def test_parse_epic_command(body: str, expected: EpicCommand | None) -> None:
-    assert parse_epic_command(body) == expected
+    assert epic(body) == expected
 
 
 def test_the_verbs_read_as_their_words() -> None:
@@ -103,7 +109,7 @@ def test_the_verbs_read_as_their_words() -> None:
 def test_text_without_a_command_word_is_never_a_command(text: str) -> None:
     folded = text.casefold()
     if not any(w in folded for w in ("generate", "continue", "/edit", "/revise", "/resume")):
-        assert parse_epic_command(text) is None
+        assert epic(text) is None
 
 
 @settings(max_examples=200, deadline=None)
@@ -113,9 +119,9 @@ def test_text_without_a_command_word_is_never_a_command(text: str) -> None:
     st.text(alphabet="abc \n", max_size=30),
 )
 def test_a_command_behind_a_prefix_never_counts(command: str, prefix: str, tail: str) -> None:
-    assert parse_epic_command(prefix + command) is None
+    assert epic(prefix + command) is None
     body = f"{tail}\n\n```\n{command}\n```\n"
-    assert parse_epic_command(body) is None
+    assert epic(body) is None
 
 
 @settings(max_examples=200, deadline=None)
@@ -125,7 +131,7 @@ def test_a_command_behind_a_prefix_never_counts(command: str, prefix: str, tail:
 )
 def test_a_command_opening_a_paragraph_always_counts(command: str, before: str) -> None:
     body = f"{before}\n\n{command}" if before.strip() else command
-    found = parse_epic_command(body)
+    found = epic(body)
     assert found is not None and command.lstrip("/").startswith(found.verb.value)
 
 
@@ -141,5 +147,5 @@ def test_a_command_opening_a_paragraph_always_counts(command: str, before: str) 
 )
 def test_64_kb_adversarial_comments_are_read_fast(body: str) -> None:
     began = time.perf_counter()
-    parse_epic_command(body)
+    epic(body)
     assert time.perf_counter() - began < 2.0

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.rules.comment_commands import CommentCommand, Verb, parse_command
+from baton.core.model.commands import CommentCommand, Verb, parse_command
+
+
+def common(body: str, words: tuple[str, ...]) -> CommentCommand | None:
+    """The comment's approval or escalation command (`Commands.common`)."""
+    return parse_command(body, words).common
+
 
 WORDS = ("approved",)
 APPROVE = CommentCommand(Verb.approve)
@@ -56,7 +62,7 @@ APPROVE = CommentCommand(Verb.approve)
     ],
 )
 def test_text_github_does_not_show_as_the_authors_line_never_approves(body: str) -> None:
-    assert parse_command(body, WORDS) is None
+    assert common(body, WORDS) is None
 
 
 @pytest.mark.parametrize(
@@ -100,8 +106,8 @@ def test_text_github_does_not_show_as_the_authors_line_never_approves(body: str)
 def test_commands_on_the_authors_own_rendered_lines_count(
     body: str, expected: CommentCommand | None
 ) -> None:
-    assert parse_command(body, WORDS) == expected
+    assert common(body, WORDS) == expected
 
 
 def test_a_comment_without_any_command_word_is_answered_without_parsing() -> None:
-    assert parse_command("[" * 10_000, WORDS) is None
+    assert common("[" * 10_000, WORDS) is None

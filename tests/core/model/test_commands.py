@@ -5,7 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from baton.core.rules.comment_commands import CommentCommand, Verb, parse_command
+from baton.core.model import commands
+from baton.core.model.commands import (
+    Commands,
+    CommentCommand,
+    EpicCommand,
+    EpicVerb,
+    Verb,
+    live_lines,
+    parse_command,
+)
+
+
+def common(body: str, words: tuple[str, ...]) -> CommentCommand | None:
+    """The comment's approval or escalation command (`Commands.common`)."""
+    return parse_command(body, words).common
+
 
 DEFAULT_WORDS = ("approved",)
 APPROVE = CommentCommand(Verb.approve)
@@ -81,7 +96,7 @@ APPROVE = CommentCommand(Verb.approve)
 def test_approval_words_count_only_as_whole_words_opening_a_live_line(
     body: str, expected: CommentCommand | None
 ) -> None:
-    assert parse_command(body, DEFAULT_WORDS) == expected
+    assert common(body, DEFAULT_WORDS) == expected
 
 
 @pytest.mark.parametrize(
@@ -108,7 +123,7 @@ def test_approval_words_count_only_as_whole_words_opening_a_live_line(
 def test_custom_approval_words_come_from_the_policy(
     body: str, words: tuple[str, ...], expected: CommentCommand | None
 ) -> None:
-    assert parse_command(body, words) == expected
+    assert common(body, words) == expected
 
 
 @pytest.mark.parametrize(
@@ -156,10 +171,39 @@ def test_custom_approval_words_come_from_the_policy(
 def test_escalation_commands_are_slash_words_opening_a_live_line(
     body: str, expected: CommentCommand | None
 ) -> None:
-    assert parse_command(body, DEFAULT_WORDS) == expected
+    assert common(body, DEFAULT_WORDS) == expected
 
 
 def test_guidance_is_only_the_rest_of_the_command_line() -> None:
-    command = parse_command("/retry use the v2 API\nand more text below", DEFAULT_WORDS)
+    command = common("/retry use the v2 API\nand more text below", DEFAULT_WORDS)
 
     assert command == CommentCommand(Verb.retry, "use the v2 API")
+
+
+def test_one_parse_reads_both_the_common_and_the_epic_command() -> None:
+    assert parse_command("approved\n\n/edit make it shorter", DEFAULT_WORDS) == Commands(
+        APPROVE, EpicCommand(EpicVerb.edit, "make it shorter")
+    )
+    assert parse_command("continue", DEFAULT_WORDS) == Commands(
+        None, EpicCommand(EpicVerb.continue_)
+    )
+    assert parse_command("/skip flaky", DEFAULT_WORDS) == Commands(
+        CommentCommand(Verb.skip, "flaky"), None
+    )
+    assert parse_command("Thanks, looks good.", DEFAULT_WORDS) == Commands(None, None)
+
+
+def test_the_body_is_rendered_once_and_only_with_a_command_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rendered: list[str] = []
+
+    def counting(body: str) -> list[str]:
+        rendered.append(body)
+        return live_lines(body)
+
+    monkeypatch.setattr(commands, "live_lines", counting)
+    assert parse_command("Thanks, looks good.", DEFAULT_WORDS) == Commands()
+    assert rendered == []
+    parse_command("/retry\n\ncontinue", DEFAULT_WORDS)
+    assert rendered == ["/retry\n\ncontinue"]
