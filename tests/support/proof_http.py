@@ -41,7 +41,7 @@ def proof_runner(fake: FakeGitHub, workdir: Path, workflow: str = "test-first") 
 
 
 def dispatched(fake: FakeGitHub) -> dict[str, Any]:
-    """The inputs of Baton's last dispatch: the issue, the state, the agent, the hand-over."""
+    """The inputs of Baton's last dispatch: the issue, the state, the hand-over."""
     _, payload = payloads.from_dispatch(fake, fake.dispatches[-1])
     inputs: dict[str, Any] = payload["inputs"]
     return inputs
