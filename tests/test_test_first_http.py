@@ -322,3 +322,24 @@ def test_the_test_first_lifecycle_ends_green_with_a_check_run_on_baton_s_last_co
     record = record_of(fake, ISSUE)
     assert (record.tests.counts.red, record.tests.counts.green) == (1, 1)
     assert [m.oid for m in record.work.commits] == [red_commit, last]
+
+
+def test_a_green_check_run_github_refuses_leaves_the_move_written_and_the_pm_dispatched(
+    fake, tmp_path
+):
+    life = Lifecycle(fake, tmp_path)
+    changeset, _, _ = life.red()
+    life.sign_off()
+    life.implement()
+    last = fake.branch_head(BRANCH)
+    green = life.verify(last, base=changeset.base)
+    fake.fail("POST", "/check-runs$", 403, body={"message": "Resource not accessible"})
+
+    step = life.deliver(computed_result(green), evidence=green)
+
+    assert (step.outputs["state"], step.outputs["agent"]) == ("creating_pr", "pm")
+    assert record_of(fake, ISSUE).state == "creating_pr"
+    assert step.calls.count(CHECK_RUNS) == 1, "sent once, never again"
+    assert step.calls.index(CHECK_RUNS) < step.calls.index(("POST", DISPATCHES))
+    assert fake.check_runs_on(last) == []
+    assert "::warning title=Baton::could not post the check run 'Baton / tests'" in step.stdout

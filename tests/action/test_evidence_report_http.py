@@ -85,6 +85,32 @@ def test_a_decision_s_check_run_is_posted_once_even_when_the_report_comes_twice(
     assert "| red | 0 | 1 | 0 | 0 |" in first.summary.splitlines()
 
 
+def test_a_report_with_evidence_makes_one_call_more_than_without_its_check_run(
+    tmp_path: Path,
+) -> None:
+    """The same tester's report moving to tests_review: on a config without `tests:` (the
+    agent's word) and with them (the red proof beside it). The evidence costs one REST call."""
+    steps = []
+    for tests in (False, True):
+        with FakeGitHub() as server:
+            server.set_permission("maria", "maintain")
+            runner = proof_runner(server, tmp_path / f"tests-{tests}", tests=tests)
+            number, handover = entered(runner, server)
+            evidence = evidence_on(server, number).model_dump_json().encode() if tests else None
+            beside(runner, evidence)
+            steps.append(ok(report(runner, number, handover)))
+    without, with_evidence = steps
+
+    assert without.decision["reason"].endswith("the tests are written"), "the agent's word"
+    assert with_evidence.decision["reason"].endswith("the new tests fail for the right reason")
+    assert {**without.decision, "reason": ""} == {**with_evidence.decision, "reason": ""}
+    assert without.outputs["state"] == with_evidence.outputs["state"] == "tests_review"
+    assert [c for c in with_evidence.calls if c != CHECK_RUNS] == without.calls
+    assert len(with_evidence.calls) == len(without.calls) + 1
+    assert "GitHub API calls: 5 (4 GraphQL, 1 REST)" in without.stdout
+    assert "GitHub API calls: 6 (4 GraphQL, 2 REST)" in with_evidence.stdout
+
+
 FAULTS = [
     pytest.param(403, "Resource not accessible by integration", id="no checks: write"),
     pytest.param(502, "Server Error", id="GitHub failing"),

@@ -25,19 +25,24 @@ RESULT_FILE = "baton-result.json"
 CHECK_RUNS = ("POST", "/repos/octo/demo/check-runs")
 
 
-def proof_config(folder: Path, workflow: str = "test-first") -> Path:
-    """`.github/baton.yml` as a repository with tests writes it: the workflow and `tests:`."""
+def proof_config(folder: Path, workflow: str = "test-first", *, tests: bool = True) -> Path:
+    """`.github/baton.yml` as a repository with tests writes it: the workflow and `tests:`
+    (without them, when not `tests`: the states move on the agents' reports)."""
     path = folder / "baton.yml"
-    path.write_text(
-        f"workflow: {workflow}\ntests:\n  command: {json.dumps(PYTEST)}\n", encoding="utf-8"
-    )
+    text = f"workflow: {workflow}\n"
+    if tests:
+        text += f"tests:\n  command: {json.dumps(PYTEST)}\n"
+    path.write_text(text, encoding="utf-8")
     return path
 
 
-def proof_runner(fake: FakeGitHub, workdir: Path, workflow: str = "test-first") -> ActionRunner:
+def proof_runner(
+    fake: FakeGitHub, workdir: Path, workflow: str = "test-first", *, tests: bool = True
+) -> ActionRunner:
     """The action harness on the fake, with that config."""
     workdir.mkdir(parents=True, exist_ok=True)
-    return ActionRunner(fake, workdir, config=str(proof_config(workdir, workflow)))
+    config = proof_config(workdir, workflow, tests=tests)
+    return ActionRunner(fake, workdir, config=str(config))
 
 
 def dispatched(fake: FakeGitHub) -> dict[str, Any]:
