@@ -3,7 +3,7 @@ the HTTP scenarios (a lifecycle with its commits, pull request, reviews and CI, 
 marked ready by a maintainer's label, a sweep, an epic, the agent's briefing) has a row in
 api_permissions.py, and each job's `permissions:` (and the App token's `permission-*` inputs) is
 the union of the rows of the commands it runs. A report whose decision asks for a check run (the
-evidence's, issue 26) runs with the stand-in of the proof rules (support/baton_with_checks.py)."""
+evidence's, issue 26) runs on `test-first` with `tests:`: a red proof the real rules settle."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from baton.core.model.record import Record
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.epic_http import EpicPlayer, Play
-from support.evidence_http import CHECK_RUNS, beside, entered, evidence_on, report, with_checks
+from support.evidence_http import CHECK_RUNS, beside, entered, evidence_on, proof_runner, report
 from support.expressions import CALLER, EXPANDED, REUSABLE, ROOT, jobs, workflow
 from workflow.api_permissions import READ, WRITE, Grant, Request, mutation_fields, needs, union
 
@@ -96,11 +96,10 @@ def _briefing(workdir: Path) -> None:
 
 def _checked(workdir: Path) -> None:
     """A report with evidence whose decision asks for a check run: the report job posts it."""
-    with FakeGitHub() as fake, pytest.MonkeyPatch.context() as patch:
-        with_checks(patch)
-        action = ActionRunner(fake, workdir)
+    with FakeGitHub() as fake:
+        action = proof_runner(fake, workdir)
         number, handover = entered(action, fake)
-        beside(action, evidence_on(fake).model_dump_json().encode())
+        beside(action, evidence_on(fake, number).model_dump_json().encode())
         step = report(action, number, handover)
         assert CHECK_RUNS in step.calls, step.stdout + step.stderr
 
