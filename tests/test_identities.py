@@ -14,7 +14,7 @@ import pytest
 
 from baton import webhooks
 from baton.core.model.decision import Outcome
-from baton.core.model.events import Commented, LaterCommit, Lineage, Reviewed
+from baton.core.model.events import Commented, LaterCommit, Lineage, Reviewed, commented
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Record
 from baton.identities import Identities, needs_permission, with_identity
@@ -171,13 +171,14 @@ def test_the_authors_after_batons_last_are_looked_up_only_as_far_as_the_rule_rea
 
 
 def _reply(login: str, body: str = "Use commas.") -> Commented:
-    return Commented(
+    return commented(
         id="comment:50",
         issue=IssueInfo(number=ISSUE, author="alice"),
         actor=Actor(login=login),
         at=datetime(2026, 3, 2, tzinfo=UTC),
         comment_id=50,
         body=body,
+        approval_words=("approved",),
     )
 
 

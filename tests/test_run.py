@@ -104,7 +104,7 @@ def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
             "issue edited: nothing to act on (no API call)",
         ),
         (
-            lambda gh: Commented(
+            lambda gh: commented(
                 id="comment:78",
                 issue=IssueInfo(
                     number=ISSUE, author="alice", labels=("baton:task", "status:in-progress")
@@ -113,6 +113,7 @@ def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
                 at=gh.now,
                 comment_id=78,
                 body="Any news?",
+                approval_words=("approved",),
             ),
             "a comment with no command while the developer works (no API call)",
         ),
