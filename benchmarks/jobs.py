@@ -19,6 +19,7 @@ from typing import Any
 
 from baton import sim as baton_sim
 from baton.core.model.decision import Decision
+from baton.core.rules.proof import proof_of
 from baton.run import RunResult
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -111,10 +112,10 @@ class _Recorder(Player):
     def _tests(self, decision: Decision) -> bool:
         """Whether the agent the decision names runs as the `tests` profile: a `proof: green`
         state with `tests:` in the config (as `baton agent` chooses it)."""
-        if not decision.agent or decision.state is None or self.settings.policy.tests is None:
+        if not decision.agent or decision.state is None:
             return False
-        workflow = self.settings.for_labels(()).workflow
-        return decision.state in workflow.states and workflow.spec(decision.state).proof == "green"
+        settings = self.settings
+        return proof_of(settings.workflow, settings.policy, decision.state) == "green"
 
 
 def _kind(name: str, payload: Payload) -> str:
