@@ -65,7 +65,7 @@ def check_proof(wf: Workflow, prefix: str) -> Iterator[Problem]:
 def proof_notes(wf: Workflow, tests: object | None, others: Iterable[Workflow] = ()) -> list[str]:
     """What `baton validate` says of evidence: whether the config's `tests:` and the workflow's
     proof states meet (each without the other is ignored, so it is a note, not a problem).
-    `others`: the epics' workflows in use, whose proof states are named `workflow.state`."""
+    `others`: the epics' workflows in use, whose proof states are named after their workflow."""
     proofs = [state for state, spec in wf.states.items() if spec.proof is not None]
     proofs += [
         f"{other.name}.{state}"
