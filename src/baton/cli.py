@@ -151,7 +151,8 @@ def validate(config: str | None, workflow: str | None) -> None:
         click.echo(placed(problem, settings))
     errors, warnings = len(report.errors), len(report.warnings)
     click.echo(f"{settings.workflow.name}: {errors} error(s), {warnings} warning(s)")
-    for note in [] if workflow else proof_notes(settings.workflow, settings.config.tests):
+    notes = proof_notes(settings.workflow, settings.config.tests, settings.workflows.values())
+    for note in [] if workflow else notes:
         click.echo(f"note: {note}")
     sys.exit(1 if errors else 0)
 

@@ -228,6 +228,45 @@ def test_without_tests_in_the_config_a_green_state_runs_its_agent(job: Job) -> N
     assert "no-such-agent-here" in (job.out / "baton-setup-error.txt").read_text()
 
 
+# --- an epic's task: its branch is made from the epic's, which other tasks merged into ----------
+DIV_TESTS = "import calc\n\n\ndef test_div():\n    assert calc.div(6, 3) == 2\n"
+MUL = "\n\ndef mul(a, b):\n    return a * b\n"
+
+
+def test_a_task_s_red_proof_counts_only_its_tester_s_tests_as_new_not_its_epic_s(
+    job: Job,
+) -> None:
+    """The red proof's `--base` is the changeset's base, the head of the task's branch: a test
+    another task merged into the epic's branch (new since main, passing) is not the tester's,
+    and does not spoil the red proof as a new test that does not fail would."""
+    job.config.write_text(
+        yaml.safe_dump(
+            {
+                "epics": {"task_workflow": "epic-task-test-first"},
+                "tests": {"command": PYTEST, "timeout": "2m"},
+            }
+        )
+    )
+    job.repo.git("checkout", "-q", "-b", "baton/issue-9", "main")  # the epic's branch
+    job.repo.commit("Merge task #10", {"calc.py": CALC + MUL, "tests/test_mul.py": MUL_TESTS})
+    job.repo.git("checkout", "-q", "-b", "baton/issue-11")  # the task's, from the epic's
+    head = job.repo.git("rev-parse", "HEAD")
+    (job.out / "prompt.md").write_text("Write a failing test for div.\n")
+    command = _agent_writing(job, {"tests/test_div.py": DIV_TESTS})
+    done = job.agent(
+        "--state", "writing_tests", "--command", command, "--prompt", str(job.out / "prompt.md")
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    evidence = Evidence.model_validate(job.read("baton-evidence.json"))
+    assert (evidence.verdict, evidence.commit, evidence.base) == ("red", head, head)
+    assert evidence.new == ("tests.test_div::test_div",)
+    assert {t.id: t.outcome for t in evidence.tests} == {
+        "tests.test_calc::test_add": "passed",
+        "tests.test_div::test_div": "failed",
+        "tests.test_mul::test_mul": "passed",
+    }
+
+
 def _case(n: int, outcome: str = "failed") -> TestCase:
     return TestCase(id=f"tests.test_x::test_{n}", outcome=outcome, message=f"boom {n}")  # type: ignore[arg-type]
 

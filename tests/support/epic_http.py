@@ -3,7 +3,8 @@ dispatches, `baton report` for the agents' results) against the fake GitHub, wit
 scripted as functions of (issue, agent, record), like `baton.sim.actions` plays them in memory.
 
 After every run the fake's labels are checked against the epic invariants: never more than
-`max_parallel` tasks busy, no task started before its blockers completed."""
+`max_parallel` tasks busy, no task started before its blockers completed. A play may carry its
+changeset and the evidence beside it (a task's tests first: `baton-evidence.json`)."""
 
 from __future__ import annotations
 
@@ -15,22 +16,34 @@ from typing import Any
 
 from action_harness import ActionRunner, Step
 from baton.core.model.changeset import Changeset, FileChange
+from baton.core.model.evidence import EVIDENCE_FILE, Evidence
 from baton.core.model.record import Record
 from baton.issue import record_comment
 from baton.sim import payloads
 from fakes.http_github import FakeGitHub
 from support.http import comments_of
 
-BUSY = ("status:in-progress", "status:pending-review", "status:retry-queued")
+BUSY = (
+    "status:in-progress",
+    "status:pending-review",
+    "status:retry-queued",
+    # epic-task-test-first's states that count as in progress
+    "status:writing-tests",
+    "status:tests-review",
+    "status:proving",
+)
 TASK_LABEL = "baton:task"
 
 
 @dataclass(frozen=True)
 class Play:
-    """What one agent run reports: its result fields and the files it changed."""
+    """What one agent run reports: its result fields and the files it changed (or the
+    changeset itself, bound to a base the agent chose), and the evidence beside them."""
 
     result: dict[str, Any]
     changes: dict[str, str | None] = field(default_factory=dict)
+    changeset: Changeset | None = None
+    evidence: Evidence | None = None
 
 
 Agent = Callable[[int, str, "Record | None"], "Play | None"]
@@ -112,11 +125,18 @@ class EpicPlayer:
         workdir = self.action.workdir
         result = workdir / "result.json"
         changes = workdir / "changes.json"
+        evidence = result.with_name(EVIDENCE_FILE)  # read beside the result
+        evidence.unlink(missing_ok=True)
+        if play.evidence is not None:
+            evidence.write_text(play.evidence.model_dump_json(), encoding="utf-8")
         result.write_text(
             json.dumps({"status": "success", "confidence": 0.9, **play.result}), encoding="utf-8"
         )
         args = ["report", "--issue", str(number), "--result", str(result)]
-        if play.changes:
+        if play.changeset is not None:
+            changes.write_text(play.changeset.model_dump_json(), encoding="utf-8")
+            args += ["--changeset", str(changes)]
+        elif play.changes:
             record = latest_record(self.fake, number)
             branch = record.work.branch if record and record.work else f"baton/issue-{number}"
             base = self.fake.branch_head(branch) or self.fake.branch_head("main") or ""

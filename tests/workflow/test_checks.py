@@ -466,6 +466,14 @@ CASES = [
         ["review is settled by evidence", "red, failing, broken"],
         "  review:\n    - {when: {verdict",
     ),
+    (
+        "a task status outside a task workflow is only a warning: nothing reads it",
+        [("    agent: reviewer\n", "    agent: reviewer\n    task_status: pending_review\n")],
+        "check_task_states",
+        Severity.warning,
+        ["review.task_status", "only in a `role: task` workflow"],
+        "    task_status: pending_review",
+    ),
 ]
 IDS = [case[0] for case in CASES]
 
@@ -647,10 +655,16 @@ def test_the_other_presets_pass_without_a_warning(name: str) -> None:
 CONDUCTED = broken(("    reply: start\n    approval: done\n", ""))
 
 
-@pytest.mark.parametrize("role", ["epic", "task"])
-def test_a_waiting_state_without_a_human_move_is_legal_in_an_epic_or_a_task(role: str) -> None:
-    workflow, _ = _parse(f"role: {role}\n" + CONDUCTED)
+def test_a_waiting_state_without_a_human_move_is_legal_in_an_epic_or_a_task() -> None:
+    workflow, _ = _parse("role: epic\n" + CONDUCTED)
     assert check(workflow).problems == []
+    task, _ = _parse("role: task\n" + CONDUCTED)
+    assert [p.message for p in check(task).problems if "'gate'" in p.message] == [
+        "state 'gate' of a task workflow counts as no task status: name it after one, or say "
+        "which it counts as with `task_status:` (pending, in_progress, pending_review, "
+        "retry_queued, completed, failed, blocked, skipped)"
+    ], "a task's states must count as task statuses (test_task_checks.py), nothing else"
+    assert check(load_preset("epic-task")).problems == [], "its `blocked` waits for the epic"
 
 
 def test_a_waiting_state_without_a_human_move_is_refused_in_an_issue_workflow() -> None:

@@ -436,10 +436,11 @@ def test_the_seed_pm_rules_pick_the_next_state(
 
 
 # --- all presets --------------------------------------------------------------------------
-def test_the_six_presets_are_shipped() -> None:
+def test_the_seven_presets_are_shipped() -> None:
     assert preset_names() == [
         "approval-gate",
         "epic-task",
+        "epic-task-test-first",
         "feature-epic",
         "issue-lifecycle",
         "task-review",
@@ -459,6 +460,8 @@ PRESET_DESCRIPTIONS = {
     "human approves.",
     "epic-task": "A task of an epic, as its sub-issue - started by the epic's conductor, "
     "implemented, reviewed.",
+    "epic-task-test-first": "A task of an epic, tests first - a red proof signed off by a "
+    "human, the code, green, a review.",
     "feature-epic": "A whole feature as one epic issue - discovery, planning, parallel tasks, "
     "completion.",
     "issue-lifecycle": "The default issue lifecycle - analyse, write tests, implement, run tests, "

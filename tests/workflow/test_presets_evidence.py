@@ -69,6 +69,69 @@ def test_baton_validate_passes_test_first_without_a_warning() -> None:
     assert (result.exit_code, result.output) == (0, "test-first: 0 error(s), 0 warning(s)\n")
 
 
+def test_epic_task_test_first_is_the_shape_an_epic_s_tests_first_task_asks_for() -> None:
+    wf = load_preset("epic-task-test-first")
+    assert (wf.role, wf.initial, wf.agents) == (
+        "task",
+        "pending",
+        ["pm", "tester", "developer", "reviewer"],
+    )
+    assert wf.transitions == {
+        "pending": ["writing_tests", "in_progress", "blocked"],
+        "writing_tests": ["tests_review", "failed"],
+        "tests_review": ["in_progress", "writing_tests"],
+        "in_progress": ["proving", "failed"],
+        "proving": ["pending_review", "retry_queued", "failed"],
+        "pending_review": ["completed", "retry_queued", "failed"],
+        "retry_queued": ["in_progress"],
+        "blocked": ["pending", "skipped"],
+        "failed": ["in_progress", "skipped", "pending", "completed"],
+        "completed": [],
+        "skipped": [],
+    }
+    shape = {
+        state: (spec.kind.value, spec.agent, spec.proof, spec.signs_off, spec.changes_code)
+        for state, spec in wf.states.items()
+    }
+    assert shape == {
+        "pending": ("waiting", None, None, False, False),
+        "writing_tests": ("work", "tester", "red", False, True),
+        "tests_review": ("waiting", None, None, True, False),
+        "in_progress": ("work", "developer", None, False, True),
+        "proving": ("work", "tester", "green", False, False),
+        "pending_review": ("work", "reviewer", None, False, False),
+        "retry_queued": ("work", "pm", None, False, False),
+        "blocked": ("waiting", None, None, False, False),
+        "failed": ("waiting", None, None, False, False),
+        "completed": ("terminal", None, None, False, False),
+        "skipped": ("terminal", None, None, False, False),
+    }
+    review = wf.states["tests_review"]
+    assert (review.approval, review.reply, review.timeout) == ("in_progress", "writing_tests", None)
+    assert (wf.escalation.state, wf.escalation.retry, wf.escalation.skip) == (
+        "failed",
+        "pending",
+        "skipped",
+    )
+    for state in ("writing_tests", "proving"):  # the verdict rules come first, as test-first's
+        first = [rule for rule in wf.rules[state] if rule.when.verdict is not None]
+        assert wf.rules[state][: len(first)] == first
+    assert [(r.when.verdict, r.to) for r in wf.rules["proving"][:4]] == [
+        (["green"], "pending_review"),
+        (["failing", "red"], "failed"),  # the third visit
+        (["failing", "red"], "retry_queued"),
+        (["broken"], "retry"),
+    ]
+    assert check(wf).problems == []
+
+
+def test_the_epic_task_preset_is_unchanged_by_the_tests_first_one() -> None:
+    wf = load_preset("epic-task")
+    assert all(spec.task_status is None for spec in wf.states.values())
+    assert sum(len(targets) for targets in wf.transitions.values()) == 14
+    assert wf.transitions["pending"] == ["in_progress", "blocked"]
+
+
 # --- test-first, walked ------------------------------------------------------------------------
 class Walk:
     """Issue #1 under test-first with `tests:`, one decision at a time, a minute apart."""

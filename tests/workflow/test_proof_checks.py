@@ -68,3 +68,37 @@ def test_validate_prints_the_notes_for_a_config(tmp_path: Path) -> None:
         "note: `tests:` is set, but no state of approval-gate has a proof: transitions rest on "
         "agents' reports (`baton verify` runs only where a step calls it)\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("tests", "said"),
+    [
+        pytest.param(
+            "tests:\n  command: pytest\n",
+            "note: settled by evidence (`tests:`): epic-task-test-first.writing_tests, "
+            "epic-task-test-first.proving\n",
+            id="with tests",
+        ),
+        pytest.param(
+            "",
+            "note: no `tests:` in the config: transitions rest on agents' reports\n"
+            "note: epic-task-test-first.writing_tests, epic-task-test-first.proving: their proof "
+            "is ignored without `tests:` (with it, the tests' verdict settles them: "
+            "docs/evidence.md)\n",
+            id="without tests",
+        ),
+    ],
+)
+def test_validate_names_the_proof_states_of_an_epic_s_tests_first_tasks(
+    tmp_path: Path, tests: str, said: str
+) -> None:
+    config = tmp_path / "baton.yml"
+    config.write_text(
+        "workflow: approval-gate\nepics:\n  task_workflow: epic-task-test-first\n" + tests,
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["validate", "--config", str(config)])
+    assert (result.exit_code, result.output) == (
+        0,
+        "approval-gate: 0 error(s), 0 warning(s)\n" + said,
+    )

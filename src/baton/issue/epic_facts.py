@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from baton.core.model.epic import ACTIVE, TaskObservation, TaskOrder, TaskStatus
+from baton.core.model.epic import ACTIVE, TaskObservation, TaskOrder, TaskStatus, status_of
 from baton.core.model.events import Event
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
@@ -37,7 +37,7 @@ def attach(
         assert record is not None
         seen = observe(record, tracker, settings, now=event.at, secret=secret)
         return event.model_copy(update={"tasks": seen})
-    if asks.needs_order(record, event, role):
+    if asks.needs_order(record, event, settings.workflow):
         order = order_for(record, issue, tracker, settings, now=event.at, secret=secret)
         if order is not None:
             return event.model_copy(update={"order": order})
@@ -55,8 +55,7 @@ def _status(sub: SubIssue, settings: Settings) -> TaskStatus | None:
     }
     if len(found) != 1:
         return None
-    name = found.pop()
-    return TaskStatus(name) if name in TaskStatus.__members__ else None
+    return status_of(tasks, found.pop())
 
 
 def observe(
@@ -98,12 +97,11 @@ def observe(
                 link = loaded.record.task
                 # The record is the memory, the label a projection that may lag it (a run that
                 # died between the two, a relabel whose own run has not come): trust the record.
-                known = loaded.record.state
-                status = TaskStatus(known) if known in TaskStatus.__members__ else status
+                status = status_of(task_workflow, loaded.record.state) or status
                 spend = loaded.record.spend
                 # Attempts: each one ended in a verdict (a failure or the success), and the one
                 # under way; a human's /retry does not start the count again.
-                under_way = loaded.record.state in {s.value for s in ACTIVE}
+                under_way = status_of(task_workflow, loaded.record.state) in ACTIVE
                 attempt = link.failures + link.successes + (1 if under_way else 0)
         observations.append(
             TaskObservation(

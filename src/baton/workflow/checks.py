@@ -13,6 +13,7 @@ from baton.workflow.problems import Problem, Report, Severity
 from baton.workflow.problems import error as _error
 from baton.workflow.problems import warning as _warning
 from baton.workflow.proof_checks import check_proof, proof_notes
+from baton.workflow.task_checks import check_task_states
 
 __all__ = ["CHECKS", "Problem", "Report", "Severity", "check", "proof_notes"]
 
@@ -398,6 +399,7 @@ CHECKS: tuple[Callable[[Workflow, str], Iterator[Problem]], ...] = (
     check_reachable,
     check_trap_states,
     check_proof,
+    check_task_states,
 )
 
 

@@ -187,7 +187,10 @@ class EpicSettings(BaseModel):
         default="baton:task", min_length=1, max_length=50, description="Marks an epic's tasks."
     )
     workflow: str = Field(default="feature-epic", description="The epic's preset.")
-    task_workflow: str = Field(default="epic-task", description="The tasks' preset.")
+    task_workflow: str = Field(
+        default="epic-task",
+        description="The tasks' preset; `epic-task-test-first` with `tests:`: tests first.",
+    )
     max_parallel: int = Field(default=3, ge=1, le=20, description="Tasks in progress at once.")
     max_tasks: int = Field(
         default=20, ge=1, le=100, description="Tasks one plan may hold (GitHub: 100 per parent)."

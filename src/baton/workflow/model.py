@@ -2,8 +2,7 @@
 
 A workflow is a YAML document validated into these models. The built-in presets live in
 `baton/workflow/presets/*.yml`; the default, `issue-lifecycle`, is the issue lifecycle of 21
-states and 72 edges. The structural checks (unknown targets, dead ends, unreachable states ...)
-live in `checks.py`.
+states and 72 edges. The structural checks (unknown targets, dead ends ...) are `checks.py`'s.
 """
 
 from __future__ import annotations
@@ -22,13 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from baton.errors import DuplicateKeyError, InvalidWorkflow, YamlRefused
 from baton.workflow.durations import Duration
+from baton.workflow.task_status import TaskStatus
 from baton.workflow.yaml_source import YamlDocument, read_yaml
 
 DEFAULT_WORKFLOW = "issue-lifecycle"
 STATE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # Rule targets that are not states: the engine's retry ladder and its escalation to a human.
-RETRY = "retry"
-ESCALATE = "escalate"
+RETRY, ESCALATE = "retry", "escalate"
 SPECIAL_TARGETS = frozenset({RETRY, ESCALATE})
 
 
@@ -112,6 +111,11 @@ class StateSpec(BaseModel):
         default=False,
         description="Waiting states, with `tests:`: an approval here signs off the last red "
         "proof's tests; from then on they are frozen.",
+    )
+    task_status: TaskStatus | None = Field(
+        default=None,
+        description="`role: task` workflows: what the state counts as for the epic's conductor "
+        "(default: the status it is named after, e.g. `pending`).",
     )
 
 

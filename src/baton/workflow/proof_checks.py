@@ -7,7 +7,7 @@ proof state (nowhere else is a verdict given, so such a rule would never match).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from baton.workflow.model import StateKind, Workflow
 from baton.workflow.problems import Problem, error, warning
@@ -62,10 +62,18 @@ def check_proof(wf: Workflow, prefix: str) -> Iterator[Problem]:
             )
 
 
-def proof_notes(wf: Workflow, tests: object | None) -> list[str]:
+def proof_notes(wf: Workflow, tests: object | None, others: Iterable[Workflow] = ()) -> list[str]:
     """What `baton validate` says of evidence: whether the config's `tests:` and the workflow's
-    proof states meet (each without the other is ignored, so it is a note, not a problem)."""
+    proof states meet (each without the other is ignored, so it is a note, not a problem).
+    `others`: the epics' workflows in use, whose proof states are named after their workflow."""
     proofs = [state for state, spec in wf.states.items() if spec.proof is not None]
+    proofs += [
+        f"{other.name}.{state}"
+        for other in others
+        if other.name != wf.name
+        for state, spec in other.states.items()
+        if spec.proof is not None
+    ]
     if tests is None:
         notes = ["no `tests:` in the config: transitions rest on agents' reports"]
         if proofs:

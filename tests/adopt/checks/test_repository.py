@@ -122,7 +122,7 @@ def test_an_invalid_config_is_one_error_with_the_loaders_first_line() -> None:
     (finding,) = findings
     assert finding.what == (
         "ci/baton.yml: unknown workflow preset 'nope'; the presets are: approval-gate, "
-        "epic-task, feature-epic, issue-lifecycle, task-review, test-first"
+        "epic-task, epic-task-test-first, feature-epic, issue-lifecycle, task-review, test-first"
     )
     assert finding.fix == "baton validate --config ci/baton.yml lists every problem"
 

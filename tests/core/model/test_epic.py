@@ -1,12 +1,22 @@
 """The epic's data: what a planning agent may put in a task is checked before anything reads it,
-and spend adds up."""
+spend adds up, and a task workflow's state counts as one task status for the conductor."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
 
-from baton.core.model.epic import MAX_ROLES, Cost, RoleSpend, Spend, TaskSpec
+from baton.core.model.epic import (
+    ACTIVE,
+    MAX_ROLES,
+    Cost,
+    RoleSpend,
+    Spend,
+    TaskSpec,
+    TaskStatus,
+    status_of,
+)
+from baton.workflow.model import load_preset
 
 
 @pytest.mark.parametrize("dep", ["x<script>", "A", "a b", "", "a\n", "-a", "a" * 41])
@@ -81,3 +91,45 @@ def test_a_spend_and_a_cost_written_before_sources_were_kept_still_load_and_writ
     assert spend.model_dump_json() == '{"runs":2,"tokens":1000,"money":0.25,"minutes":0.0}'
     assert Cost.model_validate_json('{"tokens": 5}').source is None
     assert '"claimed":1' in Spend(runs=1, claimed=1).model_dump_json()
+
+
+# --- what a task's state counts as for the conductor -------------------------------------------
+S = TaskStatus
+
+
+def test_the_epic_task_preset_s_states_count_as_themselves() -> None:
+    workflow = load_preset("epic-task")
+    assert {state: status_of(workflow, state) for state in workflow.states} == {
+        state: S(state) for state in workflow.states
+    }
+
+
+def test_the_tests_first_task_s_proof_and_sign_off_states_count_as_in_progress() -> None:
+    workflow = load_preset("epic-task-test-first")
+    assert {state: status_of(workflow, state) for state in workflow.states} == {
+        "pending": S.pending,
+        "writing_tests": S.in_progress,
+        "tests_review": S.in_progress,
+        "in_progress": S.in_progress,
+        "proving": S.in_progress,
+        "pending_review": S.pending_review,
+        "retry_queued": S.retry_queued,
+        "blocked": S.blocked,
+        "failed": S.failed,
+        "completed": S.completed,
+        "skipped": S.skipped,
+    }
+    # Active: each holds a slot, and its attempt is under way.
+    assert {s for s in workflow.states if status_of(workflow, s) in ACTIVE} == {
+        "writing_tests",
+        "tests_review",
+        "in_progress",
+        "proving",
+        "pending_review",
+        "retry_queued",
+    }
+
+
+def test_a_state_the_workflow_lacks_counts_as_nothing() -> None:
+    assert status_of(load_preset("epic-task-test-first"), "implementing") is None
+    assert status_of(load_preset("epic-task"), "writing_tests") is None

@@ -48,6 +48,29 @@ def test_a_waiting_task_is_read_again_when_its_order_may_have_been_lost(
     assert due_reason((label, "baton:task"), LATE, TASK.workflow, TASK.policy) == reason
 
 
+FIRST = settings_from(
+    Config.model_validate({"epics": {"task_workflow": "epic-task-test-first"}})
+).for_labels(["baton:task"])
+
+
+@pytest.mark.parametrize(
+    ("label", "idle", "reason"),
+    [
+        ("status:pending", LATE, "the task has not read its epic's order for 3:00:00"),
+        ("status:tests-review", timedelta(hours=1), "recent activity while it waits for a human"),
+        ("status:tests-review", LATE, None),
+        ("status:tests-review", timedelta(days=60), None),
+    ],
+)
+def test_a_tests_first_task_waiting_for_its_sign_off_is_no_lost_order(
+    label: str, idle: timedelta, reason: str | None
+) -> None:
+    """It waits for a human, not for its epic (it counts as in progress, holding its slot): the
+    sweep reads it only for recent activity (a comment whose run never came), never as stuck;
+    it has no timeout, as a human's review has none."""
+    assert due_reason((label, "baton:task"), idle, FIRST.workflow, FIRST.policy) == reason
+
+
 def test_the_same_states_of_the_common_machine_are_not_epic_recovery() -> None:
     """`implementing` of issue-lifecycle is a work state: due for its silent agent, not for a
     conductor."""

@@ -91,7 +91,7 @@ def check_config(
 def evidence_notes(settings: Settings) -> list[Finding]:
     """What moves the issue's states, as `baton validate` says it: with `tests:` and proof
     states, the tests' evidence; otherwise the agents' reports (docs/evidence.md). One note."""
-    notes = proof_notes(settings.workflow, settings.config.tests)
+    notes = proof_notes(settings.workflow, settings.config.tests, settings.workflows.values())
     fix = "add `tests:` to the config (docs/evidence.md)" if settings.config.tests is None else ""
     return [Finding(level=Level.note, what="; ".join(notes), fix=fix)] if notes else []
 

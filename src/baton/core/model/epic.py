@@ -9,7 +9,6 @@ record: a task's own run reads its order there and moves itself. One writer per 
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -20,6 +19,10 @@ from pydantic import (
     model_serializer,
 )
 
+from baton.workflow.model import Workflow
+from baton.workflow.task_status import TaskStatus as TaskStatus  # the workflow's own names
+from baton.workflow.task_status import counts_as
+
 KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,39}$"
 MAX_TITLE = 120
 MAX_TASK_BODY = 8_000
@@ -28,21 +31,16 @@ KEEP_BREAKER_REASONS = 10
 CATEGORIES = ("purpose", "users", "scope", "constraints", "edge_cases")
 
 
-class TaskStatus(StrEnum):
-    """A task's statuses: the `epic-task` preset's states, and the conductor's view."""
-
-    pending = "pending"
-    in_progress = "in_progress"
-    pending_review = "pending_review"
-    retry_queued = "retry_queued"
-    completed = "completed"
-    failed = "failed"
-    blocked = "blocked"
-    skipped = "skipped"
-
-
 ACTIVE = frozenset({TaskStatus.in_progress, TaskStatus.pending_review, TaskStatus.retry_queued})
 DONE = frozenset({TaskStatus.completed, TaskStatus.skipped})  # a dependent may start
+WAITING = frozenset({TaskStatus.pending, TaskStatus.blocked})  # a task waiting for its order
+
+
+def status_of(workflow: Workflow, state: str) -> TaskStatus | None:
+    """What a task workflow's `state` counts as for the conductor: its `task_status`, else the
+    status it is named after; None for a state the workflow lacks or one that counts as none."""
+    spec = workflow.states.get(state)
+    return counts_as(state, spec.task_status) if spec is not None else None
 
 
 class Cost(BaseModel):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from baton.core.rules.epic.phases import IMPLEMENTING, PLANNING, WAITING_TASK
+from baton.core.model.epic import WAITING, status_of
+from baton.core.rules.epic.phases import IMPLEMENTING, PLANNING
 from baton.core.rules.labels import is_trigger, status_labels
 from baton.workflow.config import Policy
 from baton.workflow.model import StateKind, Workflow
@@ -46,17 +47,19 @@ def due_reason(
     if state == workflow.escalation.state and idle <= RECENT:
         return "recent activity while it waits for a human decision"
     if idle >= EPIC_RECOVERY:
-        return _lost_dispatch(workflow.role, state, idle)
+        return _lost_dispatch(workflow, state, idle)
     return None
 
 
-def _lost_dispatch(role: str, state: str, idle: timedelta) -> str | None:
+def _lost_dispatch(workflow: Workflow, state: str, idle: timedelta) -> str | None:
     """A dispatch lost between an epic's record and its tasks' runs (or back): the conductor
-    looks again, a waiting task reads its order again."""
+    looks again, a task waiting for its order (counting as pending or blocked) reads it again;
+    a task waiting for a human (a sign-off) is left to its timeout, if it has one."""
+    role = workflow.role
     if role == "epic" and state == IMPLEMENTING:
         return f"the conductor has not looked for {idle}"
     if role == "epic" and state == PLANNING:
         return f"a plan may wait to be created ({idle} idle)"
-    if role == "task" and state in WAITING_TASK:
+    if role == "task" and status_of(workflow, state) in WAITING:
         return f"the task has not read its epic's order for {idle}"
     return None

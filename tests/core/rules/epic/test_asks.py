@@ -11,6 +11,7 @@ from baton.core.model.epic import TaskObservation, TaskOrder, TaskStatus
 from baton.core.model.events import Event, tick
 from baton.core.rules.epic.asks import needs_order, needs_tasks, unfinished
 from baton.workflow.config import Config, settings_from
+from baton.workflow.model import load_preset
 from support.epic_rules import B, conducting, engine_builders, planned
 
 NOW = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
@@ -44,13 +45,13 @@ def test_an_epic_asks_nothing_of_a_relabel_an_event_with_its_tasks_or_another_ro
 @pytest.mark.parametrize(("state", "asked"), [("pending", True), ("blocked", True)])
 def test_a_waiting_task_woken_reads_its_order(state: str, asked: bool) -> None:
     record = T.record(state)
-    assert needs_order(record, tick(1, NOW), "task") is asked
-    assert needs_order(record, T.dispatched(state), "task") is asked
+    assert needs_order(record, tick(1, NOW), TASK.workflow) is asked
+    assert needs_order(record, T.dispatched(state), TASK.workflow) is asked
 
 
 def test_a_task_on_its_first_run_reads_its_order_and_a_working_one_does_not() -> None:
-    assert needs_order(None, tick(1, NOW), "task")
-    assert not needs_order(T.record("in_progress"), tick(1, NOW), "task")
+    assert needs_order(None, tick(1, NOW), TASK.workflow)
+    assert not needs_order(T.record("in_progress"), tick(1, NOW), TASK.workflow)
 
 
 def test_a_task_asks_nothing_of_a_comment_an_event_with_its_order_or_another_role() -> None:
@@ -58,9 +59,29 @@ def test_a_task_asks_nothing_of_a_comment_an_event_with_its_order_or_another_rol
     ordered = tick(1, NOW).model_copy(
         update={"order": TaskOrder(epic=9, epic_state="implementing", known=True)}
     )
-    assert not needs_order(record, T.commented("hello", "maria", None), "task")
-    assert not needs_order(record, ordered, "task")
-    assert not needs_order(record, tick(1, NOW), "epic")
+    assert not needs_order(record, T.commented("hello", "maria", None), TASK.workflow)
+    assert not needs_order(record, ordered, TASK.workflow)
+    assert not needs_order(record, tick(1, NOW), load_preset("feature-epic"))
+
+
+FIRST = load_preset("epic-task-test-first")
+F = engine_builders().Build(FIRST, TASK.policy)  # a tests-first task's records
+
+
+@pytest.mark.parametrize(
+    ("state", "asked"),
+    [
+        ("pending", True),
+        ("blocked", True),
+        ("writing_tests", False),
+        ("tests_review", False),
+        ("proving", False),
+    ],
+)
+def test_a_tests_first_task_reads_its_order_only_in_a_state_counting_as_waiting_for_it(
+    state: str, asked: bool
+) -> None:
+    assert needs_order(F.record(state), tick(1, NOW), FIRST) is asked
 
 
 def test_an_open_tasks_record_is_read_unless_both_its_plan_and_label_say_it_is_finished() -> None:

@@ -1,10 +1,12 @@
-"""A task sub-issue's rules tied to its epic (the `epic-task` preset) through `decide`: its entry
-from its order, starts ordered by the epic, blocks, the counts, the epic notified, the merge."""
+"""A task sub-issue's rules tied to its epic (the `epic-task` preset, and `epic-task-test-first`
+read through what its states count as) through `decide`: its entry from its order, starts
+ordered by the epic, blocks, the counts, the epic notified, the merge."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import MergeFacts, TaskLink, TaskOrder
+from baton.core.model.evidence import RedProof, SignedOff, SignOff, TestsRecord
 from baton.core.model.record import Record
 from baton.workflow.config import Config, settings_from
 
@@ -146,3 +149,67 @@ def test_a_merge_conflict_fails_the_task_and_says_so() -> None:
     assert (decision.outcome, decision.state) == (Outcome.transition, "failed")
     assert decision.message and "could not be merged" in decision.message
     assert decision.notify == (9,)
+
+
+# --- epic-task-test-first: each state read as the task status it counts as --------------------
+FIRST = settings_from(
+    Config.model_validate({"epics": {"task_workflow": "epic-task-test-first"}})
+).for_labels(["baton:task"])
+F = _builders().Build(FIRST.workflow, FIRST.policy)
+
+
+def first(state: str, **changes: Any) -> Record:
+    return F.record(state, task=TaskLink(epic=9, key="api"), **changes)
+
+
+def test_a_tests_first_task_s_start_goes_to_its_tester_first() -> None:
+    event = F.dispatched("pending").model_copy(update={"order": order(starts=1)})
+    decision = F.decide(first("pending"), event)
+    assert (decision.state, decision.agent) == ("writing_tests", "tester")
+    assert decision.reason == "pending → writing_tests: selected by the epic's conductor"
+    assert decision.record is not None and decision.record.work is not None
+    assert (decision.record.work.base, decision.record.work.created) == (EPIC_BRANCH, True)
+
+
+def test_a_tests_first_task_restarted_after_its_sign_off_resumes_with_its_code() -> None:
+    """Its tests are frozen: a tester run again would have to prove them red once more."""
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    proof = RedProof(commit="b" * 40, sets=SignedOff(fail_to_pass=("t::a",)), at=now)
+    tests = TestsRecord(signed=SignOff(proof=proof, by="maria", at=now))
+    event = F.dispatched("pending").model_copy(update={"order": order(starts=2)})
+    decision = F.decide(first("pending", tests=tests), event)
+    assert (decision.state, decision.agent) == ("in_progress", "developer")
+
+
+@pytest.mark.parametrize(
+    ("state", "status", "to"),
+    [
+        pytest.param("proving", "failure", "retry_queued", id="failing tests"),
+        pytest.param("writing_tests", "blocked", "failed", id="the tester blocked"),
+        pytest.param("in_progress", "blocked", "failed", id="the developer blocked"),
+    ],
+)
+def test_a_tests_first_attempt_that_fails_counts_a_failure_for_the_breaker(
+    state: str, status: str, to: str
+) -> None:
+    decision = F.decide(first(state), F.reported(state, result(status=status)))
+    assert decision.state == to
+    assert decision.record is not None and decision.record.task is not None
+    assert decision.record.task.failures == 1
+    assert decision.notify == (9,)
+
+
+def test_a_human_s_approval_at_tests_review_sends_the_task_to_its_developer() -> None:
+    record = first("tests_review", dispatch=None)
+    decision = F.decide(record, F.commented("approved", "maria", "tests_review"))
+    assert (decision.state, decision.agent) == ("in_progress", "developer")
+    assert decision.record is not None and decision.record.task is not None
+    assert decision.record.task.failures == 0
+
+
+def test_a_tests_first_task_s_green_and_approved_review_completes_with_its_merge() -> None:
+    passed = F.decide(first("proving"), F.reported("proving", result()))
+    assert (passed.state, passed.agent) == ("pending_review", "reviewer")
+    record = first("pending_review", work=F.work(pull_request=None, base=EPIC_BRANCH))
+    decision = F.decide(record, F.reported("pending_review", result()))
+    assert decision.merge is not None and decision.merge.base == EPIC_BRANCH

@@ -4,10 +4,11 @@ that conducts reads its tasks, a task waiting for its epic reads its order. The 
 
 from __future__ import annotations
 
-from baton.core.model.epic import DONE, TaskStatus
+from baton.core.model.epic import DONE, WAITING, TaskStatus, status_of
 from baton.core.model.events import Dispatched, Event, Tick
 from baton.core.model.record import Record
-from baton.core.rules.epic.phases import CONDUCTING, WAITING_TASK
+from baton.core.rules.epic.phases import CONDUCTING
+from baton.workflow.model import Workflow
 
 
 def unfinished(planned: TaskStatus, labelled: TaskStatus | None) -> bool:
@@ -29,10 +30,10 @@ def needs_tasks(record: Record | None, event: Event, role: str) -> bool:
     )
 
 
-def needs_order(record: Record | None, event: Event, role: str) -> bool:
-    """A task on its first run, or waiting for its epic (pending, blocked), needs its order
-    when a dispatch or the sweep wakes it, unless the event already carries it."""
-    waiting = record is None or record.state in WAITING_TASK
-    return (
-        role == "task" and event.order is None and isinstance(event, Dispatched | Tick) and waiting
-    )
+def needs_order(record: Record | None, event: Event, workflow: Workflow) -> bool:
+    """A task on its first run, or waiting for its epic (in a state counting as pending or
+    blocked), needs its order when a dispatch or the sweep wakes it, unless the event already
+    carries it."""
+    waiting = record is None or status_of(workflow, record.state) in WAITING
+    woken = isinstance(event, Dispatched | Tick)
+    return workflow.role == "task" and event.order is None and woken and waiting

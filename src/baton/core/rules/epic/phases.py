@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baton.core.model.epic import EpicState, Spend, TaskStatus
+from baton.core.model.epic import EpicState, Spend
 from baton.core.model.events import Commented
 from baton.core.model.record import EXCERPT, HumanInput, Record, clip
 from baton.core.rules.context import Ctx, Draft
@@ -21,8 +21,6 @@ DISCOVERY, PLANNING, IMPLEMENTING, BLOCKED, COMPLETING, DONE = (
     "done",
 )
 CONDUCTING = frozenset({IMPLEMENTING, BLOCKED, COMPLETING})
-# A task waiting for its epic's order: pending, or blocked by a dependency.
-WAITING_TASK = frozenset({TaskStatus.pending.value, TaskStatus.blocked.value})
 AGENT_PHASES = frozenset({"asking", "generating", "editing"})
 TABLE_BUDGET = 20_000  # characters of the task table in a message
 SUB_ISSUE_LIMIT = 100  # sub-issues GitHub links to one parent

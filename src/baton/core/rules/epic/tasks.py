@@ -1,4 +1,5 @@
-"""A task sub-issue's rules tied to its epic (the `epic-task` preset's task machine).
+"""A task sub-issue's rules tied to its epic (the `epic-task` preset's task machine, and
+`epic-task-test-first`'s: each state read as the task status it counts as, `status_of`).
 
 The common rules run the task (developer, reviewer, retry ladder, escalation); these add what
 the epic needs: the task's first record from its mark, the epic's order applied (`pending →
@@ -14,7 +15,7 @@ from typing import Any
 
 from baton.core.model.commands import Verb
 from baton.core.model.decision import Outcome
-from baton.core.model.epic import MergePlan, TaskLink
+from baton.core.model.epic import MergePlan, TaskLink, TaskStatus, status_of
 from baton.core.model.events import AgentReported, Commented
 from baton.core.model.record import HistoryEntry, Record
 from baton.core.model.work import Work, branch_name
@@ -23,13 +24,18 @@ from baton.core.rules.context import Ctx, Draft, Scene, dispatch, move
 from baton.core.text import epic as texts
 from baton.core.text import messages
 
-PENDING, IN_PROGRESS, PENDING_REVIEW, RETRY_QUEUED = (
+# The states the epic's own moves name (a start falls back to IN_PROGRESS: `start_state`).
+PENDING, IN_PROGRESS, BLOCKED, FAILED, SKIPPED = (
     "pending",
     "in_progress",
-    "pending_review",
-    "retry_queued",
+    "blocked",
+    "failed",
+    "skipped",
 )
-BLOCKED, FAILED, COMPLETED, SKIPPED = "blocked", "failed", "completed", "skipped"
+S = TaskStatus
+# A move out of an attempt under way into these is a failure the breaker counts.
+ATTEMPT = frozenset({S.in_progress, S.pending_review})
+FAILING = frozenset({S.retry_queued, S.failed})
 
 
 def enter_task(scene: Scene) -> Draft | None:
@@ -76,7 +82,8 @@ def on_order(ctx: Ctx) -> Draft | None:
         return None
     if not order.known:
         return None
-    if ctx.state == PENDING:
+    status = status_of(ctx.workflow, ctx.state)
+    if status is S.pending:
         if order.block:
             moved = move(ctx, BLOCKED, reason="a dependency failed", actor="baton", trigger="epic")
             return Draft(
@@ -84,7 +91,7 @@ def on_order(ctx: Ctx) -> Draft | None:
             )
         if order.epic_state == "implementing" and order.starts > link.starts_taken:
             return _start(ctx, order.starts, order.base_branch)
-    if ctx.state == BLOCKED and not order.block:
+    if status is S.blocked and not order.block:
         moved = move(ctx, PENDING, reason="the blocker is resolved", actor="baton", trigger="epic")
         return Draft(
             Outcome.transition, f"{BLOCKED} → {PENDING}: the blocker is resolved", record=moved
@@ -108,6 +115,18 @@ def on_blocked_skip(ctx: Ctx) -> Draft | None:
     return Draft(Outcome.transition, f"{BLOCKED} → {SKIPPED}: skipped by {who}", record=moved)
 
 
+def start_state(ctx: Ctx) -> str:
+    """Where the conductor's start moves a waiting task: the first state it leads to that
+    counts as in progress; once its tests are signed off (a task restarted after it failed),
+    the first that is no red proof's: the frozen tests are not written again."""
+    workflow = ctx.workflow
+    starts = [t for t in workflow.targets(ctx.state) if status_of(workflow, t) is S.in_progress]
+    tests = ctx.record.tests
+    if tests is not None and tests.signed is not None:
+        starts = [t for t in starts if workflow.spec(t).proof != "red"] or starts
+    return starts[0] if starts else IN_PROGRESS
+
+
 def _start(ctx: Ctx, starts: int, base: str) -> Draft:
     record = ctx.record
     assert record.task is not None
@@ -115,20 +134,21 @@ def _start(ctx: Ctx, starts: int, base: str) -> Draft:
     work = record.work
     if work is None:
         work = Work(branch=branch_name(ctx.policy.work.branch_prefix, record.issue), base=base)
+    state = start_state(ctx)
     moved = move(
         ctx,
-        IN_PROGRESS,
+        state,
         reason=f"selected by the conductor of epic #{link.epic} (start {starts})",
         actor="baton",
         trigger="epic",
         task=link,
         work=work,
     )
-    agent = ctx.workflow.agent_of(IN_PROGRESS)
-    moved = moved.model_copy(update={"dispatch": dispatch(ctx, agent, IN_PROGRESS, 1)})
+    agent = ctx.workflow.agent_of(state)
+    moved = moved.model_copy(update={"dispatch": dispatch(ctx, agent, state, 1)})
     return Draft(
         Outcome.transition,
-        f"{PENDING} → {IN_PROGRESS}: selected by the epic's conductor",
+        f"{ctx.state} → {state}: selected by the epic's conductor",
         record=moved,
         agent=agent,
     )
@@ -141,15 +161,16 @@ def after(ctx: Ctx, draft: Draft) -> Draft:
     if link is None or record is None:
         return draft
     before, after_state = ctx.state, record.state
+    was, now = status_of(ctx.workflow, before), status_of(ctx.workflow, after_state)
     counts: dict[str, Any] = {}
     if after_state != before:
-        if after_state in (RETRY_QUEUED, FAILED) and before in (IN_PROGRESS, PENDING_REVIEW):
+        if now in FAILING and was in ATTEMPT:
             counts["failures"] = link.failures + 1
-            if after_state == FAILED and _high(ctx):
+            if now is S.failed and _high(ctx):
                 counts["high"] = link.high + 1
-        if after_state == COMPLETED:
+        if now is S.completed:
             counts["successes"] = link.successes + 1
-    if after_state == COMPLETED and after_state != before:
+    if now is S.completed and after_state != before:
         merged = _merge(ctx, draft, record)
         if merged is not None:
             return merged
@@ -166,9 +187,8 @@ def _high(ctx: Ctx) -> bool:
     if not isinstance(event, AgentReported) or event.result is None:
         return False
     result = event.result
-    return result.severity == "high" or (
-        ctx.state == PENDING_REVIEW and result.status.value == "blocked"
-    )
+    reviewed = status_of(ctx.workflow, ctx.state) is S.pending_review
+    return result.severity == "high" or (reviewed and result.status.value == "blocked")
 
 
 def _merge(ctx: Ctx, draft: Draft, record: Record) -> Draft | None:
