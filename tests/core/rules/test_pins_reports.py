@@ -18,6 +18,7 @@ import pytest
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import TaskLink
+from baton.core.model.facts import Facts
 from baton.workflow.config import Config, settings_from
 
 
@@ -66,10 +67,8 @@ OK = AgentResult(status="success", confidence=0.9, summary="done")
 
 def test_a_stale_report_keeps_the_pull_request_its_run_opened(lifecycle: Any) -> None:
     record = lifecycle.record("validating_solution", work=BUILD.work(pull_request=None))
-    event = lifecycle.reported(
-        "implementing", OK, changeset=BUILD.changeset("committed"), pull_request=BUILD.opened(8)
-    )
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("implementing", OK, changeset=BUILD.changeset("committed"))
+    decision = lifecycle.decide(record, event, Facts(opened=BUILD.opened(8)))
     assert decision.outcome is Outcome.refused
     assert decision.record is not None and decision.record.work is not None
     assert decision.record.work.pull_request == 8
@@ -195,10 +194,9 @@ def test_a_pull_request_opened_beside_a_failed_first_commit_is_recorded(
     pushed to, it opens, and the record must know it (or the branch holds one it does not)."""
     record = lifecycle.record("implementing", work=BUILD.work(pull_request=None, commits=[]))
     changes = BUILD.changeset(status, head="f" * 40, problems=["GitHub refused the commit"])
-    event = lifecycle.reported(
-        "implementing", DONE, changeset=changes, pull_request=BUILD.opened(8)
-    )
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("implementing", DONE, changeset=changes)
+    opened = Facts(opened=BUILD.opened(8))
+    decision = lifecycle.decide(record, event, opened)
     assert decision.record is not None and decision.record.work is not None
     assert decision.record.work.pull_request == 8
     assert decision.record.work.commits == []

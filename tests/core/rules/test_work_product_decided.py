@@ -11,6 +11,7 @@ from typing import Any
 
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import CommitPlan, Outcome, PullRequestPlan
+from baton.core.model.facts import Facts
 from baton.core.model.record import LastReport, Record
 from baton.core.model.work import BranchFacts, CommitMark, Work
 from baton.core.rules import work_product
@@ -202,10 +203,9 @@ def test_the_opened_pull_request_is_recorded_and_its_ready_state_marks_it_ready(
         lifecycle,
         "implementing",
         changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(opened=lifecycle.opened()))
 
     assert decision.state == "creating_pr" and not decision.work_first
     work = decision.record.work
@@ -250,10 +250,9 @@ def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(life
         "implementing",
         result(confidence=0.5),
         changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(None, problem),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(opened=lifecycle.opened(None, problem)))
 
     assert (decision.outcome, decision.state) == (Outcome.transition, "fixing_issues")
     assert decision.record.work.problem == problem
@@ -284,8 +283,8 @@ def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(life
             "fixing_issues",
             result(confidence=0.5),
             changeset=lifecycle.changeset("committed", digest=OTHER),
-            pull_request=lifecycle.opened(None, problem),
         ),
+        Facts(opened=lifecycle.opened(None, problem)),
     )
     assert repeat.message is None, "the same problem is not said at every commit"
 
@@ -296,10 +295,13 @@ def test_entering_the_ready_state_when_github_refused_the_pull_request_asks_a_hu
         lifecycle,
         "implementing",
         changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(None, "Resource not accessible by integration (403)"),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record,
+        event,
+        Facts(opened=lifecycle.opened(None, "Resource not accessible by integration (403)")),
+    )
 
     assert (decision.outcome, decision.state) == (Outcome.transition, ESCALATED)
     assert decision.record.escalated_from == "implementing"
@@ -654,10 +656,9 @@ def test_an_escalation_for_want_of_the_pull_request_keeps_the_agent_s_report(lif
         lifecycle,
         "implementing",
         changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(None, "403"),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(opened=lifecycle.opened(None, "403")))
 
     assert decision.state == ESCALATED
     assert decision.record.last_report == LastReport(
@@ -682,7 +683,7 @@ def test_entering_a_code_state_onto_someone_else_s_branch_holds_it_there_for_a_h
     """Still one transition in the run: the entry stands, held, with no agent and no branch."""
     event = lifecycle.labeled("status:implementing", "maria", None)
 
-    decision = lifecycle.decide(None, event.model_copy(update={"foreign_branch": THEIRS}))
+    decision = lifecycle.decide(None, event, Facts(branch=THEIRS))
 
     assert (decision.state, decision.create_branch, decision.agent) == (
         "implementing",
@@ -701,11 +702,9 @@ def test_entering_a_code_state_onto_someone_else_s_branch_holds_it_there_for_a_h
 
 def test_a_report_moving_onto_someone_else_s_branch_keeps_the_move_and_holds_it(lifecycle):
     record = lifecycle.record("analyzing_requirements")
-    event = report(lifecycle, "analyzing_requirements").model_copy(
-        update={"foreign_branch": THEIRS}
-    )
+    event, facts = report(lifecycle, "analyzing_requirements"), Facts(branch=THEIRS)
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, facts)
 
     assert (decision.state, decision.create_branch, decision.agent) == (
         "creating_tests",
@@ -722,11 +721,9 @@ def test_a_report_moving_onto_someone_else_s_branch_keeps_the_move_and_holds_it(
 
 def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs(lifecycle):
     record = lifecycle.record("implementing")  # written before issues had branches
-    event = report(
-        lifecycle, "implementing", changeset=lifecycle.changeset("ok", head="")
-    ).model_copy(update={"foreign_branch": THEIRS})
+    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("ok", head=""))
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(branch=THEIRS))
 
     assert (decision.state, decision.commit, decision.create_branch, decision.agent) == (
         "implementing",
@@ -742,9 +739,9 @@ def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs
 def test_someone_else_s_branch_changes_nothing_once_the_record_has_baton_s(lifecycle):
     """The facts only refuse a branch Baton is about to make; Baton's own stays Baton's."""
     record = lifecycle.record("creating_tests", work=fresh(lifecycle))
-    event = report(lifecycle, "creating_tests").model_copy(update={"foreign_branch": THEIRS})
+    event, facts = report(lifecycle, "creating_tests"), Facts(branch=THEIRS)
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, facts)
 
     assert decision.state == "implementing" and not decision.record.held
 
@@ -783,12 +780,16 @@ def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
 def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(lifecycle):
     """The draft's own message (questions, a refused changeset) is kept, the refusal after."""
     record = lifecycle.record("analyzing_requirements")
-    event = report(lifecycle, "analyzing_requirements").model_copy(
-        update={"foreign_branch": THEIRS}
-    )
+    event, facts = report(lifecycle, "analyzing_requirements"), Facts(branch=THEIRS)
     moved = record.model_copy(update={"state": "implementing"})
     draft = Draft(Outcome.transition, "moved", record=moved, message="### Said first")
-    ctx = Ctx(event=event, workflow=lifecycle.workflow, policy=lifecycle.policy, record=record)
+    ctx = Ctx(
+        event=event,
+        workflow=lifecycle.workflow,
+        policy=lifecycle.policy,
+        record=record,
+        facts=facts,
+    )
 
     refused = work_product.refuse_foreign(ctx, draft)
 
@@ -801,5 +802,5 @@ def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(
     assert unchanged.record.has_processed(event.id)
     untouched = Draft(Outcome.transition, "moved", record=moved)
     assert work_product.refuse_foreign(
-        replace(ctx, event=report(lifecycle, "implementing")), untouched
+        replace(ctx, event=report(lifecycle, "implementing"), facts=Facts()), untouched
     ) is (untouched)

@@ -65,7 +65,7 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         if committed:
             ctx = _with_changeset(ctx, event, event.agent or spec.agent or "agent")
         refused = Draft(Outcome.refused, f"stale report: {stale}", record=seen(ctx))
-        return _pull_request(ctx, event, refused) if event.pull_request is not None else refused
+        return _pull_request(ctx, event, refused) if ctx.facts.opened is not None else refused
     agent = spec.agent or "agent"
     changes = event.changeset
     runs = record.work.stale_runs if record.work is not None else 0
@@ -402,7 +402,7 @@ def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
     if record is None or record.work is None:
         return draft
     work = record.work
-    opened = event.pull_request
+    opened = ctx.facts.opened
     if opened is not None:
         if opened.number is not None:
             same = work.pull_request == opened.number

@@ -34,9 +34,9 @@ BLOCKED, FAILED, COMPLETED, SKIPPED = "blocked", "failed", "completed", "skipped
 
 def enter_task(scene: Scene) -> Draft | None:
     """A sub-issue the epic created, on its first run: its record starts in `pending`, tied to
-    its epic by the mark the run read from the bot's issue body (`event.order`)."""
+    its epic by the mark the run read from the bot's issue body (`Facts.order`)."""
     event, workflow = scene.event, scene.workflow
-    order = event.order
+    order = scene.facts.order
     if workflow.role != "task" or order is None or not order.key:
         return None
     record = Record(
@@ -70,7 +70,7 @@ def enter_task(scene: Scene) -> Draft | None:
 
 def on_order(ctx: Ctx) -> Draft | None:
     """The epic's order for this task, on any run that found the task waiting for one."""
-    order = ctx.event.order
+    order = ctx.facts.order
     link = ctx.record.task
     if order is None or link is None or ctx.record.held:
         return None
@@ -177,7 +177,7 @@ def _merge(ctx: Ctx, draft: Draft, record: Record) -> Draft | None:
     work = record.work
     if work is None or not work.commits or not work.base:
         return None
-    facts = ctx.event.merge
+    facts = ctx.facts.merge
     if facts is None:
         key = record.task.key if record.task else ""
         message = texts.merge_message(record.issue, key, work.base)
