@@ -85,10 +85,10 @@ def _with_floor(event: Event, loaded: Loaded) -> Event:
 
 
 MAX_RACES = 3
-# Asks (the actor, a pull request's reviews or checks, an epic's tasks, the authors after
-# Baton's last one by one), GitHub work (a commit, a pull request, sub-issues, a merge, the
-# branch), a fresh read to confirm drift: then final.
-MAX_STEPS = 12
+# GitHub work (a commit, a pull request, sub-issues, a merge, the branch; decided again when it
+# is someone else's): then final. Asks need no bound of their own: each adds a fact the rules
+# never ask for again (the authors after Baton's last are asked one by one, up to a page).
+MAX_WORK_STEPS = 6
 
 
 @dataclass
@@ -140,7 +140,7 @@ def handle(
     An agent's `changeset` is committed before the record that reports it: a run that dies
     between the two leaves the commit on the branch, with the changeset's digest in its
     trailer, and the re-run finds it there instead of committing it again."""
-    ignored = None if triaged else ignored_early(event, settings)
+    ignored = None if triaged else _ignored_early(event, settings)
     if ignored is not None:
         return ignored
     run = _Run(tracker, settings, event, secret=secret, changeset=changeset)
@@ -162,7 +162,7 @@ def handle(
     )
 
 
-def ignored_early(event: Event, settings: Settings) -> RunResult | None:
+def _ignored_early(event: Event, settings: Settings) -> RunResult | None:
     """An event triage ignores on its payload alone: decided before any API call."""
     chosen = settings if event.issue.partial else settings.for_labels(event.issue.labels)
     reason = event_reason(event, view_of(chosen.workflow, chosen.policy, settings.workflows))
@@ -192,16 +192,23 @@ class _Run:
 
     def until_final(self, *, refresh: bool, dry_run: bool) -> RunResult:
         """Read, then decide until the decision neither asks for a fact nor for GitHub work
-        first (a dry run does no work)."""
+        first (a dry run does no work). Reads only, but for that work."""
         view = self.read(refresh=refresh)
-        for _ in range(MAX_STEPS):
+        work = 0
+        while True:
             result = _decided(view, self.facts)
             decision = result.decision
             if decision.asks is not None:
                 asked = Asked(view.loaded.record, view.event.issue, view.event.at, self.secret)
-                self.facts = fulfil(
+                found = fulfil(
                     decision.asks, self.facts, asked, self.tracker, view.settings, self.notes
                 )
+                if found == self.facts:
+                    raise TrackerError(
+                        f"issue #{self.event.issue.number}: the decision asked again for "
+                        f"{decision.asks}, which the run had; nothing was written"
+                    )
+                self.facts = found
             elif decision.repairs and not view.fetched:
                 # The payload's labels are a snapshot from when the event fired; confirm drift
                 # against the issue as it is now. A GraphQL read already holds it.
@@ -209,15 +216,17 @@ class _Run:
                 view = self.read(refresh=True, snapshot=known)
             elif dry_run or not wants_work(decision, self.facts):
                 return result
+            elif work == MAX_WORK_STEPS:
+                raise TrackerError(
+                    f"issue #{self.event.issue.number}: the decision still asked for GitHub "
+                    f"work after {MAX_WORK_STEPS} steps; nothing more was written"
+                )
             else:
+                work += 1
                 self.event, self.facts = do_work(
                     decision, view.event, self.facts, self.changeset, self.tracker, self.notes
                 )
                 view.event = self.event
-        raise TrackerError(
-            f"issue #{self.event.issue.number}: the decision still asked for facts or GitHub "
-            f"work after {MAX_STEPS} steps; nothing was written"
-        )
 
     def read(self, *, refresh: bool, snapshot: Snapshot | None = None) -> _View:
         """Read the issue and rebuild its record; a report's changeset is judged against the
