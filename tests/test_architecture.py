@@ -625,7 +625,6 @@ EVENT_FIELDS = {
         "state",
         "result",
         "error",
-        "changeset",  # the changeset beside the result, as the run judged it (see the note)
         "nonce",
         "evidence",
         "evidence_problem",
@@ -645,7 +644,7 @@ EVENT_FIELDS = {
     },
 }
 LOOKED_UP = {"tasks", "order", "created", "merge", "failing_issues", "opened", "foreign_branch"}
-LOOKED_UP |= {"lineage", "notes", "failed_runs", "pull_request_facts", "permission", "teams"}
+LOOKED_UP |= {"lineage", "notes", "failed_runs", "changeset", "permission", "teams"}
 
 
 def test_events_carry_only_what_github_sent() -> None:
@@ -663,6 +662,6 @@ def test_events_carry_only_what_github_sent() -> None:
     assert {"tasks", "order", "created", "merge", "failing_issues", "opened", "branch"} <= set(
         Facts.model_fields
     )
-    assert {"lineage", "review_notes", "failing_checks", "permissions", "teams"} <= set(
-        Facts.model_fields
+    assert {"lineage", "review_notes", "failing_checks", "permissions", "teams", "changeset"} <= (
+        set(Facts.model_fields)
     )

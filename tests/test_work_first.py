@@ -3,13 +3,9 @@ someone else's branch handed back to `decide` as facts, never adopted."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from baton.core.model import events
 from baton.core.model.changeset import Changeset, FileChange
 from baton.core.model.decision import CommitPlan, Decision, Outcome
 from baton.core.model.epic import MergeFacts, MergePlan
-from baton.core.model.events import AgentReported, tick
 from baton.core.model.facts import Facts
 from baton.core.model.work import BranchFacts, ChangesetFacts
 from baton.github.tracker import BranchHead, CommitRequest
@@ -60,8 +56,7 @@ def test_the_branch_is_work_until_the_run_has_made_or_found_it() -> None:
 
 
 def test_github_works_answers_are_facts_for_deciding_again() -> None:
-    """A task's merge and an epic's sub-issues come back as facts, the event untouched."""
-    event = tick(7, datetime(2026, 1, 5, tzinfo=UTC))
+    """A task's merge comes back as a fact."""
     plan = MergePlan(base="baton/issue-1", head="baton/issue-7", message="m")
     merging = Decision(outcome=Outcome.noted, issue=7, reason="merge", merge=plan)
 
@@ -71,8 +66,8 @@ def test_github_works_answers_are_facts_for_deciding_again() -> None:
             return MergeFacts(status="merged", oid="c" * 40)
 
     notes: list[str] = []
-    after, facts = do_work(merging, event, Facts(), None, Merger(), notes)  # type: ignore[arg-type]
-    assert after is event and facts.merge == MergeFacts(status="merged", oid="c" * 40)
+    facts = do_work(merging, Facts(), None, Merger(), notes)  # type: ignore[arg-type]
+    assert facts.merge == MergeFacts(status="merged", oid="c" * 40)
     assert notes == ["merged baton/issue-7 into baton/issue-1: merged"]
 
 
@@ -95,23 +90,15 @@ def test_a_new_branch_made_at_another_head_than_the_agent_started_from_is_stale(
     plan = CommitPlan(
         branch="baton/issue-7", digest="sha256:d", expected_head=base, headline="Add", body=""
     )
-    event = events.report(
-        7,
-        agent="developer",
-        result=None,
-        error=None,
-        now=datetime(2026, 1, 5, tzinfo=UTC),
-        run_id="9",
-    ).model_copy(update={"changeset": ChangesetFacts(status="ok", base=base, head="")})
+    judged = Facts(changeset=ChangesetFacts(status="ok", base=base, head=""))
     changeset = Changeset(base=base, files=[FileChange(path="a.txt", contents="eA==")])
     decision = Decision(outcome=Outcome.transition, issue=7, reason="commit", commit=plan)
 
     for made_at, status in ((moved, "stale"), (base, "committed")):
         tracker = Committer(BranchHead("baton/issue-7", made_at, created=True))
         notes: list[str] = []
-        after, _ = do_work(decision, event, Facts(), changeset, tracker, notes)  # type: ignore[arg-type]
-        assert isinstance(after, AgentReported) and after.changeset is not None
-        assert after.changeset.status == status
+        after = do_work(decision, judged, changeset, tracker, notes)  # type: ignore[arg-type]
+        assert after.changeset is not None and after.changeset.status == status
         if status == "stale":
             assert after.changeset.head == moved and tracker.commits == []
             assert notes[-1] == "the branch moved before the commit: baton/issue-7 is at bbbbbbb"

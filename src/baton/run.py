@@ -42,7 +42,7 @@ class RunResult:
     dispatched: bool = False
     notes: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
-    event: Event | None = None  # the event as decided: a report with its changeset judged
+    event: Event | None = None  # the event as decided, with the issue as the run read it
     settings: Settings | None = None  # the settings of the issue's own workflow (epic, task)
     facts: Facts = NO_FACTS  # what the run looked up or GitHub answered for the decision
 
@@ -179,8 +179,9 @@ def _ignored_early(event: Event, settings: Settings) -> RunResult | None:
 
 @dataclass
 class _Run:
-    """One run: the event as it stands (a report's changeset judged, then committed), the facts
-    looked up or answered so far (each read once per run), the notes of the GitHub work."""
+    """One run: the event with the issue as last read, the facts looked up or answered so far
+    (each read once per run; a report's changeset judged, then committed), the notes of the
+    GitHub work."""
 
     tracker: Tracker
     settings: Settings
@@ -223,10 +224,7 @@ class _Run:
                 )
             else:
                 work += 1
-                self.event, self.facts = do_work(
-                    decision, view.event, self.facts, self.changeset, self.tracker, self.notes
-                )
-                view.event = self.event
+                self.facts = do_work(decision, self.facts, self.changeset, self.tracker, self.notes)
 
     def read(self, *, refresh: bool, snapshot: Snapshot | None = None) -> _View:
         """Read the issue and rebuild its record; a report's changeset is judged against the
@@ -252,9 +250,17 @@ class _Run:
             secret=self.secret,
         )
         if isinstance(event, AgentReported) and self.changeset is not None:
-            event = changeset_facts.attach(
-                event, self.changeset, snapshot, loaded.record, settings, self.tracker, fresh=fresh
+            judged = changeset_facts.attach(
+                self.facts.changeset,
+                event,
+                self.changeset,
+                snapshot,
+                loaded.record,
+                settings,
+                self.tracker,
+                fresh=fresh,
             )
+            self.facts = self.facts.merged(changeset=judged)
         self.event = event
         return _View(event, snapshot, loaded, settings, fetched)
 

@@ -1,7 +1,7 @@
 """The GitHub work a decision asks for before it is final (`Decision.work_first`, and the
 branch it creates): an epic's sub-issues, a task's merge, a commit, a pull request, the branch.
 
-Each answer becomes a fact (`Facts`; a commit's on the report's changeset), and `run.handle`
+Each answer becomes a fact (`Facts`: a commit's as the report's changeset), and `run.handle`
 decides again on them, so `decide` stays pure while the run does what only GitHub can.
 """
 
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from baton.core.model.changeset import Changeset
 from baton.core.model.decision import CommitPlan, Decision, PullRequestPlan
-from baton.core.model.events import AgentReported, Event
 from baton.core.model.facts import Facts
-from baton.core.model.work import BranchFacts, ChangesetFacts, PullRequestFacts
+from baton.core.model.work import BranchFacts, PullRequestFacts
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead
 from baton.github.tracker import BranchHead, CommitRequest, FirstCommit, Git, Tracker
 
@@ -24,55 +23,53 @@ def wants_work(decision: Decision, facts: Facts) -> bool:
 
 def do_work(
     decision: Decision,
-    event: Event,
     facts: Facts,
     changeset: Changeset | None,
     tracker: Tracker,
     notes: list[str],
-) -> tuple[Event, Facts]:
+) -> Facts:
     """Carry out what the decision needs GitHub to do before it is final (a commit, a new pull
     request, an epic's sub-issues, a task's merge, the branch) and hand the answer back as
-    facts (a commit's on the report's changeset), for `decide` to read again."""
+    facts, for `decide` to read again."""
     if decision.create_tasks is not None:
         plan = decision.create_tasks
         created = tracker.create_tasks(plan)
         notes.append(
             f"sub-issues of #{plan.epic}: {len(created.created)} for {len(plan.tasks)} tasks"
         )
-        return event, facts.merged(created=created)
+        return facts.merged(created=created)
     if decision.merge is not None:
         merging = tracker.merge(decision.merge)
         notes.append(f"merged {decision.merge.head} into {decision.merge.base}: {merging.status}")
-        return event, facts.merged(merge=merging)
+        return facts.merged(merge=merging)
     if decision.commit is not None:
-        assert isinstance(event, AgentReported)
         opening = decision.open_pull_request
-        return _commit(decision.commit, opening, event, facts, changeset, tracker, notes)
+        return _commit(decision.commit, opening, facts, changeset, tracker, notes)
     opening = decision.open_pull_request
     if opening is None:
-        return event, facts.merged(branch=create_branch(decision, tracker, notes))
+        return facts.merged(branch=create_branch(decision, tracker, notes))
     try:
         opened = tracker.open_pull_request(opening)
     except PullRequestRefused as exc:
         notes.append(f"the pull request could not be opened: {exc}")
-        return event, facts.merged(opened=PullRequestFacts(problem=str(exc)))
+        return facts.merged(opened=PullRequestFacts(problem=str(exc)))
     notes.append(f"opened draft pull request #{opened.number} from {opening.branch}")
     opened_facts = PullRequestFacts(number=opened.number, node_id=opened.node_id)
-    return event, facts.merged(opened=opened_facts)
+    return facts.merged(opened=opened_facts)
 
 
 def _commit(
     plan: CommitPlan,
     opening: PullRequestPlan | None,
-    event: AgentReported,
     facts: Facts,
     changeset: Changeset | None,
     tracker: Tracker,
     notes: list[str],
-) -> tuple[Event, Facts]:
+) -> Facts:
     """The changeset's commit; at the branch's first, its draft pull request in the same
     request (`PullRequests.commit_opening`)."""
-    assert changeset is not None and event.changeset is not None
+    judged = facts.changeset
+    assert changeset is not None and judged is not None
     request = CommitRequest(
         branch=plan.branch,
         expected_head=plan.expected_head,
@@ -83,10 +80,10 @@ def _commit(
     )
     opened: PullRequestFacts | None = None  # the pull request opened with the commit
     try:
-        if not event.changeset.head:  # no branch yet: it starts where the agent started
+        if not judged.head:  # no branch yet: it starts where the agent started
             made = tracker.create_branch(plan.branch)
             if made.ahead:
-                return event, facts.merged(branch=found_branch(made, notes))
+                return facts.merged(branch=found_branch(made, notes))
             notes.append(f"branch {made.name} {_made_or_found(made)} at {made.oid[:7]}")
             if made.oid != plan.expected_head:
                 raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
@@ -104,24 +101,17 @@ def _commit(
             found = tracker.branch(plan.branch)
             head = found.oid if found is not None else ""
         notes.append(f"the branch moved before the commit: {exc}")
-        stale = event.changeset.model_copy(update={"status": "stale", "head": head})
-        return _committed(event, stale, facts, _kept(opened))
+        stale = judged.model_copy(update={"status": "stale", "head": head})
+        return facts.merged(changeset=stale, opened=_kept(opened))
     except CommitRefused as exc:
         # The same commit would be refused at every run: a refused changeset (a failed attempt,
         # said on the issue with GitHub's answer), never a run that fails forever.
         notes.append(f"GitHub refused the commit: {exc}")
-        refused = event.changeset.model_copy(update={"status": "refused", "problems": [str(exc)]})
-        return _committed(event, refused, facts, _kept(opened))
+        refused = judged.model_copy(update={"status": "refused", "problems": [str(exc)]})
+        return facts.merged(changeset=refused, opened=_kept(opened))
     notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
-    done = event.changeset.model_copy(update={"status": "committed", "oid": oid})
-    return _committed(event, done, facts, opened)
-
-
-def _committed(
-    event: AgentReported, changes: ChangesetFacts, facts: Facts, opened: PullRequestFacts | None
-) -> tuple[Event, Facts]:
-    """The report with its changeset as the commit left it, and the pull request it opened."""
-    return event.model_copy(update={"changeset": changes}), facts.merged(opened=opened)
+    done = judged.model_copy(update={"status": "committed", "oid": oid})
+    return facts.merged(changeset=done, opened=opened)
 
 
 def _kept(opened: PullRequestFacts | None) -> PullRequestFacts | None:

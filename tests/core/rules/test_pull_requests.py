@@ -505,7 +505,7 @@ def test_a_new_commit_after_a_close_opens_a_new_pull_request(lifecycle):
     changes = lifecycle.changeset("committed", digest="sha256:" + "9" * 64)
 
     decision = lifecycle.decide(
-        record, lifecycle.reported("fixing_issues", outcome, changeset=changes)
+        record, lifecycle.reported("fixing_issues", outcome), Facts(changeset=changes)
     )
 
     assert decision.open_pull_request is not None

@@ -14,6 +14,7 @@ from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.facts import Asks, Facts, FailingAsk
 from baton.core.model.record import Record
+from baton.core.model.work import ChangesetFacts
 from baton.core.rules.context import Ctx, Draft, Scene
 from baton.core.rules.repo_breaker import with_failing, within_repo_breaker
 from baton.workflow.config import RepoBreaker
@@ -38,8 +39,14 @@ def blocked() -> AgentResult:
     return AgentResult(status="blocked", confidence=0.9, summary="waiting")
 
 
-def _ctx(b: Build, record: Record, event: object, failing: int | None = None) -> Ctx:
-    facts = Facts(failing_issues=failing)
+def _ctx(
+    b: Build,
+    record: Record,
+    event: object,
+    failing: int | None = None,
+    changeset: ChangesetFacts | None = None,
+) -> Ctx:
+    facts = Facts(failing_issues=failing, changeset=changeset)
     return Ctx(event=event, workflow=b.workflow, policy=b.policy, record=record, facts=facts)  # type: ignore[arg-type]
 
 
@@ -106,18 +113,18 @@ def test_a_blocked_status_leaves_it(lifecycle: Build, since: object) -> None:
 
 def test_a_refused_changeset_counts_as_a_failure(lifecycle: Build) -> None:
     record = lifecycle.record(STATE)
-    event = lifecycle.reported(
-        STATE, ok(), changeset=lifecycle.changeset("refused", problems=["a forbidden path"])
-    )
-    out = with_failing(_ctx(lifecycle, record, event), _draft(record))
+    event = lifecycle.reported(STATE, ok())
+    refused = lifecycle.changeset("refused", problems=["a forbidden path"])
+    out = with_failing(_ctx(lifecycle, record, event, changeset=refused), _draft(record))
     assert out.record is not None and out.record.failing_since == NOW
 
 
 @pytest.mark.parametrize("status", ["ok", "stale", "committed", "empty"])
 def test_another_changeset_with_a_success_clears_it(lifecycle: Build, status: str) -> None:
     record = lifecycle.record(STATE, failing_since=EARLIER)
-    event = lifecycle.reported(STATE, ok(), changeset=lifecycle.changeset(status))
-    out = with_failing(_ctx(lifecycle, record, event), _draft(record))
+    event = lifecycle.reported(STATE, ok())
+    changes = lifecycle.changeset(status)
+    out = with_failing(_ctx(lifecycle, record, event, changeset=changes), _draft(record))
     assert out.record is not None and out.record.failing_since is None
 
 

@@ -17,7 +17,6 @@ from baton.core.model.agent_result import AgentResult
 from baton.core.model.commands import CommentCommand, EpicCommand, parse_command
 from baton.core.model.evidence import Evidence
 from baton.core.model.issue_facts import Actor, IssueInfo
-from baton.core.model.work import ChangesetFacts
 
 
 class _Event(BaseModel):
@@ -101,9 +100,6 @@ class AgentReported(_Event):
     state: str | None = Field(default=None, description="The state the agent worked on.")
     result: AgentResult | None = None
     error: str | None = Field(default=None, description="Why the result could not be read.")
-    changeset: ChangesetFacts | None = Field(
-        default=None, description="The changeset beside the result, as the run found it."
-    )
     nonce: str = Field(
         default="",
         description="The attempt the agent's run was dispatched for (`Dispatch.nonce`), from "

@@ -2,9 +2,10 @@
 
 An `Event` is what GitHub (or an agent's result, or the sweep) sent. Everything else a rule may
 read is a fact: who the actor is, the epic's tasks, the task's order, a review's inline notes,
-the failing checks, the count of failing issues, the commits after Baton's last, and the answers
-of the GitHub work a decision asked for first (created tasks, a merge, a pull request opened, a
-branch made or found). `decide` reads `Facts` and, when one it needs is missing, says so
+the failing checks, the count of failing issues, the commits after Baton's last, a report's
+changeset as judged against the branch head, and the answers of the GitHub work a decision
+asked for first (a commit, created tasks, a merge, a pull request opened, a branch made or
+found). `decide` reads `Facts` and, when one it needs is missing, says so
 (`Asks`) instead of guessing; the shell answers and decides again.
 """
 
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from baton.core.model.epic import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
 from baton.core.model.events import CheckNote, Event, LaterCommit, Lineage, ReviewNote
 from baton.core.model.issue_facts import Actor
-from baton.core.model.work import BranchFacts, PullRequestFacts
+from baton.core.model.work import BranchFacts, ChangesetFacts, PullRequestFacts
 
 
 class FailingAsk(BaseModel):
@@ -90,6 +91,11 @@ class Facts(BaseModel):
         default=False, description="The order was looked up: the task is no epic's we know."
     )
     failing_issues: int | None = None
+    changeset: ChangesetFacts | None = Field(
+        default=None,
+        description="The changeset beside a report's result, as this run judged it against the "
+        "branch head it read, then as its commit left it (committed, stale, refused).",
+    )
     created: TaskCreationFacts | None = None
     merge: MergeFacts | None = None
     opened: PullRequestFacts | None = Field(

@@ -23,7 +23,8 @@ def with_failing(ctx: Ctx, draft: Draft) -> Draft:
         return draft
     if draft.github_first:
         return draft
-    refused = event.changeset is not None and event.changeset.status == "refused"
+    changes = ctx.facts.changeset
+    refused = changes is not None and changes.status == "refused"
     result = event.result
     if result is None or result.status is AgentStatus.failure or refused:
         since = ctx.record.failing_since or ctx.now
