@@ -289,7 +289,7 @@ def test_the_runs_flow_names_real_role_methods_and_modules() -> None:
 
 # The shell: the modules that read and write GitHub around the pure core. Which state an issue
 # is in, and what that state asks for, is the rules' knowledge (`core/rules/`), never theirs.
-SHELL = ("run.py", "identities.py", "work_first.py", "sweep.py", "action", "github", "issue")
+SHELL = ("run.py", "work_first.py", "sweep.py", "action", "github", "issue")
 
 
 def _preset_states() -> set[str]:
@@ -579,3 +579,89 @@ def test_a_caller_of_parse_command_is_found() -> None:
         "def other():\n    parse_commands(b)\n"
     )
     assert _callers(tree, "parse_command") == ["<module>", "outer.inner", "C.m"]
+
+
+# When a fact is needed is the rules' knowledge: `decide` asks (`core/rules/asking.py`), the
+# shell answers. No module outside core/rules calls a need predicate to predict it.
+NEED_PREDICATES = (
+    "needs_permission",
+    "needs_identity",
+    "needs_tasks",
+    "needs_order",
+    "needs_review_notes",
+    "needs_failing_checks",
+    "needs_lineage",
+    "asks_of",
+)
+
+
+def test_no_module_outside_the_rules_calls_a_need_predicate() -> None:
+    base = ROOT / "src" / "baton"
+    found = sorted(
+        (path.relative_to(base).as_posix(), predicate, caller)
+        for path in base.rglob("*.py")
+        if not path.relative_to(base).as_posix().startswith("core/rules/")
+        for predicate in NEED_PREDICATES
+        for caller in _callers(ast.parse(path.read_text(encoding="utf-8")), predicate)
+    )
+    assert found == [], "the shell predicts what decide needs: " + repr(found)
+
+
+def test_a_need_predicate_called_outside_the_rules_would_be_found() -> None:
+    tree = ast.parse("def handle():\n    if needs.needs_tasks(r, e, 'epic'):\n        pass\n")
+    assert _callers(tree, "needs_tasks") == ["handle"]
+
+
+# What an Event holds: what GitHub sent (or the agent's result, or the sweep). Everything a run
+# looks up or GitHub answers to its work travels apart, in `core.model.facts.Facts`.
+EVENT_FIELDS = {
+    "_Event": {"id", "issue", "actor", "at", "comments_upto", "comments_seen", "run_id"},
+    "IssueChanged": {"kind", "action"},
+    "Labeled": {"kind", "label", "added"},
+    "Commented": {"kind", "comment_id", "body", "edited", "command", "epic_command"},
+    "AgentReported": {
+        "kind",
+        "agent",
+        "state",
+        "result",
+        "error",
+        "nonce",
+        "evidence",
+        "evidence_problem",
+    },
+    "Dispatched": {"kind", "source", "nonce"},
+    "Tick": {"kind"},
+    "Reviewed": {"kind", "pull_request", "review_id", "verdict", "body", "commit"},
+    "PullRequestClosed": {"kind", "pull_request", "merged"},
+    "ChecksCompleted": {
+        "kind",
+        "branch",
+        "head",
+        "conclusion",
+        "pull_request",
+        "failing",  # what a workflow run's payload names as failed
+        "source",
+    },
+}
+LOOKED_UP = {"tasks", "order", "created", "merge", "failing_issues", "opened", "foreign_branch"}
+LOOKED_UP |= {"lineage", "notes", "failed_runs", "changeset", "permission", "teams"}
+
+
+def test_events_carry_only_what_github_sent() -> None:
+    from baton.core.model import events
+
+    for name, own in EVENT_FIELDS.items():
+        model = getattr(events, name)
+        base = set() if name == "_Event" else set(events._Event.model_fields)
+        assert set(model.model_fields) - base == own, name
+        assert not (set(model.model_fields) & LOOKED_UP), name
+    kinds = {m.__name__ for m in events._Event.__subclasses__()}
+    assert kinds == set(EVENT_FIELDS) - {"_Event"}, "a new kind of event lists its fields here"
+    from baton.core.model.facts import Facts
+
+    assert {"tasks", "order", "created", "merge", "failing_issues", "opened", "branch"} <= set(
+        Facts.model_fields
+    )
+    assert {"lineage", "review_notes", "failing_checks", "permissions", "teams", "changeset"} <= (
+        set(Facts.model_fields)
+    )

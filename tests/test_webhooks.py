@@ -967,7 +967,8 @@ def test_a_held_pull_request_run_is_checks_the_run_then_reads() -> None:
     event = work_event(*workflow_run("failure", event="pull_request"))
 
     assert isinstance(event, ChecksCompleted)
-    assert event.failed_runs is None, "not read yet: the run reads the check runs"
+    assert [n.name for n in event.failing] == ["CI"], "what the payload names, no more"
+    assert "failed_runs" not in ChecksCompleted.model_fields, "the check runs are a fact read"
 
 
 def test_failing_checks_carry_no_pull_request_when_none_is_listed() -> None:

@@ -1,9 +1,10 @@
 """`python -m baton` and the `baton` console script.
 
-`baton run` first asks `action.fast_path.quick_run` whether the event is certainly ignored;
+`baton run` first asks `action.fast_path.triage` whether the event is certainly ignored;
 that path imports neither pydantic, click nor PyGithub, so most events cost an interpreter
-start and no API call. Any other `baton run` goes to `action.entry.run` without click: the
-command takes no option, and the group's imports were a tenth of a transition's CPU.
+start and no API call. Any other `baton run` goes to `action.entry.run` without click (the
+command takes no option, and the group's imports were a tenth of a transition's CPU), told
+whether the payload passed triage already, so it is triaged once.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import sys
 
 def main() -> None:
     if sys.argv[1:] == ["run"]:
-        from baton.action.fast_path import quick_run
+        from baton.action.fast_path import triage
 
-        code = quick_run()
-        if code is not None:
-            sys.exit(code)
+        triaged = triage()
+        if triaged.exit_code is not None:
+            sys.exit(triaged.exit_code)
         from baton.action import entry
 
-        entry.main()
+        entry.main(triaged=triaged.passed)
     from baton.cli import cli
 
     cli()

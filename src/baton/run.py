@@ -16,7 +16,7 @@ from baton.core.model.events import (
     Event,
     Labeled,
 )
-from baton.core.model.issue_facts import IssueInfo
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import Record
 from baton.core.model.record import handover as handover_of
 from baton.core.model.work import branch_name
@@ -25,12 +25,12 @@ from baton.core.rules.route import decide
 from baton.core.rules.triage import event_reason, view_of
 from baton.errors import RecordCorrupt, TrackerError
 from baton.github.tracker import DispatchTarget, Issues, Snapshot, Tracker
-from baton.identities import Identities, with_identity
-from baton.issue import changeset_facts, epic_facts, pull_request_facts, record_comment
+from baton.issue import changeset_facts, record_comment
 from baton.issue.apply import Applied, apply, post_check
 from baton.issue.changeset_facts import tree_ask
+from baton.issue.fulfil import Asked, fulfil
 from baton.issue.load import Loaded, load
-from baton.work_first import create_branch, do_work, with_foreign_branch
+from baton.work_first import do_work, wants_work
 from baton.workflow.config import Settings
 
 
@@ -42,8 +42,9 @@ class RunResult:
     dispatched: bool = False
     notes: list[str] = field(default_factory=list)
     snapshot: Snapshot | None = None  # what the decision was made on (reused after a commit)
-    event: Event | None = None  # the event as decided: a report with its changeset judged
+    event: Event | None = None  # the event as decided, with the issue as the run read it
     settings: Settings | None = None  # the settings of the issue's own workflow (epic, task)
+    facts: Facts = NO_FACTS  # what the run looked up or GitHub answered for the decision
 
     @property
     def record(self) -> Record | None:
@@ -84,119 +85,22 @@ def _with_floor(event: Event, loaded: Loaded) -> Event:
 
 
 MAX_RACES = 3
-
-
-def _decide_once(
-    event: Event,
-    tracker: Tracker,
-    settings: Settings,
-    *,
-    secret: str | None,
-    refresh: bool,
-    identities: Identities | None = None,
-    snapshot: Snapshot | None = None,
-    changeset: Changeset | None = None,
-) -> tuple[RunResult, IssueInfo]:
-    """Read the issue, rebuild the record, decide. Reads only; nothing is written here.
-    `identities`: the logins this run already looked up (shared by every decision of the run);
-    `snapshot`: a read this run already made that carries the issue as it is now;
-    `changeset`: what the reporting agent changed, judged against the branch head read here."""
-    identities = identities if identities is not None else Identities()
-    fetched = event.issue.partial or refresh
-    read_now = snapshot is None
-    if snapshot is None:
-        snapshot = _read(event, tracker, settings, fetched=fetched, changeset=changeset)
-    if fetched and snapshot.issue is not None:
-        event = event.model_copy(update={"issue": snapshot.issue})
-    issue = event.issue
-    settings = settings.for_labels(issue.labels)
-    # A label being added is the event itself, not evidence of where a lost record stood.
-    known = tuple(x for x in issue.labels if not (isinstance(event, Labeled) and x == event.label))
-    loaded = load(
-        issue.number,
-        known,
-        snapshot.comments,
-        settings.workflow,
-        settings.policy,
-        now=event.at,
-        secret=secret,
-    )
-    if isinstance(event, AgentReported) and changeset is not None:
-        event = changeset_facts.attach(
-            event, changeset, snapshot, loaded.record, settings, tracker, fresh=read_now
-        )
-    event = pull_request_facts.attach(event, loaded.record, tracker, settings.workflow)
-    event = epic_facts.attach(event, loaded.record, issue, tracker, settings, secret=secret)
-    original = event
-    decision, caught_up = _decision(event, loaded, tracker, settings, identities)
-    if decision.repairs and not fetched:
-        # The payload's labels are a snapshot from when the event fired; confirm drift against
-        # the issue as it is now before repairing anything. A GraphQL read already holds it.
-        fresh = snapshot if snapshot.issue is not None else None
-        return _decide_once(
-            original,
-            tracker,
-            settings,
-            secret=secret,
-            refresh=True,
-            identities=identities,
-            snapshot=fresh,
-            changeset=changeset,
-        )
-    if loaded.lost_message and loaded.record and decision.record is None:
-        # Re-posting a lost message rewrites the record too, so a run racing this one fails
-        # its concurrency check instead of posting the same message again.
-        revision = loaded.record.revision + 1
-        rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
-        decision = decision.model_copy(update={"record": rewritten})
-    result = RunResult(
-        decision=decision, loaded=loaded, snapshot=snapshot, event=original, settings=settings
-    )
-    if caught_up is not None:
-        result.notes.append(
-            f"caught up comment {caught_up.comment_id} by {caught_up.actor.login}, "
-            "whose own run never came"
-        )
-    return result, issue
-
-
-def _decision(
-    event: Event, loaded: Loaded, tracker: Tracker, settings: Settings, identities: Identities
-) -> tuple[Decision, Commented | None]:
-    """The decision on the oldest missed actionable comment in the event's place, else on the
-    event itself; with the actor looked up when the rules say it matters."""
-    caught, caught_up = _catch_up(event, loaded, settings)
-    caught = with_identity(caught, loaded, tracker, settings, identities)
-    decision = decide(loaded.record, caught, settings.workflow, settings.policy)
-    if caught_up is not None and decision.outcome is Outcome.ignored:
-        # The missed comment turned out not to matter: handle the event itself.
-        floored = with_identity(_with_floor(event, loaded), loaded, tracker, settings, identities)
-        return decide(loaded.record, floored, settings.workflow, settings.policy), None
-    return decision, caught_up
-
-
-def _read(
-    event: Event,
-    tracker: Tracker,
-    settings: Settings,
-    *,
-    fetched: bool,
-    changeset: Changeset | None,
-) -> Snapshot:
-    """One read of the issue: its comments, and the issue itself when the payload's copy is
-    partial or stale (`fetched`); the branch head when a changeset is judged against it or the
-    run reads the issue itself (a dispatch: an epic making its tasks learns whether its branch
-    is there); the base's tree where a changeset's links need it."""
-    number = event.issue.number
-    branch = None
-    if (changeset is not None and not changeset.empty) or fetched:
-        branch = branch_name(settings.policy.work.branch_prefix, number)
-    return tracker.read(number, with_issue=fetched, branch=branch, tree=tree_ask(changeset))
-
-
-# A count, a commit, a pull request (or sub-issues, a merge), the branch (decided again when it
-# is someone else's): then final.
+# GitHub work (a commit, a pull request, sub-issues, a merge, the branch; decided again when it
+# is someone else's): then final. Asks need no bound of their own: each adds a fact the rules
+# never ask for again (the authors after Baton's last are asked one by one, up to a page).
 MAX_WORK_STEPS = 6
+
+
+@dataclass
+class _View:
+    """One read of the issue: what GitHub holds, the record rebuilt from it, and the event with
+    the issue as read (when the payload's copy was partial or stale: `fetched`)."""
+
+    event: Event
+    snapshot: Snapshot
+    loaded: Loaded
+    settings: Settings
+    fetched: bool
 
 
 def _changed_since_read(result: RunResult, tracker: Issues) -> bool:
@@ -218,11 +122,16 @@ def handle(
     secret: str | None = None,
     changeset: Changeset | None = None,
     notify: DispatchTarget | None = None,
+    triaged: bool = False,
 ) -> RunResult:
     """Decide and apply one event; with `chain`, start the next agent's run by dispatch. The
     other issues a decision concerns (an epic's tasks, a task's epic) are dispatched to `notify`
     (default: `chain`): a webhook run names its own agent as a follow-up job, but its epic's
-    tasks still need their own runs.
+    tasks still need their own runs. `triaged`: the caller already triaged the payload (the
+    fast path), so it is not triaged again.
+
+    The loop: read → decide → (asks? look them up, decide again) → (work? do it, decide again)
+    → write (`_Run.until_final`).
 
     Optimistic concurrency: just before writing, the record comment is read again; if another
     run changed it, the event is decided again on the new record (a re-delivered or already
@@ -231,22 +140,21 @@ def handle(
     An agent's `changeset` is committed before the record that reports it: a run that dies
     between the two leaves the commit on the branch, with the changeset's digest in its
     trailer, and the re-run finds it there instead of committing it again."""
-    ignored = _ignored_early(event, settings)
+    ignored = None if triaged else _ignored_early(event, settings)
     if ignored is not None:
         return ignored
-    run = _Run(tracker, settings, secret=secret, changeset=changeset)
+    run = _Run(tracker, settings, event, secret=secret, changeset=changeset)
     for attempt in range(MAX_RACES):
-        result, issue = run.decide(event, refresh=attempt > 0)
+        result = run.until_final(refresh=attempt > 0, dry_run=dry_run)
         if dry_run:
             result.notes.append("dry run: nothing was written")
             return result
-        result, issue, event = run.until_final(result, issue, event)
         if _changed_since_read(result, tracker):
             continue
         result.notes[:0] = run.notes
         if attempt:
             result.notes.append(f"another run changed the record first; decided again ({attempt}x)")
-        _write(result, issue, run, chain=chain, notify=notify or chain)
+        _write(result, run, chain=chain, notify=notify or chain)
         return result
     raise TrackerError(
         f"issue #{event.issue.number}: the record changed under {MAX_RACES} concurrent runs in a "
@@ -271,72 +179,145 @@ def _ignored_early(event: Event, settings: Settings) -> RunResult | None:
 
 @dataclass
 class _Run:
-    """What one run keeps between its decisions: the logins it looked up, the notes of the
-    GitHub work it did, the agent's changeset it reports."""
+    """One run: the event with the issue as last read, the facts looked up or answered so far
+    (each read once per run; a report's changeset judged, then committed), the notes of the
+    GitHub work."""
 
     tracker: Tracker
     settings: Settings
+    event: Event
     secret: str | None = None
     changeset: Changeset | None = None
-    identities: Identities = field(default_factory=Identities)
+    facts: Facts = NO_FACTS
     notes: list[str] = field(default_factory=list)
 
-    def decide(
-        self, event: Event, *, refresh: bool, snapshot: Snapshot | None = None
-    ) -> tuple[RunResult, IssueInfo]:
-        return _decide_once(
-            event,
-            self.tracker,
-            self.settings,
-            secret=self.secret,
-            refresh=refresh,
-            identities=self.identities,
-            snapshot=snapshot,
-            changeset=self.changeset,
-        )
-
-    def until_final(
-        self, result: RunResult, issue: IssueInfo, event: Event
-    ) -> tuple[RunResult, IssueInfo, Event]:
-        """Do the GitHub work the decision asks for first (a count, a commit, a pull request,
-        an epic's tasks, a merge, the branch) and decide again with its answer, until the
-        decision asks for none."""
-        branch_made = foreign = False
-        for _ in range(MAX_WORK_STEPS):
-            decided = result.event or event  # the report with its changeset judged
-            if result.decision.work_first:
-                breaker = (result.settings or self.settings).policy.breaker
-                event = do_work(
-                    result.decision, decided, self.changeset, self.tracker, self.notes, breaker
+    def until_final(self, *, refresh: bool, dry_run: bool) -> RunResult:
+        """Read, then decide until the decision neither asks for a fact nor for GitHub work
+        first (a dry run does no work). Reads only, but for that work."""
+        view = self.read(refresh=refresh)
+        work = 0
+        while True:
+            result = _decided(view, self.facts)
+            decision = result.decision
+            if decision.asks is not None:
+                asked = Asked(view.loaded.record, view.event.issue, view.event.at, self.secret)
+                found = fulfil(
+                    decision.asks, self.facts, asked, self.tracker, view.settings, self.notes
                 )
-            elif result.decision.create_branch is not None and not branch_made:
-                # Before the record that names it, and before the re-check of the record, so
-                # the window between that check and the write stays free of calls. A run that
-                # dies after this leaves a branch the next run finds (and adopts: nothing on it
-                # its base lacks).
-                branch_made = True
-                head = create_branch(result.decision, self.tracker, self.notes)
-                if not head.ahead:
-                    break
-                # Someone else's branch: decided again with it, the issue goes to a human.
-                foreign = True
-                event = with_foreign_branch(decided, head, self.notes)
+                if found == self.facts:
+                    raise TrackerError(
+                        f"issue #{self.event.issue.number}: the decision asked again for "
+                        f"{decision.asks}, which the run had; nothing was written"
+                    )
+                self.facts = found
+            elif decision.repairs and not view.fetched:
+                # The payload's labels are a snapshot from when the event fired; confirm drift
+                # against the issue as it is now. A GraphQL read already holds it.
+                known = view.snapshot if view.snapshot.issue is not None else None
+                view = self.read(refresh=True, snapshot=known)
+            elif dry_run or not wants_work(decision, self.facts):
+                return result
+            elif work == MAX_WORK_STEPS:
+                raise TrackerError(
+                    f"issue #{self.event.issue.number}: the decision still asked for GitHub "
+                    f"work after {MAX_WORK_STEPS} steps; nothing more was written"
+                )
             else:
-                break
-            result, issue = self.decide(event, refresh=False, snapshot=result.snapshot)
-        if result.decision.work_first or (
-            result.decision.create_branch is not None and (foreign or not branch_made)
-        ):
-            raise TrackerError(
-                f"issue #{event.issue.number}: the decision still asked for GitHub work after "
-                f"{MAX_WORK_STEPS} steps; nothing more was written"
+                work += 1
+                self.facts = do_work(decision, self.facts, self.changeset, self.tracker, self.notes)
+
+    def read(self, *, refresh: bool, snapshot: Snapshot | None = None) -> _View:
+        """Read the issue and rebuild its record; a report's changeset is judged against the
+        branch head read here. Reads only; nothing is written here."""
+        event = self.event
+        fetched = event.issue.partial or refresh
+        fresh = snapshot is None
+        if snapshot is None:
+            snapshot = _read(event, self.tracker, self.settings, fetched, self.changeset)
+        if fetched and snapshot.issue is not None:
+            event = event.model_copy(update={"issue": snapshot.issue})
+        settings = self.settings.for_labels(event.issue.labels)
+        # A label being added is the event itself, not evidence of where a lost record stood.
+        labels = event.issue.labels
+        known = tuple(x for x in labels if not (isinstance(event, Labeled) and x == event.label))
+        loaded = load(
+            event.issue.number,
+            known,
+            snapshot.comments,
+            settings.workflow,
+            settings.policy,
+            now=event.at,
+            secret=self.secret,
+        )
+        if isinstance(event, AgentReported) and self.changeset is not None:
+            judged = changeset_facts.attach(
+                self.facts.changeset,
+                event,
+                self.changeset,
+                snapshot,
+                loaded.record,
+                settings,
+                self.tracker,
+                fresh=fresh,
             )
-        return result, issue, event
+            self.facts = self.facts.merged(changeset=judged)
+        self.event = event
+        return _View(event, snapshot, loaded, settings, fetched)
+
+
+def _decided(view: _View, facts: Facts) -> RunResult:
+    """The decision on the oldest missed actionable comment in the event's place, else on the
+    event itself. Pure: no call."""
+    loaded, settings = view.loaded, view.settings
+    workflow, policy = settings.workflow, settings.policy
+    caught, caught_up = _catch_up(view.event, loaded, settings)
+    decision = decide(loaded.record, caught, workflow, policy, facts)
+    if caught_up is not None and decision.outcome is Outcome.ignored and decision.asks is None:
+        # The missed comment turned out not to matter: handle the event itself.
+        floored = _with_floor(view.event, loaded)
+        decision, caught_up = decide(loaded.record, floored, workflow, policy, facts), None
+    if loaded.lost_message and loaded.record and decision.record is None and not decision.asks:
+        # Re-posting a lost message rewrites the record too, so a run racing this one fails
+        # its concurrency check instead of posting the same message again.
+        revision = loaded.record.revision + 1
+        rewritten = loaded.record.model_copy(update={"revision": revision, "outbox": None})
+        decision = decision.model_copy(update={"record": rewritten})
+    result = RunResult(
+        decision=decision,
+        loaded=loaded,
+        snapshot=view.snapshot,
+        event=view.event,
+        settings=settings,
+        facts=facts,
+    )
+    if caught_up is not None:
+        result.notes.append(
+            f"caught up comment {caught_up.comment_id} by {caught_up.actor.login}, "
+            "whose own run never came"
+        )
+    return result
+
+
+def _read(
+    event: Event,
+    tracker: Tracker,
+    settings: Settings,
+    fetched: bool,
+    changeset: Changeset | None,
+) -> Snapshot:
+    """One read of the issue: its comments, and the issue itself when the payload's copy is
+    partial or stale (`fetched`); the branch head when a changeset is judged against it or the
+    run reads the issue itself (a dispatch: an epic making its tasks learns whether its branch
+    is there); the base's tree where a changeset's links need it."""
+    number = event.issue.number
+    branch = None
+    if (changeset is not None and not changeset.empty) or fetched:
+        branch = branch_name(settings.policy.work.branch_prefix, number)
+    return tracker.read(number, with_issue=fetched, branch=branch, tree=tree_ask(changeset))
 
 
 def _write(
     result: RunResult,
-    issue: IssueInfo,
     run: _Run,
     *,
     chain: DispatchTarget | None,
@@ -346,6 +327,7 @@ def _write(
     the issues it notifies."""
     chosen = result.settings or run.settings
     tracker = run.tracker
+    issue = result.event.issue if result.event is not None else run.event.issue
     result.applied = apply(
         result.decision,
         result.loaded,

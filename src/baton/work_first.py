@@ -1,84 +1,75 @@
-"""The GitHub work a decision asks for before it is final (`Decision.work_first`): a count
-of failing issues, an epic's sub-issues, a task's merge, a commit, a pull request, the branch.
+"""The GitHub work a decision asks for before it is final (`Decision.work_first`, and the
+branch it creates): an epic's sub-issues, a task's merge, a commit, a pull request, the branch.
 
-Each answer goes back on the event as facts, and `run.handle` decides again on them, so `decide`
-stays pure while the run does what only GitHub can.
+Each answer becomes a fact (`Facts`: a commit's as the report's changeset), and `run.handle`
+decides again on them, so `decide` stays pure while the run does what only GitHub can.
 """
 
 from __future__ import annotations
 
 from baton.core.model.changeset import Changeset
 from baton.core.model.decision import CommitPlan, Decision, PullRequestPlan
-from baton.core.model.events import AgentReported, Event
+from baton.core.model.facts import Facts
 from baton.core.model.work import BranchFacts, PullRequestFacts
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead
 from baton.github.tracker import BranchHead, CommitRequest, FirstCommit, Git, Tracker
-from baton.workflow.config import RepoBreaker
+
+
+def wants_work(decision: Decision, facts: Facts) -> bool:
+    """Whether GitHub must do something before this decision is final: the work it asks for
+    first, or the branch it creates while this run has not made (or found) it yet."""
+    return decision.work_first or (decision.create_branch is not None and facts.branch is None)
 
 
 def do_work(
     decision: Decision,
-    event: Event,
+    facts: Facts,
     changeset: Changeset | None,
     tracker: Tracker,
     notes: list[str],
-    settings_breaker: RepoBreaker | None = None,
-) -> Event:
+) -> Facts:
     """Carry out what the decision needs GitHub to do before it is final (a commit, a new pull
-    request, an epic's sub-issues, a task's merge) and hand the answer back as facts on the
-    event, for `decide` to read again."""
-    if decision.count_failing:
-        breaker = settings_breaker
-        assert breaker is not None
-        since = event.at - breaker.window
-        count = tracker.failing_issues(breaker.label, since, breaker.threshold)
-        notes.append(f"the repository breaker counts {count} failing issue(s) since {since:%H:%M}")
-        return event.model_copy(update={"failing_issues": count})
+    request, an epic's sub-issues, a task's merge, the branch) and hand the answer back as
+    facts, for `decide` to read again."""
     if decision.create_tasks is not None:
         plan = decision.create_tasks
-        facts = tracker.create_tasks(plan)
+        created = tracker.create_tasks(plan)
         notes.append(
-            f"sub-issues of #{plan.epic}: {len(facts.created)} for {len(plan.tasks)} tasks"
+            f"sub-issues of #{plan.epic}: {len(created.created)} for {len(plan.tasks)} tasks"
         )
-        return event.model_copy(update={"created": facts})
+        return facts.merged(created=created)
     if decision.merge is not None:
         merging = tracker.merge(decision.merge)
         notes.append(f"merged {decision.merge.head} into {decision.merge.base}: {merging.status}")
-        return event.model_copy(update={"merge": merging})
+        return facts.merged(merge=merging)
     if decision.commit is not None:
-        assert isinstance(event, AgentReported)
         opening = decision.open_pull_request
-        return _commit(decision.commit, opening, event, changeset, tracker, notes)
+        return _commit(decision.commit, opening, facts, changeset, tracker, notes)
     opening = decision.open_pull_request
-    assert opening is not None
+    if opening is None:
+        return facts.merged(branch=create_branch(decision, tracker, notes))
     try:
         opened = tracker.open_pull_request(opening)
     except PullRequestRefused as exc:
         notes.append(f"the pull request could not be opened: {exc}")
-        facts_refused = PullRequestFacts(problem=str(exc))
-        return _with_opened(event, facts_refused)
+        return facts.merged(opened=PullRequestFacts(problem=str(exc)))
     notes.append(f"opened draft pull request #{opened.number} from {opening.branch}")
     opened_facts = PullRequestFacts(number=opened.number, node_id=opened.node_id)
-    return _with_opened(event, opened_facts)
-
-
-def _with_opened(event: Event, facts: PullRequestFacts) -> Event:
-    if isinstance(event, AgentReported):
-        return event.model_copy(update={"pull_request": facts})
-    return event.model_copy(update={"opened": facts})
+    return facts.merged(opened=opened_facts)
 
 
 def _commit(
     plan: CommitPlan,
     opening: PullRequestPlan | None,
-    event: AgentReported,
+    facts: Facts,
     changeset: Changeset | None,
     tracker: Tracker,
     notes: list[str],
-) -> Event:
+) -> Facts:
     """The changeset's commit; at the branch's first, its draft pull request in the same
     request (`PullRequests.commit_opening`)."""
-    assert changeset is not None and event.changeset is not None
+    judged = facts.changeset
+    assert changeset is not None and judged is not None
     request = CommitRequest(
         branch=plan.branch,
         expected_head=plan.expected_head,
@@ -89,10 +80,10 @@ def _commit(
     )
     opened: PullRequestFacts | None = None  # the pull request opened with the commit
     try:
-        if not event.changeset.head:  # no branch yet: it starts where the agent started
+        if not judged.head:  # no branch yet: it starts where the agent started
             made = tracker.create_branch(plan.branch)
             if made.ahead:
-                return with_foreign_branch(event, made, notes)
+                return facts.merged(branch=found_branch(made, notes))
             notes.append(f"branch {made.name} {_made_or_found(made)} at {made.oid[:7]}")
             if made.oid != plan.expected_head:
                 raise StaleHead(f"{plan.branch} is at {made.oid[:7]}", head=made.oid)
@@ -110,17 +101,17 @@ def _commit(
             found = tracker.branch(plan.branch)
             head = found.oid if found is not None else ""
         notes.append(f"the branch moved before the commit: {exc}")
-        facts = event.changeset.model_copy(update={"status": "stale", "head": head})
-        return event.model_copy(update={"changeset": facts, "pull_request": _kept(opened)})
+        stale = judged.model_copy(update={"status": "stale", "head": head})
+        return facts.merged(changeset=stale, opened=_kept(opened))
     except CommitRefused as exc:
         # The same commit would be refused at every run: a refused changeset (a failed attempt,
         # said on the issue with GitHub's answer), never a run that fails forever.
         notes.append(f"GitHub refused the commit: {exc}")
-        facts = event.changeset.model_copy(update={"status": "refused", "problems": [str(exc)]})
-        return event.model_copy(update={"changeset": facts, "pull_request": _kept(opened)})
+        refused = judged.model_copy(update={"status": "refused", "problems": [str(exc)]})
+        return facts.merged(changeset=refused, opened=_kept(opened))
     notes.append(f"committed {len(changeset.files)} file(s) to {plan.branch} as {oid[:7]}")
-    facts = event.changeset.model_copy(update={"status": "committed", "oid": oid})
-    return event.model_copy(update={"changeset": facts, "pull_request": opened})
+    done = judged.model_copy(update={"status": "committed", "oid": oid})
+    return facts.merged(changeset=done, opened=opened)
 
 
 def _kept(opened: PullRequestFacts | None) -> PullRequestFacts | None:
@@ -138,24 +129,27 @@ def _opened(first: FirstCommit, opening: PullRequestPlan, notes: list[str]) -> P
     return PullRequestFacts(number=first.opened.number, node_id=first.opened.node_id)
 
 
-def create_branch(decision: Decision, tracker: Git, notes: list[str]) -> BranchHead:
-    """The branch the decision makes, from its base (an epic's branch for a task)."""
+def create_branch(decision: Decision, tracker: Git, notes: list[str]) -> BranchFacts:
+    """The branch the decision makes, from its base (an epic's branch for a task). Before the
+    record that names it, and before the re-check of the record, so the window between that
+    check and the write stays free of calls: a run that dies after this leaves a branch the
+    next run finds (and adopts: nothing on it its base lacks)."""
     assert decision.create_branch is not None
     planned = decision.record.work if decision.record else None
     base = planned.base if planned is not None and planned.base else None
     head = tracker.create_branch(decision.create_branch, base)
     if not head.ahead:
         notes.append(f"branch {head.name} {_made_or_found(head)} at {head.oid[:7]}")
-    return head
+        return BranchFacts(name=head.name, head=head.oid, ahead=0)
+    return found_branch(head, notes)
 
 
 def _made_or_found(head: BranchHead) -> str:
     return "created" if head.created else "found (nothing on it Baton did not write)"
 
 
-def with_foreign_branch(event: Event, found: BranchHead, notes: list[str]) -> Event:
+def found_branch(found: BranchHead, notes: list[str]) -> BranchFacts:
     """The issue's branch exists, Baton's record does not say Baton made it, and it carries
     commits its base lacks: it is someone else's, and `decide` refuses it (never adopts it)."""
     notes.append(f"branch {found.name} exists with {found.ahead} commit(s) Baton did not make")
-    facts = BranchFacts(name=found.name, head=found.oid, ahead=found.ahead)
-    return event.model_copy(update={"foreign_branch": facts})
+    return BranchFacts(name=found.name, head=found.oid, ahead=found.ahead)

@@ -228,3 +228,51 @@ def test_evidence_that_cannot_be_read_is_its_reason_and_changes_nothing_else(
     assert event.evidence is None and event.evidence_problem == NOT_JSON
     assert event.model_copy(update={"evidence_problem": None}) == without
     assert outcome.warnings == [f"the evidence was not read: {NOT_JSON}"]
+
+
+@pytest.mark.parametrize(
+    ("triaged", "asked"),
+    [
+        pytest.param(False, ["quick_reason"], id="triaged here, not again by the run"),
+        pytest.param(True, [], id="triaged by the fast path: not again at all"),
+    ],
+)
+def test_a_runs_payload_is_triaged_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, triaged: bool, asked: list[str]
+) -> None:
+    import json
+
+    from action_harness import ActionRunner
+    from baton import run
+    from baton.action import commands
+    from baton.sim import payloads
+    from fakes.http_github import FakeGitHub
+
+    calls: list[str] = []
+    quick, typed = commands.quick_reason, run.event_reason
+
+    def counted_quick(*args: object) -> object:
+        calls.append("quick_reason")
+        return quick(*args)  # type: ignore[arg-type]
+
+    def counted_typed(*args: object) -> object:
+        calls.append("event_reason")
+        return typed(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(commands, "quick_reason", counted_quick)
+    monkeypatch.setattr(run, "event_reason", counted_typed)
+    with FakeGitHub() as fake:
+        fake.set_permission("maria", "maintain")
+        fake.add_issue("Export the report as CSV", "Please add a CSV export.", user="alice")
+        fake.label_by(1, "baton", "maria")
+        action = ActionRunner(fake, tmp_path)
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps(payloads.labeled(fake, 1, "baton")), encoding="utf-8")
+        env = ActionEnv.from_environ(
+            action.env("issues", event, GITHUB_OUTPUT="", GITHUB_STEP_SUMMARY="")
+        )
+        outcome = commands.run_event(env, triaged=triaged)
+
+    assert outcome.exit_code == 0, outcome.error
+    assert outcome.outputs["state"] == "received"
+    assert calls == asked

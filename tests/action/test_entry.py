@@ -60,7 +60,7 @@ def test_an_interrupted_run_ends_as_the_click_command_ends(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    def interrupted(say: object = None) -> int:
+    def interrupted(say: object = None, *, triaged: bool = False) -> int:
         raise interrupt
 
     monkeypatch.setattr(entry, "run", interrupted)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baton.action.env import ActionEnv
-from baton.action.fast_path import PRESETS, quick_run, raw_view
+from baton.action.fast_path import PRESETS, Triage, quick_run, raw_view, triage
 from baton.errors import InvalidConfig
 from baton.workflow.model import preset_names
 from support.bad_inputs import BAD
@@ -73,6 +73,19 @@ def test_the_fast_path_leaves_a_bad_value_to_the_full_path(
     ignored_push: dict[str, str], key: str, value: str, named: str, accepts: str
 ) -> None:
     assert quick_run({**ignored_push, key: value}) is None
+
+
+def test_a_payload_that_may_matter_is_passed_on_as_triaged_and_a_bad_one_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"inputs": {"issue": "7"}}), encoding="utf-8")
+    env = {"GITHUB_EVENT_NAME": "workflow_dispatch", "GITHUB_EVENT_PATH": str(event)}
+
+    assert triage(env) == Triage(exit_code=None, passed=True)
+    assert triage({**env, "INPUT_DRY-RUN": "maybe"}) == Triage(), "the full path triages it"
+    assert quick_run(env) is None
 
 
 def test_the_presets_are_the_packaged_ones() -> None:

@@ -552,6 +552,27 @@ def test_an_approval_counts_for_a_writers_commits_on_top_of_batons_last(
     assert looked.count(("GET", "/repos/octo/demo/collaborators/maria/permission")) == 1
 
 
+def test_an_approval_of_many_writers_commits_on_top_asks_each_author_once_and_counts(
+    fake: FakeGitHub, action: ActionRunner, tmp_path: Path
+) -> None:
+    """The run asks for the authors after Baton's last one by one, as the rule reads them: a
+    page of writers' commits is no endless loop."""
+    writers = [f"writer{i}" for i in range(14)]
+    for login in writers:
+        fake.set_permission(login, "write")
+    _, pr = _at_the_gate(action, fake, tmp_path)
+    for i, login in enumerate(writers):
+        fake.push(BRANCH, {"NOTES.md": f"note {i}\n"}, message=f"note {i}", by=login)
+
+    approved = _approve(action, fake, pr)
+
+    assert approved.outputs["state"] == "human_input_received", approved.stdout
+    looked = [(m, p.partition("?")[0]) for m, p in approved.calls]
+    for login in writers:
+        asked = ("GET", f"/repos/octo/demo/collaborators/{login}/permission")
+        assert looked.count(asked) == 1, login
+
+
 def test_an_approval_of_batons_last_commit_reads_no_commits(
     fake: FakeGitHub, action: ActionRunner, tmp_path: Path
 ) -> None:

@@ -9,11 +9,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from baton.core.model.epic import TaskLink, TaskObservation, TaskOrder, TaskStatus
-from baton.core.model.events import Dispatched, Labeled, Tick
-from baton.core.model.issue_facts import Actor
+from baton.core.model.events import Dispatched, Event, Labeled, Tick
+from baton.core.model.facts import NO_FACTS, Facts
+from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Record
+from baton.core.rules.route import decide
 from baton.core.text import task_marker as marker
+from baton.github.tracker import Tracker
 from baton.issue import epic_facts
+from baton.issue.fulfil import Asked, fulfil
 from baton.issue.record_comment import render
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
@@ -53,6 +57,21 @@ class World:
     def calls(self) -> Counter[str]:
         self.gh.calls.clear()
         return self.gh.calls
+
+
+def looked(
+    event: Event,
+    record: Record | None,
+    issue: IssueInfo,
+    tracker: Tracker,
+    settings: Settings,
+    facts: Facts = NO_FACTS,
+) -> Facts:
+    """What the run holds after `decide` asked on `event` and the fulfilment answered."""
+    decision = decide(record, event, settings.workflow, settings.policy, facts)
+    if decision.asks is None:
+        return facts
+    return fulfil(decision.asks, facts, Asked(record, issue, event.at), tracker, settings, [])
 
 
 def _world() -> World:
@@ -156,16 +175,16 @@ def test_labels_that_disagree_defer_to_the_tasks_record() -> None:
     assert {o.number: o for o in seen}[side].status == TaskStatus(task.state)
 
 
-def test_attach_puts_the_observations_on_an_epics_event() -> None:
+def test_an_epics_pass_asks_for_its_tasks_and_they_are_observed_once() -> None:
     w = _world()
     event = _dispatched(w, w.epic)
     record, issue, settings = w.record(w.epic), w.gh.issue(w.epic), w.settings_of(w.epic)
     calls = w.calls()
-    out = epic_facts.attach(event, record, issue, w.gh, settings)
+    out = looked(event, record, issue, w.gh, settings)
     assert out.tasks is not None and len(out.tasks) == 3
     assert calls["sub_issues"] == 1 and calls["read_many"] == 1
     calls = w.calls()
-    again = epic_facts.attach(out, record, issue, w.gh, settings)
+    again = looked(event, record, issue, w.gh, settings, out)
     assert again is out and sum(calls.values()) == 0  # nothing read twice
 
 
@@ -182,8 +201,8 @@ def test_a_label_event_reads_nothing() -> None:
     )
     record, issue, settings = w.record(w.epic), w.gh.issue(w.epic), w.settings_of(w.epic)
     calls = w.calls()
-    out = epic_facts.attach(event, record, issue, w.gh, settings)
-    assert out is event and sum(calls.values()) == 0
+    out = looked(event, record, issue, w.gh, settings)
+    assert out is NO_FACTS and sum(calls.values()) == 0
 
 
 # --- a task's order ------------------------------------------------------------------------
@@ -274,8 +293,8 @@ def test_a_human_opened_issue_with_a_copied_mark_gets_no_order() -> None:
     order = epic_facts.order_for(None, issue, w.gh, w.settings_of(copy), now=w.gh.now)
     assert order is None and sum(calls.values()) == 0
     tick = Tick(id="t", issue=issue, actor=BOT, at=w.gh.now, run_id="r")
-    out = epic_facts.attach(tick, None, issue, w.gh, w.settings_of(copy))
-    assert out.order is None
+    out = looked(tick, None, issue, w.gh, w.settings_of(copy))
+    assert out.order is None and out.orderless, "asked once: no epic's"
 
 
 def test_the_bots_issue_not_in_the_plan_is_not_known() -> None:
@@ -292,15 +311,15 @@ def test_a_mark_for_an_issue_that_is_no_epic_gives_no_order() -> None:
     assert epic_facts.order_for(None, w.gh.issue(extra), w.gh, w.settings, now=w.gh.now) is None
 
 
-def test_attach_puts_the_order_on_a_waiting_tasks_dispatch_once() -> None:
+def test_a_waiting_tasks_dispatch_asks_for_its_order_once() -> None:
     w = _world()
     top = w.task("top")
     event = _dispatched(w, top)
-    out = epic_facts.attach(event, None, w.gh.issue(top), w.gh, w.settings_of(top))
+    out = looked(event, None, w.gh.issue(top), w.gh, w.settings_of(top))
     assert out.order is not None and out.order.key == "top"
     issue, settings = w.gh.issue(top), w.settings_of(top)
     calls = w.calls()
-    again = epic_facts.attach(out, None, issue, w.gh, settings)
+    again = looked(event, None, issue, w.gh, settings, out)
     assert again is out and sum(calls.values()) == 0
 
 
@@ -310,5 +329,5 @@ def test_a_running_task_reads_no_order() -> None:
     event = _dispatched(w, base)
     record, issue, settings = w.record(base), w.gh.issue(base), w.settings_of(base)
     calls = w.calls()
-    out = epic_facts.attach(event, record, issue, w.gh, settings)
-    assert out is event and sum(calls.values()) == 0
+    out = looked(event, record, issue, w.gh, settings)
+    assert out is NO_FACTS and sum(calls.values()) == 0

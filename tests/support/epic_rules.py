@@ -18,6 +18,7 @@ from baton.core.model.epic import (
     TaskSpec,
     TaskStatus,
 )
+from baton.core.model.facts import Facts
 from baton.core.model.record import Record
 from baton.core.model.work import Work
 from baton.workflow.config import Config, settings_from
@@ -43,6 +44,7 @@ SETTINGS = settings_from(
 )
 EPIC = SETTINGS.for_labels(["baton:epic"])
 B = engine_builders().Build(EPIC.workflow, EPIC.policy)
+NO_TASKS = Facts(tasks=[])  # a conducting epic's tasks, read: none of them says anything new
 
 
 def result(**fields: Any) -> AgentResult:
@@ -80,8 +82,19 @@ def conducting(state: str, tasks: list[PlannedTask], **epic: Any) -> Record:
     )
 
 
-def say(record: Record, body: str, by: str, *, comment_id: int = 100, **event: Any) -> Decision:
-    return B.decide(record, B.commented(body, by, record.state, comment_id=comment_id, **event))
+def say(
+    record: Record,
+    body: str,
+    by: str,
+    *,
+    comment_id: int = 100,
+    facts: Facts = NO_TASKS,
+    **event: Any,
+) -> Decision:
+    """`by` comments `body` on the epic; a conducting epic's run has read its tasks (`facts`:
+    none by default)."""
+    comment = B.commented(body, by, record.state, comment_id=comment_id, **event)
+    return B.decide(record, comment, facts)
 
 
 def epic(decision: Decision) -> EpicState:
@@ -97,6 +110,6 @@ def with_plan(specs: list[TaskSpec]) -> Record:
     return B.record("planning", epic=EpicState(pending_plan=specs))
 
 
-def pass_(record: Record, observations: list[TaskObservation]) -> Decision:
-    event = B.dispatched(record.state).model_copy(update={"tasks": observations})
-    return B.decide(record, event)
+def pass_(record: Record, observations: list[TaskObservation], **facts: Any) -> Decision:
+    """The conductor's pass: a dispatch, with the tasks observed (and any other `facts`)."""
+    return B.decide(record, B.dispatched(record.state), Facts(tasks=observations, **facts))

@@ -16,6 +16,7 @@ from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Decision, Outcome
 from baton.core.model.events import Event, commented
 from baton.core.model.evidence import Evidence, ProofCounts, TestCase
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Dispatch, Record
 from baton.core.model.work import ChangesetFacts
@@ -155,15 +156,21 @@ class Walk:
         label = self.wf.label_for(self.record.state, POLICY.label_prefix)
         return IssueInfo(number=1, title="Export as CSV", labels=(label,), author="alice")
 
-    def decide(self, event: Event) -> Decision:
+    def decide(self, event: Event, facts: Facts = NO_FACTS) -> Decision:
         self.now += timedelta(minutes=1)
-        decision = decide(self.record, event, self.wf, POLICY)
+        decision = decide(self.record, event, self.wf, POLICY, facts)
         self.decisions.append(decision)
         if decision.record is not None:
             self.record = decision.record
         return decision
 
-    def report(self, agent: str, status: str = "success", **event: Any) -> Decision:
+    def report(
+        self,
+        agent: str,
+        status: str = "success",
+        changeset: ChangesetFacts | None = None,
+        **event: Any,
+    ) -> Decision:
         result = AgentResult(status=AgentStatus(status), confidence=0.95, summary="done")
         made = events.report(
             1,
@@ -174,7 +181,8 @@ class Walk:
             run_id=f"run-{next(self.ids)}",
             state=self.record.state,
         )
-        return self.decide(made.model_copy(update={"issue": self.issue(), **event}))
+        made = made.model_copy(update={"issue": self.issue(), **event})
+        return self.decide(made, Facts(changeset=changeset))
 
     def approve(self, by: str = "maria") -> Decision:
         number = 100 + next(self.ids)

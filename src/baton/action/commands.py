@@ -158,8 +158,9 @@ def _number(payload: dict[str, Any]) -> int | None:
 
 
 # --- commands -----------------------------------------------------------------------------
-def run_event(env: ActionEnv) -> CommandResult:
-    """`baton run`: act on the event GitHub handed this job."""
+def run_event(env: ActionEnv, *, triaged: bool = False) -> CommandResult:
+    """`baton run`: act on the event GitHub handed this job. Its payload is triaged once: here,
+    unless the fast path did (`triaged`); `run.handle` is told, and does not again."""
     try:
         settings = load_settings(env)
         if env.event_path is None or not env.event_name:
@@ -170,9 +171,8 @@ def run_event(env: ActionEnv) -> CommandResult:
             raise InvalidEvent(f"cannot read the event payload {env.event_path}: {exc}") from exc
         if not isinstance(payload, dict):
             raise InvalidEvent("the event payload is not a JSON object")
-        early = quick_reason(
-            env.event_name, payload, view_of(settings.workflow, settings.policy, settings.workflows)
-        )
+        view = None if triaged else view_of(settings.workflow, settings.policy, settings.workflows)
+        early = quick_reason(env.event_name, payload, view) if view is not None else None
         parsed = (
             Ignored(reason=early, issue=_number(payload))
             if early
@@ -195,7 +195,9 @@ def run_event(env: ActionEnv) -> CommandResult:
             return _from_sweep(env, settings, tracker, parsed.at)
         # The agent this run names runs as its follow-up job; other issues it concerns (an
         # epic's tasks, a task's epic) get their own runs by dispatch.
-        return handle_event(env, settings, tracker, parsed, chain=None, notify=chain_target(env))
+        return handle_event(
+            env, settings, tracker, parsed, chain=None, notify=chain_target(env), triaged=True
+        )
     except BatonError as exc:
         return _failure(exc)
 
@@ -209,6 +211,7 @@ def handle_event(
     chain: DispatchTarget | None,
     changeset: Changeset | None = None,
     notify: DispatchTarget | None = None,
+    triaged: bool = False,
 ) -> CommandResult:
     from baton.run import handle
 
@@ -221,6 +224,7 @@ def handle_event(
         dry_run=env.dry_run,
         secret=env.secret_value(),
         changeset=changeset,
+        triaged=triaged,
     )
     return _from_result(result, settings, tracker)
 

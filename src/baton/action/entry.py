@@ -47,19 +47,20 @@ def action_env(say: Callable[[str], None]) -> ActionEnv:
         sys.exit(1)
 
 
-def run(say: Callable[[str], None] = echo) -> int:
-    """Act on the GitHub event of this job; the exit status of the contract."""
+def run(say: Callable[[str], None] = echo, *, triaged: bool = False) -> int:
+    """Act on the GitHub event of this job; the exit status of the contract. `triaged`: the
+    fast path already triaged the payload and found it may matter."""
     from baton.action.commands import finish, run_event
 
     env = action_env(say)
-    return finish(env, run_event(env), say)
+    return finish(env, run_event(env, triaged=triaged), say)
 
 
-def main() -> NoReturn:
+def main(*, triaged: bool = False) -> NoReturn:
     """`run`, ending as click's standalone mode ends it: an interrupt (a cancelled job) prints
     `Aborted!` and exits 1, a reader that closed the pipe exits 1 quietly."""
     try:
-        code = run()
+        code = run(triaged=triaged)
     except (EOFError, KeyboardInterrupt):
         print("\nAborted!", file=sys.stderr)
         sys.exit(1)

@@ -3,7 +3,8 @@
 The inputs are read by `action.inputs`, the same reader the full path's `ActionEnv` uses, and
 the config raw (PyYAML only); a bad input or anything out of the ordinary in the config returns
 None, and the full path validates it and reports problems properly. The rules themselves are
-`core.rules.triage`'s.
+`core.rules.triage`'s. A payload triaged here and found to matter is not triaged again: the
+full path is told so (`Triage.passed`), so each run triages its payload once.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from baton.action import inputs
 from baton.core.rules.triage import Machine, View, quick_reason
@@ -175,27 +176,42 @@ def raw_view(env: Mapping[str, str]) -> View | None:
     )
 
 
-def quick_run(env: Mapping[str, str] | None = None) -> int | None:
-    """`baton run` for an event that is certainly ignored: outputs, summary, exit 0.
-    None means the event may matter and the full path must run."""
+class Triage(NamedTuple):
+    """What the fast path made of the payload: `exit_code` when it is certainly ignored (the
+    run ends with it), else whether triage ran and found it may matter (`passed`: the full
+    path does not triage it again), or could not run (the full path triages it)."""
+
+    exit_code: int | None = None
+    passed: bool = False
+
+
+def triage(env: Mapping[str, str] | None = None) -> Triage:
+    """`baton run`'s one triage of its payload, before anything heavy is imported: an event
+    certainly ignored gets its outputs and summary here (exit 0)."""
     env = os.environ if env is None else env
     given = inputs.read(env)
     name, path = given.text("event_name"), given.values.get("event_path")
     if given.problems or not name or not isinstance(path, Path):
-        return None
+        return Triage()
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        return Triage()
     view = raw_view(env) if isinstance(payload, dict) else None
     if view is None:
-        return None
+        return Triage()
     reason = quick_reason(name, payload, view)
     if reason is None:
-        return None
+        return Triage(passed=True)
     from baton.action.outputs import ignored
 
     issue = payload.get("issue")
     number = issue.get("number") if isinstance(issue, Mapping) else None
     ignored(env, reason, number if isinstance(number, int) else None)
-    return 0
+    return Triage(exit_code=0)
+
+
+def quick_run(env: Mapping[str, str] | None = None) -> int | None:
+    """`baton run` for an event that is certainly ignored: outputs, summary, exit 0.
+    None means the event may matter and the full path must run."""
+    return triage(env).exit_code

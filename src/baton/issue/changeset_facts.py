@@ -287,6 +287,7 @@ def judge(
 
 
 def attach(
+    known: ChangesetFacts | None,
     event: AgentReported,
     changeset: Changeset,
     snapshot: Snapshot,
@@ -295,17 +296,17 @@ def attach(
     tracker: Git,
     *,
     fresh: bool = True,
-) -> AgentReported:
-    """The report with its changeset judged against the branch head just read; once this run
-    has committed it, or GitHub refused the commit, the facts say so and are kept. A commit
-    refused as stale is kept while the run decides on the read it made before (`fresh` False),
-    and judged again on a new read (a racing run may have committed the very same changeset
-    meanwhile). A head commit claiming the changeset is read only then (`claims`: rare)."""
-    facts = event.changeset
-    if facts is not None and (
-        facts.status in ("committed", "refused") or (facts.status == "stale" and not fresh)
+) -> ChangesetFacts:
+    """The report's changeset judged against the branch head just read; once this run has
+    committed it, or GitHub refused the commit, the facts it `known` say so and are kept. A
+    commit refused as stale is kept while the run decides on the read it made before (`fresh`
+    False), and judged again on a new read (a racing run may have committed the very same
+    changeset meanwhile). A head commit claiming the changeset is read only then (`claims`:
+    rare)."""
+    if known is not None and (
+        known.status in ("committed", "refused") or (known.status == "stale" and not fresh)
     ):
-        return event
+        return known
     code = record is not None and settings.workflow.changes_code(record.state)
     head = snapshot.branch
     claimed = head is not None and claims(changeset, head, record)
@@ -317,7 +318,7 @@ def attach(
         if code and not changeset.empty
         else None
     )
-    facts = judge(
+    return judge(
         changeset,
         settings.policy.work,
         head,
@@ -330,4 +331,3 @@ def attach(
         links=links,
         tests=test_files(settings.workflow, settings.policy, record),
     )
-    return event.model_copy(update={"changeset": facts})

@@ -3,8 +3,9 @@
 An epic's conductor reads its sub-issues (their status labels, one query) and the records of
 the tasks not yet finished (one query for a handful), as `TaskObservation`s. A task waiting for
 its epic (`pending`, `blocked`, or its first run) reads its epic's record for its order. Both
-are facts on the event, so `decide` stays pure; a run that already holds them (deciding again
-after GitHub work) reads nothing twice.
+are facts (`Facts.tasks`, `Facts.order`), read when `decide` asks for them
+(`issue/fulfil.py`), so `decide` stays pure; a run that already holds them (deciding again after
+GitHub work) reads nothing twice.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from baton.core.model.epic import ACTIVE, TaskObservation, TaskOrder, TaskStatus, status_of
-from baton.core.model.events import Event
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
 from baton.core.rules.epic import asks
@@ -20,28 +20,6 @@ from baton.core.text import task_marker as marker
 from baton.github.tracker import SubIssue, Tracker
 from baton.issue.load import load
 from baton.workflow.config import Settings
-
-
-def attach(
-    event: Event,
-    record: Record | None,
-    issue: IssueInfo,
-    tracker: Tracker,
-    settings: Settings,
-    *,
-    secret: str | None = None,
-) -> Event:
-    """The event with what the epic's or the task's rules asked to be read (`asks`)."""
-    role = settings.workflow.role
-    if asks.needs_tasks(record, event, role):
-        assert record is not None
-        seen = observe(record, tracker, settings, now=event.at, secret=secret)
-        return event.model_copy(update={"tasks": seen})
-    if asks.needs_order(record, event, settings.workflow):
-        order = order_for(record, issue, tracker, settings, now=event.at, secret=secret)
-        if order is not None:
-            return event.model_copy(update={"order": order})
-    return event
 
 
 def _status(sub: SubIssue, settings: Settings) -> TaskStatus | None:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from baton.core.model.decision import CommitPlan, Decision, Outcome, PullRequestPlan
+from baton.core.model.facts import Asks
 
 COMMIT = CommitPlan(branch="b", digest="d", expected_head="h", headline="x", body="y")
 OPEN = PullRequestPlan(branch="b", title="t", body="", ready=False)
@@ -20,7 +21,7 @@ OPEN = PullRequestPlan(branch="b", title="t", body="", ready=False)
         pytest.param({"commit": COMMIT}, True, id="a commit"),
         pytest.param({"open_pull_request": OPEN}, True, id="a pull request to open"),
         pytest.param({"update_pull_request": OPEN}, False, id="an update is no answer awaited"),
-        pytest.param({"count_failing": True}, True, id="the failing issues to count"),
+        pytest.param({"asks": Asks(tasks=True)}, False, id="a fact to look up is no work"),
     ],
 )
 def test_work_first_is_what_github_must_answer_before_deciding_again(

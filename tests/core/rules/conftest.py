@@ -30,12 +30,13 @@ from baton.core.model.events import (
     Event,
     IssueChanged,
     Labeled,
+    Lineage,
     PullRequestClosed,
     Reviewed,
-    ReviewNote,
     Tick,
     commented,
 )
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Dispatch, HistoryEntry, Record
 from baton.core.model.work import ChangesetFacts, CommitMark, PullRequestFacts, Work
@@ -61,6 +62,20 @@ PEOPLE = {
 }
 
 _ids = itertools.count(1)
+
+
+def found(event: Event, role: str = "issue") -> Facts:
+    """What a run would read of GitHub for an event in these tests: a review with no inline
+    notes, of a commit that holds nothing on top of Baton's last (`HEAD`); the failing check
+    runs the event names; an epic's tasks, none of which says anything new."""
+    if role == "epic":
+        return Facts(tasks=[])
+    if isinstance(event, Reviewed):
+        return Facts(review_notes=[], lineage=Lineage(base=HEAD, behind=1))
+    if isinstance(event, ChecksCompleted):
+        return Facts(failing_checks=list(event.failing))
+    return NO_FACTS
+
 
 BRANCH = "baton/issue-1"
 PR = 7
@@ -250,7 +265,6 @@ class Build:
         state: str,
         *,
         body: str = "",
-        notes: tuple[ReviewNote, ...] = (),
         pull_request: int = PR,
         review_id: int = 500,
         closed: bool = False,
@@ -271,7 +285,6 @@ class Build:
             verdict=verdict,
             body=body,
             commit=commit,
-            notes=list(notes),
             run_id=RUN,
         )
 
@@ -298,12 +311,13 @@ class Build:
         conclusion: str,
         *,
         head: str = HEAD,
-        failing: tuple[CheckNote, ...] = (),
+        failing: tuple[CheckNote, ...] = (CheckNote(name="tests"),),
         branch: str = BRANCH,
         pull_request: int | None = PR,
         closed: bool = False,
     ) -> ChecksCompleted:
-        """CI finished on `head` of `branch` with `conclusion`."""
+        """CI finished on `head` of `branch` with `conclusion`; `failing`: the check runs that
+        failed on it, as the run reads them (`found`)."""
         info = self.issue(state)
         if closed:
             info = info.model_copy(update={"state": "closed"})
@@ -320,8 +334,12 @@ class Build:
             run_id=RUN,
         )
 
-    def decide(self, record: Record | None, event: Event) -> Decision:
-        return decide(record, event, self.workflow, self.policy)
+    def decide(self, record: Record | None, event: Event, facts: Facts | None = None) -> Decision:
+        """`decide` on `event` with the `facts` a run would have looked up for it; by default
+        what GitHub shows these tests: a review with no inline notes, and as the failing check
+        runs of a head the ones the event names (`checks(failing=...)`)."""
+        looked = facts if facts is not None else found(event, self.workflow.role)
+        return decide(record, event, self.workflow, self.policy, looked)
 
 
 @pytest.fixture(scope="session")

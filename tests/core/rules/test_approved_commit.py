@@ -8,6 +8,7 @@ import pytest
 
 from baton.core.model.decision import Outcome
 from baton.core.model.events import LaterCommit, Lineage
+from baton.core.model.facts import Asks, Facts
 from baton.core.model.issue_facts import Actor
 from baton.core.rules.approved_commit import needs_lineage
 from baton.core.text import messages
@@ -53,7 +54,7 @@ def test_an_approval_of_batons_last_or_of_writers_commits_on_it_counts(lifecycle
     record = lifecycle.record(GATE, work=lifecycle.work())
     event = lifecycle.reviewed("approved", "wendy", GATE, commit=commit)
 
-    decision = lifecycle.decide(record, event.model_copy(update={"lineage": lineage}))
+    decision = lifecycle.decide(record, event, Facts(lineage=lineage))
 
     assert (decision.outcome, decision.state) == (Outcome.transition, "human_input_received")
     assert decision.record.approval is not None
@@ -97,13 +98,6 @@ NOT_COUNTED = [
         id="a commit GitHub links to no account",
     ),
     pytest.param(
-        Lineage(base=HEAD, commits=later(by("wendy")), total=1),
-        "ddddddd on top of Baton's last commit ccccccc is by wendy, who has no access",
-        "but `ddddddd`, on top of Baton's last commit `ccccccc`, is by `wendy`, who has `no` "
-        "access.",
-        id="an author whose permission was not looked up",
-    ),
-    pytest.param(
         Lineage(base=HEAD, behind=1, commits=later(WRITER), total=1),
         "it does not hold Baton's last commit ccccccc",
         "which does not hold Baton's last commit on the branch, `ccccccc`.",
@@ -116,23 +110,11 @@ NOT_COUNTED = [
         id="an older commit than Baton's last: stale",
     ),
     pytest.param(
-        Lineage(base=OLDER, commits=later(WRITER), total=1),
-        "Baton's last commit is ccccccc",
-        "but Baton's last commit on the branch is `ccccccc`.",
-        id="read against another commit than Baton's last",
-    ),
-    pytest.param(
         Lineage(base=HEAD, commits=later(*[WRITER] * 100), total=300),
         "Baton reads 100 of the 300 commits on top of ccccccc",
         "but 300 commits are on top of Baton's last commit `ccccccc`, more than the 100 Baton "
         "reads.",
         id="more commits on top than one page",
-    ),
-    pytest.param(
-        None,
-        "Baton's last commit is ccccccc",
-        "but Baton's last commit on the branch is `ccccccc`.",
-        id="nothing read of what is between",
     ),
 ]
 
@@ -144,7 +126,7 @@ def test_an_approval_not_built_on_batons_last_by_writers_does_not_count(
     record = lifecycle.record(GATE, work=lifecycle.work())
     event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
 
-    decision = lifecycle.decide(record, event.model_copy(update={"lineage": lineage}))
+    decision = lifecycle.decide(record, event, Facts(lineage=lineage))
 
     assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
     assert decision.reason == REASON.format(why=why)
@@ -208,8 +190,63 @@ def test_commits_read_against_an_older_head_are_read_again(lifecycle):
     record = lifecycle.record(GATE, work=lifecycle.work())
     event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
 
-    stale = event.model_copy(update={"lineage": Lineage(base=OLDER)})
-    fresh = event.model_copy(update={"lineage": Lineage(base=HEAD)})
+    stale = Facts(lineage=Lineage(base=OLDER))
+    fresh = Facts(lineage=Lineage(base=HEAD))
 
-    assert needs_lineage(record, stale, lifecycle.workflow)
-    assert not needs_lineage(record, fresh, lifecycle.workflow)
+    assert needs_lineage(record, event, lifecycle.workflow, stale)
+    assert not needs_lineage(record, event, lifecycle.workflow, fresh)
+
+
+@pytest.mark.parametrize(
+    ("lineage", "asks"),
+    [
+        pytest.param(None, Asks(lineage=(HEAD, APPROVED)), id="nothing read: the commits"),
+        pytest.param(
+            Lineage(base=OLDER), Asks(lineage=(HEAD, APPROVED)), id="read against an older head"
+        ),
+        pytest.param(
+            Lineage(base=HEAD, commits=later(WRITER, by("wendy"), by("bob")), total=3),
+            Asks(authors=("wendy",)),
+            id="the first author whose permission is not known",
+        ),
+        pytest.param(
+            Lineage(base=HEAD, commits=later(by("bob", "read"), by("wendy")), total=2),
+            None,
+            id="none past a commit that is not a writer's",
+        ),
+        pytest.param(
+            Lineage(base=HEAD, commits=later(by("wendy")), total=2),
+            None,
+            id="none when not every commit was read",
+        ),
+    ],
+)
+def test_an_approval_of_a_commit_on_top_asks_for_what_it_turns_on(lifecycle, lineage, asks):
+    record = lifecycle.record(GATE, work=lifecycle.work())
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+
+    decision = lifecycle.decide(record, event, Facts(lineage=lineage))
+
+    assert decision.asks == asks
+    if asks is not None:
+        assert (decision.outcome, decision.record, decision.message) == (
+            Outcome.ignored,
+            None,
+            None,
+        )
+
+
+def test_an_authors_permission_looked_up_is_what_the_approval_turns_on(lifecycle):
+    record = lifecycle.record(GATE, work=lifecycle.work())
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+    lineage = Lineage(base=HEAD, commits=later(by("tom"), by("bob")), total=2)
+
+    read = lifecycle.decide(record, event, Facts(lineage=lineage, permissions={"tom": "read"}))
+    wrote = lifecycle.decide(
+        record, event, Facts(lineage=lineage, permissions={"tom": "write", "bob": "admin"})
+    )
+
+    assert read.reason == REASON.format(
+        why="eeeeeee on top of Baton's last commit ccccccc is by tom, who has read access"
+    )
+    assert wrote.state == "human_input_received"

@@ -18,6 +18,7 @@ import pytest
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import TaskLink
+from baton.core.model.facts import Facts
 from baton.workflow.config import Config, settings_from
 
 
@@ -41,8 +42,8 @@ COMMITTED = "e" * 40
 def test_a_tasks_first_commit_opens_no_pull_request_of_its_own() -> None:
     work = BUILD.work(pull_request=None, commits=[], base="baton/issue-9")
     record = T.record("in_progress", task=TaskLink(epic=9, key="api"), work=work)
-    event = T.reported("in_progress", DONE, changeset=BUILD.changeset("committed"))
-    decision = T.decide(record, event)
+    event = T.reported("in_progress", DONE)
+    decision = T.decide(record, event, Facts(changeset=BUILD.changeset("committed")))
     assert (decision.outcome, decision.state) == (Outcome.transition, "pending_review")
     assert decision.open_pull_request is None
     assert decision.record is not None and decision.record.work is not None
@@ -52,8 +53,8 @@ def test_a_tasks_first_commit_opens_no_pull_request_of_its_own() -> None:
 
 def test_an_issues_first_commit_opens_its_draft_pull_request(lifecycle: Any) -> None:
     record = lifecycle.record("implementing", work=BUILD.work(pull_request=None, commits=[]))
-    event = lifecycle.reported("implementing", DONE, changeset=BUILD.changeset("committed"))
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("implementing", DONE)
+    decision = lifecycle.decide(record, event, Facts(changeset=BUILD.changeset("committed")))
     assert decision.open_pull_request is not None
     assert (decision.open_pull_request.branch, decision.open_pull_request.ready) == (
         "baton/issue-1",
@@ -66,10 +67,10 @@ OK = AgentResult(status="success", confidence=0.9, summary="done")
 
 def test_a_stale_report_keeps_the_pull_request_its_run_opened(lifecycle: Any) -> None:
     record = lifecycle.record("validating_solution", work=BUILD.work(pull_request=None))
-    event = lifecycle.reported(
-        "implementing", OK, changeset=BUILD.changeset("committed"), pull_request=BUILD.opened(8)
+    event = lifecycle.reported("implementing", OK)
+    decision = lifecycle.decide(
+        record, event, Facts(opened=BUILD.opened(8), changeset=BUILD.changeset("committed"))
     )
-    decision = lifecycle.decide(record, event)
     assert decision.outcome is Outcome.refused
     assert decision.record is not None and decision.record.work is not None
     assert decision.record.work.pull_request == 8
@@ -79,8 +80,8 @@ def test_a_stale_report_keeps_the_pull_request_its_run_opened(lifecycle: Any) ->
 def test_a_stale_reports_commit_is_kept_but_opens_no_pull_request(lifecycle: Any) -> None:
     record = lifecycle.record("validating_solution", work=BUILD.work(pull_request=None))
     later = BUILD.changeset("committed", digest="sha256:" + "f" * 64)  # a second commit
-    event = lifecycle.reported("implementing", OK, changeset=later)
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("implementing", OK)
+    decision = lifecycle.decide(record, event, Facts(changeset=later))
     assert decision.outcome is Outcome.refused and decision.open_pull_request is None
     assert decision.record is not None and decision.record.work is not None
     assert [c.oid for c in decision.record.work.commits] == [BUILD.HEAD, COMMITTED]
@@ -137,8 +138,8 @@ def test_a_changeset_not_committed_leaves_no_commit_mark(lifecycle: Any) -> None
     record = lifecycle.record(
         "analyzing_requirements", work=BUILD.work(commits=[], pull_request=None)
     )
-    event = lifecycle.reported("analyzing_requirements", OK, changeset=BUILD.changeset("ok"))
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("analyzing_requirements", OK)
+    decision = lifecycle.decide(record, event, Facts(changeset=BUILD.changeset("ok")))
     assert decision.reason.endswith(
         "the changeset was not committed: analyzing_requirements does not change code"
     )
@@ -166,8 +167,8 @@ def test_without_a_new_commit_only_the_ready_state_opens_the_pull_request(
 # --- the first commit asks for its pull request in the same request ---------------------------
 def test_an_issues_first_commit_is_asked_for_with_its_draft_pull_request(lifecycle: Any) -> None:
     record = lifecycle.record("implementing", work=BUILD.work(pull_request=None, commits=[]))
-    event = lifecycle.reported("implementing", DONE, changeset=BUILD.changeset("ok"))
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("implementing", DONE)
+    decision = lifecycle.decide(record, event, Facts(changeset=BUILD.changeset("ok")))
     assert decision.commit is not None
     assert decision.open_pull_request is not None
     assert (decision.open_pull_request.branch, decision.open_pull_request.node_id) == (
@@ -178,12 +179,17 @@ def test_an_issues_first_commit_is_asked_for_with_its_draft_pull_request(lifecyc
 
 def test_a_later_commit_and_a_tasks_commit_are_asked_for_alone(lifecycle: Any) -> None:
     later = lifecycle.record("implementing", work=BUILD.work())
-    event = lifecycle.reported("implementing", DONE, changeset=BUILD.changeset("ok"))
-    assert lifecycle.decide(later, event).open_pull_request is None
+    event = lifecycle.reported("implementing", DONE)
+    assert (
+        lifecycle.decide(later, event, Facts(changeset=BUILD.changeset("ok"))).open_pull_request
+        is None
+    )
 
     work = BUILD.work(pull_request=None, commits=[], base="baton/issue-9")
     task = T.record("in_progress", task=TaskLink(epic=9, key="api"), work=work)
-    decision = T.decide(task, T.reported("in_progress", DONE, changeset=BUILD.changeset("ok")))
+    decision = T.decide(
+        task, T.reported("in_progress", DONE), Facts(changeset=BUILD.changeset("ok"))
+    )
     assert decision.commit is not None and decision.open_pull_request is None
 
 
@@ -195,10 +201,9 @@ def test_a_pull_request_opened_beside_a_failed_first_commit_is_recorded(
     pushed to, it opens, and the record must know it (or the branch holds one it does not)."""
     record = lifecycle.record("implementing", work=BUILD.work(pull_request=None, commits=[]))
     changes = BUILD.changeset(status, head="f" * 40, problems=["GitHub refused the commit"])
-    event = lifecycle.reported(
-        "implementing", DONE, changeset=changes, pull_request=BUILD.opened(8)
-    )
-    decision = lifecycle.decide(record, event)
+    event = lifecycle.reported("implementing", DONE)
+    opened = Facts(opened=BUILD.opened(8))
+    decision = lifecycle.decide(record, event, (opened).merged(changeset=changes))
     assert decision.record is not None and decision.record.work is not None
     assert decision.record.work.pull_request == 8
     assert decision.record.work.commits == []

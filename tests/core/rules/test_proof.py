@@ -19,6 +19,7 @@ from baton.core.model.evidence import (
     TestCase,
     TestsRecord,
 )
+from baton.core.model.facts import Facts
 from baton.core.model.work import ChangesetFacts, CommitMark, Work
 from baton.core.rules import proof
 from baton.core.rules.context import MAX_STALE_RUNS
@@ -146,8 +147,8 @@ def report(build: Any, state: str, outcome: AgentResult | None = None, **event: 
 # --- the red proof ----------------------------------------------------------------------------
 def test_a_tests_changeset_with_fresh_evidence_is_committed_first(first: Any) -> None:
     record = first.record("writing_tests", work=work(pull_request=None, commits=[], head=""))
-    event = report(first, "writing_tests", changeset=changeset("ok"), evidence=red_evidence())
-    decision = first.decide(record, event)
+    event = report(first, "writing_tests", evidence=red_evidence())
+    decision = first.decide(record, event, Facts(changeset=changeset("ok")))
     assert decision.outcome is Outcome.noted
     assert decision.commit is not None and decision.commit.digest == DIGEST
     assert decision.check is None  # the verdict comes once the commit is made
@@ -159,11 +160,10 @@ def test_a_red_proof_moves_to_the_sign_off_and_is_recorded(first: Any) -> None:
         first,
         "writing_tests",
         result("blocked", next_state="failed"),  # the agent's word and proposal are not read
-        changeset=changeset("committed", oid=COMMITTED),
         evidence=red_evidence(),
         nonce=record.dispatch.nonce if record.dispatch else "",
     )
-    decision = first.decide(record, event)
+    decision = first.decide(record, event, Facts(changeset=changeset("committed", oid=COMMITTED)))
     assert (decision.outcome, decision.state) == (Outcome.transition, "tests_review")
     assert decision.record is not None and decision.record.tests is not None
     tests = decision.record.tests
@@ -214,10 +214,9 @@ def test_evidence_that_is_no_red_proof_sends_the_tester_back_with_it(
     event = report(
         first,
         "writing_tests",
-        changeset=changeset("committed", oid=COMMITTED),
         evidence=red_evidence(**fields),
     )
-    decision = first.decide(record, event)
+    decision = first.decide(record, event, Facts(changeset=changeset("committed", oid=COMMITTED)))
     assert (decision.outcome, decision.state) == (Outcome.retry, "writing_tests")
     assert decision.record is not None and decision.record.attempt == 2
     assert decision.record.feedback[0].endswith(why)
@@ -243,7 +242,7 @@ def test_a_proof_state_without_evidence_is_a_failed_attempt(
 ) -> None:
     record = first.record("writing_tests", work=work(pull_request=None))
     decision = first.decide(
-        record, report(first, "writing_tests", changeset=changeset("ok"), **event)
+        record, report(first, "writing_tests", **event), Facts(changeset=changeset("ok"))
     )
     assert (decision.outcome, decision.state) == (Outcome.retry, "writing_tests")
     assert decision.commit is None  # nothing is committed without a proof
@@ -267,10 +266,8 @@ def test_stale_evidence_moves_nothing_and_runs_the_agent_again(
     first: Any, fields: dict[str, Any], why: str
 ) -> None:
     record = first.record("writing_tests", work=work(pull_request=None, stale_runs=1))
-    event = report(
-        first, "writing_tests", changeset=changeset("ok"), evidence=red_evidence(**fields)
-    )
-    decision = first.decide(record, event)
+    event = report(first, "writing_tests", evidence=red_evidence(**fields))
+    decision = first.decide(record, event, Facts(changeset=changeset("ok")))
     assert (decision.outcome, decision.state) == (Outcome.retry, "writing_tests")
     assert why in decision.reason
     assert decision.commit is None and decision.check is None
@@ -384,10 +381,14 @@ def test_issue_lifecycle_creating_tests_moves_on_a_red_proof(lifecycle_tests: An
         lifecycle_tests,
         "creating_tests",
         result("failure"),
-        changeset=changeset("committed", oid=COMMITTED),
         evidence=red_evidence(),
     )
-    assert lifecycle_tests.decide(record, event).state == "implementing"
+    assert (
+        lifecycle_tests.decide(
+            record, event, Facts(changeset=changeset("committed", oid=COMMITTED))
+        ).state
+        == "implementing"
+    )
 
 
 def test_a_broken_run_in_running_tests_climbs_the_retry_ladder(lifecycle_tests: Any) -> None:
@@ -485,10 +486,9 @@ def test_a_red_proof_of_many_long_ids_keeps_a_record_that_fits_one_comment(first
     event = report(
         first,
         "writing_tests",
-        changeset=changeset("committed", oid=COMMITTED),
         evidence=found,
     )
-    decision = first.decide(record, event)
+    decision = first.decide(record, event, Facts(changeset=changeset("committed", oid=COMMITTED)))
     assert decision.state == "tests_review"
     assert decision.record is not None and decision.record.tests is not None
     red = decision.record.tests.red
@@ -546,8 +546,8 @@ def test_stale_says_exactly_why_the_evidence_is_not_this_reports(
     why: str | None,
 ) -> None:
     record = first.record("writing_tests", work=work_of)
-    event = report(first, "writing_tests", changeset=changes, evidence=red_evidence(**fields))
-    assert proof.stale(record, event) == why
+    event = report(first, "writing_tests", evidence=red_evidence(**fields))
+    assert proof.stale(record, event, changes) == why
 
 
 def test_a_stale_run_replaces_the_last_stale_note_and_dispatches_the_agent_anew(
@@ -557,10 +557,8 @@ def test_a_stale_run_replaces_the_last_stale_note_and_dispatches_the_agent_anew(
     record = first.record(
         "writing_tests", work=work(pull_request=None), feedback=[old_note, "name the test"]
     )
-    event = report(
-        first, "writing_tests", changeset=changeset("ok"), evidence=red_evidence(commit=HEAD)
-    )
-    decision = first.decide(record, event)
+    event = report(first, "writing_tests", evidence=red_evidence(commit=HEAD))
+    decision = first.decide(record, event, Facts(changeset=changeset("ok")))
     assert decision.record is not None
     assert decision.record.feedback == [
         "The evidence was stale: the tests ran on ccccccc, not on aaaaaaa. Do the work again on "

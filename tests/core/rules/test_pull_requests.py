@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.events import CheckNote, ReviewNote
+from baton.core.model.facts import Facts
 from baton.core.model.issue_facts import Actor
 from baton.core.model.record import Approval, HumanInput
 from baton.core.model.work import PullRequestFacts
@@ -37,11 +38,9 @@ def test_an_approvers_requested_changes_move_the_issue_to_the_route(lifecycle):
         ReviewNote(path="src/export.py", line=12, body="Quote fields with commas."),
         ReviewNote(path="README.md", body="Document the flag."),
     )
-    event = lifecycle.reviewed(
-        "changes_requested", "wendy", GATE, body="Almost: two things.", notes=notes
-    )
+    event = lifecycle.reviewed("changes_requested", "wendy", GATE, body="Almost: two things.")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(review_notes=list(notes)))
 
     assert (decision.outcome, decision.state, decision.agent) == (
         Outcome.transition,
@@ -404,9 +403,9 @@ def test_opening_the_pull_request_says_it_too(lifecycle):
     event = lifecycle.reported(
         "implementing", AgentResult(status=AgentStatus.success, confidence=0.6, summary="x")
     )
-    opened = event.model_copy(update={"pull_request": PullRequestFacts(number=7, node_id="PR_7")})
+    opened = Facts(opened=PullRequestFacts(number=7, node_id="PR_7"))
 
-    decision = lifecycle.decide(record, opened)
+    decision = lifecycle.decide(record, event, opened)
 
     assert decision.record.work.pull_request == 7
     assert HELD_NOTICE in decision.message
@@ -506,7 +505,7 @@ def test_a_new_commit_after_a_close_opens_a_new_pull_request(lifecycle):
     changes = lifecycle.changeset("committed", digest="sha256:" + "9" * 64)
 
     decision = lifecycle.decide(
-        record, lifecycle.reported("fixing_issues", outcome, changeset=changes)
+        record, lifecycle.reported("fixing_issues", outcome), Facts(changeset=changes)
     )
 
     assert decision.open_pull_request is not None
@@ -636,11 +635,11 @@ def test_failures_already_known_are_not_kept_twice_and_new_ones_are(lifecycle):
 def test_a_failed_run_with_no_failed_check_run_is_nothing_to_fix(lifecycle, conclusion):
     # A pull_request run held for approval and never approved ends `failure` with no job run.
     record = with_pr(lifecycle, GATE)
-    event = lifecycle.checks(GATE, conclusion).model_copy(
-        update={"failed_runs": 0, "source": "workflow_run"}
+    event = lifecycle.checks(GATE, conclusion, failing=()).model_copy(
+        update={"source": "workflow_run"}
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(failing_checks=[]))
 
     assert (decision.outcome, decision.state) == (Outcome.ignored, GATE)
     assert decision.reason == (
@@ -654,17 +653,19 @@ def test_a_failed_run_with_a_failed_check_run_sends_the_work_back(lifecycle):
     record = with_pr(lifecycle, GATE)
     event = lifecycle.checks(GATE, "failure", failing=(CheckNote(name="tests"),))
 
-    decision = lifecycle.decide(record, event.model_copy(update={"failed_runs": 1}))
+    decision = lifecycle.decide(record, event, Facts(failing_checks=[CheckNote(name="tests")]))
 
     assert decision.state == "fixing_issues"
 
 
-def test_failing_checks_without_notes_still_say_what_failed(lifecycle):
+def test_the_failing_check_runs_read_name_the_failures_over_the_payloads(lifecycle):
     record = with_pr(lifecycle, GATE)
+    event = lifecycle.checks(GATE, "startup_failure", failing=(CheckNote(name="CI"),))
+    read = Facts(failing_checks=[CheckNote(name="lint", summary="E501")])
 
-    decision = lifecycle.decide(record, lifecycle.checks(GATE, "startup_failure"))
+    decision = lifecycle.decide(record, event, read)
 
-    assert decision.record.feedback == ["checks concluded startup_failure on ccccccc"]
+    assert decision.record.feedback == ["check lint failed: E501"]
 
 
 # --- who the run must look up ---------------------------------------------------------------
@@ -1046,7 +1047,7 @@ def test_failing_checks_kept_for_later_say_why(lifecycle, routes, held, why):
 
     assert (decision.outcome, decision.state) == (Outcome.noted, GATE)
     assert decision.reason == f"checks failed on ccccccc; {why}"
-    assert decision.record.work.failing_checks == ["checks concluded failure on ccccccc"]
+    assert decision.record.work.failing_checks == ["check tests failed"]
 
 
 def test_failing_checks_on_an_escalated_issue_wait_for_the_human(tasks):
@@ -1110,10 +1111,9 @@ def test_a_request_for_changes_on_the_issues_pull_request_needs_its_inline_comme
     record = with_pr(lifecycle, "creating_pr")
     asked = lifecycle.reviewed("changes_requested", "maria", "creating_pr")
     assert needs_review_notes(record, asked)
-    noted = lifecycle.reviewed(
-        "changes_requested", "maria", "creating_pr", notes=(ReviewNote(path="a.py", body="x"),)
-    )
-    assert not needs_review_notes(record, noted), "the payload carried them"
+    noted = Facts(review_notes=[ReviewNote(path="a.py", body="x")])
+    assert not needs_review_notes(record, asked, noted), "read already"
+    assert not needs_review_notes(record, asked, Facts(review_notes=[])), "read: none"
     assert not needs_review_notes(record, lifecycle.reviewed("approved", "maria", "creating_pr"))
     assert not needs_review_notes(record, lifecycle.reviewed("commented", "maria", "creating_pr"))
     other = lifecycle.reviewed("changes_requested", "maria", "creating_pr", pull_request=99)
@@ -1142,5 +1142,6 @@ def test_failed_checks_on_batons_last_commit_need_the_failing_runs_read(
     record = with_pr(lifecycle, "creating_pr")
     event = lifecycle.checks("creating_pr", conclusion, head=head)
     assert needs_failing_checks(record, event) is needed
+    assert not needs_failing_checks(record, event, Facts(failing_checks=[])), "read already"
     assert not needs_failing_checks(lifecycle.record("creating_pr"), event)
     assert not needs_failing_checks(None, event)

@@ -12,7 +12,9 @@ import pytest
 
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
+from baton.core.model.facts import Asks, Facts, FailingAsk
 from baton.core.model.record import Record
+from baton.core.model.work import ChangesetFacts
 from baton.core.rules.context import Ctx, Draft, Scene
 from baton.core.rules.repo_breaker import with_failing, within_repo_breaker
 from baton.workflow.config import RepoBreaker
@@ -37,8 +39,15 @@ def blocked() -> AgentResult:
     return AgentResult(status="blocked", confidence=0.9, summary="waiting")
 
 
-def _ctx(b: Build, record: Record, event: object) -> Ctx:
-    return Ctx(event=event, workflow=b.workflow, policy=b.policy, record=record)  # type: ignore[arg-type]
+def _ctx(
+    b: Build,
+    record: Record,
+    event: object,
+    failing: int | None = None,
+    changeset: ChangesetFacts | None = None,
+) -> Ctx:
+    facts = Facts(failing_issues=failing, changeset=changeset)
+    return Ctx(event=event, workflow=b.workflow, policy=b.policy, record=record, facts=facts)  # type: ignore[arg-type]
 
 
 def _draft(record: Record | None, **changes: object) -> Draft:
@@ -104,18 +113,18 @@ def test_a_blocked_status_leaves_it(lifecycle: Build, since: object) -> None:
 
 def test_a_refused_changeset_counts_as_a_failure(lifecycle: Build) -> None:
     record = lifecycle.record(STATE)
-    event = lifecycle.reported(
-        STATE, ok(), changeset=lifecycle.changeset("refused", problems=["a forbidden path"])
-    )
-    out = with_failing(_ctx(lifecycle, record, event), _draft(record))
+    event = lifecycle.reported(STATE, ok())
+    refused = lifecycle.changeset("refused", problems=["a forbidden path"])
+    out = with_failing(_ctx(lifecycle, record, event, changeset=refused), _draft(record))
     assert out.record is not None and out.record.failing_since == NOW
 
 
 @pytest.mark.parametrize("status", ["ok", "stale", "committed", "empty"])
 def test_another_changeset_with_a_success_clears_it(lifecycle: Build, status: str) -> None:
     record = lifecycle.record(STATE, failing_since=EARLIER)
-    event = lifecycle.reported(STATE, ok(), changeset=lifecycle.changeset(status))
-    out = with_failing(_ctx(lifecycle, record, event), _draft(record))
+    event = lifecycle.reported(STATE, ok())
+    changes = lifecycle.changeset(status)
+    out = with_failing(_ctx(lifecycle, record, event, changeset=changes), _draft(record))
     assert out.record is not None and out.record.failing_since is None
 
 
@@ -190,14 +199,16 @@ def test_an_agent_without_a_count_asks_for_one(lifecycle: Build) -> None:
 def test_through_decide_the_count_is_asked_for(lifecycle: Build) -> None:
     b = _armed(lifecycle)
     decision = b.decide(b.record(STATE), b.dispatched(STATE))
-    assert decision.count_failing and decision.agent == "analyst"
+    ask = FailingAsk(label="api:down", since=NOW - timedelta(hours=1), threshold=2)
+    assert decision.asks == Asks(failing_issues=ask)
+    assert (decision.outcome, decision.record, decision.agent) == (Outcome.ignored, None, None)
 
 
 @pytest.mark.parametrize("count", [0, 1])
 def test_under_the_threshold_it_passes(lifecycle: Build, count: int) -> None:
     b = _armed(lifecycle)
     record = b.record(STATE)
-    ctx = _ctx(b, record, b.dispatched(STATE).model_copy(update={"failing_issues": count}))
+    ctx = _ctx(b, record, b.dispatched(STATE), count)
     draft = _starting(record)
     assert within_repo_breaker(ctx, draft) is draft
 
@@ -206,7 +217,7 @@ def test_under_the_threshold_it_passes(lifecycle: Build, count: int) -> None:
 def test_at_the_threshold_the_issue_is_held_and_says_why(lifecycle: Build, count: int) -> None:
     b = _armed(lifecycle)
     record = b.record(STATE)
-    ctx = _ctx(b, record, b.dispatched(STATE).model_copy(update={"failing_issues": count}))
+    ctx = _ctx(b, record, b.dispatched(STATE), count)
     out = within_repo_breaker(ctx, _starting(record, message="before", outcome=Outcome.resume))
     assert out.agent is None and not out.count_failing
     assert out.outcome is Outcome.noted
@@ -221,7 +232,7 @@ def test_at_the_threshold_the_issue_is_held_and_says_why(lifecycle: Build, count
 def test_a_held_transition_stays_a_transition(lifecycle: Build) -> None:
     b = _armed(lifecycle)
     moved = b.record("x_state")
-    ctx = _ctx(b, b.record(STATE), b.dispatched(STATE).model_copy(update={"failing_issues": 2}))
+    ctx = _ctx(b, b.record(STATE), b.dispatched(STATE), 2)
     out = within_repo_breaker(ctx, _starting(moved))
     assert out.outcome is Outcome.transition
     assert out.record is not None and out.record.escalated_from == "x_state" and out.record.held
@@ -231,24 +242,27 @@ def test_a_held_transition_stays_a_transition(lifecycle: Build) -> None:
 def test_a_held_draft_without_a_record_holds_the_issues_record(lifecycle: Build) -> None:
     b = _armed(lifecycle)
     record = b.record(STATE)
-    ctx = _ctx(b, record, b.dispatched(STATE).model_copy(update={"failing_issues": 3}))
+    ctx = _ctx(b, record, b.dispatched(STATE), 3)
     out = within_repo_breaker(ctx, _starting(None, outcome=Outcome.resume))
     assert out.record is not None and out.record.held and out.record.state == STATE
 
 
 def test_a_scene_without_a_record_is_left(lifecycle: Build) -> None:
     b = _armed(lifecycle)
-    event = b.dispatched(STATE).model_copy(update={"failing_issues": 3})
-    scene = Scene(event=event, workflow=b.workflow, policy=b.policy)
+    scene = Scene(
+        event=b.dispatched(STATE),
+        workflow=b.workflow,
+        policy=b.policy,
+        facts=Facts(failing_issues=3),
+    )
     draft = _starting(None)
     assert within_repo_breaker(scene, draft) is draft
 
 
 def test_through_decide_at_the_threshold_no_agent_starts(lifecycle: Build) -> None:
     b = _armed(lifecycle)
-    event = b.dispatched(STATE).model_copy(update={"failing_issues": 2})
-    decision = b.decide(b.record(STATE), event)
-    assert decision.agent is None and not decision.count_failing
+    decision = b.decide(b.record(STATE), b.dispatched(STATE), Facts(failing_issues=2))
+    assert decision.agent is None and decision.asks is None
     assert decision.record is not None and decision.record.held
 
 
@@ -277,9 +291,8 @@ def test_another_comment_is_no_probe(lifecycle: Build) -> None:
 def test_a_successful_report_goes_on(lifecycle: Build) -> None:
     b = _armed(lifecycle)
     record = b.record(STATE)
-    event = b.reported(STATE, ok()).model_copy(update={"failing_issues": 9})
     draft = _starting(record)
-    assert within_repo_breaker(_ctx(b, record, event), draft) is draft
+    assert within_repo_breaker(_ctx(b, record, b.reported(STATE, ok()), 9), draft) is draft
 
 
 @pytest.mark.parametrize("result", [None, "failure", "blocked"])

@@ -16,7 +16,7 @@ from baton import webhooks
 from baton.action.fast_path import raw_view
 from baton.core.model.events import Ignored, Sweep
 from baton.core.rules.triage import quick_reason, view_of
-from baton.run import _decide_once, handle
+from baton.run import handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Settings, load_config
@@ -198,8 +198,8 @@ def test_what_the_fast_path_ignores_the_full_path_leaves_alone(
         return
     event("the fast path ignores it, the full path reads and decides")
     # `run.handle` itself asks triage first; the rules proper are read, caught up and decided
-    # here without that shortcut, so the two are compared, not one with itself.
-    result, _ = _decide_once(parsed, gh, typed, secret=None, refresh=False)
+    # here without that shortcut (`triaged`), so the two are compared, not one with itself.
+    result = handle(parsed, gh, typed, dry_run=True, triaged=True)
     decision = result.decision
     assert decision.outcome.value == "ignored", (reason, decision.outcome, decision.reason)
     assert decision.record is None and decision.message is None and decision.agent is None

@@ -11,6 +11,7 @@ from typing import Any
 
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import CommitPlan, Outcome, PullRequestPlan
+from baton.core.model.facts import Facts
 from baton.core.model.record import LastReport, Record
 from baton.core.model.work import BranchFacts, CommitMark, Work
 from baton.core.rules import work_product
@@ -117,9 +118,9 @@ def test_a_known_branch_not_yet_created_keeps_its_fields(lifecycle):
 # --- a valid changeset is committed first -------------------------------------------------
 def test_a_valid_changeset_is_committed_before_the_report_is_decided(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle))
-    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("ok"))
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(changeset=lifecycle.changeset("ok")))
 
     assert decision.work_first
     assert decision.commit == CommitPlan(
@@ -135,9 +136,9 @@ def test_a_valid_changeset_is_committed_before_the_report_is_decided(lifecycle):
 
 def test_a_changeset_from_a_state_that_changes_no_code_is_not_committed(lifecycle):
     record = lifecycle.record("running_tests")
-    event = report(lifecycle, "running_tests", changeset=lifecycle.changeset("ok"))
+    event = report(lifecycle, "running_tests")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(changeset=lifecycle.changeset("ok")))
 
     assert decision.commit is None and not decision.work_first
     assert decision.state == "implementing"
@@ -148,9 +149,9 @@ def test_a_changeset_from_a_state_that_changes_no_code_is_not_committed(lifecycl
 
 def test_the_commit_is_recorded_and_the_first_one_opens_the_draft_pull_request(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle))
-    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("committed"))
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(changeset=lifecycle.changeset("committed")))
 
     assert (decision.outcome, decision.state) == (Outcome.transition, "creating_pr")
     work = decision.record.work
@@ -176,9 +177,9 @@ def test_the_commit_is_recorded_and_the_first_one_opens_the_draft_pull_request(l
 def test_a_commit_already_recorded_is_not_recorded_twice(lifecycle):
     work = lifecycle.work(commits=[lifecycle.mark(NEW)], head=NEW)
     record = lifecycle.record("fixing_issues", work=work)
-    event = report(lifecycle, "fixing_issues", changeset=lifecycle.changeset("committed"))
+    event = report(lifecycle, "fixing_issues")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(changeset=lifecycle.changeset("committed")))
 
     assert decision.record.work.commits == work.commits
 
@@ -186,11 +187,9 @@ def test_a_commit_already_recorded_is_not_recorded_twice(lifecycle):
 def test_no_pull_request_is_opened_when_the_config_says_so(lifecycle):
     build = lifecycle.with_policy(work=WorkSettings(pull_request=False))
     record = build.record("implementing", work=fresh(build))
-    event = report(
-        build, "implementing", result(confidence=0.5), changeset=build.changeset("committed")
-    )
+    event = report(build, "implementing", result(confidence=0.5))
 
-    decision = build.decide(record, event)
+    decision = build.decide(record, event, Facts(changeset=build.changeset("committed")))
 
     assert decision.state == "fixing_issues"
     assert decision.open_pull_request is None and not decision.work_first
@@ -201,11 +200,11 @@ def test_the_opened_pull_request_is_recorded_and_its_ready_state_marks_it_ready(
     event = report(
         lifecycle,
         "implementing",
-        changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(opened=lifecycle.opened(), changeset=lifecycle.changeset("committed"))
+    )
 
     assert decision.state == "creating_pr" and not decision.work_first
     work = decision.record.work
@@ -227,10 +226,11 @@ def test_a_new_commit_refreshes_the_open_pull_requests_description(lifecycle):
         lifecycle,
         "fixing_issues",
         outcome,
-        changeset=lifecycle.changeset("committed", digest=OTHER),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("committed", digest=OTHER))
+    )
 
     assert decision.state == "running_tests"
     assert decision.open_pull_request is None
@@ -249,11 +249,13 @@ def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(life
         lifecycle,
         "implementing",
         result(confidence=0.5),
-        changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(None, problem),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record,
+        event,
+        Facts(opened=lifecycle.opened(None, problem), changeset=lifecycle.changeset("committed")),
+    )
 
     assert (decision.outcome, decision.state) == (Outcome.transition, "fixing_issues")
     assert decision.record.work.problem == problem
@@ -283,8 +285,10 @@ def test_github_refusing_the_pull_request_is_said_once_and_the_work_goes_on(life
             lifecycle,
             "fixing_issues",
             result(confidence=0.5),
+        ),
+        Facts(
+            opened=lifecycle.opened(None, problem),
             changeset=lifecycle.changeset("committed", digest=OTHER),
-            pull_request=lifecycle.opened(None, problem),
         ),
     )
     assert repeat.message is None, "the same problem is not said at every commit"
@@ -295,11 +299,16 @@ def test_entering_the_ready_state_when_github_refused_the_pull_request_asks_a_hu
     event = report(
         lifecycle,
         "implementing",
-        changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(None, "Resource not accessible by integration (403)"),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record,
+        event,
+        Facts(
+            opened=lifecycle.opened(None, "Resource not accessible by integration (403)"),
+            changeset=lifecycle.changeset("committed"),
+        ),
+    )
 
     assert (decision.outcome, decision.state) == (Outcome.transition, ESCALATED)
     assert decision.record.escalated_from == "implementing"
@@ -365,11 +374,11 @@ def test_without_commits_the_ready_state_needs_no_pull_request(lifecycle):
 def test_a_refused_changeset_is_a_failed_attempt_and_says_nothing_was_written(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle))
     problems = [".github/workflows/ci.yml: agents may not change workflows", "4 MB over the limit"]
-    event = report(
-        lifecycle, "implementing", changeset=lifecycle.changeset("refused", problems=problems)
-    )
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("refused", problems=problems))
+    )
 
     assert (decision.outcome, decision.state) == (Outcome.retry, "implementing")
     assert decision.commit is None
@@ -400,11 +409,11 @@ def test_a_refused_changeset_is_a_failed_attempt_and_says_nothing_was_written(li
 
 def test_a_refused_changeset_on_the_last_attempt_escalates_and_says_both(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle), attempt=3)
-    event = report(
-        lifecycle, "implementing", changeset=lifecycle.changeset("refused", problems=["a symlink"])
-    )
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("refused", problems=["a symlink"]))
+    )
 
     assert decision.state == ESCALATED
     assert decision.message.index("changes were refused") < decision.message.index(
@@ -414,9 +423,11 @@ def test_a_refused_changeset_on_the_last_attempt_escalates_and_says_both(lifecyc
 
 def test_a_stale_changeset_runs_the_agent_again_on_the_new_head_without_counting(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle), feedback=["use commas"])
-    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("stale", head="b" * 40))
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("stale", head="b" * 40))
+    )
 
     assert (decision.outcome, decision.state, decision.agent) == (
         Outcome.retry,
@@ -440,9 +451,11 @@ def test_a_stale_changeset_runs_the_agent_again_on_the_new_head_without_counting
 def test_stale_runs_in_a_row_reach_a_human(lifecycle):
     work = fresh(lifecycle, stale_runs=MAX_STALE_RUNS)
     record = lifecycle.record("implementing", work=work)
-    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("stale", head="b" * 40))
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("stale", head="b" * 40))
+    )
 
     assert decision.state == ESCALATED
     assert "4 times in a row" in decision.reason
@@ -450,11 +463,9 @@ def test_stale_runs_in_a_row_reach_a_human(lifecycle):
 
 def test_a_report_that_is_not_stale_ends_the_run_of_stale_ones(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle, stale_runs=2))
-    event = report(
-        lifecycle, "implementing", result(confidence=0.5), changeset=lifecycle.changeset("empty")
-    )
+    event = report(lifecycle, "implementing", result(confidence=0.5))
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(changeset=lifecycle.changeset("empty")))
 
     assert decision.state == "fixing_issues"
     assert decision.record.work.stale_runs == 0
@@ -507,10 +518,10 @@ def test_the_pull_request_body_of_no_commit_says_so(lifecycle):
 
 def test_timing_of_a_commit_mark_is_the_report_time(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle))
-    event = report(lifecycle, "implementing", changeset=lifecycle.changeset("committed"))
+    event = report(lifecycle, "implementing")
     event = event.model_copy(update={"at": event.at + timedelta(minutes=3)})
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, Facts(changeset=lifecycle.changeset("committed")))
 
     assert decision.record.work.commits[0].at == event.at
 
@@ -537,10 +548,11 @@ def test_a_commit_made_before_the_issue_moved_away_is_remembered_with_the_stale_
         now=datetime(2026, 1, 5, 9, 30, tzinfo=UTC),
         run_id="run-9",
         state="implementing",
-    ).model_copy(
-        update={"changeset": _Facts(status="committed", digest="sha256:" + "1" * 64, oid="f" * 40)}
     )
-    decision = _decide(record, event, load_preset("issue-lifecycle"), Policy())
+    committed = _Facts(status="committed", digest="sha256:" + "1" * 64, oid="f" * 40)
+    decision = _decide(
+        record, event, load_preset("issue-lifecycle"), Policy(), Facts(changeset=committed)
+    )
     assert decision.outcome.value == "refused" and decision.commit is None
     assert decision.record is not None and decision.record.work is not None
     assert [m.oid for m in decision.record.work.commits] == ["f" * 40]
@@ -552,10 +564,11 @@ def test_a_pull_request_already_ready_is_not_marked_ready_again(lifecycle):
         lifecycle,
         "fixing_issues",
         result(confidence=0.5),
-        changeset=lifecycle.changeset("committed", digest=OTHER),
     )
 
-    plan = lifecycle.decide(record, event).update_pull_request
+    plan = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("committed", digest=OTHER))
+    ).update_pull_request
 
     assert plan is not None and plan.ready is False and plan.number == 7
 
@@ -580,10 +593,11 @@ def test_a_pull_request_known_without_its_node_id_is_not_updated(lifecycle):
         lifecycle,
         "fixing_issues",
         result(confidence=0.5),
-        changeset=lifecycle.changeset("committed", digest=OTHER),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(changeset=lifecycle.changeset("committed", digest=OTHER))
+    )
 
     assert decision.state == "running_tests" and len(decision.record.work.commits) == 2
     assert decision.update_pull_request is None
@@ -653,11 +667,13 @@ def test_an_escalation_for_want_of_the_pull_request_keeps_the_agent_s_report(lif
     event = report(
         lifecycle,
         "implementing",
-        changeset=lifecycle.changeset("committed"),
-        pull_request=lifecycle.opened(None, "403"),
     )
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record,
+        event,
+        Facts(opened=lifecycle.opened(None, "403"), changeset=lifecycle.changeset("committed")),
+    )
 
     assert decision.state == ESCALATED
     assert decision.record.last_report == LastReport(
@@ -682,7 +698,7 @@ def test_entering_a_code_state_onto_someone_else_s_branch_holds_it_there_for_a_h
     """Still one transition in the run: the entry stands, held, with no agent and no branch."""
     event = lifecycle.labeled("status:implementing", "maria", None)
 
-    decision = lifecycle.decide(None, event.model_copy(update={"foreign_branch": THEIRS}))
+    decision = lifecycle.decide(None, event, Facts(branch=THEIRS))
 
     assert (decision.state, decision.create_branch, decision.agent) == (
         "implementing",
@@ -701,11 +717,9 @@ def test_entering_a_code_state_onto_someone_else_s_branch_holds_it_there_for_a_h
 
 def test_a_report_moving_onto_someone_else_s_branch_keeps_the_move_and_holds_it(lifecycle):
     record = lifecycle.record("analyzing_requirements")
-    event = report(lifecycle, "analyzing_requirements").model_copy(
-        update={"foreign_branch": THEIRS}
-    )
+    event, facts = report(lifecycle, "analyzing_requirements"), Facts(branch=THEIRS)
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, facts)
 
     assert (decision.state, decision.create_branch, decision.agent) == (
         "creating_tests",
@@ -722,11 +736,11 @@ def test_a_report_moving_onto_someone_else_s_branch_keeps_the_move_and_holds_it(
 
 def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs(lifecycle):
     record = lifecycle.record("implementing")  # written before issues had branches
-    event = report(
-        lifecycle, "implementing", changeset=lifecycle.changeset("ok", head="")
-    ).model_copy(update={"foreign_branch": THEIRS})
+    event = report(lifecycle, "implementing")
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(
+        record, event, Facts(branch=THEIRS, changeset=lifecycle.changeset("ok", head=""))
+    )
 
     assert (decision.state, decision.commit, decision.create_branch, decision.agent) == (
         "implementing",
@@ -742,9 +756,9 @@ def test_a_report_whose_commit_would_make_the_branch_commits_nothing_onto_theirs
 def test_someone_else_s_branch_changes_nothing_once_the_record_has_baton_s(lifecycle):
     """The facts only refuse a branch Baton is about to make; Baton's own stays Baton's."""
     record = lifecycle.record("creating_tests", work=fresh(lifecycle))
-    event = report(lifecycle, "creating_tests").model_copy(update={"foreign_branch": THEIRS})
+    event, facts = report(lifecycle, "creating_tests"), Facts(branch=THEIRS)
 
-    decision = lifecycle.decide(record, event)
+    decision = lifecycle.decide(record, event, facts)
 
     assert decision.state == "implementing" and not decision.record.held
 
@@ -763,7 +777,7 @@ def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
     record = lifecycle.record("implementing", work=fresh(lifecycle))
     changes = lifecycle.changeset("stale", head="b" * 40, problems=[why + " [@octo](x)"])
 
-    decision = lifecycle.decide(record, report(lifecycle, "implementing", changeset=changes))
+    decision = lifecycle.decide(record, report(lifecycle, "implementing"), Facts(changeset=changes))
 
     assert (decision.outcome, decision.agent) == (Outcome.retry, "developer")
     assert decision.record.work.commits == fresh(lifecycle).commits
@@ -783,12 +797,16 @@ def test_a_head_commit_not_taken_as_baton_s_is_said_on_the_issue(lifecycle):
 def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(lifecycle):
     """The draft's own message (questions, a refused changeset) is kept, the refusal after."""
     record = lifecycle.record("analyzing_requirements")
-    event = report(lifecycle, "analyzing_requirements").model_copy(
-        update={"foreign_branch": THEIRS}
-    )
+    event, facts = report(lifecycle, "analyzing_requirements"), Facts(branch=THEIRS)
     moved = record.model_copy(update={"state": "implementing"})
     draft = Draft(Outcome.transition, "moved", record=moved, message="### Said first")
-    ctx = Ctx(event=event, workflow=lifecycle.workflow, policy=lifecycle.policy, record=record)
+    ctx = Ctx(
+        event=event,
+        workflow=lifecycle.workflow,
+        policy=lifecycle.policy,
+        record=record,
+        facts=facts,
+    )
 
     refused = work_product.refuse_foreign(ctx, draft)
 
@@ -801,5 +819,5 @@ def test_what_the_rule_would_have_said_comes_before_the_refusal_of_their_branch(
     assert unchanged.record.has_processed(event.id)
     untouched = Draft(Outcome.transition, "moved", record=moved)
     assert work_product.refuse_foreign(
-        replace(ctx, event=report(lifecycle, "implementing")), untouched
+        replace(ctx, event=report(lifecycle, "implementing"), facts=Facts()), untouched
     ) is (untouched)

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model.epic import MergePlan, TaskCreationPlan
+from baton.core.model.facts import Asks
 from baton.core.model.record import Record
 
 
@@ -102,10 +103,10 @@ class Decision(BaseModel):
     merge: MergePlan | None = Field(
         default=None, description="A finished task's branch merged into its epic's, first."
     )
-    count_failing: bool = Field(
-        default=False,
-        description="Count the repository's failing issues first (the repository-wide breaker), "
-        "then decide again with the count.",
+    asks: Asks | None = Field(
+        default=None,
+        description="Facts to look up before this can be decided (nothing is written then): "
+        "the shell answers them (`issue/fulfil.py`) and decides again.",
     )
     check: CheckPlan | None = Field(
         default=None, description="A check run posted on a commit once the record is written."
@@ -125,7 +126,6 @@ class Decision(BaseModel):
             or self.open_pull_request is not None
             or self.create_tasks is not None
             or self.merge is not None
-            or self.count_failing
         )
 
     @property

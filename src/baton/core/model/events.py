@@ -15,10 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.commands import CommentCommand, EpicCommand, parse_command
-from baton.core.model.epic import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
 from baton.core.model.evidence import Evidence
 from baton.core.model.issue_facts import Actor, IssueInfo
-from baton.core.model.work import BranchFacts, ChangesetFacts, PullRequestFacts
 
 
 class _Event(BaseModel):
@@ -35,26 +33,6 @@ class _Event(BaseModel):
         default=0, description="The newest human comment id on the issue when the run read it."
     )
     run_id: str = Field(default="", description="GITHUB_RUN_ID of the run handling it.")
-    # Facts the run adds for epics (never from a payload): an epic's sub-issues as its conductor
-    # read them, a task's order as its epic's record gives it.
-    tasks: list[TaskObservation] | None = None
-    order: TaskOrder | None = None
-    # The answers of GitHub work a decision asked for first (`Decision.work_first`).
-    created: TaskCreationFacts | None = None
-    merge: MergeFacts | None = None
-    failing_issues: int | None = Field(
-        default=None, description="Open issues whose agents are failing (the repository breaker)."
-    )
-    opened: PullRequestFacts | None = Field(
-        default=None,
-        description="The pull request this run opened (or could not) on an event that is no "
-        "report: an epic's at completion. A report carries its own in `pull_request`.",
-    )
-    foreign_branch: BranchFacts | None = Field(
-        default=None,
-        description="The issue's branch, found made by someone else when Baton came to create "
-        "it: refused, never adopted.",
-    )
 
 
 class IssueChanged(_Event):
@@ -122,12 +100,6 @@ class AgentReported(_Event):
     state: str | None = Field(default=None, description="The state the agent worked on.")
     result: AgentResult | None = None
     error: str | None = Field(default=None, description="Why the result could not be read.")
-    changeset: ChangesetFacts | None = Field(
-        default=None, description="The changeset beside the result, as the run found it."
-    )
-    pull_request: PullRequestFacts | None = Field(
-        default=None, description="The pull request this run opened (or could not)."
-    )
     nonce: str = Field(
         default="",
         description="The attempt the agent's run was dispatched for (`Dispatch.nonce`), from "
@@ -206,11 +178,6 @@ class Reviewed(_Event):
     verdict: Literal["approved", "changes_requested", "commented"]
     body: str = ""
     commit: str = Field(default="", description="The head the review was given on.")
-    notes: list[ReviewNote] = Field(default_factory=list)
-    lineage: Lineage | None = Field(
-        default=None,
-        description="The reviewed commit against Baton's last, read for an approval of another.",
-    )
 
 
 class PullRequestClosed(_Event):
@@ -238,14 +205,10 @@ class ChecksCompleted(_Event):
     head: str
     conclusion: str
     pull_request: int | None = None
-    failing: list[CheckNote] = Field(default_factory=list)
-    source: str = "check_suite"
-    failed_runs: int | None = Field(
-        default=None,
-        description="The check runs on `head` that failed, as the run read them (None: not "
-        "read). 0 on a failed suite or workflow run: no job of it ran and failed, as when a "
-        "run held for a maintainer's approval ends unapproved.",
+    failing: list[CheckNote] = Field(
+        default_factory=list, description="What the payload names as failed (a workflow run)."
     )
+    source: str = "check_suite"
 
 
 Event = Annotated[

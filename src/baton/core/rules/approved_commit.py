@@ -11,26 +11,29 @@ GitHub links to no account, a bot's (Baton's own included: a commit of Baton's t
 record does not hold is one no run has checked yet) and a read user's do not count; the
 agent holds no identity, so its work reaches the branch only as Baton's commits.
 
-`run.py` reads the commits (`needs_lineage` says when), `identities.py` the permission of
-their authors; the decision here is pure.
+`decide` asks for the commits (`needs_lineage` says when) and the permission of their authors
+(`core/rules/asking.py`); the shell reads them, and the decision here is pure.
 """
 
 from __future__ import annotations
 
 from baton.core.model.events import LaterCommit, Lineage, Reviewed
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import Record
 from baton.core.text import messages
 from baton.workflow.config import Permission
 from baton.workflow.model import StateKind, Workflow
 
 
-def needs_lineage(record: Record | None, event: Reviewed, workflow: Workflow) -> bool:
+def needs_lineage(
+    record: Record | None, event: Reviewed, workflow: Workflow, facts: Facts = NO_FACTS
+) -> bool:
     """Whether the decision turns on the commits between Baton's last and the approved one: a
     human's approval, new, of the issue's open pull request at a gate, of another commit."""
     work = record.work if record is not None else None
     if record is None or work is None:
         return False
-    if event.lineage is not None and event.lineage.base == work.head:
+    if facts.lineage is not None and facts.lineage.base == work.head:
         return False  # read already (a run that decides again)
     if event.verdict != "approved" or event.actor.is_bot or event.issue.state == "closed":
         return False
@@ -68,12 +71,12 @@ def _whose(commit: LaterCommit) -> str:
     return f"is by {author.login}, who has {author.permission or 'no'} access"
 
 
-def refusal(event: Reviewed, head: str) -> tuple[str, str] | None:
+def refusal(event: Reviewed, head: str, facts: Facts = NO_FACTS) -> tuple[str, str] | None:
     """Why the approval does not count, as the decision's reason and the message to humans;
     None when it does (of `head`, Baton's last commit, or built on it by write users only)."""
     if head and event.commit == head:
         return None
-    lineage = event.lineage if event.lineage is not None and event.lineage.base == head else None
+    lineage = facts.lineage_of(head)
     found = blocker(lineage) if lineage is not None else None
     if (
         head

@@ -1,8 +1,8 @@
 """Who may do what: the one home of the membership, answering and reopening rules.
 
-The engine asks these to decide; `run.py` asks `answers_whoever`, `reopens_whoever` and
-`needs_identity` to know whether a decision can turn on the actor's permission, and so whether it
-is worth an API call to look it up.
+The engine asks these to decide; `needs.py` asks `answers_whoever`, `reopens_whoever` and
+`needs_identity` to know whether a decision can turn on the actor's permission, and so whether
+`decide` asks for it (an API call to look it up).
 """
 
 from __future__ import annotations

@@ -6,13 +6,14 @@ whichever event caused it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from baton.core.model.decision import CheckPlan, CommitPlan, Outcome, PullRequestPlan, Reaction
 from baton.core.model.epic import MergePlan, TaskCreationPlan
 from baton.core.model.events import AgentReported, Commented, Event, Labeled
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import KEEP_FEEDBACK, Dispatch, HistoryEntry, Record, clip
 from baton.core.rules.pm_rules import success_target
 from baton.core.text import messages
@@ -27,11 +28,13 @@ STALE_NOTE = "Your changes were not committed: "
 # --- the context and the draft --------------------------------------------------------------------
 @dataclass(frozen=True)
 class Scene:
-    """What every decision reads besides the record: the event, the workflow and the policy."""
+    """What every decision reads besides the record: the event, the workflow and the policy,
+    and the facts the run looked up or GitHub answered (`core.model.facts`)."""
 
     event: Event
     workflow: Workflow
     policy: Policy
+    facts: Facts = field(default=NO_FACTS, kw_only=True)
 
     @property
     def now(self) -> datetime:

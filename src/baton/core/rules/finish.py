@@ -8,6 +8,7 @@ from baton.core.model.decision import Decision, Outcome
 from baton.core.model.events import Event, Labeled
 from baton.core.model.record import OUTBOX_LIMIT, Outbox, Record, clip
 from baton.core.rules import pull_requests, work_product
+from baton.core.rules.asking import asking, failing_ask
 from baton.core.rules.context import Ctx, Draft, Scene, rerun_agent, seen
 from baton.core.rules.labels import is_ours, status_labels
 from baton.core.text import messages
@@ -65,6 +66,8 @@ def _drift(
 def finish(scene: Scene, draft: Draft) -> Decision:
     """Make a rule's draft the Decision: labels projected from the record, drift repaired and
     reported, the record's revision and outbox. An entry (no record before) takes it too."""
+    if draft.count_failing:  # the repository breaker's count first, then decided again
+        return asking(scene.event, failing_ask(scene.event, scene.policy))
     draft = work_product.refuse_foreign(scene, draft)
     ctx = scene if isinstance(scene, Ctx) else None  # None: the issue had no record
     event, policy = scene.event, scene.policy
@@ -132,7 +135,6 @@ def finish(scene: Scene, draft: Draft) -> Decision:
         open_pull_request=draft.open_pull_request,
         update_pull_request=update_pull_request,
         create_tasks=draft.create_tasks,
-        count_failing=draft.count_failing,
         merge=draft.merge,
         check=draft.check if record is not None else None,
         notify=draft.notify if event.issue.state != "closed" else (),

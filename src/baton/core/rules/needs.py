@@ -1,10 +1,11 @@
-"""What the shell must look up before a rule can decide: who the actor is. Asked of the
-record and the event as GitHub sent them, so the lookup (a round trip per login) is made only
+"""Whether a decision needs to know who the actor is. Asked of the record and the event as
+GitHub sent them (`core/rules/asking.py`), so the lookup (a round trip per login) is made only
 when the decision may turn on it."""
 
 from __future__ import annotations
 
 from baton.core.model.events import Commented, Event, IssueChanged, Labeled
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import Record
 from baton.core.rules.authority import answers_whoever, needs_identity, reopens_whoever
 from baton.workflow.config import Policy
@@ -12,13 +13,13 @@ from baton.workflow.model import Workflow
 
 
 def needs_permission(
-    event: Event, record: Record | None, workflow: Workflow, policy: Policy
+    event: Event, record: Record | None, workflow: Workflow, policy: Policy, facts: Facts = NO_FACTS
 ) -> bool:
     """Whether the decision may turn on who the actor is, so the shell looks them up: a label
     added, an approving or changes-requesting review, a reopen the config does not let anyone
     make, a command, an epic's command, a reply where replies are read (a dialogue, or a
     waiting state) from someone the config does not let answer anyway."""
-    if event.actor.is_bot or event.actor.permission is not None:
+    if event.actor.is_bot or facts.knows(event.actor):
         return False
     if isinstance(event, Labeled):
         return event.added

@@ -104,13 +104,15 @@ def missing(event: AgentReported) -> str | None:
     return "no evidence came with the result: the tests' verdict is what settles this state"
 
 
-def stale(record: Record, event: AgentReported) -> str | None:
+def stale(
+    record: Record, event: AgentReported, changes: ChangesetFacts | None = None
+) -> str | None:
     """Why the evidence is not about this report's work, or None: the tests ran on the
-    changeset's base with that very changeset, or on Baton's last commit when none came."""
+    changeset's base with that very changeset (`changes`, as the run judged it), or on
+    Baton's last commit when none came."""
     found = event.evidence
     if found is None:
         return None
-    changes: ChangesetFacts | None = event.changeset
     came = changes is not None and changes.status in ("ok", "committed")
     if came and changes is not None:
         expected, digest = changes.base, changes.digest
@@ -170,14 +172,15 @@ class Judged:
     now_pass: tuple[str, ...] = ()  # signed-off FAIL_TO_PASS ids that pass now
 
 
-def verdict_of(record: Record, event: AgentReported) -> Judged:
+def verdict_of(
+    record: Record, event: AgentReported, changes: ChangesetFacts | None = None
+) -> Judged:
     """The verdict judged again from the evidence's tests (a broken run stays broken), with
     the signed-off sets; green also needs the signed-off files as they were signed."""
     found = event.evidence
     assert found is not None  # `missing` said so
     tests = record.tests
     signed = tests.signed.proof if tests is not None and tests.signed is not None else None
-    changes = event.changeset
     commit = changes.oid if changes is not None and changes.status == "committed" else ""
     commit = commit or found.commit
     if found.verdict == "broken":

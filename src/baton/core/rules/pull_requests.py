@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from baton.core.model.decision import Outcome
-from baton.core.model.events import ChecksCompleted, PullRequestClosed, Reviewed
+from baton.core.model.events import ChecksCompleted, PullRequestClosed, Reviewed, ReviewNote
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import KEEP_FEEDBACK, Record, clip
 from baton.core.model.work import Work
 from baton.core.rules import approved_commit
@@ -147,18 +148,18 @@ def _stale_approval(ctx: Ctx, event: Reviewed) -> Draft | None:
     write access (`approved_commit`); any other is noted and said. None when it counts."""
     work = ctx.record.work
     assert work is not None  # on_review read the issue's pull request from it
-    refused = approved_commit.refusal(event, work.head)
+    refused = approved_commit.refusal(event, work.head, ctx.facts)
     if refused is None:
         return None
     reason, message = refused
     return Draft(Outcome.noted, reason, record=seen(ctx), message=message)
 
 
-def _review_feedback(event: Reviewed) -> list[str]:
+def _review_feedback(event: Reviewed, notes: list[ReviewNote]) -> list[str]:
     """The review's words for the agent: its body, then each inline note where it points."""
     login = event.actor.login
     feedback = [clip(f"{login} requested changes: {event.body}", 500)] if event.body.strip() else []
-    for note in event.notes:
+    for note in notes:
         where = f"{note.path}:{note.line}" if note.line else note.path
         feedback.append(clip(f"{where}: {note.body}", NOTE))
     return (feedback or [f"{login} requested changes on pull request #{event.pull_request}"])[
@@ -171,7 +172,7 @@ def _changes_requested(ctx: Ctx, event: Reviewed) -> Draft:
     wf, record = ctx.workflow, ctx.record
     login = event.actor.login
     target = wf.pull_request.changes_requested
-    feedback = _review_feedback(event)
+    feedback = _review_feedback(event, ctx.facts.review_notes or [])
     said = human_input(ctx, login, event.body or "requested changes", None)
     pending = [*record.pending_input, said][-KEEP_FEEDBACK:]
     if target is None or target == ctx.state or wf.is_terminal(ctx.state):
@@ -296,7 +297,7 @@ def _closed_unmerged(ctx: Ctx, event: PullRequestClosed, work: Work) -> Draft:
 
 
 # --- what a pull request's event needs read first ----------------------------------------------
-def needs_review_notes(record: Record | None, event: Reviewed) -> bool:
+def needs_review_notes(record: Record | None, event: Reviewed, facts: Facts = NO_FACTS) -> bool:
     """A review asking for changes on the issue's own pull request, whose inline comments the
     payload left out: the next agent is told them."""
     work = record.work if record is not None else None
@@ -304,11 +305,13 @@ def needs_review_notes(record: Record | None, event: Reviewed) -> bool:
         work is not None
         and event.pull_request == work.pull_request
         and event.verdict == "changes_requested"
-        and not event.notes
+        and facts.review_notes is None
     )
 
 
-def needs_failing_checks(record: Record | None, event: ChecksCompleted) -> bool:
+def needs_failing_checks(
+    record: Record | None, event: ChecksCompleted, facts: Facts = NO_FACTS
+) -> bool:
     """Checks that failed on Baton's last commit: the payload names only the suite's app or
     workflow, the check runs say what failed."""
     work = record.work if record is not None else None
@@ -316,6 +319,7 @@ def needs_failing_checks(record: Record | None, event: ChecksCompleted) -> bool:
         work is not None
         and event.head == work.head
         and event.conclusion.lower() in FAILED_CONCLUSIONS
+        and facts.failing_checks is None
     )
 
 
@@ -341,7 +345,7 @@ def _not_failures_to_act_on(ctx: Ctx, event: ChecksCompleted, work: Work) -> Dra
         return Draft(
             Outcome.ignored, f"checks ended {conclusion or 'with no conclusion'} on {head}"
         )
-    if event.failed_runs == 0:
+    if ctx.facts.failing_checks == []:
         # GitHub holds the pull_request runs of a pull request GITHUB_TOKEN opened or updated
         # until a writer approves them; one never approved ends `failure` with no job run.
         return Draft(
@@ -387,7 +391,7 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
     if ignored is not None:
         return ignored
     head = event.head[:7]
-    conclusion = event.conclusion.lower()
+    # The check runs read name what failed; the payload (a workflow run's) names itself.
     failures = [
         clip(
             f"check {note.name} failed: {note.summary}"
@@ -395,9 +399,8 @@ def on_checks(ctx: Ctx, event: ChecksCompleted) -> Draft:
             else f"check {note.name} failed",
             NOTE,
         )
-        for note in event.failing
-    ] or [f"checks concluded {conclusion} on {head}"]
-    failures = failures[:KEEP_FEEDBACK]
+        for note in ctx.facts.failing_checks or event.failing
+    ][:KEEP_FEEDBACK]
     wf = ctx.workflow
     target = wf.pull_request.checks_failed
     working = wf.spec(ctx.state).kind is StateKind.work and not ctx.record.held

@@ -1,7 +1,7 @@
 """The repository-wide circuit breaker (config `breaker`), for the day an agent's API key runs
 out: every issue whose last agent attempt failed carries the breaker's label, and while too many
 open issues carrying it were updated within the window, no agent starts anywhere. The count is a
-fact the run reads from GitHub (`Decision.count_failing`, then `event.failing`)."""
+fact the run reads from GitHub (`Decision.asks`, then `Facts.failing_issues`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def with_failing(ctx: Ctx, draft: Draft) -> Draft:
         return draft
     if draft.github_first:
         return draft
-    refused = event.changeset is not None and event.changeset.status == "refused"
+    changes = ctx.facts.changeset
+    refused = changes is not None and changes.status == "refused"
     result = event.result
     if result is None or result.status is AgentStatus.failure or refused:
         since = ctx.record.failing_since or ctx.now
@@ -55,7 +56,7 @@ def within_repo_breaker(ctx: Scene, draft: Draft) -> Draft:
     record = draft.record
     if breaker is None or not draft.agent or _probe(ctx):
         return draft
-    count = ctx.event.failing_issues
+    count = ctx.facts.failing_issues
     if count is None:
         return replace(draft, count_failing=True)
     if count < breaker.threshold:

@@ -1,6 +1,6 @@
 """Agent reports: a proposal the table allows, else the PM rules, else the retry ladder.
 
-A report may carry the agent's changeset, as the report job found it (`ChangesetFacts`): a
+A report may come with the agent's changeset, as the run judged it (`Facts.changeset`): a
 refused one is a failed attempt, a stale one (the branch moved under the agent) runs the agent
 again on the new head, a valid one is committed first (the run commits, then decides again with
 the commit's id), and the first commit opens the draft pull request the same way.
@@ -61,13 +61,14 @@ def on_report(ctx: Ctx, event: AgentReported) -> Draft:
         # So is the pull request it opened for that commit, or GitHub would hold an open pull
         # request from the issue's branch that the record does not know (and whose reviews
         # would steer nothing).
-        committed = event.changeset is not None and event.changeset.status == "committed"
+        changes = ctx.facts.changeset
+        committed = changes is not None and changes.status == "committed"
         if committed:
             ctx = _with_changeset(ctx, event, event.agent or spec.agent or "agent")
         refused = Draft(Outcome.refused, f"stale report: {stale}", record=seen(ctx))
-        return _pull_request(ctx, event, refused) if event.pull_request is not None else refused
+        return _pull_request(ctx, event, refused) if ctx.facts.opened is not None else refused
     agent = spec.agent or "agent"
-    changes = event.changeset
+    changes = ctx.facts.changeset
     runs = record.work.stale_runs if record.work is not None else 0
     ctx = _with_changeset(ctx, event, agent)
     if changes is not None and changes.status == "stale":
@@ -127,13 +128,13 @@ def _settled(
     why = proof.missing(event)
     if why:
         return retry(ctx, why, [why], actor=agent)
-    why = proof.stale(ctx.record, event)
+    why = proof.stale(ctx.record, event, ctx.facts.changeset)
     if why:
         return proof.rerun(ctx, why, agent, runs)
-    changes = event.changeset
+    changes = ctx.facts.changeset
     if changes is not None and changes.status == "ok" and ctx.workflow.changes_code(ctx.state):
         return _commit_first(ctx, changes, result, agent)
-    judged = proof.verdict_of(ctx.record, event)
+    judged = proof.verdict_of(ctx.record, event, ctx.facts.changeset)
     ctx = replace(ctx, record=proof.recorded(ctx.record, judged, kind, ctx.now))
     ruled = proof.as_result(result, judged)
     draft = _on_result(ctx, ruled, agent, list(ruled.issues_found), judged=judged)
@@ -261,7 +262,7 @@ def _advance(
 def _with_changeset(ctx: Ctx, event: AgentReported, agent: str) -> Ctx:
     """The record knowing the commit the report's changeset became (once, however often the
     report is decided), and counting stale runs only while they come in a row."""
-    changes = event.changeset
+    changes = ctx.facts.changeset
     record = ctx.record
     if changes is None or changes.status == "stale":
         return ctx
@@ -402,7 +403,7 @@ def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
     if record is None or record.work is None:
         return draft
     work = record.work
-    opened = event.pull_request
+    opened = ctx.facts.opened
     if opened is not None:
         if opened.number is not None:
             same = work.pull_request == opened.number
@@ -426,7 +427,8 @@ def _pull_request(ctx: Ctx, event: AgentReported, draft: Draft) -> Draft:
         return draft
     if ctx.workflow.role == "task":
         return draft  # a task's work merges into its epic's branch, whose pull request shows it
-    committed = event.changeset is not None and event.changeset.status == "committed"
+    changes = ctx.facts.changeset
+    committed = changes is not None and changes.status == "committed"
     ready = ctx.workflow.pull_request.ready
     entering_ready = record.state == ready and ctx.state != ready
     if not (committed or entering_ready):

@@ -17,7 +17,9 @@ from baton.core.model.events import (
     Reviewed,
     Tick,
 )
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import Record
+from baton.core.rules.asking import asking, asks_of
 from baton.core.rules.context import Ctx, Draft, Scene, rerun_agent
 from baton.core.rules.entry import enter
 from baton.core.rules.epic import route as epics
@@ -36,14 +38,28 @@ from baton.workflow.config import Policy
 from baton.workflow.model import Workflow
 
 
-def decide(record: Record | None, event: Event, workflow: Workflow, policy: Policy) -> Decision:
-    """Decide what one event does to one issue. Pure: same inputs, same decision."""
+def decide(
+    record: Record | None,
+    event: Event,
+    workflow: Workflow,
+    policy: Policy,
+    facts: Facts = NO_FACTS,
+) -> Decision:
+    """Decide what one event does to one issue, given the `facts` the run looked up or GitHub
+    answered. Pure: same inputs, same decision. A fact it needs and `facts` lacks is asked for
+    (`Decision.asks`, nothing written): the run looks it up and decides again."""
+    asks = asks_of(record, event, workflow, policy, facts)
+    if asks is not None:
+        return asking(event, asks)
+    event = facts.dressed(event)
     if record is None:
-        scene = Scene(event=event, workflow=workflow, policy=policy)
+        scene = Scene(event=event, workflow=workflow, policy=policy, facts=facts)
         entered = tasks.enter_task(scene)
         if entered is not None and entered.record is not None:
             # A task's first run: its record starts here, and the epic's order applies at once.
-            ctx = Ctx(event=event, workflow=workflow, policy=policy, record=entered.record)
+            ctx = Ctx(
+                event=event, workflow=workflow, policy=policy, record=entered.record, facts=facts
+            )
             ordered = tasks.on_order(ctx)
             if ordered is not None:
                 return finish(ctx, within_repo_breaker(ctx, tasks.after(ctx, ordered)))
@@ -53,7 +69,7 @@ def decide(record: Record | None, event: Event, workflow: Workflow, policy: Poli
         raise StateNotInWorkflow(
             f"record state {record.state!r} is not in workflow {workflow.name!r}"
         )
-    ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record)
+    ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record, facts=facts)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
         return finish(ctx, _already_applied(ctx))
     draft = settle(ctx, _by_role(ctx))

@@ -54,10 +54,10 @@ def foreign_branch_message(name: str, head: str, ahead: int) -> str:
 
 def refuse_foreign(scene: Scene, draft: Draft) -> Draft:
     """A draft that would make the issue's branch, when the run found that branch made by
-    someone else with commits of their own (`Event.foreign_branch`): the draft stands (still one
+    someone else with commits of their own (`Facts.foreign_branch`): the draft stands (still one
     transition per run), but the issue is held there for a human, told to delete or rename the
     branch; no agent runs, nothing is committed onto it, and no record names it as Baton's."""
-    found = scene.event.foreign_branch
+    found = scene.facts.foreign_branch
     before = scene.record if isinstance(scene, Ctx) else None
     record = draft.record if draft.record is not None else before
     if found is None or record is None or with_branch(scene, record)[1] != found.name:
@@ -67,7 +67,13 @@ def refuse_foreign(scene: Scene, draft: Draft) -> Draft:
     held = record.model_copy(
         update={"held": True, "escalated_from": record.state, "dispatch": None}
     )
-    ctx = Ctx(event=scene.event, workflow=scene.workflow, policy=scene.policy, record=held)
+    ctx = Ctx(
+        event=scene.event,
+        workflow=scene.workflow,
+        policy=scene.policy,
+        record=held,
+        facts=scene.facts,
+    )
     why = foreign_branch_message(found.name, found.head, found.ahead)
     message = escalation_message(ctx, why, moved_to=None)
     return replace(

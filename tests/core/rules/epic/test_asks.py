@@ -9,6 +9,7 @@ import pytest
 
 from baton.core.model.epic import TaskObservation, TaskOrder, TaskStatus
 from baton.core.model.events import Event, tick
+from baton.core.model.facts import Facts
 from baton.core.rules.epic.asks import needs_order, needs_tasks, unfinished
 from baton.workflow.config import Config, settings_from
 from baton.workflow.model import load_preset
@@ -31,11 +32,9 @@ def test_an_epic_reads_its_tasks_only_while_it_conducts_them(state: str, asked: 
 def test_an_epic_asks_nothing_of_a_relabel_an_event_with_its_tasks_or_another_role() -> None:
     record = conducting("implementing", TASKS)
     relabel: Event = B.labeled("status:implementing", "maria", "implementing")
-    held = tick(1, NOW).model_copy(
-        update={"tasks": [TaskObservation(number=2, status=TaskStatus.pending)]}
-    )
+    held, facts = tick(1, NOW), Facts(tasks=[TaskObservation(number=2, status=TaskStatus.pending)])
     assert not needs_tasks(record, relabel, "epic")
-    assert not needs_tasks(record, held, "epic")
+    assert not needs_tasks(record, held, "epic", facts)
     assert not needs_tasks(record, tick(1, NOW), "task")
     assert not needs_tasks(None, tick(1, NOW), "epic")
     no_epic = record.model_copy(update={"epic": None})
@@ -56,11 +55,12 @@ def test_a_task_on_its_first_run_reads_its_order_and_a_working_one_does_not() ->
 
 def test_a_task_asks_nothing_of_a_comment_an_event_with_its_order_or_another_role() -> None:
     record = T.record("pending")
-    ordered = tick(1, NOW).model_copy(
-        update={"order": TaskOrder(epic=9, epic_state="implementing", known=True)}
+    ordered, facts = (
+        tick(1, NOW),
+        Facts(order=TaskOrder(epic=9, epic_state="implementing", known=True)),
     )
     assert not needs_order(record, T.commented("hello", "maria", None), TASK.workflow)
-    assert not needs_order(record, ordered, TASK.workflow)
+    assert not needs_order(record, ordered, TASK.workflow, facts)
     assert not needs_order(record, tick(1, NOW), load_preset("feature-epic"))
 
 

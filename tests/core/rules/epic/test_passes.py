@@ -11,6 +11,7 @@ from baton.core.model.epic import (
     TaskLink,
     TaskStatus,
 )
+from baton.core.model.facts import Facts
 from baton.core.model.record import Dispatch, Record
 from baton.core.rules.epic.phases import epic_of
 from baton.workflow.config_model import Budget, Budgets
@@ -46,10 +47,11 @@ def test_every_task_done_moves_to_completing_and_asks_for_the_epic_pull_request_
 
 def test_the_opened_epic_pull_request_is_kept_in_the_record() -> None:
     record = conducting("implementing", [planned("a", 10, TaskStatus.pending_review, starts=1)])
-    event = B.dispatched("implementing").model_copy(
-        update={"tasks": [observed(10, TaskStatus.completed)], "opened": B.opened(42)}
+    event, facts = (
+        B.dispatched("implementing"),
+        Facts(tasks=[observed(10, TaskStatus.completed)], opened=B.opened(42)),
     )
-    decision = B.decide(record, event)
+    decision = B.decide(record, event, facts)
     assert decision.state == "completing"
     assert decision.open_pull_request is None
     assert decision.record is not None and decision.record.work is not None
@@ -78,8 +80,8 @@ def test_a_spent_budget_blocks_the_epic_and_the_move_names_the_stop() -> None:
     build = B.with_policy(budgets=Budgets(epic=Budget(agent_runs=3)))
     tasks = [planned("a", 10, TaskStatus.completed), planned("b", 11, starts=0)]
     record = conducting("implementing", tasks).model_copy(update={"spend": Spend(runs=3)})
-    event = build.dispatched("implementing").model_copy(update={"tasks": []})
-    decision = build.decide(record, event)
+    event, facts = build.dispatched("implementing"), Facts(tasks=[])
+    decision = build.decide(record, event, facts)
     stop = "the budget of this epic is spent: 3 of 3 agent runs"
     assert (decision.outcome, decision.state) == (Outcome.transition, "blocked")
     assert decision.reason.endswith(f"; {stop}")
@@ -97,13 +99,14 @@ def test_the_epics_pull_request_is_asked_for_ready_for_review() -> None:
 
 def test_an_epic_pull_request_that_failed_to_open_completes_with_the_problem_told() -> None:
     record = conducting("implementing", [planned("a", 10, TaskStatus.pending_review, starts=1)])
-    event = B.dispatched("implementing").model_copy(
-        update={
-            "tasks": [observed(10, TaskStatus.completed)],
-            "opened": B.opened(None, "branch protection said no"),
-        }
+    event, facts = (
+        B.dispatched("implementing"),
+        Facts(
+            tasks=[observed(10, TaskStatus.completed)],
+            opened=B.opened(None, "branch protection said no"),
+        ),
     )
-    decision = B.decide(record, event)
+    decision = B.decide(record, event, facts)
     assert (decision.outcome, decision.state) == (Outcome.transition, "completing")
     assert decision.open_pull_request is None
     assert decision.record is not None and decision.record.work is not None
@@ -150,9 +153,8 @@ def test_a_spent_budget_does_not_block_an_epic_whose_tasks_are_all_done_or_block
     done = _spent([planned("a", 10, TaskStatus.pending_review, starts=1)])
     finished = build.decide(
         done,
-        build.dispatched("implementing").model_copy(
-            update={"tasks": [observed(10, TaskStatus.completed)]}
-        ),
+        build.dispatched("implementing"),
+        Facts(tasks=[observed(10, TaskStatus.completed)]),
     )
     assert (finished.state, finished.reason) == (
         "completing",
@@ -161,14 +163,10 @@ def test_a_spent_budget_does_not_block_an_epic_whose_tasks_are_all_done_or_block
 
     tasks = [planned("a", 10, TaskStatus.completed), planned("b", 11, starts=0)]
     again = _spent(tasks, budget_stop="the budget of this epic is spent: 3 of 3 agent runs")
-    decision = build.decide(
-        again, build.dispatched("implementing").model_copy(update={"tasks": []})
-    )
+    decision = build.decide(again, build.dispatched("implementing"), Facts(tasks=[]))
     assert (decision.outcome, decision.state) == (Outcome.ignored, "implementing")
 
-    first = build.decide(
-        _spent(tasks), build.dispatched("implementing").model_copy(update={"tasks": []})
-    )
+    first = build.decide(_spent(tasks), build.dispatched("implementing"), Facts(tasks=[]))
     assert first.message is not None
     assert (
         "the budget of this epic is spent: 3 of 3 agent runs (spent so far: 3 agent runs)."
@@ -187,10 +185,11 @@ def test_the_epics_pull_request_is_asked_for_on_the_default_branch_name_when_non
 
 def test_the_opened_epic_pull_request_is_kept_with_its_node_id() -> None:
     record = conducting("implementing", [planned("a", 10, TaskStatus.pending_review, starts=1)])
-    event = B.dispatched("implementing").model_copy(
-        update={"tasks": [observed(10, TaskStatus.completed)], "opened": B.opened(42)}
+    event, facts = (
+        B.dispatched("implementing"),
+        Facts(tasks=[observed(10, TaskStatus.completed)], opened=B.opened(42)),
     )
-    decision = B.decide(record, event)
+    decision = B.decide(record, event, facts)
     assert decision.record is not None and decision.record.work is not None
     work = decision.record.work
     assert (work.pull_request, work.pull_request_id) == (42, B.opened(42).node_id)

@@ -24,6 +24,7 @@ from baton.core.model.epic import (
     TaskSpec,
     TaskStatus,
 )
+from baton.core.model.facts import Facts
 from baton.core.model.record import Dispatch, Record
 from baton.core.model.work import Work
 from baton.workflow.config import Config, settings_from
@@ -71,8 +72,8 @@ def conducting(state: str, tasks: list[PlannedTask], **record: Any) -> Record:
 
 
 def pass_(record: Record, observations: list[TaskObservation]) -> Decision:
-    event = B.dispatched(record.state).model_copy(update={"tasks": observations})
-    return B.decide(record, event)
+    event, facts = B.dispatched(record.state), Facts(tasks=observations)
+    return B.decide(record, event, facts)
 
 
 # --- stale reports ------------------------------------------------------------------------
@@ -293,8 +294,8 @@ def test_an_answer_runs_the_discovery_agent_from_attempt_one() -> None:
 def test_sub_issues_github_did_not_create_refuse_the_plan_naming_them() -> None:
     record = B.record("planning", epic=EpicState(pending_plan=[spec("a"), spec("b")]))
     created = TaskCreationFacts(created=[CreatedTask(key="a", number=10)])
-    event = B.dispatched("planning").model_copy(update={"created": created})
-    decision = B.decide(record, event)
+    event, facts = B.dispatched("planning"), Facts(created=created)
+    decision = B.decide(record, event, facts)
     assert decision.outcome is Outcome.retry
     assert decision.record is not None and decision.record.epic is not None
     assert decision.record.epic.plan_problem == "GitHub did not create the sub-issues of b"

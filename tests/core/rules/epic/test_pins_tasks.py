@@ -17,6 +17,7 @@ import pytest
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import MergeFacts, TaskLink, TaskOrder
+from baton.core.model.facts import Facts
 from baton.workflow.config import Config, settings_from
 
 
@@ -107,8 +108,8 @@ def order(**fields: Any) -> TaskOrder:
 
 
 def test_a_task_enters_pending_with_its_first_counters() -> None:
-    event = B.dispatched("pending").model_copy(update={"order": order(starts=0)})
-    decision = B.decide(None, event)
+    event, facts = B.dispatched("pending"), Facts(order=order(starts=0))
+    decision = B.decide(None, event, facts)
     assert (decision.outcome, decision.state) == (Outcome.transition, "pending")
     record = decision.record
     assert record is not None
@@ -130,8 +131,8 @@ def test_a_task_enters_pending_with_its_first_counters() -> None:
 )
 def test_only_a_keyed_order_enters_a_task(build: Any, mark: TaskOrder | None) -> None:
     shown = "pending" if build is B else None  # the status label of no state elsewhere
-    event = build.dispatched(shown).model_copy(update={"order": mark})
-    decision = build.decide(None, event)
+    event, facts = build.dispatched(shown), Facts(order=mark)
+    decision = build.decide(None, event, facts)
     assert (decision.outcome, decision.record) == (Outcome.ignored, None)
 
 
@@ -147,8 +148,8 @@ def test_only_a_keyed_order_enters_a_task(build: Any, mark: TaskOrder | None) ->
 )
 def test_an_order_that_does_not_apply_moves_nothing(changes: dict[str, Any]) -> None:
     record = B.record("pending", task=TaskLink(epic=9, key="api")).model_copy(update=changes)
-    event = B.dispatched("pending").model_copy(update={"order": order(starts=1)})
-    decision = B.decide(record, event)
+    event, facts = B.dispatched("pending"), Facts(order=order(starts=1))
+    decision = B.decide(record, event, facts)
     assert (decision.outcome, decision.state, decision.record) == (
         Outcome.ignored,
         "pending",
@@ -158,8 +159,8 @@ def test_an_order_that_does_not_apply_moves_nothing(changes: dict[str, Any]) -> 
 
 def test_a_started_task_runs_its_developer_from_attempt_one() -> None:
     record = B.record("pending", task=TaskLink(epic=9, key="api"))
-    event = B.dispatched("pending").model_copy(update={"order": order(starts=1)})
-    decision = B.decide(record, event)
+    event, facts = B.dispatched("pending"), Facts(order=order(starts=1))
+    decision = B.decide(record, event, facts)
     assert decision.record is not None and decision.record.dispatch is not None
     dispatch = decision.record.dispatch
     assert (dispatch.agent, dispatch.state, dispatch.attempt) == ("developer", "in_progress", 1)
@@ -244,10 +245,9 @@ def test_a_merge_conflict_counts_a_failure_for_the_conductor() -> None:
     work = BUILD.work(pull_request=None, base="baton/issue-9")
     link = TaskLink(epic=9, key="api", failures=1, high=1, successes=0)
     record = B.record("pending_review", task=link, work=work)
-    event = B.reported(
-        "pending_review", _result("success"), merge=MergeFacts(status="conflict", detail="a.py")
-    )
-    decision = B.decide(record, event)
+    event = B.reported("pending_review", _result("success"))
+    merge = MergeFacts(status="conflict", detail="a.py")
+    decision = B.decide(record, event, Facts(merge=merge))
     assert decision.state == "failed"
     assert decision.record is not None and decision.record.task is not None
     task = decision.record.task

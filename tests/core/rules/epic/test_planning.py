@@ -16,6 +16,7 @@ from baton.core.model.epic import (
     TaskStatus,
 )
 from baton.core.model.events import Event
+from baton.core.model.facts import Facts
 from baton.core.model.record import Dispatch, Record
 from baton.core.model.work import Work
 from baton.core.rules.epic.phases import epic_of
@@ -81,8 +82,8 @@ def test_the_created_sub_issues_move_to_implementing_and_start_the_ready_tasks()
     created = TaskCreationFacts(
         created=[CreatedTask(key=s.key, number=10 + i) for i, s in enumerate(specs)]
     )
-    event = B.dispatched("planning").model_copy(update={"created": created})
-    decision = B.decide(with_plan(specs), event)
+    event, facts = B.dispatched("planning"), Facts(created=created)
+    decision = B.decide(with_plan(specs), event, facts)
     assert decision.outcome is Outcome.transition
     assert decision.state == "implementing"
     assert decision.notify == (10, 11)  # two slots (max_parallel), plan order
@@ -239,8 +240,8 @@ def test_an_extensions_sub_issues_join_the_tasks_and_the_conductor_goes_on() -> 
         update={"epic": epic_of(record).model_copy(update={"pending_plan": [spec("b", "a")]})}
     )
     created = TaskCreationFacts(created=[CreatedTask(key="b", number=11, node_id="I_kwb")])
-    event = B.dispatched("implementing").model_copy(update={"created": created})
-    decision = B.decide(record, event)
+    event, facts = B.dispatched("implementing"), Facts(created=created, tasks=[])
+    decision = B.decide(record, event, facts)
     assert (decision.outcome, decision.state) == (Outcome.noted, "implementing")
     assert decision.reason == "the plan of 1 tasks is created as sub-issues: started b"
     found = epic(decision)
@@ -255,9 +256,7 @@ def test_an_extensions_sub_issues_join_the_tasks_and_the_conductor_goes_on() -> 
 @pytest.mark.parametrize("made", [True, False])
 def test_the_epics_branch_made_with_the_sub_issues_is_not_made_again(made: bool) -> None:
     created = TaskCreationFacts(created=[CreatedTask(key="a", number=10)], branch_created=made)
-    decision = B.decide(
-        with_plan([spec("a")]), B.dispatched("planning").model_copy(update={"created": created})
-    )
+    decision = B.decide(with_plan([spec("a")]), B.dispatched("planning"), Facts(created=created))
     assert epic(decision).branch == "baton/issue-1"
     assert decision.record is not None and decision.record.work is not None
     assert (decision.record.work.branch, decision.record.work.created) == ("baton/issue-1", True)

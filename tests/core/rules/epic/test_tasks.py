@@ -16,6 +16,7 @@ from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.epic import MergeFacts, TaskLink, TaskOrder
 from baton.core.model.evidence import RedProof, SignedOff, SignOff, TestsRecord
+from baton.core.model.facts import Facts
 from baton.core.model.record import Record
 from baton.workflow.config import Config, settings_from
 
@@ -55,8 +56,8 @@ def result(**fields: Any) -> AgentResult:
 
 
 def test_a_sub_issue_with_a_keyed_order_enters_pending_tied_to_its_epic() -> None:
-    event = B.dispatched("pending").model_copy(update={"order": order(starts=0)})
-    decision = B.decide(None, event)
+    event, facts = B.dispatched("pending"), Facts(order=order(starts=0))
+    decision = B.decide(None, event, facts)
     assert (decision.outcome, decision.state) == (Outcome.transition, "pending")
     assert decision.record is not None and decision.record.task == TaskLink(epic=9, key="api")
 
@@ -73,10 +74,8 @@ def test_a_sub_issue_with_a_keyed_order_enters_pending_tied_to_its_epic() -> Non
 def test_a_pending_task_starts_only_on_a_new_order_while_its_epic_implements(
     starts: int, taken: int, epic_state: str, starts_it: bool
 ) -> None:
-    event = B.dispatched("pending").model_copy(
-        update={"order": order(starts=starts, epic_state=epic_state)}
-    )
-    decision = B.decide(task("pending", starts_taken=taken), event)
+    event, facts = B.dispatched("pending"), Facts(order=order(starts=starts, epic_state=epic_state))
+    decision = B.decide(task("pending", starts_taken=taken), event, facts)
     assert (decision.state == "in_progress") is starts_it
     if starts_it:
         assert decision.agent == "developer"
@@ -94,8 +93,8 @@ def test_a_pending_task_starts_only_on_a_new_order_while_its_epic_implements(
     ],
 )
 def test_the_epics_block_is_applied_and_lifted(state: str, block: bool, to: str) -> None:
-    event = B.dispatched(state).model_copy(update={"order": order(block=block)})
-    decision = B.decide(task(state), event)
+    event, facts = B.dispatched(state), Facts(order=order(block=block))
+    decision = B.decide(task(state), event, facts)
     assert (decision.outcome, decision.state) == (Outcome.transition, to)
     assert 9 in decision.notify
 
@@ -144,8 +143,8 @@ def test_the_merge_commit_names_the_task_and_holds_its_key_as_data() -> None:
 
 def test_a_merge_conflict_fails_the_task_and_says_so() -> None:
     record = task("pending_review", work=B.work(pull_request=None, base=EPIC_BRANCH))
-    event = B.reported("pending_review", result(), merge=MergeFacts(status="conflict"))
-    decision = B.decide(record, event)
+    event = B.reported("pending_review", result())
+    decision = B.decide(record, event, Facts(merge=MergeFacts(status="conflict")))
     assert (decision.outcome, decision.state) == (Outcome.transition, "failed")
     assert decision.message and "could not be merged" in decision.message
     assert decision.notify == (9,)

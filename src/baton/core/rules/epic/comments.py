@@ -123,7 +123,7 @@ def _resume(ctx: Ctx, event: Commented) -> Draft:
         moved,
         Outcome.transition,
         f"{BLOCKED} → {IMPLEMENTING}: resumed by {who}",
-        observations=event.tasks,
+        observations=ctx.facts.tasks,
         extra_message=texts.resumed(probe),
         was=BLOCKED,
     )

@@ -137,7 +137,7 @@ def _completion(
     )
     if work.pull_request is not None or not ctx.policy.work.pull_request:
         return None, record, texts.completed(count, work.pull_request, None)
-    opened = event.opened
+    opened = ctx.facts.opened
     if opened is None:
         plan = PullRequestPlan(
             branch=work.branch,

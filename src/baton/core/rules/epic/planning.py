@@ -100,7 +100,7 @@ def create_plan(ctx: Ctx, event: Event) -> Draft:
     specs = list(epic.pending_plan)
     mode = _mode(epic)
     tasks, to_create = revise(epic, specs, mode=mode)
-    created = event.created
+    created = ctx.facts.created
     if created is None:
         return Draft(
             Outcome.noted,
@@ -149,7 +149,7 @@ def create_plan(ctx: Ctx, event: Event) -> Draft:
         Outcome.transition if ctx.state != IMPLEMENTING else Outcome.noted,
         why,
         plan_message=True,
-        observations=list(event.tasks or []),
+        observations=list(ctx.facts.tasks or []),
         was=ctx.state,
     )
 

@@ -4,7 +4,7 @@
 reopening and closing take the common rules. A report goes to the phase that waits on it
 (`dialogue`, `planning`); a comment to `comments`; a dispatch or tick creates the plan's
 sub-issues (`planning`) or runs the conductor's pass (`passes`) whenever it finds the epic in
-`implementing`, `blocked` or `completing` with its sub-issues read (`event.tasks`).
+`implementing`, `blocked` or `completing` with its sub-issues read (`Facts.tasks`).
 """
 
 from __future__ import annotations
@@ -67,13 +67,13 @@ def _on_wake(ctx: Ctx, event: Dispatched | Tick) -> Draft:
     record = ctx.record
     if epic_of(record).pending_plan and ctx.state in (PLANNING, IMPLEMENTING):
         return create_plan(ctx, event)
-    if ctx.state in CONDUCTING and event.tasks is not None:
+    if ctx.state in CONDUCTING and ctx.facts.tasks is not None:
         return conduct(
             ctx,
             record,
             Outcome.noted,
             "the conductor's pass",
-            observations=event.tasks,
+            observations=ctx.facts.tasks,
             was=ctx.state,
         )
     due = record.dispatch

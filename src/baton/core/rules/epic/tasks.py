@@ -40,9 +40,9 @@ FAILING = frozenset({S.retry_queued, S.failed})
 
 def enter_task(scene: Scene) -> Draft | None:
     """A sub-issue the epic created, on its first run: its record starts in `pending`, tied to
-    its epic by the mark the run read from the bot's issue body (`event.order`)."""
+    its epic by the mark the run read from the bot's issue body (`Facts.order`)."""
     event, workflow = scene.event, scene.workflow
-    order = event.order
+    order = scene.facts.order
     if workflow.role != "task" or order is None or not order.key:
         return None
     record = Record(
@@ -76,7 +76,7 @@ def enter_task(scene: Scene) -> Draft | None:
 
 def on_order(ctx: Ctx) -> Draft | None:
     """The epic's order for this task, on any run that found the task waiting for one."""
-    order = ctx.event.order
+    order = ctx.facts.order
     link = ctx.record.task
     if order is None or link is None or ctx.record.held:
         return None
@@ -197,7 +197,7 @@ def _merge(ctx: Ctx, draft: Draft, record: Record) -> Draft | None:
     work = record.work
     if work is None or not work.commits or not work.base:
         return None
-    facts = ctx.event.merge
+    facts = ctx.facts.merge
     if facts is None:
         key = record.task.key if record.task else ""
         message = texts.merge_message(record.issue, key, work.base)

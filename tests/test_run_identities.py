@@ -1,5 +1,5 @@
-"""Who acts on an issue (`baton.identities`): one run looks each login's permission up at most once,
-however often it decides.
+"""Who acts on an issue, as one run looks it up (`decide` asks, `issue/fulfil.py` answers): each
+login's permission at most once, however often the run decides.
 
 A run decides again after a missed comment turned out not to matter, and after another run
 changed the record first; the in-memory GitHub counts the `permission` calls (`calls`), and a
@@ -15,10 +15,12 @@ import pytest
 from baton import webhooks
 from baton.core.model.decision import Outcome
 from baton.core.model.events import Commented, LaterCommit, Lineage, Reviewed, commented
+from baton.core.model.facts import NO_FACTS, Asks, Facts
 from baton.core.model.issue_facts import Actor, IssueInfo
 from baton.core.model.record import Record
-from baton.identities import Identities, needs_permission, with_identity
-from baton.issue.load import Loaded
+from baton.core.rules.asking import asks_of
+from baton.core.rules.needs import needs_permission
+from baton.issue.fulfil import Asked, fulfil
 from baton.run import handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
@@ -86,10 +88,13 @@ def test_a_reopen_the_config_allows_anyway_looks_nobody_up(gh):
     assert gh.calls["permission"] == before, "neither the author's reopen nor a close turns on it"
 
 
-def approved_on_top(reviewer: str, *authors: Actor | None, total: int | None = None) -> Reviewed:
-    """`reviewer` approves the last of the commits by `authors` on top of Baton's last."""
+def approved_on_top(
+    reviewer: str, *authors: Actor | None, total: int | None = None
+) -> tuple[Reviewed, Lineage]:
+    """`reviewer` approves the last of the commits by `authors` on top of Baton's last; and the
+    commits as the run read them."""
     commits = tuple(LaterCommit(oid=f"{i:040x}", author=a) for i, a in enumerate(authors, 1))
-    return Reviewed(
+    event = Reviewed(
         id="review:9",
         issue=IssueInfo(number=ISSUE),
         actor=Actor(login=reviewer),
@@ -98,10 +103,9 @@ def approved_on_top(reviewer: str, *authors: Actor | None, total: int | None = N
         review_id=9,
         verdict="approved",
         commit=commits[-1].oid,
-        lineage=Lineage(
-            base="c" * 40, commits=commits, total=len(commits) if total is None else total
-        ),
     )
+    total = len(commits) if total is None else total
+    return event, Lineage(base="c" * 40, commits=commits, total=total)
 
 
 def human(login: str) -> Actor:
@@ -159,15 +163,19 @@ def test_the_authors_after_batons_last_are_looked_up_only_as_far_as_the_rule_rea
         return permission(login)
 
     gh.permission = counted  # type: ignore[method-assign]
-    event = approved_on_top(reviewer, *authors, total=total)
+    event, lineage = approved_on_top(reviewer, *authors, total=total)
 
-    found = with_identity(event, Loaded(record=None), gh, settings, Identities())
+    facts = Facts(lineage=lineage)
+    for _ in range(10):  # the run's loop: decide asks, the fulfilment answers
+        asks = asks_of(None, event, settings.workflow, settings.policy, facts)
+        if asks is None:
+            break
+        facts = fulfil(asks, facts, Asked(None, event.issue, event.at), gh, settings, [])
 
-    assert isinstance(found, Reviewed) and found.lineage is not None
+    found = facts.lineage_of("c" * 40)
+    assert found is not None
     assert asked == looked_up
-    assert [c.author.permission if c.author else None for c in found.lineage.commits] == (
-        permissions
-    )
+    assert [c.author.permission if c.author else None for c in found.commits] == permissions
 
 
 def _reply(login: str, body: str = "Use commas.") -> Commented:
@@ -207,16 +215,21 @@ def test_a_reply_in_a_waiting_state_looks_up_only_one_the_config_does_not_let_an
 ) -> None:
     settings = configured(answerers=answerers) if answerers else configured()
     record = Record(workflow=settings.workflow.name, issue=ISSUE, state=state, entered_at=T)
-    assert needs_permission(_reply(login), Loaded(record=record), settings) is looked_up
+    asked = needs_permission(_reply(login), record, settings.workflow, settings.policy)
+    assert asked is looked_up
+    known = Facts(permissions={login: "read"}, teams={login: ()})
+    assert not needs_permission(_reply(login), record, settings.workflow, settings.policy, known)
 
 
 def test_the_repository_owner_counts_as_admin_without_a_call(gh, settings):
-    identities = Identities()
     before = gh.calls["permission"]
+    asked = Asked(None, IssueInfo(number=ISSUE), T)
 
-    owner = identities.of(Actor(login="olga", association="OWNER"), gh, settings)
-    member = identities.of(Actor(login="maria", association="MEMBER"), gh, settings)
+    owner = Actor(login="olga", association="OWNER")
+    member = Actor(login="maria", association="MEMBER")
+    facts = fulfil(Asks(actor=owner), NO_FACTS, asked, gh, settings, [])
+    facts = fulfil(Asks(actor=member), facts, asked, gh, settings, [])
 
-    assert owner.permission == "admin"
-    assert member.permission == "maintain"
+    assert facts.actor(owner).permission == "admin"
+    assert facts.actor(member).permission == "maintain"
     assert gh.calls["permission"] - before == 1, "only the member is asked for"
