@@ -162,8 +162,8 @@ def first(state: str, **changes: Any) -> Record:
 
 
 def test_a_tests_first_task_s_start_goes_to_its_tester_first() -> None:
-    event = F.dispatched("pending").model_copy(update={"order": order(starts=1)})
-    decision = F.decide(first("pending"), event)
+    event, ordered = F.dispatched("pending"), Facts(order=order(starts=1))
+    decision = F.decide(first("pending"), event, ordered)
     assert (decision.state, decision.agent) == ("writing_tests", "tester")
     assert decision.reason == "pending → writing_tests: selected by the epic's conductor"
     assert decision.record is not None and decision.record.work is not None
@@ -175,8 +175,8 @@ def test_a_tests_first_task_restarted_after_its_sign_off_resumes_with_its_code()
     now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     proof = RedProof(commit="b" * 40, sets=SignedOff(fail_to_pass=("t::a",)), at=now)
     tests = TestsRecord(signed=SignOff(proof=proof, by="maria", at=now))
-    event = F.dispatched("pending").model_copy(update={"order": order(starts=2)})
-    decision = F.decide(first("pending", tests=tests), event)
+    event, ordered = F.dispatched("pending"), Facts(order=order(starts=2))
+    decision = F.decide(first("pending", tests=tests), event, ordered)
     assert (decision.state, decision.agent) == ("in_progress", "developer")
 
 
