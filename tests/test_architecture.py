@@ -665,3 +665,39 @@ def test_events_carry_only_what_github_sent() -> None:
     assert {"lineage", "review_notes", "failing_checks", "permissions", "teams", "changeset"} <= (
         set(Facts.model_fields)
     )
+
+
+# Names that once meant two things each (`finish`: the step that makes a Decision and the
+# Action's exit; `entry`: an issue entering the workflow and the process's entry point;
+# `conduct`: the conductor's pass and the epic's draft around it; `plan`: a task graph, the
+# writes of a decision and `baton init`'s files). Each now names one module or function.
+ONE_MEANING = ("finish", "entry", "conduct", "plan", "conclude", "admit", "conductor_pass")
+
+
+def _definers(base: Path, name: str) -> list[str]:
+    """The modules of `base` that are called `name` or define a top-level `name`."""
+    found = []
+    for path in sorted(base.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = any(
+            isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name
+            for node in tree.body
+        )
+        if defined or path.stem == name:
+            found.append(path.relative_to(base).as_posix())
+    return found
+
+
+@pytest.mark.parametrize("name", ONE_MEANING)
+def test_a_name_that_meant_two_things_names_one(name: str) -> None:
+    assert len(_definers(ROOT / "src" / "baton", name)) <= 1, _definers(
+        ROOT / "src" / "baton", name
+    )
+
+
+def test_a_name_defined_in_two_modules_is_found(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "plan.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("def plan():\n    pass\n\ndef other():\n    def plan(): ...\n")
+    (tmp_path / "c.py").write_text("class plan: ...\n")
+    assert _definers(tmp_path, "plan") == ["a/plan.py", "b.py", "c.py"]

@@ -215,10 +215,10 @@ def run() -> None:
 @cli.command()
 def sweep() -> None:
     """The scheduled run: timeouts, repairs and silent agents, within a budget of calls."""
-    from baton.action.commands import finish, sweep_command
+    from baton.action.commands import sweep_command, wrap_up
 
     env = _env()
-    sys.exit(finish(env, sweep_command(env), click.echo))
+    sys.exit(wrap_up(env, sweep_command(env), click.echo))
 
 
 @cli.command()
@@ -236,7 +236,7 @@ def context(issue: int, fmt: str, output: str | None, state: str | None, handove
     """What the agent due on ISSUE needs: the task, the issue, human replies, feedback."""
     import os
 
-    from baton.action.commands import context_command, finish
+    from baton.action.commands import context_command, wrap_up
     from baton.action.outputs import context_for_stdout
 
     env = _env()
@@ -248,7 +248,7 @@ def context(issue: int, fmt: str, output: str | None, state: str | None, handove
             Path(output).write_text(text, encoding="utf-8")
         else:
             click.echo(context_for_stdout(text, sys.stdout, os.environ), nl=False)
-    sys.exit(finish(env, outcome, lambda line: click.echo(line, err=True)))
+    sys.exit(wrap_up(env, outcome, lambda line: click.echo(line, err=True)))
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from baton.adopt.doctor import diagnose
 from baton.adopt.findings import report
-from baton.adopt.init import plan
+from baton.adopt.init import setup_for
 from baton.github.setup import GitHubRepositorySetup
 from fakes.http_github import FakeGitHub
 
@@ -18,7 +18,7 @@ RELEASE = "0123456789abcdef0123456789abcdef01234567"  # a release commit to pin
 
 def set_up(fake: FakeGitHub, agent: str = "claude") -> dict[str, str]:
     """Do all `baton init` tells a maintainer to do; returns the files it committed."""
-    files = plan(agent, RELEASE).files
+    files = setup_for(agent, RELEASE).files
     fake.push("main", files, "Add Baton")
     from baton.adopt.agents import AGENTS
 

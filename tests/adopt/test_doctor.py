@@ -9,7 +9,7 @@ import pytest
 
 from adopt.conftest import RELEASE, doctor_report, set_up
 from baton.adopt.doctor import diagnose
-from baton.adopt.init import plan
+from baton.adopt.init import setup_for
 from baton.errors import TrackerError
 from baton.github.setup import GitHubRepositorySetup
 from fakes.http_github import FakeGitHub
@@ -173,7 +173,7 @@ def test_a_workflow_file_the_config_names_is_read_from_the_repository(ready: Fak
 
 def test_a_caller_naming_no_ready_profile_is_an_error(ready: FakeGitHub) -> None:
     caller = ".github/workflows/baton.yml"
-    written = plan("claude", RELEASE).files[caller]
+    written = setup_for("claude", RELEASE).files[caller]
     ready.push("main", {caller: written.replace("agent: claude-code", "agent: claude")})
     assert doctor_report(ready)[:2] == [
         f"error: {caller}: the input `agent` is 'claude', which is no ready profile "

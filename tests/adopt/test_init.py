@@ -20,9 +20,9 @@ from baton.adopt.init import (
     check_root,
     installed_commit,
     next_steps,
-    plan,
     release_commit,
     release_record,
+    setup_for,
     write,
 )
 from baton.errors import SetupRefused
@@ -43,7 +43,7 @@ def _code(text: str) -> list[str]:
 
 
 def test_claudes_caller_is_the_source_pinned_with_a_header_for_where_it_is() -> None:
-    written = plan("claude", RELEASE).files[CALLER]
+    written = setup_for("claude", RELEASE).files[CALLER]
     source = caller_source()
     changed = [(a, b) for a, b in zip(_code(source), _code(written), strict=True) if a != b]
     assert changed == [
@@ -72,7 +72,7 @@ def test_the_caller_names_the_ready_profile_the_suite_runs_and_fits_in_40_lines(
 
 
 def test_a_tag_given_is_written_with_a_step_to_pin_its_sha() -> None:
-    setup = plan("claude", "v0.1.0")
+    setup = setup_for("claude", "v0.1.0")
     assert (setup.ref, setup.pinned) == ("v0.1.0", False)
     job = yaml.safe_load(setup.files[CALLER])["jobs"]["baton"]
     assert job["uses"].endswith("baton-issues.yml@v0.1.0")
@@ -92,7 +92,7 @@ def test_a_tag_given_is_written_with_a_step_to_pin_its_sha() -> None:
 )
 def test_a_local_install_without_ref_refuses_saying_what_to_pass(direct_url: str | None) -> None:
     with pytest.raises(SetupRefused) as raised:
-        plan("codex", None, direct_url=direct_url, again="baton init --agent codex")
+        setup_for("codex", None, direct_url=direct_url, again="baton init --agent codex")
     assert str(raised.value) == (
         f"this Baton ({__version__}) is not a release build and was not installed from a "
         "commit, so it knows no Baton commit to pin: run `baton init --agent codex --ref SHA` "
@@ -106,12 +106,12 @@ def _record(**fields: str) -> str:
 
 
 def test_a_release_build_pins_the_release_commit_it_recorded() -> None:
-    setup = plan("claude", None, release=_record())
+    setup = setup_for("claude", None, release=_record())
     assert (setup.ref, setup.pinned) == (RELEASE, True)
     job = yaml.safe_load(setup.files[CALLER])["jobs"]["baton"]
     assert job["uses"] == f"{BATON_REPOSITORY}/.github/workflows/baton-issues.yml@{RELEASE}"
     assert f"@{RELEASE} # v{__version__}\n" in setup.files[CALLER]
-    assert plan("claude", "f" * 40, release=_record()).ref == "f" * 40  # --ref wins
+    assert setup_for("claude", "f" * 40, release=_record()).ref == "f" * 40  # --ref wins
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ def test_a_release_build_pins_the_release_commit_it_recorded() -> None:
 def test_a_release_record_that_is_not_this_builds_is_no_release(record: str) -> None:
     assert release_commit(record) is None
     with pytest.raises(SetupRefused, match="is not a release build"):
-        plan("claude", None, release=record)
+        setup_for("claude", None, release=record)
 
 
 def test_an_installed_package_has_no_release_record_outside_a_release_build() -> None:
@@ -137,7 +137,7 @@ def test_an_installed_package_has_no_release_record_outside_a_release_build() ->
 
 @pytest.mark.parametrize("agent", ["codex", "gemini"])
 def test_another_agent_gets_its_profile_and_its_keys_secret(agent: str) -> None:
-    text = plan(agent, RELEASE).files[CALLER]
+    text = setup_for(agent, RELEASE).files[CALLER]
     job = yaml.safe_load(text)["jobs"]["baton"]
     setup = AGENTS[agent]
     assert job["with"] == {"agent": setup.profile}
@@ -150,7 +150,7 @@ def test_another_agent_gets_its_profile_and_its_keys_secret(agent: str) -> None:
 
 
 def test_the_starter_config_is_one_batons_loader_accepts() -> None:
-    text = plan("claude", RELEASE).files[".github/baton.yml"]
+    text = setup_for("claude", RELEASE).files[".github/baton.yml"]
     settings = parse_config(text, source=".github/baton.yml")
     assert (settings.workflow.name, settings.policy.trigger_label) == ("issue-lifecycle", "baton")
 
@@ -165,17 +165,17 @@ def test_init_refuses_to_overwrite_the_caller_and_writes_nothing(tmp_path: Path)
     (root / ".github" / "workflows").mkdir(parents=True)
     (root / CALLER).write_text("mine\n", encoding="utf-8")
     with pytest.raises(SetupRefused, match=r"^\.github/workflows/baton\.yml exists; pass --force"):
-        write(root, plan("claude", RELEASE), force=False)
+        write(root, setup_for("claude", RELEASE), force=False)
     assert (root / CALLER).read_text(encoding="utf-8") == "mine\n"
     assert not (root / ".github" / "baton.yml").exists()
 
 
 def test_force_switches_the_agent_and_keeps_a_customised_config(tmp_path: Path) -> None:
     root = _repository(tmp_path)
-    assert write(root, plan("claude", RELEASE), force=False) == [CALLER, ".github/baton.yml"]
+    assert write(root, setup_for("claude", RELEASE), force=False) == [CALLER, ".github/baton.yml"]
     mine = "workflow: approval-gate\n"
     (root / ".github" / "baton.yml").write_text(mine, encoding="utf-8")
-    assert write(root, plan("codex", RELEASE), force=True) == [CALLER]
+    assert write(root, setup_for("codex", RELEASE), force=True) == [CALLER]
     assert yaml.safe_load((root / CALLER).read_text())["jobs"]["baton"]["with"] == {
         "agent": "codex"
     }
@@ -186,14 +186,14 @@ def test_a_config_there_already_is_kept_and_the_caller_written(tmp_path: Path) -
     root = _repository(tmp_path)
     (root / ".github").mkdir()
     (root / ".github" / "baton.yml").write_text("mine\n", encoding="utf-8")
-    assert write(root, plan("claude", RELEASE), force=False) == [CALLER]
+    assert write(root, setup_for("claude", RELEASE), force=False) == [CALLER]
     assert (root / ".github" / "baton.yml").read_text(encoding="utf-8") == "mine\n"
 
 
 def test_init_refuses_a_folder_that_does_not_exist(tmp_path: Path) -> None:
     _repository(tmp_path)
     with pytest.raises(SetupRefused) as raised:
-        write(tmp_path / "elsewhere", plan("claude", RELEASE), force=False)
+        write(tmp_path / "elsewhere", setup_for("claude", RELEASE), force=False)
     assert str(raised.value) == (
         f"--dir {tmp_path / 'elsewhere'}: no such folder; give the repository's checkout"
     )
@@ -202,7 +202,7 @@ def test_init_refuses_a_folder_that_does_not_exist(tmp_path: Path) -> None:
 
 def test_init_refuses_a_folder_outside_any_git_repository(tmp_path: Path) -> None:
     with pytest.raises(SetupRefused) as raised:
-        write(tmp_path, plan("claude", RELEASE), force=False)
+        write(tmp_path, setup_for("claude", RELEASE), force=False)
     assert str(raised.value) == (
         f"{tmp_path.resolve()} is not in a git repository: run baton init in your "
         "repository's checkout (or pass --dir it)"
@@ -227,12 +227,12 @@ def test_a_folder_inside_a_repository_or_a_worktree_is_accepted(tmp_path: Path) 
 )
 def test_bad_options_are_one_line_errors(agent: str, ref: str | None, message: str) -> None:
     with pytest.raises(SetupRefused) as raised:
-        plan(agent, ref)
+        setup_for(agent, ref)
     assert str(raised.value) == message
 
 
 def test_the_next_steps_name_the_secrets_and_the_setting() -> None:
-    assert next_steps("codex", plan("codex", RELEASE)) == [
+    assert next_steps("codex", setup_for("codex", RELEASE)) == [
         "Next:",
         "  1. Add the secrets (GitHub shows their names, never their values):",
         "       openssl rand -hex 32 | gh secret set BATON_RECORD_SECRET",
@@ -290,14 +290,16 @@ def test_init_pins_the_installed_commit_unless_a_ref_is_given() -> None:
         '{"url": "https://github.com/a-fork/baton", '
         f'"vcs_info": {{"vcs": "git", "commit_id": "{RELEASE}"}}}}'
     )
-    setup = plan("claude", None, direct_url=record)
+    setup = setup_for("claude", None, direct_url=record)
     job = yaml.safe_load(setup.files[CALLER])["jobs"]["baton"]
     assert (job["uses"], setup.pinned) == (
         f"a-fork/baton/.github/workflows/baton-issues.yml@{RELEASE}",
         True,
     )
     other = "f" * 40
-    job = yaml.safe_load(plan("claude", other, direct_url=record).files[CALLER])["jobs"]["baton"]
+    job = yaml.safe_load(setup_for("claude", other, direct_url=record).files[CALLER])["jobs"][
+        "baton"
+    ]
     assert job["uses"] == f"{BATON_REPOSITORY}/.github/workflows/baton-issues.yml@{other}"
 
 

@@ -10,7 +10,7 @@ import pytest
 from baton.errors import TrackerError
 from baton.github.tracker import LabelChange, Writes
 from baton.issue import record_comment
-from baton.issue.apply import label_specs, plan
+from baton.issue.apply import label_specs, writes_for
 from baton.issue.load import Loaded
 from baton.run import handle
 from baton.sim.memory_github import MemoryGitHub
@@ -111,14 +111,16 @@ def test_a_message_with_the_same_revision_and_words_for_another_event_is_posted(
     decision = handle(job.event_at(gh.now), gh, settings, dry_run=True).decision
     assert decision.record is not None and decision.message
     loaded = Loaded(record=record_of(gh), comment_id=1)
-    body = plan(decision, loaded, gh.issue(ISSUE), settings.workflow, settings.policy).message
+    body = writes_for(decision, loaded, gh.issue(ISSUE), settings.workflow, settings.policy).message
     assert body is not None
     revision, event = record_comment.mark_of(body) or (0, None)
     assert (revision, event) == (decision.record.revision, decision.event_id)
 
     def planned(*posted: tuple[int, str | None, str]) -> str | None:
         seen = Loaded(record=loaded.record, comment_id=1, posted=frozenset(posted))
-        return plan(decision, seen, gh.issue(ISSUE), settings.workflow, settings.policy).message
+        return writes_for(
+            decision, seen, gh.issue(ISSUE), settings.workflow, settings.policy
+        ).message
 
     words = decision.message
     assert planned((revision, "other", "Other words.")) == body
@@ -141,7 +143,7 @@ def test_labels_already_showing_the_state_moved_to_are_not_drift() -> None:
     """An earlier attempt wrote the labels of the move and not its record: on the re-run the
     new label is the move arriving early. An unknown label beside it is still reported, and
     no 'missing' note is made up for the old one."""
-    from baton.core.rules.finish import _drift
+    from baton.core.rules.conclude import _drift
     from baton.workflow.config import load_config
 
     settings = load_config(None)

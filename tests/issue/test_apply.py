@@ -12,7 +12,7 @@ from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import HistoryEntry, Outbox, Record
 from baton.errors import TrackerError
 from baton.issue import record_comment
-from baton.issue.apply import Applied, apply, label_specs, plan, post_check
+from baton.issue.apply import Applied, apply, label_specs, post_check, writes_for
 from baton.issue.load import Loaded
 from baton.sim.memory_github import MemoryGitHub
 from baton.workflow.config import Policy
@@ -82,7 +82,7 @@ def test_a_long_description_is_cut_to_githubs_hundred_characters() -> None:
 def test_a_move_writes_the_record_the_label_difference_and_the_marked_message() -> None:
     before = _record("received", 1)
     loaded = Loaded(record=before, comment_id=99, duplicates=(5, 6))
-    writes = plan(
+    writes = writes_for(
         _moved(reaction=Reaction(comment_id=42, content="+1")),
         loaded,
         _issue("bug", "status:analyzing-requirements"),
@@ -109,7 +109,9 @@ def test_a_message_an_earlier_attempt_posted_is_not_posted_again() -> None:
     posted = frozenset({(2, "c-42", "Moving on.")})
     loaded = Loaded(record=_record("received", 1), comment_id=99, posted=posted)
     assert record_comment.mark_of(mark) == (2, "c-42")
-    writes = plan(_moved(), loaded, _issue("status:received"), WORKFLOW, POLICY, written_at=AT)
+    writes = writes_for(
+        _moved(), loaded, _issue("status:received"), WORKFLOW, POLICY, written_at=AT
+    )
     assert writes.message is None
     assert writes.record is not None
 
@@ -119,7 +121,9 @@ def test_a_lost_message_is_reposted_first_with_a_note() -> None:
     loaded = Loaded(
         record=_record("received", 1, outbox=lost), comment_id=99, lost_message=lost.text
     )
-    writes = plan(_moved(), loaded, _issue("status:received"), WORKFLOW, POLICY, written_at=AT)
+    writes = writes_for(
+        _moved(), loaded, _issue("status:received"), WORKFLOW, POLICY, written_at=AT
+    )
     assert writes.repost == (
         f"{record_comment.message_mark(1)}\nWhat should the parser accept?"
         "\n\n<sub>Re-posted: the run that wrote this could not post it.</sub>"
@@ -128,7 +132,7 @@ def test_a_lost_message_is_reposted_first_with_a_note() -> None:
 
 def test_a_decision_without_record_or_labels_writes_neither() -> None:
     decision = Decision(outcome=Outcome.ignored, issue=7, reason="nothing to do")
-    writes = plan(decision, Loaded(record=None), _issue(), WORKFLOW, POLICY)
+    writes = writes_for(decision, Loaded(record=None), _issue(), WORKFLOW, POLICY)
     assert (writes.record, writes.record_comment, writes.labels, writes.message) == (
         None,
         None,

@@ -100,7 +100,7 @@ def agent(
     import os
 
     from baton.action.agent_choice import agent_setup, choose_agent
-    from baton.action.commands import CommandResult, agent_handoff, finish
+    from baton.action.commands import CommandResult, agent_handoff, wrap_up
     from baton.agents.handoff import reexec
     from baton.errors import AgentSetupError
 
@@ -132,7 +132,7 @@ def agent(
     except AgentSetupError as exc:
         _agent_setup_error(result_file, str(exc))
     if isinstance(handoff, CommandResult):  # the briefing could not be fetched
-        sys.exit(finish(env, handoff, lambda line: click.echo(line, err=True)))
+        sys.exit(wrap_up(env, handoff, lambda line: click.echo(line, err=True)))
     reexec(handoff, os.environ)
 
 

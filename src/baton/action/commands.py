@@ -1,7 +1,7 @@
 """The Action's commands: `run`, `report`, `sweep` and `context`, from environment to exit status,
 and what `baton agent` prepares before it hands the agent over (`agent_handoff`).
 
-Each command ends in one place, `finish`: outputs to `$GITHUB_OUTPUT`, a job summary, a log
+Each command ends in one place, `wrap_up`: outputs to `$GITHUB_OUTPUT`, a job summary, a log
 line with the reason (every no-op says why), and the exit status of the contract. PyGithub is
 imported only once a run knows it must call GitHub, so ignoring an event costs no API call
 and little time.
@@ -425,7 +425,7 @@ def agent_handoff(
     )
 
 
-def finish(env: ActionEnv, outcome: CommandResult, echo: Any) -> int:
+def wrap_up(env: ActionEnv, outcome: CommandResult, echo: Any) -> int:
     """The one exit path: outputs, job summary, log and annotation."""
     try:
         if outcome.outputs:

@@ -50,10 +50,10 @@ def action_env(say: Callable[[str], None]) -> ActionEnv:
 def run(say: Callable[[str], None] = echo, *, triaged: bool = False) -> int:
     """Act on the GitHub event of this job; the exit status of the contract. `triaged`: the
     fast path already triaged the payload and found it may matter."""
-    from baton.action.commands import finish, run_event
+    from baton.action.commands import run_event, wrap_up
 
     env = action_env(say)
-    return finish(env, run_event(env, triaged=triaged), say)
+    return wrap_up(env, run_event(env, triaged=triaged), say)
 
 
 def main(*, triaged: bool = False) -> NoReturn:

@@ -60,7 +60,7 @@ def report(
     handover: str,
 ) -> None:
     """Apply an agent's result (and commit its changeset) and start the next agent's run."""
-    from baton.action.commands import finish, report_command
+    from baton.action.commands import report_command, wrap_up
 
     env = entry.action_env(click.echo)
     outcome = report_command(
@@ -73,4 +73,4 @@ def report(
         evidence_path=evidence_path or result_path.with_name(EVIDENCE_FILE),
         handover=handover or "",
     )
-    sys.exit(finish(env, outcome, click.echo))
+    sys.exit(wrap_up(env, outcome, click.echo))

@@ -52,8 +52,8 @@ def init(agent: str, ref: str | None, root: str, force: bool) -> None:
         check_root,
         direct_url_record,
         next_steps,
-        plan,
         release_record,
+        setup_for,
         write,
     )
 
@@ -62,7 +62,7 @@ def init(agent: str, ref: str | None, root: str, force: bool) -> None:
     again += ["--force"] if force else []
     try:
         check_root(Path(root))
-        setup = plan(
+        setup = setup_for(
             agent,
             ref,
             direct_url=direct_url_record(),

@@ -166,7 +166,7 @@ def release_record() -> str | None:
         return None
 
 
-def plan(
+def setup_for(
     agent: str,
     ref: str | None,
     *,

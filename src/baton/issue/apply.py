@@ -7,7 +7,7 @@
 4. duplicate record comments left by racing runs are removed (the oldest is kept);
 5. the decision's check run (`post_check`), once the record that settled it is written: its
    failure is said, never raised, so the transition stands.
-`plan` turns a Decision into the `Writes` of 0-4; the Tracker carries them out in one call
+`writes_for` turns a Decision into the `Writes` of 0-4; the Tracker carries them out in one call
 (GraphQL) or one per step. Dispatching the next agent is the caller's step, after all of these.
 """
 
@@ -63,7 +63,7 @@ def apply(
     *,
     secret: str | None = None,
 ) -> Applied:
-    writes = plan(
+    writes = writes_for(
         decision, loaded, issue, workflow, policy, secret=secret, written_at=tracker.clock()
     )
     written = tracker.write(writes)
@@ -88,7 +88,7 @@ def post_check(decision: Decision, applied: Applied, tracker: Checks) -> None:
     applied.steps.append(f"posted {where} ({check.conclusion})")
 
 
-def plan(
+def writes_for(
     decision: Decision,
     loaded: Loaded,
     issue: IssueInfo,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from baton.adopt.checks.caller import check_caller, missing, unparsed
-from baton.adopt.init import plan
+from baton.adopt.init import setup_for
 
 RELEASE = "0123456789abcdef0123456789abcdef01234567"
 PATH = ".github/workflows/baton.yml"
-CALLER = plan("claude", RELEASE).files[PATH]
+CALLER = setup_for("claude", RELEASE).files[PATH]
 PERMISSIONS = (
     "  fix: give the job `permissions: {contents: write, issues: write, pull-requests: write, "
     "actions: write, checks: write}`"

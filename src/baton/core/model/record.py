@@ -100,7 +100,7 @@ class Dispatch(BaseModel):
         """This attempt's identity, carried by its dispatch and required by its agent job and
         its report. Derived, so deciding stays pure and the record needs no new field: the
         agent, the state, the attempt and when it was made due. Not `by` and `run`, which a
-        run naming the same attempt again rewrites (`finish`): that is still this attempt.
+        run naming the same attempt again rewrites (`conclude`): that is still this attempt.
         A new attempt, a new state or a new visit is made due at another time, so it differs.
         Not a secret (anyone reading the record can compute it): it tells attempts apart,
         it authorises nothing; 64 bits, so two attempts of one issue never share one."""

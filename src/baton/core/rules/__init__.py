@@ -6,7 +6,7 @@ carries out. This package imports nothing itself, so the fast path's `triage` an
 (and the `core.model.commands` they read a comment with) load no pydantic. Each group of rules
 has a module, in the order a reader meets them:
 
-* `entry`: a trigger label or a status label from a maintainer, or an opened issue when the
+* `admission`: a trigger label or a status label from a maintainer, or an opened issue when the
   config enters every issue;
 * `reports`: a proposed next state applies only if the table allows it, otherwise the PM rules
   pick; failures climb the retry ladder (the same agent with feedback, then a fresh context,
@@ -22,7 +22,7 @@ has a module, in the order a reader meets them:
 * `work_product`: the branch made on entering a state that changes code, the pull request
   marked ready and its description kept current, and the move into the ready state refused
   when GitHub would not open it;
-* `finish`: labels that disagree with the record are repaired, and the repair is reported;
+* `conclude`: labels that disagree with the record are repaired, and the repair is reported;
   every rule's draft becomes a `Decision` there, its work product projected like its labels;
 * `route`: `decide` itself, which sends each event to the rule for its kind;
 * `spending`, `budget`: what agents spent, and a budget that holds the next agent;

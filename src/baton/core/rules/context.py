@@ -57,7 +57,7 @@ class Ctx(Scene):
 
 @dataclass(frozen=True)
 class Draft:
-    """What a rule decided, before `finish` adds the label projection, drift repairs and the
+    """What a rule decided, before `conclude` adds the label projection, drift repairs and the
     record's revision: the draft of a `Decision`."""
 
     outcome: Outcome

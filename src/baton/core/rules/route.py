@@ -19,12 +19,12 @@ from baton.core.model.events import (
 )
 from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.record import Record
+from baton.core.rules.admission import admit
 from baton.core.rules.asking import asking, asks_of
+from baton.core.rules.conclude import conclude
 from baton.core.rules.context import Ctx, Draft, Scene, rerun_agent
-from baton.core.rules.entry import enter
 from baton.core.rules.epic import route as epics
 from baton.core.rules.epic import tasks
-from baton.core.rules.finish import finish
 from baton.core.rules.humans import on_comment
 from baton.core.rules.lifecycle import on_dispatch, on_issue, on_tick
 from baton.core.rules.pull_requests import on_checks, on_closed, on_review
@@ -62,21 +62,21 @@ def decide(
             )
             ordered = tasks.on_order(ctx)
             if ordered is not None:
-                return finish(ctx, within_repo_breaker(ctx, tasks.after(ctx, ordered)))
-            return finish(scene, entered)
-        return finish(scene, within_repo_breaker(scene, enter(scene)))
+                return conclude(ctx, within_repo_breaker(ctx, tasks.after(ctx, ordered)))
+            return conclude(scene, entered)
+        return conclude(scene, within_repo_breaker(scene, admit(scene)))
     if record.state not in workflow.states:
         raise StateNotInWorkflow(
             f"record state {record.state!r} is not in workflow {workflow.name!r}"
         )
     ctx = Ctx(event=event, workflow=workflow, policy=policy, record=record, facts=facts)
     if event.id and record.has_processed(event.id) and not isinstance(event, Dispatched):
-        return finish(ctx, _already_applied(ctx))
+        return conclude(ctx, _already_applied(ctx))
     draft = settle(ctx, _by_role(ctx))
     if workflow.role == "task":
         draft = tasks.after(ctx, draft)
     draft = within_budget(ctx, with_failing(ctx, with_spend(ctx, draft)))
-    return finish(ctx, within_repo_breaker(ctx, draft))
+    return conclude(ctx, within_repo_breaker(ctx, draft))
 
 
 def _by_role(ctx: Ctx) -> Draft:

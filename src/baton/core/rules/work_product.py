@@ -1,6 +1,6 @@
 """The issue's branch and pull request as a projection of the record, as its labels are.
 
-`finish` asks these for every decision, whatever the rule: the branch is made when the issue
+`conclude` asks these for every decision, whatever the rule: the branch is made when the issue
 first enters a state that changes code, the pull request is marked ready when the issue enters
 the workflow's `pull_request.ready` state, and its description follows the record's commits.
 `settle` refuses one move: into the ready state when the work has commits but GitHub would not

@@ -5,8 +5,8 @@ budgets. Pure rules over plain data, like the rest of `core`; `run.py` reads and
 * `route`: the epic's rules for `decide` enter here (`on_epic`), by event kind;
 * `phases`: the epic's phases and its memory in the record, shared by the rules below;
 * `dialogue`: the discovery dialogue with turn limits, and the specification's approval;
-* `planning`: the planning agent's plan checked (`plan`), then created as sub-issues;
-* `plan`: a planning agent's tasks validated as a dependency graph (cycles named);
+* `planning`: the planning agent's plan checked (`task_graph`), then created as sub-issues;
+* `task_graph`: a planning agent's tasks validated as a dependency graph (cycles named);
 * `comments`: the epic's commands and replies in each phase (`commands` parses them);
 * `passes`: the conductor's pass applied to the record, the breaker, the budget, completion;
 * `conductor`: which tasks start, which wait, which are blocked, in which slots;

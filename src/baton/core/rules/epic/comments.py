@@ -15,7 +15,7 @@ from baton.core.rules.authority import is_member, may_answer
 from baton.core.rules.context import Ctx, Draft, dispatch, move, seen
 from baton.core.rules.epic.breaker import half_open
 from baton.core.rules.epic.dialogue import discovery_comment
-from baton.core.rules.epic.passes import conduct
+from baton.core.rules.epic.passes import conductor_pass
 from baton.core.rules.epic.phases import (
     BLOCKED,
     COMPLETING,
@@ -118,7 +118,7 @@ def _resume(ctx: Ctx, event: Commented) -> Draft:
         epic,
     )
     probe = breaker.state == "half_open"
-    return conduct(
+    return conductor_pass(
         replace(ctx, record=moved),
         moved,
         Outcome.transition,

@@ -27,7 +27,7 @@ from baton.core.model.epic import (
     TaskStatus,
 )
 from baton.core.rules.epic import breaker as breakers
-from baton.core.rules.epic.plan import topological
+from baton.core.rules.epic.task_graph import topological
 from baton.workflow.config import EpicSettings
 
 _BAD = frozenset({TaskStatus.failed, TaskStatus.blocked})

@@ -27,7 +27,7 @@ from baton.core.text import epic_plan as render
 from baton.core.text.work import pull_request_title
 
 
-def conduct(
+def conductor_pass(
     ctx: Ctx,
     record: Record,
     outcome: Outcome,

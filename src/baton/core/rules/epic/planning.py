@@ -1,4 +1,4 @@
-"""The plan: a planning agent's tasks validated (`plan`, GitHub's sub-issue limit), kept in
+"""The plan: a planning agent's tasks validated (`task_graph`, GitHub's sub-issue limit), kept in
 the record, then created as sub-issues (GitHub first) and handed to the conductor."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from baton.core.model.events import AgentReported, Event
 from baton.core.model.record import clip
 from baton.core.model.work import Work, branch_name
 from baton.core.rules.context import Ctx, Draft, move, retry, seen
-from baton.core.rules.epic.passes import conduct
+from baton.core.rules.epic.passes import conductor_pass
 from baton.core.rules.epic.phases import (
     DISCOVERY,
     IMPLEMENTING,
@@ -22,7 +22,7 @@ from baton.core.rules.epic.phases import (
     epic_of,
     with_epic,
 )
-from baton.core.rules.epic.plan import kept_keys, revise, validate_plan
+from baton.core.rules.epic.task_graph import kept_keys, revise, validate_plan
 from baton.core.text import epic as texts
 from baton.core.text import markdown, task_marker
 from baton.core.text.work import first_line
@@ -143,7 +143,7 @@ def create_plan(ctx: Ctx, event: Event) -> Draft:
     if created.branch_created and work.branch == branch:  # made with the tasks: no more calls
         work = work.model_copy(update={"created": True})
     record = with_epic(base, epic, work=work)
-    return conduct(
+    return conductor_pass(
         replace(ctx, record=record),
         record,
         Outcome.transition if ctx.state != IMPLEMENTING else Outcome.noted,

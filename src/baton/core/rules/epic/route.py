@@ -14,7 +14,7 @@ from baton.core.model.events import AgentReported, Commented, Dispatched, Event,
 from baton.core.rules.context import Ctx, Draft, retry, seen
 from baton.core.rules.epic.comments import on_comment
 from baton.core.rules.epic.dialogue import discovery_report
-from baton.core.rules.epic.passes import conduct
+from baton.core.rules.epic.passes import conductor_pass
 from baton.core.rules.epic.phases import CONDUCTING, DISCOVERY, IMPLEMENTING, PLANNING, epic_of
 from baton.core.rules.epic.planning import create_plan, planning_report
 from baton.core.rules.lifecycle import on_tick as common_tick
@@ -68,7 +68,7 @@ def _on_wake(ctx: Ctx, event: Dispatched | Tick) -> Draft:
     if epic_of(record).pending_plan and ctx.state in (PLANNING, IMPLEMENTING):
         return create_plan(ctx, event)
     if ctx.state in CONDUCTING and ctx.facts.tasks is not None:
-        return conduct(
+        return conductor_pass(
             ctx,
             record,
             Outcome.noted,

@@ -63,7 +63,7 @@ def _drift(
     return notes
 
 
-def finish(scene: Scene, draft: Draft) -> Decision:
+def conclude(scene: Scene, draft: Draft) -> Decision:
     """Make a rule's draft the Decision: labels projected from the record, drift repaired and
     reported, the record's revision and outbox. An entry (no record before) takes it too."""
     if draft.count_failing:  # the repository breaker's count first, then decided again

@@ -1,4 +1,4 @@
-"""Pins the rules of `core/rules/entry.py` that a mutation sample found unprotected (issue
+"""Pins the rules of `core/rules/admission.py` that a mutation sample found unprotected (issue
 18, item 5): the epic label enters an epic (and only the epic's workflow reads it so), the
 first record's counters, and the exact words that tell a maintainer how to enter an issue that
 shows a status label but has no record."""

@@ -1,4 +1,4 @@
-"""Pins the rules of `core/rules/finish.py` that a mutation sample found unprotected (issue
+"""Pins the rules of `core/rules/conclude.py` that a mutation sample found unprotected (issue
 18, item 5): a record rebuilt from the status label is written back as it was rebuilt, even
 when the event changes nothing, so the next run reads it instead of rebuilding again."""
 

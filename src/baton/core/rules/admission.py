@@ -12,9 +12,9 @@ from baton.core.rules.relabels import unknown_label
 from baton.core.text import messages
 
 
-def enter(scene: Scene) -> Draft:
+def admit(scene: Scene) -> Draft:
     """A maintainer's trigger or status label enters the issue, or its opening does when the
-    config enters every issue; the record starts here, and `finish` projects its label."""
+    config enters every issue; the record starts here, and `conclude` projects its label."""
     event, workflow, policy = scene.event, scene.workflow, scene.policy
     target: str | None = None
     why = ""

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baton.core.model.epic import EpicState, PlannedTask, TaskSpec, TaskStatus
-from baton.core.rules.epic.plan import (
+from baton.core.rules.epic.task_graph import (
     PlanProblem,
     find_cycle,
     kept_keys,
