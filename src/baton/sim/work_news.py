@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from baton.sim.github.git import Git
 from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.model.git import Git
 
 # What became of a pull request, as the demos and a scenario's `expect` name it.
 PullRequestState = Literal["none", "draft", "open", "merged", "closed"]

@@ -16,8 +16,8 @@ from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.events import ReviewNote
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
-from baton.sim.github import git, pulls
 from baton.sim.memory_github import MemoryGitHub
+from baton.sim.model import git, pulls
 from support.memory import WRITES
 
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")

@@ -27,8 +27,8 @@ from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.github import rules as github_rules
 from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.model import rules as github_rules
 from baton.sim.scenario import evidence as scripted
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Expect, Report, Scenario, Step, one_line
