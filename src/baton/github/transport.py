@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -93,6 +94,21 @@ RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "O
 MAX_RATE_LIMIT_WAIT = 120.0
 
 
+def _requester_class(connection: Callable[..., Any] | None) -> type[Requester]:
+    """PyGithub's `Requester`, or with `connection` a subclass of it that opens that connection
+    class: `injectConnectionClasses` sets the class attributes of the class it is called on, so
+    on a subclass made here it reaches no other requester of the process."""
+    if connection is None:
+        return Requester
+
+    class ConnectedRequester(Requester):
+        pass
+
+    chosen = cast("Any", connection)
+    ConnectedRequester.injectConnectionClasses(chosen, chosen)
+    return ConnectedRequester
+
+
 def _said(data: Any) -> str:
     """GitHub's message, with the details a 422 keeps in `errors` ("A pull request already
     exists for ...", "No commits between ...")."""
@@ -152,8 +168,11 @@ class Transport:
         retry: GithubRetry | int | None = None,
         secondary_rate_wait: float = 30.0,
         graphql: bool = True,
+        connection: Callable[..., Any] | None = None,
     ) -> None:
-        """`graphql=False` keeps to REST."""
+        """`graphql=False` keeps to REST. `connection`: the connection class PyGithub's
+        requesters open instead of an HTTP one (`baton.sim.api.connection`: the model of
+        GitHub in process, for `baton demo` and the tests), for these requesters only."""
         if repository.count("/") != 1:
             raise TrackerError(f"GITHUB_REPOSITORY {repository!r} is not owner/name")
         self.repository = repository
@@ -164,9 +183,11 @@ class Transport:
         # waits twice the pause, so together they keep to the rate asked for.
         paced = 2 * seconds_between_writes
 
+        requester_class = _requester_class(connection)
+
         def requester(retrying: GithubRetry, pause: float) -> Requester:
             # What `github.Github(...).requester` builds, without the `Github` around it.
-            return Requester(
+            return requester_class(
                 auth=cast("Auth", TokenAuth(token)),
                 base_url=api_url.rstrip("/"),
                 timeout=timeout,

@@ -23,8 +23,8 @@ from baton.github.tracker import DispatchTarget
 from baton.issue.record_comment import find_records, parse
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
 from baton.sim.payloads import DispatchRequest
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Settings
 
@@ -44,7 +44,7 @@ Agent = Callable[[int, str, Record | None], Play | None]
 
 @dataclass
 class Actions:
-    gh: MemoryGitHub
+    gh: SimGitHub
     settings: Settings
     agent: Agent
     say: Callable[[str], None] = lambda _: None

@@ -62,6 +62,12 @@ def test_timestamps_are_utc_whole_seconds_with_a_z() -> None:
     assert rules.timestamp(datetime(2026, 1, 5, 9, 0, tzinfo=UTC)) == "2026-01-05T09:00:00Z"
 
 
+def test_a_timestamp_writes_its_year_in_four_digits_as_a_client_parses_it() -> None:
+    early = rules.timestamp(datetime(1, 1, 1, tzinfo=UTC))
+    assert early == "0001-01-01T00:00:00Z"
+    assert datetime.fromisoformat(early) == datetime(1, 1, 1, tzinfo=UTC)
+
+
 def test_label_names_match_whatever_their_case() -> None:
     assert rules.find_label(["bug", "Docs"], "DOCS") == "Docs"
     assert rules.find_label(["bug"], "bugs") is None

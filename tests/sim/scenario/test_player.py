@@ -157,7 +157,8 @@ def test_a_reports_changes_reach_the_branch_as_the_commit_of_the_bot():
     assert head.author == gh.bot_login
     assert head.headline == "developer: Add the export (#1)"
     assert dict(head.tree) == {"src/export.py": b"def to_csv(): ...\n"}
-    assert gh.calls["commit"] == 1
+    commits = [c.operation for c in gh.sent if c.operation and "Commit" in c.operation]
+    assert commits == ["BatonCommitOpening"]  # one commit, opening the pull request with it
 
 
 def test_a_failing_checks_name_and_summary_reach_the_developers_briefing():

@@ -51,6 +51,7 @@ class FakeBase(Server):
         *,
         bot_login: str = BOT_LOGIN,
         rate_limit: int = 5000,
+        now: datetime | None = None,
     ) -> None:
         self.owner = owner
         self.repo = repo
@@ -61,12 +62,12 @@ class FakeBase(Server):
         self.rate_used = 0  # settable: tests may exhaust the primary rate limit
         self.graphql_used = 0  # GraphQL documents answered, against a budget of their own
         self.graphql_limit = rate_limit  # settable: tests may spend GraphQL's budget alone
-        # GitHub's state, the one model the in-memory GitHub keeps too; labels by name, as
-        # GitHub lists them.
+        # GitHub's state (`now`: its clock's start, the repository's first commit's time);
+        # labels by name, as GitHub lists them.
         self._state = GitHubState(
             f"{owner}/{repo}",
             bot_login=bot_login,
-            now=datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC),
+            now=now or datetime(2024, 1, 1, 12, 0, 0, tzinfo=UTC),
             sort_labels=True,
         )
         self._bot = User(bot_login, "Bot")

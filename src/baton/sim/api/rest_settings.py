@@ -10,13 +10,14 @@ from typing import Any
 
 from baton.sim.api.base import FakeBase
 from baton.sim.api.wire import ApiError, _not_found, _Request, _Response
+from baton.sim.model import rules
 from baton.sim.model.git import blob_oid, tree_oid
 from baton.sim.model.settings import RepositorySettings, Secret
 
 
 def _stamp(secret: Secret, field: str) -> str:
     moment: datetime = getattr(secret, field)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return rules.timestamp(moment)
 
 
 class SettingsRoutes(FakeBase):

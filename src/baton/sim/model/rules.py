@@ -190,7 +190,9 @@ def user_type(login: str) -> str:
 
 
 def timestamp(moment: datetime) -> str:
-    """GitHub's JSON timestamps: UTC, whole seconds, a `Z`."""
+    """GitHub's JSON timestamps: UTC, whole seconds, a `Z`; the year in four digits, as ISO
+    8601 has it (a scenario may start in year 1; `strftime` would write `1-01-01`)."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    plain = moment.astimezone(UTC).replace(microsecond=0, tzinfo=None)
+    return f"{plain.isoformat()}Z"

@@ -25,10 +25,11 @@ from baton.core.model.record import Record
 from baton.core.model.work import branch_name
 from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
+from baton.issue.apply import tracker_labels
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub, PullRequest
 from baton.sim.model import rules as github_rules
+from baton.sim.model.pulls import PullRequest
 from baton.sim.scenario import evidence as scripted
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Expect, Report, Scenario, Step, one_line
@@ -38,6 +39,7 @@ from baton.sim.scenario.holding import (
     open_pull_number,
     record_of,
 )
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Settings
 from baton.workflow.graph import path_mermaid
@@ -59,7 +61,11 @@ class Player:
         self.scenario = scenario
         self.settings = settings
         self.say = say
-        self.gh = MemoryGitHub(bot_login=settings.policy.bot_login, now=scenario.start)
+        self.gh = SimGitHub(
+            bot_login=settings.policy.bot_login,
+            now=scenario.start,
+            labels=tracker_labels(settings),
+        )
         for login, permission in scenario.people.items():
             self.gh.set_permission(login, permission)
         self.number = 0
