@@ -69,10 +69,12 @@ class Actions:
             self.say(f"   ignored: {parsed.reason}")
             return None
         if isinstance(parsed, events.Sweep):
+            self.gh.new_run()
             swept = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
             for item in swept.results:
                 self._after(item)
             return None
+        self.gh.new_run()
         result = handle(parsed, self.gh, self.settings, chain=CHAIN)
         self._after(result, chained=True)
         return result
@@ -138,6 +140,7 @@ class Actions:
             nonce=record.dispatch.nonce if record and record.dispatch else "",
         )
         changeset = self._changeset(number, record, play) if play.changes else None
+        self.gh.new_run()
         outcome = handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset)
         self.results.append(outcome)
         decision = outcome.decision

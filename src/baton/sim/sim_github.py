@@ -29,6 +29,7 @@ from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
 from baton.github.tracker import Tracker
+from baton.github.transport import Known
 from baton.names import BOT_LOGIN
 from baton.sim.api.connection import connection_to
 from baton.sim.api.face import GitHubApi
@@ -81,6 +82,8 @@ class SimGitHub(GitHubTracker):
             connection=connection_to(self.api),
         )
         self.repo = repo
+        self._lookups = tuple(dict.fromkeys(labels))
+        self._graphql = graphql
         self.log: list[str] = []
         self.calls: Counter[str] = Counter()
         # Called with the seam's name before each call, until cleared (a hook may clear
@@ -110,6 +113,14 @@ class SimGitHub(GitHubTracker):
             return method(*args, **kwargs)
 
         return call
+
+    def new_run(self) -> None:
+        """A new `baton run` (or `report`, `sweep`) process: the client forgets what earlier
+        runs' reads learned (node ids, labels looked up, a fall-back to REST), as a fresh
+        `GitHubTracker` starts; GitHub's state and the counts stay."""
+        self.known = Known(lookups=self._lookups)
+        self.transport.graphql = self._graphql
+        self.transport.notes.clear()
 
     def fail_next(
         self, operation: str, error: TrackerError | None = None, times: int = 1, *, after: int = 0

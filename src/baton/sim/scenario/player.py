@@ -99,9 +99,11 @@ class Player:
         if isinstance(parsed, events.Sweep):
             self._sweep()
             return
+        self.gh.new_run()
         self._show(handle(parsed, self.gh, self.settings))
 
     def _sweep(self) -> None:
+        self.gh.new_run()
         result = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
         if not result.results:
             self.last = None
@@ -262,6 +264,7 @@ class Player:
             self.evidence.append((self.step, found))
             self.say(scripted.evidence_line(self, found, changeset))
             event = event.model_copy(update={"evidence": found})
+        self.gh.new_run()
         self._show(handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset))
 
     def _changeset(self, spec: Report, pusher: str) -> Changeset | None:
