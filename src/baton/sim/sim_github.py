@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from graphql import DocumentNode, OperationDefinitionNode, OperationType
+
 from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
@@ -34,6 +36,8 @@ from baton.names import BOT_LOGIN
 from baton.sim.api.connection import connection_to
 from baton.sim.api.face import GitHubApi
 from baton.sim.api.faults import Call
+from baton.sim.api.graphql_documents import parsed
+from baton.sim.api.wire import GRAPHQL_PATH
 from baton.sim.model import rules
 from baton.sim.model.git import Git
 from baton.sim.model.issues import Comment as StoredComment
@@ -174,6 +178,10 @@ class SimGitHub(GitHubTracker):
     def sent(self) -> list[Call]:
         """Every request the client sent, answered, in order."""
         return self.api.calls()
+
+    def writes_sent(self) -> list[Call]:
+        """The requests sent that change something: REST's other than GET, GraphQL mutations."""
+        return [call for call in self.sent if _writes(call)]
 
     @property
     def actions_may_open_pull_requests(self) -> bool:
@@ -389,6 +397,17 @@ class SimGitHub(GitHubTracker):
         run = self.api.add_check_run(head_sha, name, conclusion, summary, title=title, text=text)
         self.log.append(f"check {name} {conclusion or 'in_progress'} on {head_sha[:7]}")
         return run
+
+
+def _writes(call: Call) -> bool:
+    if call.path != GRAPHQL_PATH:
+        return call.method != "GET"
+    query = call.body.get("query") if isinstance(call.body, dict) else None
+    document = parsed(query) if isinstance(query, str) else None
+    return isinstance(document, DocumentNode) and any(
+        isinstance(d, OperationDefinitionNode) and d.operation == OperationType.MUTATION
+        for d in document.definitions
+    )
 
 
 def _utc(moment: datetime) -> datetime:
