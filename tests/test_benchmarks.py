@@ -226,12 +226,12 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
 
 # --- epics ---------------------------------------------------------------------------------
 def test_a_ten_task_plan_costs_four_round_trips_then_eight_and_its_rerun_two() -> None:
-    """The planner's report through `run.handle`, GitHubTracker's requests in process: the
-    plan recorded (read, check, write, the epic's run dispatched); that run makes it: the read
-    (which brings the epic's sub-issues, the task label's id, the default head and whether the
-    epic's branch exists: all create_tasks' query asked), one document of 10 issues with the epic's branch
-    (`createRef` beside them), one of the edges, the record's check and write, three starts
-    dispatched (`max_parallel`); one more with the task label missing. Handled again, the
+    """The planner's report through `run.handle`, GitHubTracker's requests in process: the plan
+    recorded (read, check, write, the epic's run dispatched); that run makes it: the read (which
+    brings the epic's sub-issues, the task label's id, the default head and whether the epic's
+    branch exists: all create_tasks' query asked), one document of 10 issues with the epic's
+    branch (`createRef` beside them), one of the edges, the record's check and write, three
+    starts dispatched (`max_parallel`); one more with the task label missing. Handled again, the
     report is seen as applied after reading the epic (its sub-issues with it) and its tasks."""
     bench = load_script()
     rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}

@@ -170,9 +170,8 @@ class Transport:
         graphql: bool = True,
         connection: Callable[..., Any] | None = None,
     ) -> None:
-        """`graphql=False` keeps to REST. `connection`: the connection class PyGithub's
-        requesters open instead of an HTTP one (`baton.sim.api.connection`: the model of
-        GitHub in process, for `baton demo` and the tests), for these requesters only."""
+        """`graphql=False` keeps to REST; `connection`: what the requesters open instead of
+        HTTP (`sim.api.connection`: the model of GitHub in process, for the demo and tests)."""
         if repository.count("/") != 1:
             raise TrackerError(f"GITHUB_REPOSITORY {repository!r} is not owner/name")
         self.repository = repository
@@ -182,7 +181,6 @@ class Transport:
         # Two requesters write (REST calls, mutation documents), each paced on its own: each
         # waits twice the pause, so together they keep to the rate asked for.
         paced = 2 * seconds_between_writes
-
         requester_class = _requester_class(connection)
 
         def requester(retrying: GithubRetry, pause: float) -> Requester:
@@ -201,41 +199,21 @@ class Transport:
                 lazy=True,
             )
 
+        def retrying(**more: Any) -> GithubRetry:
+            wait = {"secondary_rate_wait": secondary_rate_wait}
+            return GithubRetry(
+                total=3, read=0, max_rate_limit_wait=MAX_RATE_LIMIT_WAIT, **wait, **more
+            )
+
         # REST: 5xx and rate limits retried, never after a read timeout (GitHub may have applied
         # the write, and a second POST would post the comment twice; a lost message is re-posted
         # by the outbox); PATCH too, as Baton's PATCHes (record, a label's style) are idempotent.
-        self._requester = requester(
-            GithubRetry(
-                total=3,
-                read=0,
-                secondary_rate_wait=secondary_rate_wait,
-                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
-                allowed_methods=RETRIED_METHODS,
-            ),
-            paced,
-        )
+        self._requester = requester(retrying(allowed_methods=RETRIED_METHODS), paced)
         # GraphQL queries: retried like REST reads, and not paced (POSTs PyGithub would take
         # for writes). Mutation documents: retried on a rate limit only (GitHub ran nothing),
         # never on a 5xx, after which GitHub may have run part of the document.
-        self._reader = requester(
-            GithubRetry(
-                total=3,
-                read=0,
-                secondary_rate_wait=secondary_rate_wait,
-                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
-            ),
-            0.0,
-        )
-        self._writer = requester(
-            GithubRetry(
-                total=3,
-                read=0,
-                status_forcelist=[],
-                secondary_rate_wait=secondary_rate_wait,
-                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
-            ),
-            paced,
-        )
+        self._reader = requester(retrying(), 0.0)
+        self._writer = requester(retrying(status_forcelist=[]), paced)
         self.requests = 0  # API calls made (REST and GraphQL), for the summary and benchmarks
         self.graphql_requests = 0
         self.budget: dict[str, tuple[int, int]] = {}  # what is left of the hour: resource ->

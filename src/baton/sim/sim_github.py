@@ -30,7 +30,7 @@ from graphql import DocumentNode, OperationDefinitionNode, OperationType
 from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
-from baton.github.tracker import Tracker
+from baton.github.tracker import ActionTracker, RepositorySetup
 from baton.github.transport import Known
 from baton.names import BOT_LOGIN
 from baton.sim.api.connection import connection_to
@@ -48,12 +48,14 @@ from baton.sim.payloads import DispatchRequest
 TOKEN = "sim-token"  # the token the client sends and the API checks; no secret
 API_URL = "https://api.github.com"  # where the client believes it is (nothing leaves the process)
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-# The client's calls of the `Tracker` seam, counted and faulted by name.
+# The client's calls of the seam the run loop, the sweep and `baton setup` use (an
+# `ActionTracker`, a `RepositorySetup`), counted and faulted by name; the clock is no call.
 SEAM = tuple(
     sorted(
         name
-        for name in dir(Tracker)
-        if not name.startswith("_") and callable(getattr(Tracker, name, None))
+        for role in (ActionTracker, RepositorySetup)
+        for name in dir(role)
+        if not name.startswith("_") and name != "clock" and callable(getattr(role, name, None))
     )
 )
 

@@ -18,7 +18,7 @@ from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerEr
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
 from baton.sim.memory_github import MemoryGitHub
 from baton.sim.model import git, pulls
-from support.memory import WRITES
+from support.memory import MEMORY_WRITES as WRITES
 
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
 

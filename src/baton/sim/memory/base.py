@@ -96,6 +96,9 @@ class MemoryBase:
     def now(self, moment: datetime) -> None:
         self.state.now = moment
 
+    def new_run(self) -> None:
+        """A new run's process: the memory fake keeps no client state between runs."""
+
     @property
     def actions_may_open_pull_requests(self) -> bool:
         """Whether "Allow GitHub Actions to create and approve pull requests" is on: the

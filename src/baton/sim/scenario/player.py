@@ -1,10 +1,8 @@
-"""Plays a scenario against the in-memory GitHub: `baton simulate` and `baton demo`.
-
-Each step becomes the webhook payload GitHub would send (or the agent report `baton report`
-would read) and goes through the same `webhooks.parse` → `run.handle` path as a real run, so a
-maintainer can test a workflow file before deploying it. `expect` steps turn a scenario into a
-check. What the player says is `narration`'s; what it reads of GitHub is `holding`'s.
-"""
+"""Plays a scenario on the simulated GitHub (`SimGitHub`: the production client over the model
+of GitHub, in process) for `baton simulate` and `baton demo`. Each step becomes the webhook
+payload GitHub would send (or the report `baton report` would read) and takes the same
+`webhooks.parse` → `run.handle` path as a real run; `expect` steps make it a check. What the
+player says is `narration`'s; what it reads of GitHub is `holding`'s."""
 
 from __future__ import annotations
 
@@ -61,11 +59,8 @@ class Player:
         self.scenario = scenario
         self.settings = settings
         self.say = say
-        self.gh = SimGitHub(
-            bot_login=settings.policy.bot_login,
-            now=scenario.start,
-            labels=tracker_labels(settings),
-        )
+        labels, bot = tracker_labels(settings), settings.policy.bot_login
+        self.gh = SimGitHub(bot_login=bot, now=scenario.start, labels=labels)
         for login, permission in scenario.people.items():
             self.gh.set_permission(login, permission)
         self.number = 0
