@@ -22,9 +22,9 @@ from baton.core.model.decision import Decision
 from baton.core.rules.proof import proof_of
 from baton.run import RunResult
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
 from baton.sim.scenario.format import Scenario, demo_scenario, load_scenario
 from baton.sim.scenario.player import Player
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Config, Settings, load_config, settings_from
 from support.expressions import REUSABLE, job_starts
 
@@ -144,7 +144,7 @@ class Figures:
 def _ignored() -> list[tuple[str, Run]]:
     """The ignored events of RESULTS.md's call table that reach the workflow."""
     comment, labeled = payloads.comment_created, payloads.labeled
-    gh = MemoryGitHub("octo/repo")
+    gh = SimGitHub("octo/repo")
     plain = gh.open_issue("A question about the docs", author="alice")
     held = gh.open_issue("Export CSV", author="alice")
     gh.human_label(held, "status:implementing", by="maria")

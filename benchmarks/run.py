@@ -40,11 +40,11 @@ from baton.core.model.epic import NewTask, TaskCreationPlan  # noqa: E402
 from baton.core.model.record import Record  # noqa: E402
 from baton.github.client import GitHubTracker  # noqa: E402
 from baton.issue import record_comment  # noqa: E402
-from baton.issue.apply import label_specs  # noqa: E402
+from baton.issue.apply import label_specs, tracker_labels  # noqa: E402
 from baton.run import RunResult, handle  # noqa: E402
 from baton.sim import payloads  # noqa: E402
 from baton.sim.actions import CHAIN, Actions, Play  # noqa: E402
-from baton.sim.memory_github import MemoryGitHub  # noqa: E402
+from baton.sim.sim_github import SimGitHub  # noqa: E402
 from baton.workflow.config import Config, Settings, load_config, settings_from  # noqa: E402
 from fakes.http_github import FakeGitHub  # noqa: E402
 
@@ -729,7 +729,7 @@ def record_sizes(counts: list[int]) -> list[tuple[int, int]]:
     settings = SETTINGS
     sizes = []
     for count in counts:
-        gh = MemoryGitHub()
+        gh = SimGitHub()
         gh.set_permission("maria", "maintain")
         number = gh.open_issue("long-lived", author="alice")
         states = ["implementing", "running-tests"]
@@ -739,6 +739,7 @@ def record_sizes(counts: list[int]) -> list[tuple[int, int]]:
             payload = payloads.labeled(gh, number, label, sender="maria")
             event = webhooks.parse("issues", payload, settings.policy, now=gh.now)
             assert not isinstance(event, events.Ignored | events.Sweep)
+            gh.new_run()
             handle(event, gh, settings)
             gh.now += timedelta(minutes=1)
         (found,) = record_comment.find_records(gh.comments_of(number), gh.bot_login)
@@ -772,36 +773,22 @@ def _epic_settings(max_tasks: int = 20) -> Settings:
 
 
 @dataclass
-class MemoryCalls:
-    """A stretch of runs in memory: its round trips (as GitHubTracker would make them) and its
-    operations grouped by round trip (`create_issue×10`: ten fields of one GraphQL document)."""
+class SimCalls:
+    """A stretch of runs on the model in process: its round trips (GitHubTracker's, counted by
+    the API) and each one named: a GraphQL document by its operation, a REST call by its
+    method and path."""
 
     trips: int
     detail: str
 
 
-def _watched(gh: MemoryGitHub, run: Callable[[], Any]) -> MemoryCalls:
-    seen: list[tuple[int, str]] = []
-    before = gh.requests
-    gh.on_call = lambda op: seen.append((gh.requests, op))
-    try:
-        run()
-    finally:
-        gh.on_call = None
-    groups: list[list[str]] = []
-    last = None
-    for trip, op in seen:
-        if trip != last:
-            groups.append([])
-            last = trip
-        groups[-1].append(op)
-    parts = []
-    for ops in groups:
-        counted = dict.fromkeys(ops, 0)
-        for op in ops:
-            counted[op] += 1
-        parts.append(" + ".join(op if n == 1 else f"{op}×{n}" for op, n in counted.items()))
-    return MemoryCalls(gh.requests - before, ", ".join(parts) or "—")
+def _watched(gh: SimGitHub, run: Callable[[], Any]) -> SimCalls:
+    before = len(gh.sent)
+    gh.new_run()  # each run a process of its own, as on GitHub
+    run()
+    sent = gh.sent[before:]
+    named = [c.operation or _listed([(c.method, _where(c))]) for c in sent]
+    return SimCalls(len(sent), ", ".join(named) or "—")
 
 
 class EpicWorld:
@@ -817,12 +804,12 @@ class EpicWorld:
         done: tuple[str, ...] = EPIC_DONE,
     ) -> None:
         self.settings = settings or _epic_settings()
-        self.gh = gh = MemoryGitHub()
+        self.gh = gh = SimGitHub(labels=tracker_labels(self.settings))
         gh.set_permission("maria", "maintain")
         for workflow in self.settings.workflows.values():
-            for label in label_specs(workflow, self.settings.policy):
-                if gh.store.find_label(label) is None:
-                    gh.add_label(label)
+            for label, style in label_specs(workflow, self.settings.policy).items():
+                if gh.api._find_label(label) is None:
+                    gh.add_label(label, style.color, style.description)
         if task_label:
             gh.add_label(self.settings.policy.epics.task_label)
         self.plan: list[dict[str, Any]] = []
@@ -871,9 +858,7 @@ class EpicWorld:
             state=record.state,
         )
 
-    def report_plan(
-        self, plan: list[dict[str, Any]]
-    ) -> tuple[MemoryCalls, MemoryCalls, MemoryCalls]:
+    def report_plan(self, plan: list[dict[str, Any]]) -> tuple[SimCalls, SimCalls, SimCalls]:
         """The planner's report handled (the plan recorded, the epic's run dispatched), the
         epic's run that makes the sub-issues and their edges, and the report handled again (a
         re-run of that job)."""
@@ -908,6 +893,7 @@ class EpicWorld:
                 "workflow_dispatch", payload, self.settings.policy, now=self.gh.now
             )
             assert not isinstance(event, events.Ignored | events.Sweep), event
+            self.gh.new_run()
             return handle(event, self.gh, self.settings, chain=CHAIN)
 
         return run

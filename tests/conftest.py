@@ -1,4 +1,4 @@
-"""Fixtures every test folder may use: the in-memory repository with the cast, and the default
+"""Fixtures every test folder may use: the simulated repository with the cast, and the default
 settings. The helpers that drive issue #1 on it are in support/memory.py; the folders' own
 fixtures are in their conftest.py (fakes/, github/)."""
 
@@ -9,7 +9,8 @@ import os
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from baton.sim.memory_github import MemoryGitHub
+from baton.issue.apply import tracker_labels
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings, load_config
 from support.memory import PEOPLE
 
@@ -22,9 +23,10 @@ hypothesis_settings.load_profile("explore" if os.environ.get("BATON_EXPLORE") el
 
 
 @pytest.fixture
-def gh() -> MemoryGitHub:
-    """The in-memory repository with the cast's permissions and issue #1 by alice."""
-    hub = MemoryGitHub()
+def gh() -> SimGitHub:
+    """The simulated repository (GitHubTracker over the model, in process) with the cast's
+    permissions and issue #1 by alice; the client looks up the default preset's labels."""
+    hub = SimGitHub(labels=tracker_labels(load_config(None)))
     for login, permission in PEOPLE.items():
         hub.set_permission(login, permission)
     hub.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")

@@ -226,27 +226,28 @@ def test_a_changeset_at_the_limits_is_committed_in_one_request(tmp_path: Path) -
 
 # --- epics ---------------------------------------------------------------------------------
 def test_a_ten_task_plan_costs_four_round_trips_then_eight_and_its_rerun_two() -> None:
-    """The planner's report through `run.handle`, in memory: the plan recorded (read, check,
-    write, the epic's run dispatched); that run makes it: the read (which brings the epic's
-    sub-issues, the task label's id, the default head and whether the epic's branch exists:
-    all create_tasks' query asked), one document of 10 issues with the epic's branch
-    (`createRef` beside them), one of the edges, the record's check and write, three starts
-    dispatched (`max_parallel`); one more with the task label missing. Handled again, the
+    """The planner's report through `run.handle`, GitHubTracker's requests in process: the plan
+    recorded (read, check, write, the epic's run dispatched); that run makes it: the read (which
+    brings the epic's sub-issues, the task label's id, the default head and whether the epic's
+    branch exists: all create_tasks' query asked), one document of 10 issues with the epic's
+    branch (`createRef` beside them), one of the edges, the record's check and write, three
+    starts dispatched (`max_parallel`); one more with the task label missing. Handled again, the
     report is seen as applied after reading the epic (its sub-issues with it) and its tasks."""
     bench = load_script()
     rows = {row.kind: (row.calls, row.detail) for row in bench.epic_plan_calls()}
-    read = "issue + comments + branch"
-    create = "create_ref + create_issue×10, add_blocked_by×6"
-    write = "comment, edit_comment + set_labels×2 + create_comment, dispatch, dispatch, dispatch"
+    read = "BatonRead"  # the issue, its comments, the branch, the sub-issues, the label ids
+    create = "BatonCreateTasks, BatonBlockedBy"  # createRef beside the 10 createIssue fields
+    starts = ", ".join(["POST /actions/workflows/baton.yml/dispatches"] * 3)
+    write = f"BatonRecordCheck, BatonWrite, {starts}"
     made = "the epic's next run: 10 sub-issues, their edges, the first starts; the task label"
     assert rows == {
         "planner's report of 10 tasks (the plan recorded)": (
             4,
-            f"{read}, comment, edit_comment, dispatch",
+            f"{read}, BatonRecordCheck, BatonWrite, POST /actions/workflows/baton.yml/dispatches",
         ),
-        f"{made} missing": (9, f"{read}, create_label, {create}, {write}"),
+        f"{made} missing": (9, f"{read}, POST /labels, {create}, {write}"),
         f"{made} present": (8, f"{read}, {create}, {write}"),
-        "the same report again (a re-run after success)": (2, f"{read}, read_many"),
+        "the same report again (a re-run after success)": (2, f"{read}, BatonReadMany"),
     }
 
 
@@ -291,9 +292,7 @@ def test_a_conductor_run_over_ten_tasks_reads_twice_and_writes_nothing() -> None
     bench = load_script()
     rows, statuses, _seconds = bench.epic_conductor(repeat=1)
     assert statuses == {"completed": 3, "in-progress": 3, "pending": 4}
-    assert [(row.calls, row.detail) for row in rows] == [
-        (2, "issue + comments + branch, read_many")
-    ]
+    assert [(row.calls, row.detail) for row in rows] == [(2, "BatonRead, BatonReadMany")]
 
 
 def test_create_tasks_over_http_costs_four_calls_three_with_the_label_and_one_again() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from baton.core.model.decision import Outcome
 from baton.errors import TrackerError
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings, load_config
 from support.memory import (
     BRANCH,
@@ -25,8 +25,8 @@ CODE = {"src/export.py": "def export():\n    return 'csv'\n"}
 
 
 @pytest.fixture
-def gh() -> MemoryGitHub:
-    hub = MemoryGitHub()
+def gh() -> SimGitHub:
+    hub = SimGitHub()
     for login, permission in PEOPLE.items():
         hub.set_permission(login, permission)
     hub.set_permission("mallory", "write")
@@ -64,7 +64,7 @@ def test_baton_s_own_commit_is_adopted_when_the_record_lost_it(gh, settings):
     assert base is not None
     changeset = changeset_on(base, CODE)
     job = changeset_job(gh, settings, "developer", changeset, summary="CSV.")
-    gh.fail_next("edit_comment")  # the record's write fails after the commit landed
+    gh.fail_next("write", TrackerError("edit_comment: 502"))  # the record fails after the commit
     with pytest.raises(TrackerError, match="edit_comment"):
         job.run()
     committed = gh.git.head(BRANCH)

@@ -36,8 +36,8 @@ from baton.core.model.changeset import CHANGESET_FILE
 from baton.core.model.work import digest_in
 from baton.issue import record_comment
 from baton.sim import payloads
+from baton.sim.api.wire import _Request, _Response
 from fakes.http_github import FakeGitHub
-from fakes.http_wire import _Request, _Response
 from support.http import record_comments, record_of, status_labels
 from support.memory import changeset_on
 

@@ -51,6 +51,7 @@ from support.memory import (
     kick_job,
     labels_agree,
     lineage,
+    memory_repository,
     record_comments,
     record_of,
     relabel_job,
@@ -59,6 +60,13 @@ from support.memory import (
 CODE = {"src/export.py": "def export():\n    return 'csv'\n"}
 MOVE = ("implementing", "creating_pr")  # the developer's report, confident: on to a pull request
 RELABELLED = "running_tests"
+
+
+@pytest.fixture
+def gh() -> MemoryGitHub:
+    """Not yet on SimGitHub (issue 27): these tests fault or interleave at the memory fake's
+    operations, finer than the client's requests."""
+    return memory_repository()
 
 
 @dataclass

@@ -40,7 +40,7 @@ from baton.issue import record_comment
 from baton.issue.record_comment import GITHUB_BODY_LIMIT, RECORD_OPEN
 from baton.run import handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep
 from baton.workflow.config import load_config
 from baton.workflow.model import AgentStatus
@@ -237,7 +237,7 @@ class Issue:
     """One issue on an in-memory GitHub, driven the way GitHub and `baton report` drive Baton."""
 
     def __init__(self) -> None:
-        self.gh = MemoryGitHub(bot_login=POLICY.bot_login, now=START)
+        self.gh = SimGitHub(bot_login=POLICY.bot_login, now=START)
         for login, permission in PEOPLE.items():
             self.gh.set_permission(login, permission)
         self.number = self.gh.open_issue("Export the report as CSV", author=AUTHOR)

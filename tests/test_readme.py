@@ -72,7 +72,6 @@ DEV_ONLY = (
     "pytest",
     "hypothesis",
     "responses",
-    "graphql",
     "mypy",
     "ruff",
     "importlinter",

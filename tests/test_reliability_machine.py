@@ -82,8 +82,8 @@ from baton.issue import record_comment
 from baton.issue.load import load
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.github.rules import BODY_LIMIT
 from baton.sim.memory_github import MemoryGitHub
+from baton.sim.model.rules import BODY_LIMIT
 from baton.sweep import sweep
 from baton.workflow.config import Config, Permission, settings_from
 from baton.workflow.model import AgentStatus

@@ -23,7 +23,7 @@ from baton.core.rules.needs import needs_permission
 from baton.issue.fulfil import Asked, fulfil
 from baton.run import handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings
 from support.memory import ISSUE, close, configured, enter_at, reopen, report
 
@@ -31,7 +31,7 @@ GATE = "waiting_for_human_input"
 T = datetime(2026, 3, 2, tzinfo=UTC)
 
 
-def approval_by(gh: MemoryGitHub, settings: Settings, login: str) -> Commented:
+def approval_by(gh: SimGitHub, settings: Settings, login: str) -> Commented:
     """`login` comments "approved" on issue #1; the event its run would handle."""
     posted = gh.human_comment(ISSUE, "approved", author=login)
     payload = payloads.comment_created(gh, posted.id)

@@ -19,7 +19,7 @@ from baton.core.model.decision import Outcome
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import handover
 from baton.core.rules.due import RECENT
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import due_reason, stale_trigger_note
 from baton.sweep import sweep as run_sweep
 from baton.workflow.config import Settings
@@ -39,13 +39,13 @@ from support.memory import (
 HOUR = timedelta(hours=1)
 
 
-def left_on(gh: MemoryGitHub, label: str = "baton") -> None:
+def left_on(gh: SimGitHub, label: str = "baton") -> None:
     """Someone adds `label` to issue #1 and no run of Baton ever handles it."""
     gh.human_label(ISSUE, label)
 
 
 def test_a_stale_trigger_label_on_an_issue_outside_the_workflow_is_taken_off_with_a_note(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     left_on(gh)
 
@@ -58,7 +58,7 @@ def test_a_stale_trigger_label_on_an_issue_outside_the_workflow_is_taken_off_wit
 
 
 def test_the_stale_trigger_label_is_resolved_once_and_never_read_again(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     left_on(gh)
     sweep(gh, settings, after=RECENT + HOUR)
@@ -71,7 +71,7 @@ def test_the_stale_trigger_label_is_resolved_once_and_never_read_again(
     assert len(messages_of(gh)) == 1
 
 
-def test_a_fresh_trigger_label_is_left_to_its_own_run(gh: MemoryGitHub, settings: Settings) -> None:
+def test_a_fresh_trigger_label_is_left_to_its_own_run(gh: SimGitHub, settings: Settings) -> None:
     left_on(gh)
 
     decision = sweep(gh, settings, after=HOUR)
@@ -81,7 +81,7 @@ def test_a_fresh_trigger_label_is_left_to_its_own_run(gh: MemoryGitHub, settings
 
 
 def test_a_maintainer_can_add_the_label_again_and_the_issue_enters(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     left_on(gh)
     sweep(gh, settings, after=RECENT + HOUR)
@@ -93,7 +93,7 @@ def test_a_maintainer_can_add_the_label_again_and_the_issue_enters(
 
 
 def test_a_trigger_label_left_beside_a_record_is_taken_off_once_by_the_label_repair(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     enter(gh, settings)
     left_on(gh)  # re-added, and its run died
@@ -108,7 +108,7 @@ def test_a_trigger_label_left_beside_a_record_is_taken_off_once_by_the_label_rep
 
 
 def test_a_dry_run_sweep_says_what_it_would_do_and_writes_nothing(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     left_on(gh)
     gh.now += RECENT + HOUR
@@ -120,7 +120,7 @@ def test_a_dry_run_sweep_says_what_it_would_do_and_writes_nothing(
     assert gh.labels_of(ISSUE) == ["baton"] and writes(gh) == 0
 
 
-def test_a_renamed_trigger_label_is_the_one_taken_off(gh: MemoryGitHub) -> None:
+def test_a_renamed_trigger_label_is_the_one_taken_off(gh: SimGitHub) -> None:
     settings = configured(entry={"trigger_label": "go-baton"})
     left_on(gh, "go-baton")
     left_on(gh, "bug")
@@ -192,7 +192,7 @@ def test_without_an_agent_timeout_a_silent_agent_is_not_due() -> None:
     )
 
 
-def test_the_sweeps_retry_of_a_silent_agent_hands_over_the_new_attempt(gh: MemoryGitHub) -> None:
+def test_the_sweeps_retry_of_a_silent_agent_hands_over_the_new_attempt(gh: SimGitHub) -> None:
     settings = configured(agent_timeout="2h")
     enter(gh, settings)
     first = record_of(gh)
@@ -220,7 +220,7 @@ def _dashboard_settings(pinned: bool) -> Settings:
     return settings_from(Config(dashboard=DashboardSettings(pinned=pinned)), source="test")
 
 
-def test_the_dashboard_is_not_refreshed_unless_the_config_asks(gh: MemoryGitHub) -> None:
+def test_the_dashboard_is_not_refreshed_unless_the_config_asks(gh: SimGitHub) -> None:
     from baton.sweep import refresh_dashboard
 
     before = gh.requests
@@ -229,7 +229,7 @@ def test_the_dashboard_is_not_refreshed_unless_the_config_asks(gh: MemoryGitHub)
     assert gh.requests == before
 
 
-def test_the_dashboard_is_refreshed_in_one_pinned_issue_after_the_sweep(gh: MemoryGitHub) -> None:
+def test_the_dashboard_is_refreshed_in_one_pinned_issue_after_the_sweep(gh: SimGitHub) -> None:
     from baton.sweep import refresh_dashboard
 
     on = _dashboard_settings(True)
@@ -242,7 +242,7 @@ def test_the_dashboard_is_refreshed_in_one_pinned_issue_after_the_sweep(gh: Memo
     assert again.page.startswith("<!-- baton:dashboard -->")
 
 
-def test_a_failed_dashboard_refresh_fails_no_sweep(gh: MemoryGitHub) -> None:
+def test_a_failed_dashboard_refresh_fails_no_sweep(gh: SimGitHub) -> None:
     from baton.errors import TrackerError
     from baton.sweep import refresh_dashboard
 
@@ -282,7 +282,7 @@ def test_an_idle_epic_or_task_is_read_again_where_a_lost_dispatch_would_stall_it
     assert due_reason(_listed(*labels, idle=idle), NOW, configured()) == reason
 
 
-def test_the_stale_trigger_cleanup_is_told_as_a_tick(gh: MemoryGitHub, settings: Settings) -> None:
+def test_the_stale_trigger_cleanup_is_told_as_a_tick(gh: SimGitHub, settings: Settings) -> None:
     left_on(gh)
 
     decision = sweep(gh, settings, after=RECENT + HOUR)

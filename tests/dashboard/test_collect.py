@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from baton.dashboard.collect import BATCH, collect
 from baton.dashboard.page import MARKER
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings, load_config
 from support.records import START, record, record_body
 
@@ -16,8 +16,8 @@ BOT = SETTINGS.policy.bot_login
 MOVES = [(0, "received", "maria", "entry"), (5, "implementing", "pm", "report")]
 
 
-def hub_with(count: int, *, secret: str | None = None) -> MemoryGitHub:
-    hub = MemoryGitHub(bot_login=BOT, now=START + timedelta(hours=3))
+def hub_with(count: int, *, secret: str | None = None) -> SimGitHub:
+    hub = SimGitHub(bot_login=BOT, now=START + timedelta(hours=3))
     for _ in range(count):
         number = hub.open_issue("Some work", labels=("status:implementing",))
         body = record_body(record(number, MOVES), hub.now, secret)

@@ -25,7 +25,7 @@ from baton.github.tracker import (
     TreeRead,
 )
 from baton.issue.changeset_facts import blob_oid, not_baton_s
-from baton.sim.github import git as git_rules
+from baton.sim.model import git as git_rules
 from fakes.http_github import FakeGitHub
 
 API = "https://api.github.com:443"
@@ -304,7 +304,7 @@ def test_commits_need_graphql() -> None:
 
 
 def test_every_document_the_client_sends_validates_against_github_s_schema() -> None:
-    from fakes import github_graphql
+    from baton.sim.api import graphql_api as github_graphql
 
     mutation = gql.Mutation()
     mutation.update_pull_request("body", "PR_1", "text")

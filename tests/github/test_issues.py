@@ -15,7 +15,7 @@ from baton.github.client import GitHubTracker
 from baton.github.tracker import (
     DispatchTarget,
 )
-from baton.sim.github.rules import permission_answer
+from baton.sim.model.rules import permission_answer
 from fakes.http_github import FakeGitHub
 from support.github_answers import API, GRAPHQL, REPO, comment, issue_answer, node, read_issue, sent
 

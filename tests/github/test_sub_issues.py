@@ -14,7 +14,7 @@ from baton.errors import TrackerError
 from baton.github import graphql as gql
 from baton.github.client import GitHubTracker
 from baton.github.tracker import SubIssue
-from baton.sim.github import relations
+from baton.sim.model import relations
 from fakes.http_github import FakeGitHub
 
 TASK = "baton:task"
@@ -276,7 +276,7 @@ def test_sub_issues_carry_state_labels_author_mark_and_blockers(
 
 # --- the documents -----------------------------------------------------------------------------
 def test_the_epic_documents_name_their_operations() -> None:
-    from fakes import github_graphql
+    from baton.sim.api import graphql_api as github_graphql
 
     doc = gql.Mutation(operation="BatonCreateTasks")
     doc.create_issue("t0", "R_1", "Title", "Body", ["LA_1"], "I_1")

@@ -21,7 +21,7 @@ from baton.issue.fulfil import Asked, fulfil
 from baton.issue.record_comment import render
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Config, Settings, settings_from
 
 PLAN = [
@@ -34,7 +34,7 @@ BOT = Actor(login="github-actions[bot]", is_bot=True)
 
 @dataclass
 class World:
-    gh: MemoryGitHub
+    gh: SimGitHub
     actions: Actions
     settings: Settings
     epic: int
@@ -74,11 +74,19 @@ def looked(
     return fulfil(decision.asks, facts, Asked(record, issue, event.at), tracker, settings, [])
 
 
+def _set_labels(w: World, number: int, names: list[str]) -> None:
+    """The issue carries exactly `names` (labels the repository has), set behind Baton's back."""
+    for name in names:
+        if w.gh.api._find_label(name) is None:
+            w.gh.add_label(name)
+    w.gh.issues[number].labels = names
+
+
 def _world() -> World:
     """An epic in implementing: `base` and `side` started (in_progress, records of their own),
     `top` pending on `base` (never ran: no record)."""
     settings = settings_from(Config.model_validate({}))
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.set_permission("maria", "maintain")
 
     def agent(number: int, name: str, record: Record | None) -> Play | None:
@@ -154,7 +162,7 @@ def test_a_finished_task_is_not_read_again() -> None:
         for t in record.epic.tasks
     ]
     record = record.model_copy(update={"epic": record.epic.model_copy(update={"tasks": done})})
-    w.gh.issues[base].labels = ["baton:task", "status:completed"]
+    _set_labels(w, base, ["baton:task", "status:completed"])
     read: list[list[int]] = []
     original = w.gh.read_many
     w.gh.read_many = lambda numbers: read.append(list(numbers)) or original(numbers)  # type: ignore[method-assign]
@@ -168,7 +176,7 @@ def test_labels_that_disagree_defer_to_the_tasks_record() -> None:
     """Two status labels, or one lagging the record: the record is the memory."""
     w = _world()
     side = w.task("side")
-    w.gh.issues[side].labels = ["baton:task", "status:pending", "status:in-progress"]
+    _set_labels(w, side, ["baton:task", "status:pending", "status:in-progress"])
     seen = epic_facts.observe(w.record(w.epic), w.gh, w.settings_of(w.epic), now=w.gh.now)
     task = w.record(side)
     assert task is not None

@@ -24,7 +24,7 @@ from baton.issue import record_comment
 from baton.issue.load import PUT_BACK_TOLERANCE, Loaded, load, read_record, verified
 from baton.run import handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Policy, Settings
 from baton.workflow.model import load_preset
 from support.memory import ISSUE, PEOPLE, configured
@@ -218,8 +218,8 @@ def _settings() -> Settings:
     return configured()
 
 
-def _gh() -> MemoryGitHub:
-    gh = MemoryGitHub()
+def _gh() -> SimGitHub:
+    gh = SimGitHub()
     for login, role in PEOPLE.items():
         gh.set_permission(login, role)
     gh.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
@@ -227,7 +227,7 @@ def _gh() -> MemoryGitHub:
 
 
 def _deliver(
-    gh: MemoryGitHub, name: str, payload: dict[str, object], secret: str | None = SECRET
+    gh: SimGitHub, name: str, payload: dict[str, object], secret: str | None = SECRET
 ) -> Decision | Ignored:
     settings = _settings()
     parsed = webhooks.parse(name, payload, settings.policy, now=gh.now, run_id=str(gh.now))
@@ -238,17 +238,17 @@ def _deliver(
     return handle(parsed, gh, settings, secret=secret).decision
 
 
-def _label(gh: MemoryGitHub, label: str, by: str) -> Decision | Ignored:
+def _label(gh: SimGitHub, label: str, by: str) -> Decision | Ignored:
     gh.human_label(ISSUE, label, by=by)
     return _deliver(gh, "issues", payloads.labeled(gh, ISSUE, label, sender=by))
 
 
-def _comment(gh: MemoryGitHub, text: str, by: str) -> Decision | Ignored:
+def _comment(gh: SimGitHub, text: str, by: str) -> Decision | Ignored:
     found = gh.human_comment(ISSUE, text, author=by)
     return _deliver(gh, "issue_comment", payloads.comment_created(gh, found.id))
 
 
-def _report(gh: MemoryGitHub, agent: str) -> Decision:
+def _report(gh: SimGitHub, agent: str) -> Decision:
     """`agent` hands back a success: a run that reads the record (a plain comment while an
     agent works is ignored before any read)."""
     result = AgentResult(status="success", confidence=0.9, summary="done")
@@ -259,7 +259,7 @@ def _report(gh: MemoryGitHub, agent: str) -> Decision:
     return handle(event, gh, _settings(), secret=SECRET).decision
 
 
-def _records(gh: MemoryGitHub) -> list[Comment]:
+def _records(gh: SimGitHub) -> list[Comment]:
     return record_comment.find_records(gh.comments_of(ISSUE), gh.bot_login)
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from baton.core.model.record import Record
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Config, settings_from
 
 
-def _actions(agent: object, *, interleave: bool = False) -> tuple[MemoryGitHub, Actions, int]:
+def _actions(agent: object, *, interleave: bool = False) -> tuple[SimGitHub, Actions, int]:
     settings = settings_from(Config())
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.set_permission("maria", "maintain")
     actions = Actions(gh, settings, agent, interleave=interleave)  # type: ignore[arg-type]
     number = gh.open_issue("Export", "CSV please.", author="alice")

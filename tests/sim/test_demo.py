@@ -91,7 +91,8 @@ def test_the_demo_ends_with_where_the_diagram_is_not_with_raw_mermaid(told: Resu
     assert told.output.splitlines()[-7:] == [
         "   ✓ as expected",
         "",
-        "Final state: completed after 15 transitions (67 GitHub API requests, 8 workflow runs "
+        # Real round trips of GitHubTracker: 14 of them create the status labels on first use.
+        "Final state: completed after 15 transitions (81 GitHub API requests, 8 workflow runs "
         "dispatched).",
         "The work: baton/issue-1 at 638a655, 4 commit(s) by Baton; pull request #2 merged into "
         "main as f0892a6.",
@@ -213,7 +214,7 @@ def test_the_epic_demo_tells_the_whole_story() -> None:
     assert "The work: baton/issue-1 at " in out
     assert "```mermaid" not in out
     assert out.endswith("\nThe plan as a Mermaid diagram: `baton demo --epic --diagram`.\n")
-    assert "Figures: 6 tasks, 28 agent runs, 395 API calls, at most 2 tasks in progress" in out
+    assert "Figures: 6 tasks, 28 agent runs, 406 API calls, at most 2 tasks in progress" in out
     assert "✗" not in out and out.count("✓ as expected") == 6
 
 

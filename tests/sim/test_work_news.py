@@ -4,7 +4,7 @@ only what GitHub holds, each commit once, a pull request's merge as the pull req
 from __future__ import annotations
 
 from baton.sim import work_news
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 
 
 def _from_main(branch: str) -> str:
@@ -13,14 +13,14 @@ def _from_main(branch: str) -> str:
 
 
 def test_nothing_changed_tells_nothing() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     before = work_news.seen(gh)
 
     assert work_news.news(gh, before, _from_main) == []
 
 
 def test_a_new_branch_is_told_with_where_it_starts_then_its_commits_and_their_files() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     main = gh.git.head("main") or ""
     before = work_news.seen(gh)
     first = gh.human_push("feature", {"a.py": "one\n"}, "Add a", by="alice")
@@ -39,7 +39,7 @@ def test_a_new_branch_is_told_with_where_it_starts_then_its_commits_and_their_fi
 
 
 def test_only_what_came_after_the_snapshot_is_told() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.human_push("feature", {"a.py": "one\n"}, "Add a")
     before = work_news.seen(gh)
     later = gh.human_push("feature", {"b.py": "b\n"}, "Add b")
@@ -51,7 +51,7 @@ def test_only_what_came_after_the_snapshot_is_told() -> None:
 
 
 def test_a_branch_merged_into_another_is_told_as_a_merge_not_as_its_commits_again() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.human_push("epic", {"e.py": "e\n"}, "Start the epic")
     gh.git.create_branch("task", gh.git.head("epic") or "")
     gh.human_push("task", {"t.py": "t\n"}, "The task")
@@ -65,7 +65,7 @@ def test_a_branch_merged_into_another_is_told_as_a_merge_not_as_its_commits_agai
 
 
 def test_a_pull_request_is_told_opened_then_merged_and_its_merge_commit_only_so() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.human_push("feature", {"a.py": "one\n"}, "Add a")
     before = work_news.seen(gh)
     number = gh.human_open_pull_request("feature", "Feature", draft=True)
@@ -83,7 +83,7 @@ def test_a_pull_request_is_told_opened_then_merged_and_its_merge_commit_only_so(
 
 
 def test_the_work_line_counts_the_merged_heads_and_baton_s_commits() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     assert work_news.work_line(gh, "epic", None, []) is None
     gh.human_push("epic", {"e.py": "e\n"}, "Start", by=gh.bot_login)
     gh.git.create_branch("task", gh.git.head("epic") or "")

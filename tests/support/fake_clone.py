@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from baton.sim.github.git import GitCommit
+from baton.sim.model.git import GitCommit
 from fakes.http_github import FakeGitHub
 
 REGULAR, LINK = "100644", "120000"

@@ -1,6 +1,6 @@
 """A real git checkout of a fake GitHub's branch, as `actions/checkout` gives the agent's job.
 
-The fakes keep commits with the ids git itself gives them (`sim.github.git.commit_oid`), so
+The fakes keep commits with the ids git itself gives them (`sim.model.git.commit_oid`), so
 writing the same commits with git here yields the same ids: the agent's checkout starts at the
 branch head GitHub (the fake) holds, and `baton agent` binds its changeset to that commit.
 """
@@ -11,7 +11,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from baton.sim.github.git import Git
+from baton.sim.model.git import Git
 
 
 def _git(cwd: Path, *args: str, env: dict[str, str] | None = None, data: bytes = b"") -> str:

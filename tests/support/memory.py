@@ -1,10 +1,12 @@
-"""One issue on the in-memory GitHub, driven as GitHub and agents drive it: the helpers the
+"""One issue on the simulated GitHub, driven as GitHub and agents drive it: the helpers the
 engine, fault and race tests share (the fixtures are in tests/conftest.py).
 
 Every builder takes the real path a GitHub event or an agent hand-back takes — a webhook payload
 from `baton.sim.payloads` through `webhooks.parse`, or `events.report`, then `run.handle` over
-the `MemoryGitHub` — so a test exercises exactly what `baton run` and `baton report` do. Each
-step moves the fake clock on a few minutes, as real events are apart in time.
+the `SimGitHub` (the production `GitHubTracker`, in process over the model of GitHub) — so a
+test exercises exactly what `baton run` and `baton report` do, each run a fresh client as each
+is a process of its own. Each step moves the fake clock on a few minutes, as real events are
+apart in time.
 
 The cast: maria (maintain), tess (triage), wendy (write), alice (read, the issue's author) and
 bob (read, a passer-by). Issue #1 is open and not yet in the workflow.
@@ -28,32 +30,19 @@ from baton.core.model.events import Event, Ignored, Sweep
 from baton.core.model.issue_facts import Comment
 from baton.core.model.record import Record
 from baton.core.model.work import digest_in
-from baton.errors import TrackerError
 from baton.github.tracker import DispatchTarget
 from baton.issue import record_comment
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep as run_sweep
 from baton.workflow.config import Config, Settings, settings_from
 
 ISSUE = 1
 PEOPLE = {"maria": "maintain", "tess": "triage", "wendy": "write", "alice": "read", "bob": "read"}
 STEP = timedelta(minutes=5)
-WRITES = (
-    "create_comment",
-    "edit_comment",
-    "delete_comment",
-    "set_labels",
-    "react",
-    "dispatch",
-    "create_ref",
-    "commit",
-    "create_pull_request",
-    "update_pull_request",
-    "mark_ready_for_review",
-)
 
 _run_ids = itertools.count(1)
 
@@ -65,7 +54,7 @@ def configured(**config: Any) -> Settings:
 
 # --- what humans and GitHub do ------------------------------------------------------------
 def deliver(
-    gh: MemoryGitHub, settings: Settings, name: str, payload: dict[str, Any]
+    gh: SimGitHub, settings: Settings, name: str, payload: dict[str, Any]
 ) -> Decision | Ignored:
     """One webhook through `webhooks.parse` and `run.handle`: the Decision, or why it was
     Ignored."""
@@ -74,11 +63,12 @@ def deliver(
     if isinstance(parsed, Ignored):
         return parsed
     assert not isinstance(parsed, Sweep), "use sweep() for scheduled runs"
+    gh.new_run()
     return handle(parsed, gh, settings).decision
 
 
 def relabel(
-    gh: MemoryGitHub, settings: Settings, label: str, by: str, *, bot: bool | None = None
+    gh: SimGitHub, settings: Settings, label: str, by: str, *, bot: bool | None = None
 ) -> Decision | Ignored:
     """`by` adds `label` to issue #1 (`bot` types the sender; by default a `[bot]` login is a
     Bot)."""
@@ -86,12 +76,12 @@ def relabel(
     return deliver(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by, bot=bot))
 
 
-def enter(gh: MemoryGitHub, settings: Settings, by: str = "maria") -> Decision | Ignored:
+def enter(gh: SimGitHub, settings: Settings, by: str = "maria") -> Decision | Ignored:
     """Start Baton on issue #1 with the trigger label."""
     return relabel(gh, settings, "baton", by)
 
 
-def enter_at(gh: MemoryGitHub, settings: Settings, state: str) -> Decision:
+def enter_at(gh: SimGitHub, settings: Settings, state: str) -> Decision:
     """Put issue #1 straight into `state`: maria adds its status label (a forced entry)."""
     decision = relabel(gh, settings, label_of(settings, state), "maria")
     assert isinstance(decision, Decision) and decision.state == state, decision
@@ -99,14 +89,14 @@ def enter_at(gh: MemoryGitHub, settings: Settings, state: str) -> Decision:
 
 
 def comment(
-    gh: MemoryGitHub, settings: Settings, body: str, by: str, *, bot: bool = False
+    gh: SimGitHub, settings: Settings, body: str, by: str, *, bot: bool = False
 ) -> Decision | Ignored:
     """`by` posts `body` on issue #1."""
     posted = gh.human_comment(ISSUE, body, author=by, bot=bot)
     return deliver(gh, settings, "issue_comment", payloads.comment_created(gh, posted.id))
 
 
-def edit(gh: MemoryGitHub, settings: Settings, comment_id: int, body: str) -> Decision | Ignored:
+def edit(gh: SimGitHub, settings: Settings, comment_id: int, body: str) -> Decision | Ignored:
     """The author of `comment_id` edits it to say `body`."""
     old = gh.comment_store[comment_id].body
     gh.human_edit(comment_id, body)
@@ -114,19 +104,19 @@ def edit(gh: MemoryGitHub, settings: Settings, comment_id: int, body: str) -> De
     return deliver(gh, settings, "issue_comment", payload)
 
 
-def close(gh: MemoryGitHub, settings: Settings, by: str) -> Decision | Ignored:
+def close(gh: SimGitHub, settings: Settings, by: str) -> Decision | Ignored:
     gh.human_close(ISSUE, by=by)
     return deliver(gh, settings, "issues", payloads.closed(gh, ISSUE, sender=by))
 
 
-def reopen(gh: MemoryGitHub, settings: Settings, by: str) -> Decision | Ignored:
+def reopen(gh: SimGitHub, settings: Settings, by: str) -> Decision | Ignored:
     gh.human_reopen(ISSUE, by=by)
     return deliver(gh, settings, "issues", payloads.reopened(gh, ISSUE, sender=by))
 
 
 # --- what agents and the clock do ----------------------------------------------------------
 def report(
-    gh: MemoryGitHub,
+    gh: SimGitHub,
     settings: Settings,
     agent: str | None,
     *,
@@ -149,6 +139,7 @@ def report(
         run_id=run_id or f"run-{next(_run_ids)}",
     )
     gh.now += STEP
+    gh.new_run()
     return handle(event, gh, settings).decision
 
 
@@ -159,10 +150,11 @@ class Skipped:
     issue: int = ISSUE
 
 
-def sweep(gh: MemoryGitHub, settings: Settings, after: timedelta) -> Decision | Skipped:
+def sweep(gh: SimGitHub, settings: Settings, after: timedelta) -> Decision | Skipped:
     """Let `after` pass, run the scheduled sweep, and return its decision on issue #1, or
     `Skipped()` when it did not even read the issue (so no decision was made)."""
     gh.now += after
+    gh.new_run()
     swept = run_sweep(gh, settings, now=gh.now, chain=None)
     found = next((r.decision for r in swept.results if r.decision.issue == ISSUE), None)
     return found or Skipped()
@@ -173,17 +165,17 @@ def label_of(settings: Settings, state: str) -> str:
     return settings.workflow.label_for(state, settings.policy.label_prefix)
 
 
-def record_of(gh: MemoryGitHub) -> Record | None:
+def record_of(gh: SimGitHub) -> Record | None:
     """The record on issue #1 as the next run would read it."""
     return read_record(gh.comments_of(ISSUE), gh.bot_login)
 
 
-def state_of(gh: MemoryGitHub) -> str | None:
+def state_of(gh: SimGitHub) -> str | None:
     record = record_of(gh)
     return record.state if record else None
 
 
-def messages_of(gh: MemoryGitHub, number: int = ISSUE) -> list[str]:
+def messages_of(gh: SimGitHub, number: int = ISSUE) -> list[str]:
     """What the bot said to humans on the issue, oldest first (the record comment left out)."""
     return [
         c.body
@@ -192,9 +184,38 @@ def messages_of(gh: MemoryGitHub, number: int = ISSUE) -> list[str]:
     ]
 
 
-def writes(gh: MemoryGitHub) -> int:
-    """GitHub calls so far that change something."""
-    return sum(gh.calls[op] for op in WRITES)
+def writes(gh: SimGitHub | MemoryGitHub) -> int:
+    """Requests so far that change something on GitHub (REST writes, GraphQL mutations); on
+    the memory fake, its write operations."""
+    if isinstance(gh, MemoryGitHub):
+        return sum(gh.calls[op] for op in MEMORY_WRITES)
+    return len(gh.writes_sent())
+
+
+# The memory fake's write operations, for the tests not yet on SimGitHub (memory_repository).
+MEMORY_WRITES = (
+    "create_comment",
+    "edit_comment",
+    "delete_comment",
+    "set_labels",
+    "react",
+    "dispatch",
+    "create_ref",
+    "commit",
+    "create_pull_request",
+    "update_pull_request",
+    "mark_ready_for_review",
+)
+
+
+def memory_repository() -> MemoryGitHub:
+    """The `gh` fixture's repository on the memory fake, for the tests that fault or interleave
+    at its operations (`fail_next("set_labels")`, `on_call`) and are not yet on SimGitHub."""
+    hub = MemoryGitHub()
+    for login, permission in PEOPLE.items():
+        hub.set_permission(login, permission)
+    hub.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
+    return hub
 
 
 # --- jobs that can run again, for fault and race tests ---------------------------------------
@@ -206,7 +227,7 @@ class Job:
     """One `baton run` or `baton report` job: each run handles the same event again, with the
     same id, as a re-run of the job (same GITHUB_RUN_ID) or a re-delivered webhook does."""
 
-    gh: MemoryGitHub
+    gh: SimGitHub
     settings: Settings
     event_at: Callable[[datetime], Event]
     chain: DispatchTarget | None = None
@@ -215,6 +236,7 @@ class Job:
     def run(self) -> RunResult:
         event = self.event_at(self.gh.now)
         self.gh.now += STEP
+        self.gh.new_run()
         result = handle(event, self.gh, self.settings, chain=self.chain)
         self.results.append(result)
         return result
@@ -224,7 +246,7 @@ class Job:
         return sum(1 for r in self.results if r.decision.agent == agent)
 
 
-def webhook_job(gh: MemoryGitHub, settings: Settings, name: str, payload: dict[str, Any]) -> Job:
+def webhook_job(gh: SimGitHub, settings: Settings, name: str, payload: dict[str, Any]) -> Job:
     """A job for a webhook whose payload is fixed now, as GitHub fixes it when the event fires."""
     run_id = str(next(_run_ids))
 
@@ -236,7 +258,7 @@ def webhook_job(gh: MemoryGitHub, settings: Settings, name: str, payload: dict[s
     return Job(gh, settings, event_at)
 
 
-def report_job(gh: MemoryGitHub, settings: Settings, agent: str, **result: Any) -> Job:
+def report_job(gh: SimGitHub, settings: Settings, agent: str, **result: Any) -> Job:
     """`baton report` for `agent` (success, confidence 0.9 unless told), chaining by dispatch."""
     run_id = f"run-{next(_run_ids)}"
     parsed = AgentResult(**{"status": "success", "confidence": 0.9, **result})
@@ -247,48 +269,49 @@ def report_job(gh: MemoryGitHub, settings: Settings, agent: str, **result: Any) 
     return Job(gh, settings, event_at, chain=CHAIN)
 
 
-def relabel_job(gh: MemoryGitHub, settings: Settings, label: str, by: str) -> Job:
+def relabel_job(gh: SimGitHub, settings: Settings, label: str, by: str) -> Job:
     """`by` adds `label` to issue #1 now; the job handles that event."""
     gh.human_label(ISSUE, label, by=by)
     return webhook_job(gh, settings, "issues", payloads.labeled(gh, ISSUE, label, sender=by))
 
 
-def comment_job(gh: MemoryGitHub, settings: Settings, body: str, by: str) -> Job:
+def comment_job(gh: SimGitHub, settings: Settings, body: str, by: str) -> Job:
     """`by` posts `body` on issue #1 now; the job handles that event."""
     posted = gh.human_comment(ISSUE, body, author=by)
     return webhook_job(gh, settings, "issue_comment", payloads.comment_created(gh, posted.id))
 
 
-def kick_job(gh: MemoryGitHub, settings: Settings) -> Job:
+def kick_job(gh: SimGitHub, settings: Settings) -> Job:
     """The workflow run a dispatch of Baton's starts for issue #1."""
     payload = payloads.workflow_dispatch(gh, {"issue": ISSUE}, sender=gh.bot_login)
     return webhook_job(gh, settings, "workflow_dispatch", payload)
 
 
-def sweep_run(gh: MemoryGitHub, settings: Settings, after: timedelta = STEP) -> RunResult | None:
+def sweep_run(gh: SimGitHub, settings: Settings, after: timedelta = STEP) -> RunResult | None:
     """The scheduled sweep `after` from now, chaining by dispatch: its run on issue #1, if any."""
     gh.now += after
+    gh.new_run()
     swept = run_sweep(gh, settings, now=gh.now, chain=CHAIN)
     return next((r for r in swept.results if r.decision.issue == ISSUE), None)
 
 
-def record_comments(gh: MemoryGitHub) -> list[Comment]:
+def record_comments(gh: SimGitHub) -> list[Comment]:
     """The bot's record comments on issue #1, oldest first."""
     return record_comment.find_records(gh.comments_of(ISSUE), gh.bot_login)
 
 
-def status_labels(gh: MemoryGitHub, number: int = ISSUE, prefix: str = "status:") -> list[str]:
+def status_labels(gh: SimGitHub, number: int = ISSUE, prefix: str = "status:") -> list[str]:
     """The issue's labels that look like status labels, in any case (as Baton reads them)."""
     return [x for x in gh.labels_of(number) if x.casefold().startswith(prefix.casefold())]
 
 
-def labels_agree(gh: MemoryGitHub, settings: Settings) -> bool:
+def labels_agree(gh: SimGitHub, settings: Settings) -> bool:
     """Exactly one status label on issue #1, and it is the record's state."""
     record = record_of(gh)
     return record is not None and status_labels(gh) == [label_of(settings, record.state)]
 
 
-def times_applied(gh: MemoryGitHub, move: tuple[str | None, str, str, str]) -> int:
+def times_applied(gh: SimGitHub, move: tuple[str | None, str, str, str]) -> int:
     """How often the history holds the move (from, to, trigger, actor)."""
     record = record_of(gh)
     if record is None:
@@ -319,20 +342,21 @@ class ChangesetJob(Job):
     def run(self) -> RunResult:
         event = self.event_at(self.gh.now)
         self.gh.now += STEP
+        self.gh.new_run()
         result = handle(event, self.gh, self.settings, chain=self.chain, changeset=self.changeset)
         self.results.append(result)
         return result
 
 
 def changeset_job(
-    gh: MemoryGitHub, settings: Settings, agent: str, changeset: Changeset, **result: Any
+    gh: SimGitHub, settings: Settings, agent: str, changeset: Changeset, **result: Any
 ) -> ChangesetJob:
     """`baton report` for `agent` with `changeset` (success, confidence 0.9 unless told)."""
     plain = report_job(gh, settings, agent, **result)
     return ChangesetJob(gh, settings, plain.event_at, chain=CHAIN, changeset=changeset)
 
 
-def lineage(gh: MemoryGitHub, branch: str = BRANCH) -> list[str]:
+def lineage(gh: SimGitHub, branch: str = BRANCH) -> list[str]:
     """The branch's commits, head first, along first parents (what `git log --first-parent`
     shows); empty when the branch does not exist."""
     oid = gh.git.head(branch)
@@ -344,20 +368,7 @@ def lineage(gh: MemoryGitHub, branch: str = BRANCH) -> list[str]:
     return chain
 
 
-def digests_on(gh: MemoryGitHub, branch: str = BRANCH) -> list[str]:
+def digests_on(gh: SimGitHub, branch: str = BRANCH) -> list[str]:
     """The changeset digest of every commit on the branch that carries one, oldest first."""
     found = (digest_in(gh.git.commits[oid].message) for oid in reversed(lineage(gh, branch)))
     return [d for d in found if d is not None]
-
-
-def lose_answer(gh: MemoryGitHub, operation: str, status: int = 502) -> None:
-    """GitHub applies the next call of `operation` and the answer is lost on the way back (a
-    502 from a proxy, a reset connection): the change is made, the run sees a failure."""
-    real = getattr(gh, operation)
-
-    def applied_then_lost(*args: Any, **kwargs: Any) -> Any:
-        setattr(gh, operation, real)  # once
-        real(*args, **kwargs)
-        raise TrackerError(f"{operation}: {status}, after GitHub applied it", status=status)
-
-    setattr(gh, operation, applied_then_lost)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from fakes.http_github import FakeGitHub
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -27,7 +27,7 @@ class Both:
     comments, maria closes it."""
 
     def __init__(self) -> None:
-        self.memory = MemoryGitHub(now=NOW)
+        self.memory = SimGitHub(now=NOW)
         self.http = FakeGitHub()  # never started: payloads are built offline
         self.http.now = NOW
         self.memory.open_issue("Export as CSV", "Please.", author="alice")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from support.expressions import (
     EXPANDED,
     REUSABLE,
@@ -40,24 +40,24 @@ def _inputs(prefix: str | None) -> dict[str, Any]:
     return reusable_inputs() if prefix is None else reusable_inputs(branch_prefix=prefix)
 
 
-Event = Callable[[MemoryGitHub, int, str], tuple[str, dict[str, Any]]]
+Event = Callable[[SimGitHub, int, str], tuple[str, dict[str, Any]]]
 
 
-def _labeled(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _labeled(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     gh.human_label(n, "baton", by="maria")
     return "issues", payloads.labeled(gh, n, "baton", sender="maria")
 
 
-def _commented(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _commented(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     comment = gh.human_comment(n, "approved", author="maria")
     return "issue_comment", payloads.comment_created(gh, comment.id)
 
 
-def _dispatched(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _dispatched(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     return "workflow_dispatch", payloads.workflow_dispatch(gh, {"issue": n}, sender=gh.bot_login)
 
 
-def _reviewed(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _reviewed(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     payload = payloads.pull_request_review(
         gh,
         number=40 + n,
@@ -70,28 +70,28 @@ def _reviewed(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any
     return "pull_request_review", payload
 
 
-def _closed(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _closed(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     payload = payloads.pull_request_closed(
         gh, number=40 + n, branch=branch, head_sha=SHA, merged=True, sender="maria"
     )
     return "pull_request", payload
 
 
-def _suite(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _suite(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     payload = payloads.check_suite_completed(
         gh, branch=branch, head_sha=SHA, conclusion="failure", suite_id=9, pull_requests=[40 + n]
     )
     return "check_suite", payload
 
 
-def _workflow_run(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _workflow_run(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     payload = payloads.workflow_run_completed(
         gh, branch=branch, head_sha=SHA, conclusion="failure", run_id=11, pull_requests=[40 + n]
     )
     return "workflow_run", payload
 
 
-def _repository_dispatch(gh: MemoryGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
+def _repository_dispatch(gh: SimGitHub, n: int, branch: str) -> tuple[str, dict[str, Any]]:
     payload = payloads.repository_dispatch(gh, "baton", {"issue": n}, sender="maria")
     return "repository_dispatch", payload
 
@@ -111,7 +111,7 @@ EVENTS: dict[str, Event] = {
 def _groups(path: Path, prefix: str | None, number: int) -> dict[str, str]:
     """Each event's group in the `baton` job of one issue, and the `report` job's."""
     jobs = _jobs(path)
-    gh = MemoryGitHub("octo/repo")
+    gh = SimGitHub("octo/repo")
     for _ in range(number):
         last = gh.open_issue("Export the report as CSV", author="alice")
     branch = f"{prefix if prefix is not None else 'baton/issue-'}{last}"
@@ -186,13 +186,13 @@ NAMED = {"agent": "developer", "issue": "5", "handover": HANDOVER, "accepted": "
 
 
 def _by(sender: str, inputs: dict[str, str]) -> tuple[str, dict[str, Any]]:
-    gh = MemoryGitHub("octo/repo")
+    gh = SimGitHub("octo/repo")
     return "workflow_dispatch", payloads.workflow_dispatch(gh, inputs, sender=sender)
 
 
 def _asked(issue: Any) -> list[tuple[str, dict[str, Any]]]:
     """A write user's dispatch, Baton's hand-over and a repository dispatch of `issue`."""
-    gh = MemoryGitHub("octo/repo")
+    gh = SimGitHub("octo/repo")
     handed = {"issue": issue, "state": "implementing", "handover": HANDOVER}
     by_repository = payloads.repository_dispatch(gh, "baton", {"issue": issue}, sender="maria")
     return [
@@ -222,7 +222,7 @@ def test_a_dispatch_naming_its_issue_by_its_digits_starts_its_jobs(path: Path, i
 
 @pytest.mark.parametrize("path", [REUSABLE, EXPANDED], ids=["reusable", "expanded"])
 def test_a_repository_dispatch_names_its_issue_as_a_json_number_too(path: Path) -> None:
-    gh = MemoryGitHub("octo/repo")
+    gh = SimGitHub("octo/repo")
     events = [
         ("repository_dispatch", payloads.repository_dispatch(gh, "b", {"issue": n}, sender="maria"))
         for n in (5, 5.5, 0, -5, 1e21)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from support.expressions import (
     EXPANDED,
     REUSABLE,
@@ -32,7 +32,7 @@ APP = "baton-app[bot]"
 
 
 def dispatch(inputs: dict[str, str], sender: str | None = None) -> tuple[str, dict[str, Any]]:
-    gh = MemoryGitHub("octo/repo")
+    gh = SimGitHub("octo/repo")
     gh.open_issue("Export the report as CSV", author="alice")
     payload = payloads.workflow_dispatch(gh, inputs, sender=sender or gh.bot_login)
     return "workflow_dispatch", payload

@@ -15,7 +15,7 @@ import pytest
 
 from baton.core.rules import triage
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from support.expressions import (
     EXPANDED,
     REUSABLE,
@@ -92,8 +92,8 @@ def starts(path: Path, events: list[tuple[str, Payload]], names: Names = DEFAULT
 
 
 # --- the events, built from a fake GitHub ----------------------------------------------------
-def _issue(labels: tuple[str, ...]) -> tuple[MemoryGitHub, int]:
-    gh = MemoryGitHub("octo/repo")
+def _issue(labels: tuple[str, ...]) -> tuple[SimGitHub, int]:
+    gh = SimGitHub("octo/repo")
     number = gh.open_issue("Export the report as CSV", author="alice")
     for label in labels:
         gh.human_label(number, label, by="maria")

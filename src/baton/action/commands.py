@@ -87,7 +87,7 @@ def make_tracker(
     if not env.repository:
         raise TrackerError("GITHUB_REPOSITORY is not set")
     from baton.github.client import GitHubTracker
-    from baton.issue.apply import label_specs
+    from baton.issue.apply import tracker_labels
 
     pause = 60.0 / writes_per_minute if writes_per_minute else 0.0
     return GitHubTracker(
@@ -97,14 +97,7 @@ def make_tracker(
         seconds_between_writes=pause,
         timeout=env.http_timeout,
         # Every workflow's status labels (looked up, not created again) and the tasks' label.
-        labels=tuple(
-            [
-                n
-                for w in (settings.workflow, *settings.workflows.values())
-                for n in label_specs(w, settings.policy)
-            ]
-            + [settings.policy.epics.task_label]
-        ),
+        labels=tracker_labels(settings),
         bot_login=settings.policy.bot_login,
     )
 

@@ -10,8 +10,8 @@ importing PyGithub.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from baton.github.batch_write import write_batched
 from baton.github.checks import GitHubChecks
@@ -54,10 +54,12 @@ class GitHubTracker(
         labels: Sequence[str] = (),
         graphql: bool = True,
         bot_login: str = BOT_LOGIN,
+        connection: Callable[..., Any] | None = None,
     ) -> None:
         """`labels`: the status labels a run may add, whose node ids the read looks up so that
         adding one costs nothing more; `graphql=False` keeps to REST; `bot_login`: the account
-        the token writes as, whose sub-issues' task marks are trusted."""
+        the token writes as, whose sub-issues' task marks are trusted; `connection`: the
+        connection class of the requesters (`Transport`'s), the model in process in the sim."""
         transport = Transport(
             repository,
             token,
@@ -67,6 +69,7 @@ class GitHubTracker(
             retry=retry,
             secondary_rate_wait=secondary_rate_wait,
             graphql=graphql,
+            connection=connection,
         )
         Role.__init__(self, transport, Known(lookups=tuple(dict.fromkeys(labels))))
         self.repository = repository

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -93,6 +94,21 @@ RETRIED_METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "O
 MAX_RATE_LIMIT_WAIT = 120.0
 
 
+def _requester_class(connection: Callable[..., Any] | None) -> type[Requester]:
+    """PyGithub's `Requester`, or with `connection` a subclass of it that opens that connection
+    class: `injectConnectionClasses` sets the class attributes of the class it is called on, so
+    on a subclass made here it reaches no other requester of the process."""
+    if connection is None:
+        return Requester
+
+    class ConnectedRequester(Requester):
+        pass
+
+    chosen = cast("Any", connection)
+    ConnectedRequester.injectConnectionClasses(chosen, chosen)
+    return ConnectedRequester
+
+
 def _said(data: Any) -> str:
     """GitHub's message, with the details a 422 keeps in `errors` ("A pull request already
     exists for ...", "No commits between ...")."""
@@ -152,8 +168,10 @@ class Transport:
         retry: GithubRetry | int | None = None,
         secondary_rate_wait: float = 30.0,
         graphql: bool = True,
+        connection: Callable[..., Any] | None = None,
     ) -> None:
-        """`graphql=False` keeps to REST."""
+        """`graphql=False` keeps to REST; `connection`: what the requesters open instead of
+        HTTP (`sim.api.connection`: the model of GitHub in process, for the demo and tests)."""
         if repository.count("/") != 1:
             raise TrackerError(f"GITHUB_REPOSITORY {repository!r} is not owner/name")
         self.repository = repository
@@ -163,10 +181,11 @@ class Transport:
         # Two requesters write (REST calls, mutation documents), each paced on its own: each
         # waits twice the pause, so together they keep to the rate asked for.
         paced = 2 * seconds_between_writes
+        requester_class = _requester_class(connection)
 
         def requester(retrying: GithubRetry, pause: float) -> Requester:
             # What `github.Github(...).requester` builds, without the `Github` around it.
-            return Requester(
+            return requester_class(
                 auth=cast("Auth", TokenAuth(token)),
                 base_url=api_url.rstrip("/"),
                 timeout=timeout,
@@ -180,41 +199,21 @@ class Transport:
                 lazy=True,
             )
 
+        def retrying(**more: Any) -> GithubRetry:
+            wait = {"secondary_rate_wait": secondary_rate_wait}
+            return GithubRetry(
+                total=3, read=0, max_rate_limit_wait=MAX_RATE_LIMIT_WAIT, **wait, **more
+            )
+
         # REST: 5xx and rate limits retried, never after a read timeout (GitHub may have applied
         # the write, and a second POST would post the comment twice; a lost message is re-posted
         # by the outbox); PATCH too, as Baton's PATCHes (record, a label's style) are idempotent.
-        self._requester = requester(
-            GithubRetry(
-                total=3,
-                read=0,
-                secondary_rate_wait=secondary_rate_wait,
-                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
-                allowed_methods=RETRIED_METHODS,
-            ),
-            paced,
-        )
+        self._requester = requester(retrying(allowed_methods=RETRIED_METHODS), paced)
         # GraphQL queries: retried like REST reads, and not paced (POSTs PyGithub would take
         # for writes). Mutation documents: retried on a rate limit only (GitHub ran nothing),
         # never on a 5xx, after which GitHub may have run part of the document.
-        self._reader = requester(
-            GithubRetry(
-                total=3,
-                read=0,
-                secondary_rate_wait=secondary_rate_wait,
-                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
-            ),
-            0.0,
-        )
-        self._writer = requester(
-            GithubRetry(
-                total=3,
-                read=0,
-                status_forcelist=[],
-                secondary_rate_wait=secondary_rate_wait,
-                max_rate_limit_wait=MAX_RATE_LIMIT_WAIT,
-            ),
-            paced,
-        )
+        self._reader = requester(retrying(), 0.0)
+        self._writer = requester(retrying(status_forcelist=[]), paced)
         self.requests = 0  # API calls made (REST and GraphQL), for the summary and benchmarks
         self.graphql_requests = 0
         self.budget: dict[str, tuple[int, int]] = {}  # what is left of the hour: resource ->

@@ -23,7 +23,7 @@ from baton.errors import TrackerError
 from baton.github.tracker import Checks, Issues, LabelChange, LabelSpec, Writes, Written
 from baton.issue import record_comment
 from baton.issue.load import Loaded
-from baton.workflow.config import Policy
+from baton.workflow.config import Policy, Settings
 from baton.workflow.model import Workflow
 
 DESCRIPTION_LIMIT = 100
@@ -51,6 +51,14 @@ def label_specs(workflow: Workflow, policy: Policy) -> dict[str, LabelSpec]:
         name = workflow.label_for(state, policy.label_prefix)
         specs[name] = LabelSpec(name=name, color=colour.lower(), description=description)
     return specs
+
+
+def tracker_labels(settings: Settings) -> tuple[str, ...]:
+    """The labels a run may add, whose node ids the tracker's read looks up (so adding one
+    costs nothing more): every workflow's status labels and the tasks' label."""
+    workflows = (settings.workflow, *settings.workflows.values())
+    names = [name for w in workflows for name in label_specs(w, settings.policy)]
+    return (*names, settings.policy.epics.task_label)
 
 
 def apply(

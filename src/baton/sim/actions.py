@@ -23,8 +23,8 @@ from baton.github.tracker import DispatchTarget
 from baton.issue.record_comment import find_records, parse
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
 from baton.sim.payloads import DispatchRequest
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Settings
 
@@ -44,7 +44,7 @@ Agent = Callable[[int, str, Record | None], Play | None]
 
 @dataclass
 class Actions:
-    gh: MemoryGitHub
+    gh: SimGitHub
     settings: Settings
     agent: Agent
     say: Callable[[str], None] = lambda _: None
@@ -69,10 +69,12 @@ class Actions:
             self.say(f"   ignored: {parsed.reason}")
             return None
         if isinstance(parsed, events.Sweep):
+            self.gh.new_run()
             swept = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
             for item in swept.results:
                 self._after(item)
             return None
+        self.gh.new_run()
         result = handle(parsed, self.gh, self.settings, chain=CHAIN)
         self._after(result, chained=True)
         return result
@@ -138,6 +140,7 @@ class Actions:
             nonce=record.dispatch.nonce if record and record.dispatch else "",
         )
         changeset = self._changeset(number, record, play) if play.changes else None
+        self.gh.new_run()
         outcome = handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset)
         self.results.append(outcome)
         decision = outcome.decision

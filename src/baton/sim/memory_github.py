@@ -5,16 +5,16 @@ It powers `baton demo` and `baton simulate` and is the one shared fake of the te
 change is logged in a compact readable form (`#1 +label status:received`), every call is
 counted per operation, and `fail_next` makes a named operation raise, for fault tests.
 
-The repository is a `github.git.Git`: `main` starts at a commit of a README, commits carry
+The repository is a `model.git.Git`: `main` starts at a commit of a README, commits carry
 their whole tree and the ids git would give them, and a commit whose expected head is stale is
 refused as `createCommitOnBranch` refuses it. Pull requests take their numbers from the issues'
 sequence, as on GitHub. Sub-issues and "blocked by" edges follow GitHub's rules
-(`github.relations.Relations`); a plan's tasks are created in the round trips `GitHubTracker` makes,
-and a task branch merges back as the merges API does (`github.git.Git.merge_branches`, with
+(`model.relations.Relations`); a plan's tasks are created in the round trips `GitHubTracker` makes,
+and a task branch merges back as the merges API does (`model.git.Git.merge_branches`, with
 its conflicts). What humans and CI do to them (`human_push`, `human_review`,
 `human_merge`, `human_close_pr`, `add_check_run`) are helpers for tests and scenarios.
 
-What GitHub itself does it takes from `sim/github/`, as the HTTP fake of the tests does: body
+What GitHub itself does it takes from `sim/model/`, as the HTTP fake of the tests does: body
 and label limits, label names that ignore case, roles by login, ids past 2**31. It renders its
 issues, comments and labels as GitHub's JSON (`payloads`), so `payloads` builds a webhook
 payload from it exactly as from the HTTP fake.
@@ -26,14 +26,14 @@ from collections.abc import Iterable, Mapping
 
 from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
-from baton.sim.github import rules
-from baton.sim.github.issues import User
-from baton.sim.github.pulls import VERDICTS, PullRequest
 from baton.sim.memory.base import _refusing
 from baton.sim.memory.epics import EpicCalls
 from baton.sim.memory.github_json import GitHubJson
 from baton.sim.memory.issues import IssueCalls
 from baton.sim.memory.pages import PageCalls
+from baton.sim.model import rules
+from baton.sim.model.issues import User
+from baton.sim.model.pulls import VERDICTS, PullRequest
 
 __all__ = ["MemoryGitHub", "PullRequest"]  # scenario.py reads PullRequest here
 

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from baton.sim.github.git import Git
-from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.model.git import Git
+from baton.sim.model.pulls import PullRequest
+from baton.sim.sim_github import SimGitHub
 
 # What became of a pull request, as the demos and a scenario's `expect` name it.
 PullRequestState = Literal["none", "draft", "open", "merged", "closed"]
@@ -30,7 +31,7 @@ class Seen:
     pulls: Mapping[int, PullRequestState]
 
 
-def pull_state(gh: MemoryGitHub, pull: PullRequest | None) -> PullRequestState:
+def pull_state(gh: SimGitHub, pull: PullRequest | None) -> PullRequestState:
     if pull is None:
         return "none"
     if pull.merged:
@@ -40,7 +41,7 @@ def pull_state(gh: MemoryGitHub, pull: PullRequest | None) -> PullRequestState:
     return "draft" if pull.draft else "open"
 
 
-def seen(gh: MemoryGitHub) -> Seen:
+def seen(gh: SimGitHub) -> Seen:
     return Seen(
         heads=dict(gh.git.refs),
         pulls={n: pull_state(gh, pull) for n, pull in gh.pull_requests.items()},
@@ -75,7 +76,7 @@ def pull_request_said(pull: PullRequest, state: PullRequestState, *, fresh: bool
     return "marked ready for review"
 
 
-def news(gh: MemoryGitHub, before: Seen, base_of: Callable[[str], str]) -> list[str]:
+def news(gh: SimGitHub, before: Seen, base_of: Callable[[str], str]) -> list[str]:
     """What changed since `before`, one line each (a commit's files beneath it): new branches
     (`base_of` names the branch each was made from), new commits along each branch's first
     parents, the merges, and the pull requests' changes. A pull request's merge commit is
@@ -115,7 +116,7 @@ def _commit_lines(git: Git, heads: Mapping[str, str], branch: str, oid: str) -> 
 
 
 def work_line(
-    gh: MemoryGitHub, branch: str, pull_request: int | None, merged: Sequence[str]
+    gh: SimGitHub, branch: str, pull_request: int | None, merged: Sequence[str]
 ) -> str | None:
     """What GitHub holds of a branch in one line: its head, how many of the `merged` heads
     (an epic's tasks') it holds, Baton's commits, and what became of its pull request. None

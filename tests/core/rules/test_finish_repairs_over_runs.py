@@ -14,6 +14,7 @@ import pytest
 from baton.core.model.decision import Decision, Outcome
 from baton.issue import record_comment
 from baton.sim import payloads
+from baton.sim.memory_github import MemoryGitHub
 from baton.sweep import sweep as run_sweep
 from support.memory import (
     ISSUE,
@@ -23,6 +24,7 @@ from support.memory import (
     deliver,
     enter,
     enter_at,
+    memory_repository,
     messages_of,
     record_comments,
     record_of,
@@ -34,6 +36,13 @@ from support.memory import (
 )
 
 CLARIFY = "waiting_for_requirements_clarification"
+
+
+@pytest.fixture
+def gh() -> MemoryGitHub:
+    """Not yet on SimGitHub (issue 27): these tests fault or interleave at the memory fake's
+    operations, finer than the client's requests."""
+    return memory_repository()
 
 
 def next_run(gh, settings):

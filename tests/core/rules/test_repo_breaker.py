@@ -7,15 +7,15 @@ from datetime import timedelta
 
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Config, settings_from
 
 BREAKER = {"breaker": {"threshold": 2, "window": "1h"}}
 
 
-def _world(config: dict[str, object], failing: dict[str, bool]) -> tuple[MemoryGitHub, Actions]:
+def _world(config: dict[str, object], failing: dict[str, bool]) -> tuple[SimGitHub, Actions]:
     settings = settings_from(Config.model_validate(config))
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.set_permission("maria", "maintain")
 
     def agent(number: int, name: str, record: object) -> Play:
@@ -26,7 +26,7 @@ def _world(config: dict[str, object], failing: dict[str, bool]) -> tuple[MemoryG
     return gh, Actions(gh, settings, agent)
 
 
-def _enter(gh: MemoryGitHub, actions: Actions, title: str) -> int:
+def _enter(gh: SimGitHub, actions: Actions, title: str) -> int:
     number = gh.open_issue(title, "x", author="alice")
     gh.human_label(number, "baton", by="maria")
     actions.event("issues", payloads.labeled(gh, number, "baton", sender="maria"))

@@ -18,7 +18,7 @@ from baton.core.model.events import Ignored, Sweep
 from baton.core.rules.triage import quick_reason, view_of
 from baton.run import handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings, load_config
 from baton.workflow.model import preset_names
 
@@ -83,7 +83,7 @@ def _user(login: str, bot: bool) -> dict[str, Any]:
     return {"login": login, "type": "Bot" if bot else "User"}
 
 
-def _issue(gh: MemoryGitHub, number: int, pull_request: bool) -> dict[str, Any]:
+def _issue(gh: SimGitHub, number: int, pull_request: bool) -> dict[str, Any]:
     info = gh.issue(number)
     issue: dict[str, Any] = {
         "number": number,
@@ -107,7 +107,7 @@ def test_what_the_fast_path_ignores_the_full_path_leaves_alone(
     loaded, raw = _settings(tmp_path_factory.mktemp("cfg"), config)
     assert raw == view_of(loaded.workflow, loaded.policy, loaded.workflows)
     policy = loaded.policy
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     for login, role in PEOPLE.items():
         gh.set_permission(login, role)
     number = gh.open_issue("A bug", "It breaks.", author="alice")
@@ -206,7 +206,7 @@ def test_what_the_fast_path_ignores_the_full_path_leaves_alone(
 
 
 @st.composite
-def work_payloads(draw: st.DrawFn, gh: MemoryGitHub, prefix: str) -> tuple[str, dict[str, Any]]:
+def work_payloads(draw: st.DrawFn, gh: SimGitHub, prefix: str) -> tuple[str, dict[str, Any]]:
     """A branch or pull-request event: Baton's branch or not, a fork or not, any action."""
     branch = draw(
         st.sampled_from([f"{prefix}1", f"{prefix}01", "baton/issue-1", "agents/1", "main"]),
@@ -276,7 +276,7 @@ def test_the_fast_path_and_the_parser_agree_on_branch_and_pull_request_events(
     """Whatever the fast path ignores of a branch's events the parser ignores too, and the
     other way round: both ask `work_event_reason`, so neither reads an issue it need not."""
     typed, raw = _settings(tmp_path_factory.mktemp("cfg"), config)
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     name, payload = data.draw(work_payloads(gh, typed.policy.work.branch_prefix))
 
     reason = quick_reason(name, payload, raw)

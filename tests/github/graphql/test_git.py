@@ -16,7 +16,7 @@ from baton.github.graphql.git import (
     parse_ref,
     qualified,
 )
-from fakes import github_graphql
+from baton.sim.api import graphql_api as github_graphql
 
 HEAD = "2" * 40
 

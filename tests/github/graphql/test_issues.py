@@ -22,7 +22,7 @@ from baton.github.graphql.issues import (
     read_document,
     read_many_document,
 )
-from fakes import github_graphql
+from baton.sim.api import graphql_api as github_graphql
 
 HEAD = "2" * 40
 CREATED = "2026-01-05T09:00:00Z"

@@ -18,7 +18,7 @@ from baton.github.graphql.sub_issues import (
     sub_issues_document,
     task_body,
 )
-from fakes import github_graphql
+from baton.sim.api import graphql_api as github_graphql
 
 
 def sub_issue(number: int, **fields: Any) -> dict[str, Any]:

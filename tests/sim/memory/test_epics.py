@@ -9,8 +9,8 @@ import pytest
 from baton.core.model.epic import MergePlan, NewTask, TaskCreationPlan
 from baton.core.text import task_marker as marker
 from baton.errors import TrackerError
-from baton.sim.github import relations
 from baton.sim.memory_github import MemoryGitHub
+from baton.sim.model import relations
 
 TASK = "baton:task"
 

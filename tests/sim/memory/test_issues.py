@@ -1,6 +1,6 @@
 """The in-memory GitHub's calls on an issue and its record (`sim/memory/issues.py`): GitHub's
 refusals and rules as the `Tracker` meets them (the rules themselves are tested on the model,
-in tests/sim/github/)."""
+in tests/sim/model/)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 from baton.errors import TrackerError
 from baton.github.tracker import LabelSpec
-from baton.sim.github import rules
 from baton.sim.memory_github import MemoryGitHub
+from baton.sim.model import rules
 
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
 

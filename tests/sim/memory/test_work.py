@@ -16,9 +16,9 @@ from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.events import ReviewNote
 from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerError
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
-from baton.sim.github import git, pulls
 from baton.sim.memory_github import MemoryGitHub
-from support.memory import WRITES
+from baton.sim.model import git, pulls
+from support.memory import MEMORY_WRITES as WRITES
 
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
 from baton.sim.payloads import DispatchRequest
+from baton.sim.sim_github import SimGitHub
 from support.payload_story import NOW, Both, Json
 
 
@@ -54,7 +54,7 @@ def test_a_recorded_dispatch_replays_as_the_run_it_starts_sent_by_the_bot(
 def test_the_in_memory_github_records_its_dispatches_as_the_http_fake_does() -> None:
     from baton.github.tracker import DispatchTarget
 
-    gh = MemoryGitHub(now=NOW)
+    gh = SimGitHub(now=NOW)
     gh.dispatch(DispatchTarget(workflow="baton.yml", ref="refs/heads/main"), {"issue": "1"})
 
     name, payload = payloads.from_dispatch(gh, gh.dispatches[-1])

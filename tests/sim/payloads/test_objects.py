@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from baton.sim import payloads
-from baton.sim.github.rules import REACTIONS
+from baton.sim.model.rules import REACTIONS
 
 API = "https://api.github.com"
 

@@ -201,7 +201,7 @@ def test_epic_keys_without_an_epic_or_a_plan_are_refused_in_one_line(
 def test_simulate_plays_an_epic_scenario_with_its_expectations_met() -> None:
     result = CliRunner().invoke(cli, ["simulate", str(EXAMPLE), "--config", str(CONFIG)])
     assert result.exit_code == 0, result.output
-    assert "4 tasks, 15 agent runs, 192 API calls, at most 2 tasks in progress at once." in (
+    assert "4 tasks, 15 agent runs, 200 API calls, at most 2 tasks in progress at once." in (
         result.output
     )
 

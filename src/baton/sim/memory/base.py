@@ -13,11 +13,11 @@ from datetime import UTC, datetime
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import PullRequestRefused, TrackerError
 from baton.names import BOT_LOGIN
-from baton.sim.github import rules
-from baton.sim.github.issues import Comment as StoredComment
-from baton.sim.github.issues import Issue, Refused, User, check_body
-from baton.sim.github.pulls import CheckRun, PullRequest, PullRequestRefusal, Review
-from baton.sim.github.state import GitHubState
+from baton.sim.model import rules
+from baton.sim.model.issues import Comment as StoredComment
+from baton.sim.model.issues import Issue, Refused, User, check_body
+from baton.sim.model.pulls import CheckRun, PullRequest, PullRequestRefusal, Review
+from baton.sim.model.state import GitHubState
 from baton.sim.payloads import DispatchRequest
 
 PAGE_SIZE = 100
@@ -95,6 +95,9 @@ class MemoryBase:
     @now.setter
     def now(self, moment: datetime) -> None:
         self.state.now = moment
+
+    def new_run(self) -> None:
+        """A new run's process: the memory fake keeps no client state between runs."""
 
     @property
     def actions_may_open_pull_requests(self) -> bool:

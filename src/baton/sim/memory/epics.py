@@ -19,8 +19,8 @@ from baton.github.tracker import (
     Snapshot,
     SubIssue,
 )
-from baton.sim.github import git, relations
 from baton.sim.memory.base import PAGE_SIZE, MemoryBase, _refusing
+from baton.sim.model import git, relations
 
 
 class EpicCalls(MemoryBase):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from baton.sim import payloads
-from baton.sim.github import rules
 from baton.sim.memory.base import API, MemoryBase
+from baton.sim.model import rules
 
 
 class GitHubJson(MemoryBase):

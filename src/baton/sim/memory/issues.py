@@ -19,10 +19,10 @@ from baton.github.tracker import (
     Writes,
     Written,
 )
-from baton.sim.github import rules
-from baton.sim.github.issues import check_body
 from baton.sim.memory.base import PAGE_SIZE, _refusing, info_of
 from baton.sim.memory.work import WorkCalls
+from baton.sim.model import rules
+from baton.sim.model.issues import check_body
 from baton.sim.payloads import DispatchRequest
 
 

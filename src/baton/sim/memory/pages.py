@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from baton.core.model.issue_facts import IssueInfo
 from baton.errors import TrackerError
 from baton.github.tracker import OpenedIssue
-from baton.sim.github.issues import User, check_body
 from baton.sim.memory.base import PAGE_SIZE, MemoryBase, _refusing, info_of
+from baton.sim.model.issues import User, check_body
 
 
 class PageCalls(MemoryBase):

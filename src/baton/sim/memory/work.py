@@ -22,9 +22,9 @@ from baton.github.tracker import (
     TreeAsk,
     TreeRead,
 )
-from baton.sim.github import git, pulls, rules
-from baton.sim.github.pulls import CheckRun
 from baton.sim.memory.base import MemoryBase
+from baton.sim.model import git, pulls, rules
+from baton.sim.model.pulls import CheckRun
 
 COMPARE_PAGE = 100  # the commits of a compare the client asks for (`per_page`)
 

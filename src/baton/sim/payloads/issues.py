@@ -3,7 +3,7 @@ edited, and a comment created or edited, as GitHub sends them just after the cha
 
 from __future__ import annotations
 
-from baton.sim.github.rules import DEFAULT_LABEL_COLOR
+from baton.sim.model.rules import DEFAULT_LABEL_COLOR
 from baton.sim.payloads.source import Json, Source, envelope, sender_json
 
 # --- issues -------------------------------------------------------------------------------------

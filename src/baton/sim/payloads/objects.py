@@ -7,7 +7,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Iterable
 
-from baton.sim.github.rules import REACTIONS
+from baton.sim.model.rules import REACTIONS
 from baton.sim.payloads.source import REPOSITORY_ID, Json
 
 

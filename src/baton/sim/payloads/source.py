@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from baton.sim.github.rules import user_type
+from baton.sim.model.rules import user_type
 
 DEFAULT_WORKFLOW = ".github/workflows/baton.yml"
 REPOSITORY_ID = 1296269

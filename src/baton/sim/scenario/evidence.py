@@ -16,8 +16,8 @@ import hashlib
 from baton.core.model.changeset import Changeset
 from baton.core.model.evidence import Evidence, files_digest
 from baton.core.rules.evidence import judge
-from baton.sim.github.git import Git
-from baton.sim.github.objects import REGULAR_MODE, SYMLINK_MODE, blob_oid
+from baton.sim.model.git import Git
+from baton.sim.model.objects import REGULAR_MODE, SYMLINK_MODE, blob_oid
 from baton.sim.scenario.format import EvidenceSpec
 from baton.sim.scenario.holding import Stage
 from baton.workflow.suite import DEFAULT_FROZEN, DEFAULT_TEST_PATHS

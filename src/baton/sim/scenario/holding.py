@@ -13,7 +13,8 @@ from typing import Protocol
 from baton.core.model.record import Record
 from baton.issue.load import read_record
 from baton.sim import work_news
-from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.model.pulls import PullRequest
+from baton.sim.sim_github import SimGitHub
 from baton.sim.work_news import PullRequestState
 from baton.workflow.config import Settings
 
@@ -21,7 +22,7 @@ from baton.workflow.config import Settings
 class Stage(Protocol):
     """The player as its readers see it: the in-memory GitHub, the settings and the issue."""
 
-    gh: MemoryGitHub
+    gh: SimGitHub
     settings: Settings
     number: int  # 0 until the issue is opened
 

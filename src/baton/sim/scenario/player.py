@@ -1,10 +1,8 @@
-"""Plays a scenario against the in-memory GitHub: `baton simulate` and `baton demo`.
-
-Each step becomes the webhook payload GitHub would send (or the agent report `baton report`
-would read) and goes through the same `webhooks.parse` → `run.handle` path as a real run, so a
-maintainer can test a workflow file before deploying it. `expect` steps turn a scenario into a
-check. What the player says is `narration`'s; what it reads of GitHub is `holding`'s.
-"""
+"""Plays a scenario on the simulated GitHub (`SimGitHub`: the production client over the model
+of GitHub, in process) for `baton simulate` and `baton demo`. Each step becomes the webhook
+payload GitHub would send (or the report `baton report` would read) and takes the same
+`webhooks.parse` → `run.handle` path as a real run; `expect` steps make it a check. What the
+player says is `narration`'s; what it reads of GitHub is `holding`'s."""
 
 from __future__ import annotations
 
@@ -25,10 +23,11 @@ from baton.core.model.record import Record
 from baton.core.model.work import branch_name
 from baton.errors import InvalidScenario, TrackerError
 from baton.github.tracker import DispatchTarget
+from baton.issue.apply import tracker_labels
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.github import rules as github_rules
-from baton.sim.memory_github import MemoryGitHub, PullRequest
+from baton.sim.model import rules as github_rules
+from baton.sim.model.pulls import PullRequest
 from baton.sim.scenario import evidence as scripted
 from baton.sim.scenario import expect, narration
 from baton.sim.scenario.format import Expect, Report, Scenario, Step, one_line
@@ -38,6 +37,7 @@ from baton.sim.scenario.holding import (
     open_pull_number,
     record_of,
 )
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Settings
 from baton.workflow.graph import path_mermaid
@@ -59,7 +59,8 @@ class Player:
         self.scenario = scenario
         self.settings = settings
         self.say = say
-        self.gh = MemoryGitHub(bot_login=settings.policy.bot_login, now=scenario.start)
+        labels, bot = tracker_labels(settings), settings.policy.bot_login
+        self.gh = SimGitHub(bot_login=bot, now=scenario.start, labels=labels)
         for login, permission in scenario.people.items():
             self.gh.set_permission(login, permission)
         self.number = 0
@@ -93,9 +94,11 @@ class Player:
         if isinstance(parsed, events.Sweep):
             self._sweep()
             return
+        self.gh.new_run()
         self._show(handle(parsed, self.gh, self.settings))
 
     def _sweep(self) -> None:
+        self.gh.new_run()
         result = sweep(self.gh, self.settings, now=self.gh.now, chain=CHAIN)
         if not result.results:
             self.last = None
@@ -256,6 +259,7 @@ class Player:
             self.evidence.append((self.step, found))
             self.say(scripted.evidence_line(self, found, changeset))
             event = event.model_copy(update={"evidence": found})
+        self.gh.new_run()
         self._show(handle(event, self.gh, self.settings, chain=CHAIN, changeset=changeset))
 
     def _changeset(self, spec: Report, pusher: str) -> Changeset | None:

@@ -13,7 +13,7 @@ from baton.core.model.epic import (
 from baton.core.model.record import HumanInput, Record
 from baton.sim import payloads
 from baton.sim.actions import Actions, Play
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Config, settings_from
 from support.epic_rules import B, conducting, epic, planned, say
 
@@ -25,9 +25,9 @@ PLAN = [
 ]
 
 
-def _world() -> tuple[MemoryGitHub, Actions, int]:
+def _world() -> tuple[SimGitHub, Actions, int]:
     settings = settings_from(Config.model_validate({"epics": {"breaker_threshold": 10}}))
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.set_permission("maria", "maintain")
 
     def agent(number: int, name: str, record: Record | None) -> Play | None:
@@ -49,7 +49,7 @@ def _world() -> tuple[MemoryGitHub, Actions, int]:
     return gh, actions, epic
 
 
-def _say(gh: MemoryGitHub, actions: Actions, number: int, body: str, who: str) -> None:
+def _say(gh: SimGitHub, actions: Actions, number: int, body: str, who: str) -> None:
     comment = gh.human_comment(number, body, author=who)
     actions.event("issue_comment", payloads.comment_created(gh, comment.id))
 

@@ -10,15 +10,15 @@ from baton.core.model.record import Record
 from baton.errors import TrackerError
 from baton.sim import payloads
 from baton.sim.actions import CHAIN, Actions, Play
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Config, settings_from
 
 
 def _world(
     plan: list[dict[str, object]], max_parallel: int = 2, interleave: bool = False
-) -> tuple[MemoryGitHub, Actions, int, dict[str, int]]:
+) -> tuple[SimGitHub, Actions, int, dict[str, int]]:
     settings = settings_from(Config.model_validate({"epics": {"max_parallel": max_parallel}}))
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     gh.set_permission("maria", "maintain")
     runs = {"planner": 0}
 
@@ -43,7 +43,7 @@ def _world(
     return gh, actions, epic, runs
 
 
-def _say(gh: MemoryGitHub, actions: Actions, number: int, body: str, who: str) -> None:
+def _say(gh: SimGitHub, actions: Actions, number: int, body: str, who: str) -> None:
     comment = gh.human_comment(number, body, author=who)
     actions.event("issue_comment", payloads.comment_created(gh, comment.id))
 

@@ -1,0 +1,226 @@
+"""The fake GitHub's request log and its faults: a request or a GraphQL field made to fail
+(5xx, the secondary rate limit, 404, a slow answer), queued by the tests.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from baton.sim.api.wire import DOCS_URL, _Response
+
+SECONDARY_RATE_LIMIT_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try "
+    "again. If you reach out to GitHub Support for help, please include the request ID FAKE."
+)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One logged request, recorded after it was answered (faults included)."""
+
+    method: str
+    path: str  # percent-decoded, without query string
+    query: dict[str, str]
+    body: Any  # parsed JSON, or None
+    status: int
+    operation: str | None = None  # POST /graphql: the document's operation name, e.g. BatonRead
+
+
+@dataclass
+class Fault:
+    """A queued failure; ``status=None`` with a ``delay`` answers normally, late."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int | None
+    times: int | None  # None: every matching request until clear_faults()
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    hits: int = 0
+    operation: str | None = None  # only GraphQL requests running this operation
+    after: int = 0  # matching requests still let through before it strikes
+
+    def matches(self, method: str, path: str, operation: str | None = None) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if self.operation is not None and self.operation != operation:
+            return False
+        return self.method in ("*", method) and self.pattern.search(path) is not None
+
+    def take(self) -> bool:
+        """A matching request: let through while `after` lasts, else hit."""
+        if self.after > 0:
+            self.after -= 1
+            return False
+        self.hits += 1
+        return True
+
+
+@dataclass
+class FieldFault:
+    """A queued GraphQL field failure: the root field answered as ``alias`` (its alias, or its
+    name) fails GitHub-style, ``null`` in ``data`` and an error of type ``kind``, without
+    running; the document's other fields still run."""
+
+    alias: str
+    kind: str  # GitHub's error type: NOT_FOUND, FORBIDDEN, UNPROCESSABLE...
+    message: str | None
+    times: int | None  # None: every time until clear_faults()
+    operation: str | None = None  # only in documents running this operation
+    hits: int = 0
+    after: int = 0  # matching fields still let run before it strikes
+
+    def matches(self, alias: str, operation: str | None) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if self.operation is not None and self.operation != operation:
+            return False
+        return self.alias == alias
+
+    def take(self) -> bool:
+        if self.after > 0:
+            self.after -= 1
+            return False
+        self.hits += 1
+        return True
+
+
+class Faults:
+    """The request log and the faults queued for requests and GraphQL fields."""
+
+    _lock: threading.RLock
+    _faults: list[Fault]
+    _field_faults: list[FieldFault]
+    _requests: list[Call]
+
+    @property
+    def requests(self) -> list[Call]:
+        with self._lock:
+            return list(self._requests)
+
+    def reset_requests(self) -> None:
+        with self._lock:
+            self._requests.clear()
+
+    def calls(
+        self,
+        method: str | None = None,
+        path_contains: str | None = None,
+        *,
+        operation: str | None = None,
+    ) -> list[Call]:
+        """Logged requests, filtered; ``path_contains`` matches the decoded path, ``operation``
+        the operation name of a GraphQL document (``BatonRead``, ``BatonWrite``...)."""
+        with self._lock:
+            return [
+                call
+                for call in self._requests
+                if (method is None or call.method == method.upper())
+                and (path_contains is None or path_contains in call.path)
+                and (operation is None or call.operation == operation)
+            ]
+
+    def fail(
+        self,
+        method: str,
+        path_regex: str,
+        status: int | None,
+        *,
+        times: int | None = 1,
+        body: Any = None,
+        headers: Mapping[str, str] | None = None,
+        delay: float = 0.0,
+        operation: str | None = None,
+        after: int = 0,
+    ) -> Fault:
+        """Queue a failure for requests matching ``method`` and ``path_regex``
+        (``re.search`` on the percent-decoded path, query excluded).
+
+        ``method`` may be ``"*"``. Default bodies: 403/429 -> secondary rate limit
+        (with ``retry-after: 1``), 404 -> Not Found, 5xx -> Server Error. ``delay``
+        sleeps before answering (to trip client timeouts); with ``status=None`` the
+        request is then served normally, as when GitHub applies a write the client
+        gave up on. ``operation`` narrows it to GraphQL documents running that
+        operation: ``fail("POST", "/graphql", 502, operation="BatonWrite")``. ``after``
+        lets that many matching requests through first (the third document fails:
+        ``after=2``).
+        """
+        if status is None and delay <= 0:
+            raise ValueError("a fault needs a status, a delay, or both")
+        if times is not None and times < 1:
+            raise ValueError("times must be >= 1, or None for every matching request")
+        fault = Fault(
+            method=method.upper(),
+            pattern=re.compile(path_regex),
+            status=status,
+            times=times,
+            body=body,
+            headers={key.lower(): value for key, value in (headers or {}).items()},
+            delay=delay,
+            operation=operation,
+            after=after,
+        )
+        with self._lock:
+            self._faults.append(fault)
+        return fault
+
+    def fail_graphql_field(
+        self,
+        alias: str,
+        kind: str = "NOT_FOUND",
+        *,
+        times: int | None = 1,
+        message: str | None = None,
+        operation: str | None = None,
+        after: int = 0,
+    ) -> FieldFault:
+        """Make the GraphQL root field answered as ``alias`` fail GitHub-style: it does not
+        run, ``data[alias]`` is null and an error ``{"type": kind, "path": [alias], ...}`` is
+        added, while the document's other fields run as usual (a partial failure).
+        ``fail_graphql_field("record", "NOT_FOUND")`` fails the next ``record:`` mutation
+        field; ``operation`` narrows it to documents running that operation; ``after`` lets
+        that many matching fields run first."""
+        if times is not None and times < 1:
+            raise ValueError("times must be >= 1, or None for every matching field")
+        fault = FieldFault(alias, kind, message, times, operation, after=after)
+        with self._lock:
+            self._field_faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+            self._field_faults.clear()
+
+    def _take_field_fault(self, alias: str, operation: str | None) -> FieldFault | None:
+        """The queued field fault for a GraphQL root field about to run, counted as hit."""
+        return next(
+            (f for f in self._field_faults if f.matches(alias, operation) and f.take()), None
+        )
+
+    def _fault_response(self, fault: Fault) -> _Response:
+        assert fault.status is not None
+        status = fault.status
+        headers: dict[str, str] = {}
+        body = fault.body
+        if body is None:
+            if status in (403, 429):
+                body = {
+                    "message": SECONDARY_RATE_LIMIT_MESSAGE,
+                    "documentation_url": DOCS_URL + "/overview/rate-limits-for-the-rest-api",
+                }
+                headers["retry-after"] = "1"
+            elif status == 404:
+                body = {"message": "Not Found", "documentation_url": DOCS_URL}
+            elif status >= 500:
+                body = {"message": "Server Error"}
+            else:
+                body = {"message": HTTPStatus(status).phrase}
+        headers.update(fault.headers)
+        return _Response(status, body, headers)
