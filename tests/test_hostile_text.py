@@ -180,11 +180,11 @@ def test_context_redirected_to_a_file_is_verbatim(tmp_path: Path) -> None:
     assert workflow_commands.context_for_stdout(briefing, sys.stdout, {}) == briefing
 
 
-def test_finish_writes_every_log_line_through_log_line() -> None:
+def test_wrap_up_writes_every_log_line_through_log_line() -> None:
     printed: list[str] = []
     outcome = action.CommandResult(log=["#1: refused: /retry ::error::x\n##[set-output]y"])
 
-    action.finish(action.ActionEnv(), outcome, printed.append)
+    action.wrap_up(action.ActionEnv(), outcome, printed.append)
 
     assert printed == ["baton: #1: refused: /retry ::error::x\nbaton: ## [set-output]y"]
 
