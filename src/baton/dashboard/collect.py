@@ -18,7 +18,7 @@ from baton.core.model.issue_facts import IssueInfo
 from baton.dashboard.model import Unreadable, Worked
 from baton.dashboard.page import MARKER
 from baton.errors import RecordCorrupt
-from baton.github.tracker import Board
+from baton.github.tracker import Board, Lookup
 from baton.issue.load import read_record
 from baton.workflow.config import Settings
 from baton.workflow.model import Workflow
@@ -83,7 +83,7 @@ def collect(
     ]
     for start in range(0, len(wanted), BATCH):
         chunk = {info.number: info for info in wanted[start : start + BATCH]}
-        for number, snapshot in board.read_many(list(chunk)).items():
+        for number, snapshot in board.look_up(Lookup(snapshots=tuple(chunk))).snapshots.items():
             info = chunk[number]
             try:
                 record = read_record(snapshot.comments, bot, secret)
