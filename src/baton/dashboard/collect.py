@@ -1,7 +1,7 @@
 """Reading the records the dashboard is made from, as the sweep reads issues: the listings of
 open issues (and of those closed within the window), then the comments of the issues carrying a
-status label, 25 to a GraphQL document (`Issues.read_many`). 1,000 issues cost 10 listings and
-40 documents.
+status label, 25 to a GraphQL document (`Lookups.look_up`'s snapshots). 1,000 issues cost 10
+listings and 40 documents.
 
 Only Baton's own records count: a record is read and trusted as a run trusts it
 (`issue.load.read_record`: the bot's comment, not edited by anyone else, not put back, signed
