@@ -16,7 +16,7 @@ from typing import Any
 from baton.core.model.facts import Asks, Facts
 from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
-from baton.github.tracker import Lookup, Tracker
+from baton.github.tracker import LookedUp, Lookup, Tracker
 from baton.issue import epic_facts
 from baton.workflow.config import Settings
 
@@ -55,7 +55,7 @@ def fulfil(
         failing_checks=asks.failing_checks,
         failing_issues=asks.failing_issues,
     )
-    answer = tracker.look_up(lookup)
+    answer = tracker.look_up(lookup) if lookup != Lookup() else LookedUp()
     found: dict[str, Any] = {
         "lineage": answer.lineage,
         "review_notes": answer.review_notes,
