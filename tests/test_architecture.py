@@ -278,8 +278,8 @@ def test_the_runs_flow_names_real_role_methods_and_modules() -> None:
 
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     flow = page.split("## One run, through the packages", 1)[1].split("```")[1]
-    calls = re.findall(r"\b(Issues|Git|PullRequests|SubIssues)\.(\w+)", flow)
-    assert len(calls) >= 15
+    calls = re.findall(r"\b(Issues|Lookups|Git|PullRequests|SubIssues|Checks)\.(\w+)", flow)
+    assert len(calls) >= 12
     for role, method in calls:
         assert hasattr(getattr(tracker, role), method), f"{role}.{method}"
     for dotted in re.findall(r"\b((?:core|issue|action|webhooks|work_first)(?:\.\w+)+)", flow):

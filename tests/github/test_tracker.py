@@ -36,3 +36,26 @@ def test_a_tracker_that_made_no_call_costs_nothing_and_says_no_budget() -> None:
 def test_only_the_difference_of_the_labels_is_changed() -> None:
     change = LabelChange(current=("bug", "status:triage"), wanted=("bug", "status:ready"), specs={})
     assert (change.add, change.remove) == (["status:ready"], ["status:triage"])
+
+
+def _methods(role: type) -> list[str]:
+    return sorted(name for name in vars(role) if not name.startswith("_"))
+
+
+def test_the_roles_are_the_size_of_the_loop() -> None:
+    """What the loop does, and no more: the reads a decision asks for go through one
+    `Lookups.look_up`, not a method each (their role modules keep them, behind it)."""
+    from baton.github import tracker
+
+    roles = ("Issues", "Lookups", "Pages", "Git", "PullRequests", "SubIssues", "Checks", "Meter")
+    assert {role: _methods(getattr(tracker, role)) for role in roles} == {
+        "Issues": ["clock", "comment", "dispatch", "open_issues", "read", "write"],
+        "Lookups": ["look_up"],
+        "Pages": ["closed_issues", "create_issue", "edit_issue", "pin_issue"],
+        "Git": ["branch", "commit", "commit_facts", "create_branch", "merge", "read_tree"],
+        "PullRequests": ["commit_opening", "open_pull_request", "update_pull_request"],
+        "SubIssues": ["create_tasks"],
+        "Checks": ["create_check_run"],
+        "Meter": ["requests"],
+    }
+    assert tracker.Lookups in tracker.Tracker.__mro__ and tracker.Lookups in tracker.Board.__mro__

@@ -11,6 +11,8 @@ from typing import Any
 from baton.core.model.events import CheckNote, LaterCommit, Lineage, ReviewNote
 from baton.core.model.facts import NO_FACTS, Asks, Facts, FailingAsk
 from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.github.lookups import look_up
+from baton.github.tracker import LookedUp, Lookup
 from baton.issue.fulfil import Asked, fulfil
 from baton.workflow.config import Config, Who, settings_from
 
@@ -30,6 +32,11 @@ class Calls:
     """The reads asked of GitHub, in order, with fixed answers."""
 
     made: list[tuple[str, Any]] = field(default_factory=list)
+    lookups: list[Lookup] = field(default_factory=list)
+
+    def look_up(self, lookup: Lookup) -> LookedUp:
+        self.lookups.append(lookup)
+        return look_up(self, lookup)  # type: ignore[arg-type]  # no epic's reads here
 
     def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
         self.made.append(("review_notes", (pull_request, review_id)))
@@ -117,7 +124,7 @@ def test_the_repository_breakers_count_is_read_and_said() -> None:
 def test_an_empty_ask_reads_nothing_and_changes_nothing() -> None:
     facts = Facts(permissions={"a": "read"})
     found, calls = answer(Asks(), facts)
-    assert found == facts and calls.made == []
+    assert found == facts and calls.made == [] and calls.lookups == []
 
 
 def test_who_answers_is_the_policys_approvers_and_maintainers_teams() -> None:
@@ -132,3 +139,35 @@ def test_who_answers_is_the_policys_approvers_and_maintainers_teams() -> None:
         ("is_team_member", ("acme/a", "wendy")),
         ("is_team_member", ("acme/b", "wendy")),
     ]
+
+
+def test_the_pull_requests_reads_the_count_and_the_people_go_to_github_as_one_lookup() -> None:
+    ask = FailingAsk(label="api:down", since=NOW, threshold=3)
+    asks = Asks(
+        actor=Actor(login="bob"),
+        authors=("wendy", "bob", "maria"),
+        lineage=("c" * 40, "d" * 40),
+        review_notes=(7, 501),
+        failing_checks="d" * 40,
+        failing_issues=ask,
+    )
+
+    found, calls = answer(asks, Facts(permissions={"maria": "maintain"}), TEAMS)
+
+    assert calls.lookups == [
+        Lookup(
+            permissions=("bob", "wendy"),  # each login once; maria's is known
+            memberships=(("acme/reviewers", "bob"),),
+            lineage=("c" * 40, "d" * 40),
+            review_notes=(7, 501),
+            failing_checks="d" * 40,
+            failing_issues=ask,
+        )
+    ]
+    assert found.permissions == {"maria": "maintain", "bob": "read", "wendy": "write"}
+    assert found.teams == {"bob": ("acme/reviewers",)}
+    assert (found.failing_issues, found.failing_checks, found.review_notes) == (
+        4,
+        [FAILING],
+        [NOTE],
+    )

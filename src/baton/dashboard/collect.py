@@ -1,7 +1,7 @@
 """Reading the records the dashboard is made from, as the sweep reads issues: the listings of
 open issues (and of those closed within the window), then the comments of the issues carrying a
-status label, 25 to a GraphQL document (`Issues.read_many`). 1,000 issues cost 10 listings and
-40 documents.
+status label, 25 to a GraphQL document (`Lookups.look_up`'s snapshots). 1,000 issues cost 10
+listings and 40 documents.
 
 Only Baton's own records count: a record is read and trusted as a run trusts it
 (`issue.load.read_record`: the bot's comment, not edited by anyone else, not put back, signed
@@ -18,7 +18,7 @@ from baton.core.model.issue_facts import IssueInfo
 from baton.dashboard.model import Unreadable, Worked
 from baton.dashboard.page import MARKER
 from baton.errors import RecordCorrupt
-from baton.github.tracker import Board
+from baton.github.tracker import Board, Lookup
 from baton.issue.load import read_record
 from baton.workflow.config import Settings
 from baton.workflow.model import Workflow
@@ -83,7 +83,7 @@ def collect(
     ]
     for start in range(0, len(wanted), BATCH):
         chunk = {info.number: info for info in wanted[start : start + BATCH]}
-        for number, snapshot in board.read_many(list(chunk)).items():
+        for number, snapshot in board.look_up(Lookup(snapshots=tuple(chunk))).snapshots.items():
             info = chunk[number]
             try:
                 record = read_record(snapshot.comments, bot, secret)

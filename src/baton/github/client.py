@@ -3,7 +3,8 @@
 A run reads with one GraphQL query and writes with one GraphQL mutation document (`issues`,
 `issue_writes`, `batch_write`); an agent's changeset is one signed commit (`git`); the pull
 request opens over REST (`pulls`); an epic's tasks are created in batches (`sub_issues`); a
-check run is posted over REST (`checks`). Every call goes through `transport`, which owns
+check run is posted over REST (`checks`); what a decision asks to be looked up is answered by
+the roles' own reads (`lookups`). Every call goes through `transport`, which owns
 retries, the call budget, the counting and the fall-back to REST, and is the only module
 importing PyGithub.
 """
@@ -18,10 +19,11 @@ from baton.github.checks import GitHubChecks
 from baton.github.git import GitHubGit
 from baton.github.issue_writes import GitHubIssueWrites
 from baton.github.issues import GitHubIssues
+from baton.github.lookups import look_up
 from baton.github.pages import GitHubPages
 from baton.github.pulls import GitHubPullRequests
 from baton.github.sub_issues import GitHubSubIssues
-from baton.github.tracker import Writes, Written
+from baton.github.tracker import LookedUp, Lookup, Writes, Written
 from baton.github.transport import Known, Role, Transport
 from baton.names import BOT_LOGIN
 
@@ -77,6 +79,9 @@ class GitHubTracker(
 
     def write(self, writes: Writes) -> Written:
         return write_batched(self, writes)
+
+    def look_up(self, lookup: Lookup) -> LookedUp:
+        return look_up(self, lookup)
 
     # --- what the transport counted, for the job summary and the benchmarks ---------------
     @property

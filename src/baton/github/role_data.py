@@ -1,11 +1,14 @@
 """The plain data the `Tracker` roles (`github.tracker`) take and give: what is read of an
-issue and its branch, what is written back, and what a setup read finds. Frozen, no I/O."""
+issue and its branch, what is looked up for a decision, what is written back, and what a setup
+read finds. Frozen, no I/O."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from baton.core.model.decision import PullRequestPlan
+from baton.core.model.events import CheckNote, Lineage, ReviewNote
+from baton.core.model.facts import FailingAsk
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.errors import CommitRefused, InvalidWorkflowRef, StaleHead
 
@@ -163,6 +166,40 @@ class SubIssue:
     author: str = ""
     marker: str | None = None
     blocked_by: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What a run looks up for a decision (`Lookups.look_up`), each part empty or None when not
+    wanted: the logins whose repository permission is read, the (`org/team`, login) memberships
+    checked, Baton's last commit and the reviewed one compared, a pull request's review whose
+    inline notes are read, the head whose failing checks are read, the epic whose sub-issues
+    are read, the issues whose comments are read together, the repository breaker's count."""
+
+    permissions: tuple[str, ...] = ()
+    memberships: tuple[tuple[str, str], ...] = ()
+    lineage: tuple[str, str] | None = None
+    review_notes: tuple[int, int] | None = None
+    failing_checks: str | None = None
+    sub_issues: int | None = None
+    snapshots: tuple[int, ...] = ()
+    failing_issues: FailingAsk | None = None
+
+
+@dataclass(frozen=True)
+class LookedUp:
+    """The answers to a `Lookup`, part by part (None or empty: not asked). `members` holds the
+    asked memberships that are active; `snapshots` the issues found (one GitHub does not find
+    is left out), their comments only."""
+
+    permissions: dict[str, str] = field(default_factory=dict)
+    members: frozenset[tuple[str, str]] = frozenset()
+    lineage: Lineage | None = None
+    review_notes: list[ReviewNote] | None = None
+    failing_checks: list[CheckNote] | None = None
+    sub_issues: list[SubIssue] | None = None
+    snapshots: dict[int, Snapshot] = field(default_factory=dict)
+    failing_issues: int | None = None
 
 
 @dataclass(frozen=True)

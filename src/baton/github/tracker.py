@@ -1,10 +1,10 @@
 """The narrow interface Baton needs from GitHub, and nothing more, as roles.
 
 A step asks for the roles it uses, so its signature says what it may touch: `Issues` (the issue
-and its record, the clock), `Git` (branches, commits, merges), `PullRequests` (the pull request,
-its reviews and checks), `SubIssues` (an epic's tasks and their dependencies), `Checks` (the
-check runs Baton posts) and `Meter` (the calls made). `Tracker` is all of them, for the places
-that truly need every one.
+and its record, the clock), `Lookups` (the facts a decision asks for, in one call), `Git`
+(branches, commits, merges), `PullRequests` (the pull request), `SubIssues` (an epic's tasks
+created), `Checks` (the check runs Baton posts) and `Meter` (the calls made). `Tracker` is all
+of them, for the places that truly need every one.
 
 Two implementations: `github.client.GitHubTracker` (the Action, composed of one module per role
 over `github.transport`) and `sim.memory_github.MemoryGitHub` (in memory: `baton demo`,
@@ -18,7 +18,6 @@ from typing import Protocol
 
 from baton.core.model.decision import CheckPlan, PullRequestPlan
 from baton.core.model.epic import MergeFacts, MergePlan, TaskCreationFacts, TaskCreationPlan
-from baton.core.model.events import CheckNote, Lineage, ReviewNote
 from baton.core.model.issue_facts import Comment, IssueInfo
 from baton.github.role_data import (
     ActionsSettings,
@@ -30,6 +29,8 @@ from baton.github.role_data import (
     FirstCommit,
     LabelChange,
     LabelSpec,
+    LookedUp,
+    Lookup,
     OpenedIssue,
     OpenedPullRequest,
     PostedCheck,
@@ -43,8 +44,8 @@ from baton.github.role_data import (
 
 
 class Issues(Protocol):
-    """The issue and its record: read, written, who may act on it, its runs, and the clock
-    the record is stamped by. Errors raise `baton.errors.TrackerError`."""
+    """The issue and its record: read, written, its runs, and the clock the record is stamped
+    by. Errors raise `baton.errors.TrackerError`."""
 
     def clock(self) -> datetime:
         """The time a record is written at. GitHub stamps the comment by its own clock, and
@@ -70,14 +71,6 @@ class Issues(Protocol):
         """One comment, or None if it was deleted."""
         ...
 
-    def permission(self, login: str) -> str:
-        """The login's repository permission: admin, maintain, write, triage, read or none."""
-        ...
-
-    def is_team_member(self, team: str, login: str) -> bool:
-        """Whether login is an active member of `org/team-slug`."""
-        ...
-
     def write(self, writes: Writes) -> Written:
         """Carry out `writes` in their order, in as few calls as the transport allows. A record
         comment deleted meanwhile is written anew; a failed reaction is reported, not raised;
@@ -86,18 +79,22 @@ class Issues(Protocol):
 
     def dispatch(self, target: DispatchTarget, inputs: dict[str, str]) -> None: ...
 
-    def read_many(self, numbers: list[int]) -> dict[int, Snapshot]:
-        """Several issues' comments (no issue details) in as few calls as the transport
-        allows: one GraphQL document for a handful of small issues."""
-        ...
-
-    def failing_issues(self, label: str, since: datetime, limit: int) -> int:
-        """How many open issues carry `label` and were updated since `since`, counted up to
-        `limit` (the repository-wide breaker needs no more): one listing call."""
-        ...
-
     def open_issues(self, page: int) -> tuple[list[IssueInfo], int | None]:
         """One page of open issues (oldest first) with their labels, and the next page number."""
+        ...
+
+
+class Lookups(Protocol):
+    """What a decision asks to be looked up (`issue.fulfil`), in one call: people's permissions
+    and team memberships, a pull request's review notes, failing checks and lineage, an epic's
+    sub-issues, several issues' comments, the breaker's count. Each part costs the round trips
+    of its own read (`github.lookups`), none when not asked. Errors raise `TrackerError`."""
+
+    def look_up(self, lookup: Lookup) -> LookedUp:
+        """The answers to `lookup`, part by part: a login GitHub does not know has permission
+        `none`; a membership not active is left out of `members`; a commit GitHub does not know
+        lacks `base` (`Lineage.behind`); an issue GitHub does not find (or a pull request) is
+        left out of `snapshots`."""
         ...
 
 
@@ -161,7 +158,7 @@ class Git(Protocol):
 
 
 class PullRequests(Protocol):
-    """The issue's pull request, its reviews and its checks."""
+    """The issue's pull request: opened (with its first commit), updated."""
 
     def open_pull_request(self, plan: PullRequestPlan) -> OpenedPullRequest:
         """Open a draft pull request from `plan.branch` to the default branch; the open pull
@@ -180,28 +177,9 @@ class PullRequests(Protocol):
         review (what a batched write could not do in its document)."""
         ...
 
-    def review_notes(self, pull_request: int, review_id: int) -> list[ReviewNote]:
-        """The inline comments of one review."""
-        ...
-
-    def failing_checks(self, head: str) -> list[CheckNote]:
-        """The check runs on commit `head` that failed, with the first lines of their output."""
-        ...
-
-    def lineage(self, base: str, commit: str) -> Lineage:
-        """Commit `commit` against commit `base` (REST compare `base...commit`, one call): the
-        commits it holds that `base` lacks with their authors' accounts, oldest first, and how
-        many of `base`'s it lacks. A commit GitHub does not know lacks `base`."""
-        ...
-
 
 class SubIssues(Protocol):
-    """An epic's sub-issues and the "blocked by" dependencies between them."""
-
-    def sub_issues(self, number: int) -> list[SubIssue]:
-        """The sub-issues of `number` (at most 100, GitHub's limit per parent), in GitHub's
-        order, with their labels and the issues blocking them; one GraphQL query."""
-        ...
+    """An epic's sub-issues and the "blocked by" dependencies between them, created."""
 
     def create_tasks(self, plan: TaskCreationPlan) -> TaskCreationFacts:
         """Create the plan's sub-issues of `plan.epic` that do not exist yet (found by their
@@ -232,8 +210,9 @@ class Meter(Protocol):
         ...
 
 
-class Board(Issues, Pages, Meter, Protocol):
-    """What `baton dashboard` uses: the issues and their records, its page, the calls made."""
+class Board(Issues, Lookups, Pages, Meter, Protocol):
+    """What `baton dashboard` uses: the issues and their records (read many at once), its
+    page, the calls made."""
 
 
 class RepositorySetup(Protocol):
@@ -258,7 +237,7 @@ class RepositorySetup(Protocol):
     def label_names(self) -> list[str]: ...
 
 
-class Tracker(Issues, Git, PullRequests, SubIssues, Checks, Meter, Protocol):
+class Tracker(Issues, Lookups, Git, PullRequests, SubIssues, Checks, Meter, Protocol):
     """Every GitHub operation Baton makes: what one run on one issue may need, and what the
     sweep hands on to it."""
 
@@ -322,6 +301,9 @@ __all__ = [
     "Issues",
     "LabelChange",
     "LabelSpec",
+    "LookedUp",
+    "Lookup",
+    "Lookups",
     "Meter",
     "OpenedIssue",
     "OpenedPullRequest",

@@ -1,9 +1,9 @@
 """What an epic's or a task's run reads of the other side before deciding.
 
-An epic's conductor reads its sub-issues (their status labels, one query) and the records of
-the tasks not yet finished (one query for a handful), as `TaskObservation`s. A task waiting for
-its epic (`pending`, `blocked`, or its first run) reads its epic's record for its order. Both
-are facts (`Facts.tasks`, `Facts.order`), read when `decide` asks for them
+An epic's conductor looks up its sub-issues (their status labels, one query) and then the
+records of the tasks not yet finished (one query for a handful), as `TaskObservation`s. A task
+waiting for its epic (`pending`, `blocked`, or its first run) reads its epic's record for its
+order. Both are facts (`Facts.tasks`, `Facts.order`), read when `decide` asks for them
 (`issue/fulfil.py`), so `decide` stays pure; a run that already holds them (deciding again after
 GitHub work) reads nothing twice.
 """
@@ -17,7 +17,7 @@ from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
 from baton.core.rules.epic import asks
 from baton.core.text import task_marker as marker
-from baton.github.tracker import SubIssue, Tracker
+from baton.github.tracker import Lookup, SubIssue, Tracker
 from baton.issue.load import load
 from baton.workflow.config import Settings
 
@@ -47,13 +47,14 @@ def observe(
     """The epic's tasks as GitHub holds them now."""
     assert record.epic is not None
     planned = {t.number: t for t in record.epic.tasks if t.number is not None}
-    subs = [s for s in tracker.sub_issues(record.issue) if s.number in planned]
-    unfinished = [
+    listed = tracker.look_up(Lookup(sub_issues=record.issue)).sub_issues or []
+    subs = [s for s in listed if s.number in planned]
+    unfinished = tuple(
         s.number
         for s in subs
         if s.open and asks.unfinished(planned[s.number].status, _status(s, settings))
-    ]
-    snapshots = tracker.read_many(unfinished) if unfinished else {}
+    )
+    snapshots = tracker.look_up(Lookup(snapshots=unfinished)).snapshots if unfinished else {}
     task_workflow = settings.workflows.get(settings.policy.epics.task_workflow)
     observations = []
     for sub in subs:

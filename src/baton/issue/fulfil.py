@@ -1,6 +1,7 @@
 """The one step that answers what `decide` asked (`Decision.asks`) with the Tracker, and hands
 the answers back as `Facts` for `decide` to read again. It knows how to read each fact, never
-when one is needed: that is `core/rules/asking.py`'s.
+when one is needed: that is `core/rules/asking.py`'s. The reads go to GitHub as one `Lookup`
+(`Lookups.look_up`), and the epic's side after it (`issue/epic_facts.py`).
 
 Each login is looked up once per run (the facts hold it); the repository's OWNER counts as
 admin without a call (the one association that cannot misreport).
@@ -13,9 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from baton.core.model.facts import Asks, Facts
-from baton.core.model.issue_facts import Actor, IssueInfo
+from baton.core.model.issue_facts import IssueInfo
 from baton.core.model.record import Record
-from baton.github.tracker import Tracker
+from baton.github.tracker import LookedUp, Lookup, Tracker
 from baton.issue import epic_facts
 from baton.workflow.config import Settings
 
@@ -38,14 +39,42 @@ def fulfil(
     settings: Settings,
     notes: list[str],
 ) -> Facts:
-    """`facts` with the answers to `asks`, each read once."""
-    found: dict[str, Any] = {}
-    if asks.lineage is not None:
-        found["lineage"] = tracker.lineage(*asks.lineage)
-    if asks.review_notes is not None:
-        found["review_notes"] = tracker.review_notes(*asks.review_notes)
-    if asks.failing_checks is not None:
-        found["failing_checks"] = tracker.failing_checks(asks.failing_checks)
+    """`facts` with the answers to `asks`, each read once: one `look_up` for the pull
+    request's reads, the breaker's count and the people, then the epic's side."""
+    known = dict(facts.permissions)
+    actor = asks.actor
+    if actor is not None and actor.association == "OWNER":
+        known.setdefault(actor.login, "admin")
+    logins = list(dict.fromkeys(([actor.login] if actor is not None else []) + list(asks.authors)))
+    teams = sorted(set(settings.policy.approvers.teams) | set(settings.policy.maintainers.teams))
+    lookup = Lookup(
+        permissions=tuple(login for login in logins if login not in known),
+        memberships=tuple((team, actor.login) for team in teams) if actor is not None else (),
+        lineage=asks.lineage,
+        review_notes=asks.review_notes,
+        failing_checks=asks.failing_checks,
+        failing_issues=asks.failing_issues,
+    )
+    answer = tracker.look_up(lookup) if lookup != Lookup() else LookedUp()
+    found: dict[str, Any] = {
+        "lineage": answer.lineage,
+        "review_notes": answer.review_notes,
+        "failing_checks": answer.failing_checks,
+        "failing_issues": answer.failing_issues,
+    }
+    if (ask := asks.failing_issues) is not None:
+        notes.append(
+            f"the repository breaker counts {answer.failing_issues} failing issue(s) since "
+            f"{ask.since:%H:%M}"
+        )
+    if logins:
+        found["permissions"] = {
+            login: known.get(login) or answer.permissions[login] for login in logins
+        }
+    if actor is not None:
+        found["teams"] = {
+            actor.login: tuple(t for t in teams if (t, actor.login) in answer.members)
+        }
     if asks.tasks:
         assert asked.record is not None
         found["tasks"] = epic_facts.observe(
@@ -59,33 +88,4 @@ def fulfil(
             found["orderless"] = True
         else:
             found["order"] = order
-    if asks.failing_issues is not None:
-        ask = asks.failing_issues
-        count = tracker.failing_issues(ask.label, ask.since, ask.threshold)
-        notes.append(
-            f"the repository breaker counts {count} failing issue(s) since {ask.since:%H:%M}"
-        )
-        found["failing_issues"] = count
-    facts = facts.merged(**found)
-    if asks.actor is not None:
-        facts = _identify(asks.actor, facts, tracker, settings)
-    for login in asks.authors:
-        facts = facts.merged(permissions={login: _permission(login, facts, tracker)})
-    return facts
-
-
-def _permission(login: str, facts: Facts, tracker: Tracker) -> str:
-    known = facts.permissions.get(login)
-    return known if known is not None else tracker.permission(login)
-
-
-def _identify(actor: Actor, facts: Facts, tracker: Tracker, settings: Settings) -> Facts:
-    """The actor's permission and the policy's teams they are an active member of."""
-    login = actor.login
-    if actor.association == "OWNER" and login not in facts.permissions:
-        facts = facts.merged(permissions={login: "admin"})
-    permission = _permission(login, facts, tracker)
-    policy = settings.policy
-    teams = sorted(set(policy.approvers.teams) | set(policy.maintainers.teams))
-    member_of = tuple(t for t in teams if tracker.is_team_member(t, login))
-    return facts.merged(permissions={login: permission}, teams={login: member_of})
+    return facts.merged(**{k: v for k, v in found.items() if v is not None})

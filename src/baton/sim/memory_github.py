@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping
 
 from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
+from baton.github.lookups import look_up
+from baton.github.tracker import LookedUp, Lookup
 from baton.sim.memory.base import _refusing
 from baton.sim.memory.epics import EpicCalls
 from baton.sim.memory.github_json import GitHubJson
@@ -41,6 +43,10 @@ __all__ = ["MemoryGitHub", "PullRequest"]  # scenario.py reads PullRequest here
 class MemoryGitHub(IssueCalls, EpicCalls, PageCalls, GitHubJson):
     """One repository's issues and work, held in memory; implements
     `baton.github.tracker.Tracker`."""
+
+    def look_up(self, lookup: Lookup) -> LookedUp:
+        """`Lookups.look_up` by its own reads, each counted as `GitHubTracker` counts it."""
+        return look_up(self, lookup)
 
     def human_comment(
         self, number: int, body: str, *, author: str, association: str = "NONE", bot: bool = False
