@@ -30,6 +30,7 @@ from graphql import DocumentNode, OperationDefinitionNode, OperationType
 from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
 from baton.github.client import GitHubTracker
+from baton.github.lookups import Reads
 from baton.github.tracker import ActionTracker, RepositorySetup
 from baton.github.transport import Known
 from baton.names import BOT_LOGIN
@@ -49,13 +50,16 @@ TOKEN = "sim-token"  # the token the client sends and the API checks; no secret
 API_URL = "https://api.github.com"  # where the client believes it is (nothing leaves the process)
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 # The client's calls of the seam the run loop, the sweep and `baton setup` use (an
-# `ActionTracker`, a `RepositorySetup`), counted and faulted by name; the clock is no call.
+# `ActionTracker`, a `RepositorySetup`), and the separate reads one `look_up` makes (`Reads`),
+# counted and faulted by name; the clock is no call.
 SEAM = tuple(
     sorted(
-        name
-        for role in (ActionTracker, RepositorySetup)
-        for name in dir(role)
-        if not name.startswith("_") and name != "clock" and callable(getattr(role, name, None))
+        {
+            name
+            for role in (ActionTracker, RepositorySetup, Reads)
+            for name in dir(role)
+            if not name.startswith("_") and name != "clock" and callable(getattr(role, name, None))
+        }
     )
 )
 
