@@ -171,3 +171,10 @@ def test_the_pull_requests_reads_the_count_and_the_people_go_to_github_as_one_lo
         [FAILING],
         [NOTE],
     )
+
+
+def test_commit_authors_alone_are_looked_up_without_team_memberships() -> None:
+    """No actor asked: the teams are nobody's to look up, whatever the policy names."""
+    found, calls = answer(Asks(authors=("wendy",)), settings=TEAMS)
+    assert calls.made == [("permission", "wendy")]
+    assert found.permissions == {"wendy": "write"} and found.teams == {}

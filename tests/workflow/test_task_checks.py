@@ -153,3 +153,20 @@ def test_a_declared_task_status_survives_the_printed_definition() -> None:
     again, _ = parse_workflow(to_yaml(workflow))
     assert again == workflow
     assert again.states["tests_review"].task_status == "in_progress"
+
+
+def test_each_problem_points_at_the_state_or_at_its_task_status() -> None:
+    """A state counting as nothing has no `task_status` to point at: the state itself is named;
+    a contradicting one points at its `task_status`."""
+    nothing, _ = parse_workflow(edited(("    task_status: in_progress\n", "")))
+    assert next(p.path for p in check_task_states(nothing, "status:")) == ("states", "coding")
+    contradicting, _ = parse_workflow(
+        edited(
+            (
+                "  failed:\n    kind: waiting\n",
+                "  failed:\n    kind: waiting\n    task_status: blocked\n",
+            )
+        )
+    )
+    paths = [p.path for p in check_task_states(contradicting, "status:")]
+    assert ("states", "failed", "task_status") in paths

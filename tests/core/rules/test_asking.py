@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from baton.core.model.decision import Outcome
+from baton.core.model.decision import Decision, Outcome
 from baton.core.model.epic import EpicState, TaskOrder
 from baton.core.model.events import Lineage
 from baton.core.model.facts import NO_FACTS, Asks, Facts, FailingAsk
@@ -133,3 +133,35 @@ def test_no_pull_request_or_head_recorded_asks_nothing_of_a_review() -> None:
     event = B.reviewed("changes_requested", "maria", "creating_pr")
     assert asked(B.record("creating_pr"), event) is None
     assert asked(None, event) is None
+
+
+def test_a_reply_at_the_gate_by_an_unknown_actor_asks_who_they_are_only_on_a_record() -> None:
+    """The record says the issue waits for an answer; with none, a plain comment is nothing."""
+    event = B.commented("The CSV should have a header row.", "maria", GATE)
+    event = event.model_copy(update={"actor": STRANGER})
+    assert asked(B.record(GATE), event) == Asks(actor=STRANGER)
+    assert asked(None, event) is None
+
+
+def test_a_pull_request_recorded_without_a_head_still_has_its_review_read() -> None:
+    event = B.reviewed("changes_requested", "maria", "creating_pr", review_id=504)
+    record = B.record("creating_pr", work=RULES.work(head="", commits=[]))
+    assert asked(record, event) == Asks(review_notes=(RULES.PR, 504))
+
+
+def test_a_head_recorded_without_a_pull_request_still_has_its_failing_checks_read() -> None:
+    record = B.record("creating_pr", work=RULES.work(pull_request=None))
+    assert asked(record, B.checks("creating_pr", "failure")) == Asks(failing_checks=RULES.HEAD)
+
+
+def test_the_decision_that_asks_names_its_event_and_writes_nothing() -> None:
+    event = B.commented("approved", "maria", GATE).model_copy(update={"actor": STRANGER})
+    decision = decide(B.record(GATE), event, B.workflow, B.policy)
+    assert decision == Decision(
+        outcome=Outcome.ignored,
+        issue=event.issue.number,
+        reason="asks for the permission of sam",
+        event="comment",
+        event_id=event.id,
+        asks=Asks(actor=STRANGER),
+    )
