@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import graphql
+from graphql import FieldNode, OperationDefinitionNode, OperationType
+
 from baton import webhooks
 from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
@@ -35,6 +38,7 @@ from baton.issue import record_comment
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
+from baton.sim.api.faults import Call
 from baton.sim.memory_github import MemoryGitHub
 from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep as run_sweep
@@ -216,6 +220,28 @@ def memory_repository() -> MemoryGitHub:
         hub.set_permission(login, permission)
     hub.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
     return hub
+
+
+# --- the requests a run sends, as GitHub sees them ----------------------------------------------
+def seen_as(call: Call) -> str:
+    """A request as a test reads it: REST by method and path (`POST /repos/octo/demo/labels`),
+    a GraphQL query by its operation (`BatonRead`), a mutation with its root fields by their
+    names in GitHub's schema, in order (`BatonWrite: addComment addLabelsToLabelable`)."""
+    if call.operation is None:
+        return f"{call.method} {call.path}"
+    document = graphql.parse(call.body["query"])
+    (operation,) = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if operation.operation is not OperationType.MUTATION:
+        return call.operation
+    fields = [f.name.value for f in operation.selection_set.selections if isinstance(f, FieldNode)]
+    return f"{call.operation}: {' '.join(fields)}"
+
+
+def requests_in_order(gh: SimGitHub) -> list[str]:
+    """Every request sent from now on, in order (reads and writes), as `seen_as` tells them."""
+    seen: list[str] = []
+    gh.api.on_request = lambda call: seen.append(seen_as(call))
+    return seen
 
 
 # --- jobs that can run again, for fault and race tests ---------------------------------------
