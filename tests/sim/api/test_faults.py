@@ -11,6 +11,7 @@ import requests
 
 import github
 from baton.github import graphql as gql
+from baton.sim.api.faults import SECONDARY_RATE_LIMIT_MESSAGE
 from fakes.graphql_probe import post, read_vars, run
 from fakes.http_github import Call, FakeGitHub
 from fakes.http_probe import statuses
@@ -157,6 +158,10 @@ def test_a_request_can_die_at_a_field_after_the_fields_before_it_landed(
     assert [c["body"] for c in fake.comments(number)] == ["edited 0", "c1"]  # nothing after
     assert statuses(fake, "POST", "/graphql") == [502]
     assert post(fake, body).status_code == 200  # once only
+    fake.fail_graphql_field("addComment", status=403)  # the secondary rate limit, mid-document
+    limited = post(fake, body)
+    assert (limited.status_code, limited.headers["retry-after"]) == (403, "1")
+    assert limited.json()["message"] == SECONDARY_RATE_LIMIT_MESSAGE
     with pytest.raises(ValueError):
         fake.fail_graphql_field("message", status=200)
 

@@ -233,21 +233,26 @@ class Faults:
 
     def _fault_response(self, fault: Fault) -> _Response:
         assert fault.status is not None
-        status = fault.status
-        headers: dict[str, str] = {}
-        body = fault.body
-        if body is None:
-            if status in (403, 429):
-                body = {
-                    "message": SECONDARY_RATE_LIMIT_MESSAGE,
-                    "documentation_url": DOCS_URL + "/overview/rate-limits-for-the-rest-api",
-                }
-                headers["retry-after"] = "1"
-            elif status == 404:
-                body = {"message": "Not Found", "documentation_url": DOCS_URL}
-            elif status >= 500:
-                body = {"message": "Server Error"}
-            else:
-                body = {"message": HTTPStatus(status).phrase}
-        headers.update(fault.headers)
-        return _Response(status, body, headers)
+        response = error_response(fault.status, fault.body)
+        response.headers.update(fault.headers)
+        return response
+
+
+def error_response(status: int, body: Any = None) -> _Response:
+    """GitHub's answer for a failed request: 403/429 -> the secondary rate limit (with
+    ``retry-after: 1``), 404 -> Not Found, 5xx -> Server Error, unless ``body`` is given."""
+    headers: dict[str, str] = {}
+    if body is None:
+        if status in (403, 429):
+            body = {
+                "message": SECONDARY_RATE_LIMIT_MESSAGE,
+                "documentation_url": DOCS_URL + "/overview/rate-limits-for-the-rest-api",
+            }
+            headers["retry-after"] = "1"
+        elif status == 404:
+            body = {"message": "Not Found", "documentation_url": DOCS_URL}
+        elif status >= 500:
+            body = {"message": "Server Error"}
+        else:
+            body = {"message": HTTPStatus(status).phrase}
+    return _Response(status, body, headers)

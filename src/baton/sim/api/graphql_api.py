@@ -44,6 +44,7 @@ from typing import Any
 from graphql import GraphQLError, GraphQLResolveInfo, execute_sync
 
 from baton.sim.api.base import FakeBase as FakeGitHub
+from baton.sim.api.faults import error_response
 from baton.sim.api.graphql_documents import (
     SCHEMA_PATH,
     invalid,
@@ -106,7 +107,7 @@ def answer(fake: FakeGitHub, body: Any) -> tuple[int, dict[str, Any]]:
         middleware=[_field_faults(fake, died)],
     )
     if died:  # the fields before the fault ran; the client sees only the error status
-        return died[0], {"message": "Server Error" if died[0] >= 500 else "Request failed"}
+        return died[0], error_response(died[0]).body
     out: dict[str, Any] = {}
     if result.data is not None:  # None: the variables were refused, nothing ran
         out["data"] = result.data
