@@ -39,7 +39,6 @@ from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
 from baton.sim.api.faults import Call
-from baton.sim.memory_github import MemoryGitHub
 from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep as run_sweep
 from baton.workflow.config import Config, Settings, settings_from
@@ -188,38 +187,9 @@ def messages_of(gh: SimGitHub, number: int = ISSUE) -> list[str]:
     ]
 
 
-def writes(gh: SimGitHub | MemoryGitHub) -> int:
-    """Requests so far that change something on GitHub (REST writes, GraphQL mutations); on
-    the memory fake, its write operations."""
-    if isinstance(gh, MemoryGitHub):
-        return sum(gh.calls[op] for op in MEMORY_WRITES)
+def writes(gh: SimGitHub) -> int:
+    """Requests so far that change something on GitHub (REST writes, GraphQL mutations)."""
     return len(gh.writes_sent())
-
-
-# The memory fake's write operations, for the tests not yet on SimGitHub (memory_repository).
-MEMORY_WRITES = (
-    "create_comment",
-    "edit_comment",
-    "delete_comment",
-    "set_labels",
-    "react",
-    "dispatch",
-    "create_ref",
-    "commit",
-    "create_pull_request",
-    "update_pull_request",
-    "mark_ready_for_review",
-)
-
-
-def memory_repository() -> MemoryGitHub:
-    """The `gh` fixture's repository on the memory fake, for the tests that fault or interleave
-    at its operations (`fail_next("set_labels")`, `on_call`) and are not yet on SimGitHub."""
-    hub = MemoryGitHub()
-    for login, permission in PEOPLE.items():
-        hub.set_permission(login, permission)
-    hub.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
-    return hub
 
 
 # --- the requests a run sends, as GitHub sees them ----------------------------------------------
