@@ -1,8 +1,9 @@
 """Two runs on one issue while a report's changeset travels: nothing committed twice, nothing lost.
 
 As in `tests/test_races.py`, a second thing happens *inside* a report run, just before each of
-its API calls in turn (and once after it, the sequential baseline): the calls come from a trace
-of the report run alone, so a new call in `src` is raced without editing this file. The report
+its requests to GitHub in turn (`api.on_request`; and once after it, the sequential baseline):
+the requests come from a trace of the report run alone, so a new request in `src` is raced
+without editing this file. The report
 is the developer's, at implementing, with a changeset on the branch head; what lands inside it:
 
 * the same job re-run (same run id), or the same report handed in by another run (a new run
@@ -37,7 +38,8 @@ import pytest
 from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
 from baton.issue import record_comment
-from baton.sim.memory_github import MemoryGitHub
+from baton.issue.apply import tracker_labels
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings, load_config
 from support.memory import (
     BRANCH,
@@ -51,10 +53,10 @@ from support.memory import (
     kick_job,
     labels_agree,
     lineage,
-    memory_repository,
     record_comments,
     record_of,
     relabel_job,
+    seen_as,
 )
 
 CODE = {"src/export.py": "def export():\n    return 'csv'\n"}
@@ -62,18 +64,11 @@ MOVE = ("implementing", "creating_pr")  # the developer's report, confident: on 
 RELABELLED = "running_tests"
 
 
-@pytest.fixture
-def gh() -> MemoryGitHub:
-    """Not yet on SimGitHub (issue 27): these tests fault or interleave at the memory fake's
-    operations, finer than the client's requests."""
-    return memory_repository()
-
-
 @dataclass
 class Scene:
     """The issue at implementing with its branch, and the developer's report about to run."""
 
-    gh: MemoryGitHub
+    gh: SimGitHub
     settings: Settings
     base: str
     report: ChangesetJob
@@ -82,7 +77,7 @@ class Scene:
 
 
 def scene(*, branch: bool = True) -> Scene:
-    gh = MemoryGitHub()
+    gh = SimGitHub(labels=tracker_labels(load_config(None)))
     for login, permission in PEOPLE.items():
         gh.set_permission(login, permission)
     gh.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
@@ -150,15 +145,23 @@ SETUPS = {"its branch": True, "no branch yet": False}
 def trace(branch: bool) -> list[str]:
     s = scene(branch=branch)
     calls: list[str] = []
-    s.gh.on_call = calls.append
+    s.gh.api.on_request = lambda call: calls.append(seen_as(call))
     s.report.run()
-    s.gh.on_call = None
+    s.gh.api.on_request = None
     return calls
 
 
 def in_window(calls: list[str], index: int) -> bool:
-    """Whether the second lands between the report run's record re-check and its write."""
-    return index < len(calls) and calls[index] == "edit_comment"
+    """Whether the second lands between the report run's record re-check and its write: after
+    a `BatonRecordCheck`, before or at the write document that edits the record."""
+    checked = [i for i, call in enumerate(calls) if call == "BatonRecordCheck" and i < index]
+    if not checked:
+        return False
+    after = calls[checked[-1] + 1 : index + 1]
+    return index < len(calls) and not any(RECORD_WRITE in call for call in after[:-1])
+
+
+RECORD_WRITE = "BatonWrite: updateIssueComment"
 
 
 def points() -> Iterator[Any]:
@@ -176,16 +179,16 @@ def play(s: Scene, second: str, index: int) -> None:
     calls = 0
     landed: list[Callable[[], object]] = []
 
-    def land(operation: str) -> None:
+    def land(call: object) -> None:
         nonlocal calls
         calls += 1
         if calls == index + 1 and not landed:
             landed.append(SECONDS[second](s))
             landed[0]()
 
-    s.gh.on_call = land
+    s.gh.api.on_request = land
     s.report.run()
-    s.gh.on_call = None
+    s.gh.api.on_request = None
     if not landed:
         SECONDS[second](s)()
     kick_job(s.gh, s.settings).run()
@@ -233,5 +236,10 @@ def test_a_report_raced_at_every_call_commits_once_and_loses_nothing(branch, sec
 def test_every_call_of_the_report_run_is_raced():
     """The matrix is built from traces; this keeps it from shrinking to nothing unnoticed."""
     calls = trace(True)
-    assert {"comments", "branch", "commit", "create_pull_request", "edit_comment"} <= set(calls)
-    assert {"create_branch", "create_ref"} <= set(trace(False))
+    assert calls[:3] == [
+        "BatonRead",  # the issue, its comments and its branch
+        "BatonCommitOpening: createCommitOnBranch createPullRequest",
+        "BatonRecordCheck",
+    ]
+    assert any(call.startswith(RECORD_WRITE) for call in calls)
+    assert {"BatonBranch", "BatonCreateBranch: createRef"} <= set(trace(False))

@@ -1,4 +1,4 @@
-"""Epics under stress: a seeded random machine over whole epics in memory.
+"""Epics under stress: a seeded random machine over whole epics on the simulated GitHub.
 
 Each example plays one epic through `baton.sim.actions.Actions` (the real `webhooks.parse` and
 `run.handle`): a random plan (a DAG of 3–8 tasks), random agent outcomes (approve, reject,
@@ -6,11 +6,13 @@ high-severity reject, no report), then a random walk over what GitHub and Action
 
 * the dispatch queue run in a shuffled order, dispatches re-delivered (run and kept queued);
 * re-runs of the last run (same event, same run id);
-* racing runs: a second run of the same event started (through `MemoryGitHub.on_call`) at a
-  random API call of the first, so both decide on the same read;
-* faults: `fail_next(op, after=k)` on `create_tasks`, `sub_issues`, `read_many`, `merge`,
-  `dispatch` (and the record write), the run that meets one fails, the dispatch it carried is
-  lost until a sweep;
+* racing runs: a second run of the same event started (through the model's `api.on_request`)
+  before a random request of the first, so both decide on the same read;
+* faults at GitHub's requests, the k-th of a kind failing with a 502: the document creating the
+  plan's tasks (or the request dying at its k-th `createIssue`), the sub-issues' read, the
+  tasks' read, a merge, a dispatch, the record write (the write document dying at its
+  `updateIssueComment`); the run that meets one fails, the dispatch it carried is lost until a
+  sweep;
 * clock jumps and sweeps.
 
 After every step, from GitHub's state (labels, bodies, record comments):
@@ -44,16 +46,40 @@ from baton import webhooks
 from baton.core.model import events
 from baton.core.model.record import Record
 from baton.errors import TrackerError
+from baton.issue.apply import tracker_labels
 from baton.run import handle
 from baton.sim import payloads
 from baton.sim.actions import CHAIN, Actions, Play
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.api.faults import Call
+from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep
 from baton.workflow.config import Config, settings_from
 
 ACTIVE = {"in_progress", "pending_review", "retry_queued"}
 DONE = {"completed", "skipped"}
 FAULT_OPS = ("create_tasks", "sub_issues", "read_many", "merge", "dispatch", "edit_comment")
+
+
+def fail(gh: SimGitHub, op: str, after: int) -> None:
+    """GitHub answers the (after+1)-th request of the kind `op` names with a 502."""
+    api = gh.api
+    if op == "create_issue":  # the plan's document dies at its (after+1)-th new issue
+        api.fail_graphql_field("createIssue", status=502, after=after)
+    elif op == "edit_comment":  # the write document dies at the record's edit
+        api.fail_graphql_field("updateIssueComment", status=502, after=after)
+    elif op in GRAPHQL:
+        api.fail("POST", "^/graphql$", 502, operation=GRAPHQL[op], after=after)
+    else:
+        api.fail("POST", REST[op], 502, after=after)
+
+
+GRAPHQL = {
+    "create_tasks": "BatonCreateTasks",
+    "sub_issues": "BatonSubIssues",
+    "read_many": "BatonReadMany",
+}
+REST = {"merge": r"/merges$", "dispatch": r"/dispatches$"}
+READS = ("BatonRead", "BatonReadMany", "BatonRecordCheck")  # requests that read a record
 MARKER = re.compile(r"<!-- baton:task (\{.*?\}) -->")
 
 
@@ -99,7 +125,7 @@ class EpicMachine:
                 {"agent_timeout": "6h", "epics": {"max_parallel": self.max_parallel}}
             )
         )
-        self.gh = MemoryGitHub()
+        self.gh = SimGitHub(labels=tracker_labels(self.settings))
         self.gh.set_permission("maria", "maintain")
         self.plan = random_plan(self.rng)
         self.actions = Actions(self.gh, self.settings, self.agent)
@@ -162,7 +188,7 @@ class EpicMachine:
         except TrackerError:
             self.figures.failed_runs += 1
         else:
-            if self.gh.on_call is None:
+            if self.gh.api.on_request is None:
                 self.dirty.discard(self.issue_of(payload))
 
     @staticmethod
@@ -185,13 +211,11 @@ class EpicMachine:
         c = gh.human_comment(self.epic, "approved", author="maria")
         if self.rng.random() < 0.5:  # the plan's sub-issues: the batch dies part way
             self.figures.faults += 1
-            gh.fail_next(
-                self.rng.choice(("create_tasks", "create_issue")), after=self.rng.randint(0, 4)
-            )
+            fail(gh, self.rng.choice(("create_tasks", "create_issue")), self.rng.randint(0, 4))
         try:
             self.deliver("issue_comment", payloads.comment_created(gh, c.id))
         finally:
-            gh._failures.clear()
+            gh.api.clear_faults()
 
     def step(self) -> None:
         self.figures.steps += 1
@@ -216,38 +240,39 @@ class EpicMachine:
         else:
             self.figures.faults += 1
             op = rng.choice(FAULT_OPS)
-            gh.fail_next(op, after=rng.randint(0, 3))
+            fail(gh, op, rng.randint(0, 3))
             try:
                 self.deliver(*self.pop_dispatch())
             finally:
-                gh._failures.clear()  # a fault not met by this run is not carried to the next
+                gh.api.clear_faults()  # a fault not met by this run is not carried to the next
         self.check()
 
     def race(self, name: str, payload: dict[str, Any]) -> None:
-        """The same event twice at once: the second runs at a random API call of the first."""
+        """The same event twice at once: the second runs before a random request of the first."""
         self.figures.races += 1
-        at = self.rng.randint(1, 12)
+        at = self.rng.randint(1, 8)
         calls: list[str] = []
 
-        def hook(operation: str) -> None:
-            calls.append(operation)
+        def hook(call: Call) -> None:
+            calls.append(call.operation or f"{call.method} {call.path}")
             if len(calls) == at:
                 self.deliver(name, payload)
 
         before = self.doubled()
-        self.gh.on_call = hook
+        self.gh.api.on_request = hook
         try:
             self.deliver(name, payload)
         finally:
-            self.gh.on_call = None
+            self.gh.api.on_request = None
         made_twice = self.doubled() - before
         if made_twice:
             self.figures.creation_races += 1
             self.excused |= made_twice
-        # As in test_reliability_machine.py: a run re-reads its record (`comment`) just before
-        # it writes; a race after that check is in the write window GitHub offers no
-        # conditional write for, which the machine counts and lets the next runs repair.
-        if len(calls) >= at and "comments" in calls[: at - 1] and "comment" not in calls[at - 1 :]:
+        # As in test_races.py: a run re-reads its record (`BatonRecordCheck`) just before it
+        # writes; a race after that check is in the write window GitHub offers no conditional
+        # write for, which the machine counts and lets the next runs repair.
+        read = any(c in READS for c in calls[: at - 1])
+        if len(calls) >= at and read and "BatonRecordCheck" not in calls[at - 1 :]:
             self.figures.window += 1
             self.dirty.add(self.issue_of(payload))
 

@@ -2,11 +2,12 @@
 
 GitHub's concurrency group per issue serialises most runs, but not all of them: `baton report`
 runs in the agent's own job, the sweep runs on a schedule, and a re-run or a re-delivered event
-can land at any moment. So here a second run is played *inside* the first: `MemoryGitHub.on_call`
-runs a complete `handle()` of another event just before the first run's k-th API call, for every
-k the first run makes (its reads, its re-check of the record, each write, its dispatch), and once
-more after it has finished (the sequential baseline). The calls are taken from a trace of the first
-run alone, so a new call in `src` is interleaved without editing this file.
+can land at any moment. So here a second run is played *inside* the first: the model's
+`api.on_request` runs a complete `handle()` of another event just before the first run's k-th
+request to GitHub, for every k the first run makes (its read, its re-check of the record, each
+write, its dispatch), and once more after it has finished (the sequential baseline). The requests
+are taken from a trace of the first run alone, so a new request in `src` is interleaved without
+editing this file.
 
 After both runs and one more — a workflow run for the issue, what Baton's own dispatch starts —
 the issue must be sound: one record comment, one status label that is the record's, no transition
@@ -30,7 +31,8 @@ from typing import Any
 
 import pytest
 
-from baton.sim.memory_github import MemoryGitHub
+from baton.issue.apply import tracker_labels
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings, load_config
 from support.memory import (
     PEOPLE,
@@ -40,12 +42,12 @@ from support.memory import (
     kick_job,
     label_of,
     labels_agree,
-    memory_repository,
     messages_of,
     record_comments,
     record_of,
     relabel_job,
     report_job,
+    seen_as,
     status_labels,
     sweep_run,
 )
@@ -53,13 +55,6 @@ from support.memory import (
 REPAIR_NOTE = "I repaired this issue's state"
 Move = tuple[str, str, str]  # to, trigger, actor: the same whichever state the event finds
 ANY = "*"
-
-
-@pytest.fixture
-def gh() -> MemoryGitHub:
-    """Not yet on SimGitHub (issue 27): these tests fault or interleave at the memory fake's
-    operations, finer than the client's requests."""
-    return memory_repository()
 
 
 @dataclass
@@ -72,21 +67,21 @@ class Started:
 
 @dataclass(frozen=True)
 class Side:
-    start: Callable[[MemoryGitHub, Settings], Started]
+    start: Callable[[SimGitHub, Settings], Started]
     move: Move
     what: str
     can_apply: bool = True  # False: refused whenever it runs (its memory is all there is to keep)
 
 
-def _job(factory: Callable[[MemoryGitHub, Settings], Any]) -> Callable[..., Started]:
-    def start(gh: MemoryGitHub, settings: Settings) -> Started:
+def _job(factory: Callable[[SimGitHub, Settings], Any]) -> Callable[..., Started]:
+    def start(gh: SimGitHub, settings: Settings) -> Started:
         job = factory(gh, settings)
         return Started(run=job.run, event_id=job.event_at(gh.now).id)
 
     return start
 
 
-def _sweep(gh: MemoryGitHub, settings: Settings) -> Started:
+def _sweep(gh: SimGitHub, settings: Settings) -> Started:
     return Started(run=lambda: sweep_run(gh, settings, after=timedelta(0)), event_id=None)
 
 
@@ -147,30 +142,30 @@ LATE_REPORT = Side(
 )
 
 
-def _received(gh: MemoryGitHub, settings: Settings) -> None:
+def _received(gh: SimGitHub, settings: Settings) -> None:
     enter(gh, settings)
 
 
-def _unclear(gh: MemoryGitHub, settings: Settings) -> None:
+def _unclear(gh: SimGitHub, settings: Settings) -> None:
     enter_at(gh, settings, "requirements_unclear")
 
 
-def _awaiting_approval(gh: MemoryGitHub, settings: Settings) -> None:
+def _awaiting_approval(gh: SimGitHub, settings: Settings) -> None:
     enter_at(gh, settings, "waiting_for_human_input")
 
 
-def _questions_a_week_old(gh: MemoryGitHub, settings: Settings) -> None:
+def _questions_a_week_old(gh: SimGitHub, settings: Settings) -> None:
     enter_at(gh, settings, "waiting_for_requirements_clarification")
     gh.now += timedelta(days=8)
 
 
-def _outside(gh: MemoryGitHub, settings: Settings) -> None:
+def _outside(gh: SimGitHub, settings: Settings) -> None:
     """Issue #1 is not in the workflow yet."""
 
 
 @dataclass(frozen=True)
 class Race:
-    setup: Callable[[MemoryGitHub, Settings], None]
+    setup: Callable[[SimGitHub, Settings], None]
     first: Side
     second: Side
     settles_in: str  # the state the issue ends in, whatever the interleaving
@@ -215,9 +210,9 @@ RACES = {
 
 
 # --- where the second run can land --------------------------------------------------------
-def fresh() -> tuple[MemoryGitHub, Settings]:
+def fresh() -> tuple[SimGitHub, Settings]:
     """What the `gh` and `settings` fixtures give, for tracing at collection time."""
-    gh = MemoryGitHub()
+    gh = SimGitHub(labels=tracker_labels(load_config(None)))
     for login, permission in PEOPLE.items():
         gh.set_permission(login, permission)
     gh.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
@@ -225,24 +220,37 @@ def fresh() -> tuple[MemoryGitHub, Settings]:
 
 
 def trace(race: Race) -> list[str]:
-    """The API calls the first run makes when it runs alone."""
+    """The requests the first run sends when it runs alone, as `seen_as` tells them."""
     gh, settings = fresh()
     race.setup(gh, settings)
     started = race.first.start(gh, settings)
     calls: list[str] = []
-    gh.on_call = calls.append
+    gh.api.on_request = lambda call: calls.append(seen_as(call))
     started.run()
+    gh.api.on_request = None
     return calls
+
+
+LOOKS = ("BatonRead", "BatonRecordCheck")  # the requests that read the record
 
 
 def in_window(race: Race, calls: list[str], index: int) -> bool:
     """Whether the second run lands between the first's last look at the record and its write:
-    before the PATCH of the record, or before creating the first record (nothing to check)."""
+    after that read, up to the write document that edits the record (or, for the entry, creates
+    the first record: nothing to check)."""
     if index >= len(calls):
         return False
-    call = calls[index]
-    creates_record = call == "create_comment" and "edit_comment" not in calls[:index]
-    return call == "edit_comment" or (creates_record and race.first is ENTRY)
+
+    def writes_record(call: str) -> bool:
+        return call.startswith("BatonWrite") and (
+            "updateIssueComment" in call or (race.first is ENTRY and "addComment" in call)
+        )
+
+    write = next((i for i in range(index, len(calls)) if writes_record(calls[i])), None)
+    if write is None:
+        return False
+    looks = [i for i in range(write) if calls[i] in LOOKS]
+    return bool(looks) and index > looks[-1]
 
 
 def interleavings(*, window: bool) -> Iterator[Any]:
@@ -252,14 +260,14 @@ def interleavings(*, window: bool) -> Iterator[Any]:
             if in_window(race, calls, index) != window:
                 continue
             where = (
-                f"before its {calls[index]} (call {index + 1})"
+                f"before its {calls[index]} (request {index + 1})"
                 if index < len(calls)
                 else "after it has finished"
             )
             yield pytest.param(name, index, id=f"{name}: the second lands {where}")
 
 
-def play(gh: MemoryGitHub, settings: Settings, race: Race, index: int) -> list[Started]:
+def play(gh: SimGitHub, settings: Settings, race: Race, index: int) -> list[Started]:
     """Run the first event with the second run inside it, before its `index`-th call."""
     race.setup(gh, settings)
     first = race.first.start(gh, settings)
@@ -272,21 +280,21 @@ def play(gh: MemoryGitHub, settings: Settings, race: Race, index: int) -> list[S
         played.append(started)
         started.run()
 
-    def land(operation: str) -> None:
+    def land(call: object) -> None:
         nonlocal calls
         calls += 1
         if calls == index + 1:
             second()
 
-    gh.on_call = land
+    gh.api.on_request = land
     first.run()
-    gh.on_call = None
+    gh.api.on_request = None
     if len(played) == 1:  # the baseline: the second comes after the first has finished
         second()
     return played
 
 
-def applied(gh: MemoryGitHub, move: Move) -> int:
+def applied(gh: SimGitHub, move: Move) -> int:
     record = record_of(gh)
     assert record is not None
     to, trigger, actor = move
@@ -297,19 +305,19 @@ def applied(gh: MemoryGitHub, move: Move) -> int:
     )
 
 
-def considered(gh: MemoryGitHub, started: Started) -> bool:
+def considered(gh: SimGitHub, started: Started) -> bool:
     record = record_of(gh)
     return bool(record and started.event_id and started.event_id in record.processed)
 
 
-def kick(gh: MemoryGitHub, settings: Settings) -> None:
+def kick(gh: SimGitHub, settings: Settings) -> None:
     """The one more run: a workflow run started for the issue (what Baton's dispatch starts, or
     a maintainer by hand). Unlike the sweep, which reads an issue only when its listing looks
     due, it always reads the issue, so it repairs what a stale write left."""
     kick_job(gh, settings).run()
 
 
-def assert_settled(gh: MemoryGitHub, settings: Settings) -> None:
+def assert_settled(gh: SimGitHub, settings: Settings) -> None:
     record = record_of(gh)
     assert record is not None
     assert len(record_comments(gh)) == 1, "never two record comments after the next run"
@@ -380,7 +388,12 @@ def test_every_race_is_interleaved_at_every_call_of_the_first_run():
     points = list(interleavings(window=False)) + list(interleavings(window=True))
     assert len(points) == sum(len(trace(race)) + 1 for race in RACES.values())
     for race in RACES.values():
-        assert {"comments", "edit_comment", "set_labels"} <= set(trace(race)) or (
+        calls = trace(race)
+        # the read, the record re-checked, and a write that edits the record and its labels
+        edits = [c for c in calls if c.startswith("BatonWrite: updateIssueComment")]
+        first_edit = edits[0] if edits else ""
+        labelled = "LabelsToLabelable" in first_edit or "LabelsFromLabelable" in first_edit
+        assert ({"BatonRead", "BatonRecordCheck"} <= set(calls) and labelled) or (
             race.first is ENTRY or race.first is TIMEOUT
         )
 

@@ -20,8 +20,8 @@ from baton.issue import record_comment
 from baton.issue.apply import Applied
 from baton.issue.load import Loaded
 from baton.run import MAX_RACES, handle
-from baton.sim.memory_github import MemoryGitHub
 from baton.sim.payloads import DispatchRequest
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings
 from support.memory import (
     BRANCH,
@@ -34,44 +34,34 @@ from support.memory import (
     configured,
     enter,
     enter_at,
-    memory_repository,
     messages_of,
     record_comments,
     record_of,
     relabel_job,
     report_job,
+    requests_in_order,
     state_of,
     writes,
 )
 
-
-@pytest.fixture
-def gh() -> MemoryGitHub:
-    """Not yet on SimGitHub (issue 27): these tests fault or interleave at the memory fake's
-    operations, finer than the client's requests."""
-    return memory_repository()
+PERMISSION = "GET /repos/octo/demo/collaborators/maria/permission"
+LABEL_MADE = "POST /repos/octo/demo/labels"  # the new status label, made before the write
+DISPATCH = "POST /repos/octo/demo/actions/workflows/baton.yml/dispatches"
 
 
-def calls_in_order(gh: MemoryGitHub) -> list[str]:
-    """Every operation the runs make from now on, in order (reads and writes)."""
-    seen: list[str] = []
-    gh.on_call = seen.append
-    return seen
-
-
-def entry_job(gh: MemoryGitHub, settings: Settings) -> Job:
+def entry_job(gh: SimGitHub, settings: Settings) -> Job:
     """maria adds the trigger label; the run handling it chains to CHAIN."""
     job = relabel_job(gh, settings, "baton", "maria")
     job.chain = CHAIN
     return job
 
 
-def the_pm_reports(gh: MemoryGitHub, settings: Settings) -> Job:
+def the_pm_reports(gh: SimGitHub, settings: Settings) -> Job:
     """The pm's run hands back: the requirements are next (chaining to CHAIN)."""
     return report_job(gh, settings, "pm", next_state="analyzing_requirements", summary="Clear")
 
 
-def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
+def dispatched_at(gh: SimGitHub, at: str, state: str) -> DispatchRequest:
     """The run of issue #1 started through CHAIN at `at`, handed the state whose agent is due
     and the hand-over of the record comment as it now is (its attempt and content digest)."""
     (comment,) = record_comments(gh)
@@ -129,13 +119,13 @@ def dispatched_at(gh: MemoryGitHub, at: str, state: str) -> DispatchRequest:
     ids=["a comment outside the workflow", "an issue edited", "a task's comment, by its workflow"],
 )
 def test_an_event_its_payload_rules_out_is_ignored_without_a_single_call(
-    gh: MemoryGitHub,
+    gh: SimGitHub,
     settings: Settings,
-    event: Callable[[MemoryGitHub], Commented | IssueChanged],
+    event: Callable[[SimGitHub], Commented | IssueChanged],
     reason: str,
 ) -> None:
     log = list(gh.log)
-    seen = calls_in_order(gh)
+    seen = requests_in_order(gh)
 
     result = handle(event(gh), gh, settings, chain=CHAIN)
 
@@ -153,10 +143,10 @@ def test_an_event_its_payload_rules_out_is_ignored_without_a_single_call(
 
 # --- a transition -----------------------------------------------------------------------------
 def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agent(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     job = entry_job(gh, settings)
-    seen = calls_in_order(gh)
+    seen = requests_in_order(gh)
 
     result = job.run()
 
@@ -164,15 +154,15 @@ def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agen
     assert len(record) == 1
     assert result.decision.outcome is Outcome.transition
     assert (result.decision.state, result.decision.agent) == ("received", "pm")
-    # the reads, the record and its label, and the dispatch last: a run dying before it
-    # leaves a record whose agent is still due, never an agent with no record
+    # the reads, the status label made, the record and its labels in one document (GitHub
+    # runs its fields in order: the record first), and the dispatch last: a run dying before
+    # it leaves a record whose agent is still due, never an agent with no record
     assert seen == [
-        "comments",
-        "permission",
-        "create_comment",
-        "set_labels",
-        "set_labels",
-        "dispatch",
+        "BatonRead",
+        PERMISSION,
+        LABEL_MADE,
+        "BatonWrite: addComment addLabelsToLabelable removeLabelsFromLabelable",
+        DISPATCH,
     ]
     assert gh.dispatches == [dispatched_at(gh, "2026-01-05T09:05:00Z", "received")]
     assert result.dispatched is True
@@ -190,7 +180,7 @@ def test_the_trigger_label_writes_the_record_and_labels_then_dispatches_the_agen
 
 
 def test_without_a_chain_the_agent_is_named_but_not_dispatched(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     job = entry_job(gh, settings)
     job.chain = None
@@ -203,12 +193,12 @@ def test_without_a_chain_the_agent_is_named_but_not_dispatched(
 
 
 def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     enter(gh, settings)
     comment_id = record_comments(gh)[0].id
     job = the_pm_reports(gh, settings)
-    seen = calls_in_order(gh)
+    seen = requests_in_order(gh)
 
     result = job.run()
 
@@ -218,16 +208,14 @@ def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
         "analyzing_requirements",
     )
     assert result.decision.agent == "analyst"
-    # `comment`: the record read again just before the write, the concurrency check
+    # one read of the issue, its comments and its branch; `BatonRecordCheck`: the record read
+    # again just before the write, the concurrency check
     assert seen == [
-        "issue",
-        "comments",
-        "branch",  # a run reading the issue itself also learns whether its branch is there
-        "comment",
-        "edit_comment",
-        "set_labels",
-        "set_labels",
-        "dispatch",
+        "BatonRead",
+        "BatonRecordCheck",
+        LABEL_MADE,
+        "BatonWrite: updateIssueComment addLabelsToLabelable removeLabelsFromLabelable",
+        DISPATCH,
     ]
     assert result.loaded.comment_id == comment_id
     assert result.loaded.record is not None and result.loaded.record.state == "received"
@@ -244,12 +232,12 @@ def test_a_report_is_written_after_the_record_is_read_again_and_dispatches_last(
 
 
 def test_a_redelivered_entry_writes_nothing_and_dispatches_the_agent_still_due(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     job = entry_job(gh, settings)
     job.run()
     written = writes(gh) - gh.calls["dispatch"]
-    seen = calls_in_order(gh)
+    seen = requests_in_order(gh)
 
     again = job.run()
 
@@ -257,8 +245,9 @@ def test_a_redelivered_entry_writes_nothing_and_dispatches_the_agent_still_due(
     assert again.decision.reason == (
         "event labeled:1:baton:2026-01-05T09:00:00Z was already applied; pm is still due"
     )
-    # the payload's labels ("baton") are stale: the issue is read again before anything
-    assert seen == ["comments", "permission", "issue", "comments", "branch", "dispatch"]
+    # the payload's labels ("baton") are stale: the one read brings the issue itself (its
+    # labels, the record) before anything, and nothing is written
+    assert seen == ["BatonRead", PERMISSION, DISPATCH]
     assert writes(gh) - gh.calls["dispatch"] == written
     assert again.applied == Applied(steps=[], comment_id=record_comments(gh)[0].id)
     assert again.dispatched is True and len(gh.dispatches) == 2
@@ -266,11 +255,11 @@ def test_a_redelivered_entry_writes_nothing_and_dispatches_the_agent_still_due(
 
 # --- a dry run ------------------------------------------------------------------------------
 def test_a_dry_run_decides_what_a_run_would_and_writes_nothing(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     job = relabel_job(gh, settings, "baton", "maria")
     event = job.event_at(gh.now)
-    seen = calls_in_order(gh)
+    seen = requests_in_order(gh)
 
     result = handle(event, gh, settings, chain=CHAIN, dry_run=True)
 
@@ -279,19 +268,20 @@ def test_a_dry_run_decides_what_a_run_would_and_writes_nothing(
     assert result.record is not None and result.record.state == "received"
     assert result.notes == ["dry run: nothing was written"]
     assert (result.applied, result.dispatched) == (None, False)
-    assert seen == ["comments", "permission"]
+    assert seen == ["BatonRead", PERMISSION]
     assert writes(gh) == 0 and gh.dispatches == []
     assert gh.labels_of(ISSUE) == ["baton"] and record_of(gh) is None
 
 
 # --- a failed write ---------------------------------------------------------------------------
 def test_a_record_that_could_not_be_created_leaves_the_issue_for_the_next_run(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     job = entry_job(gh, settings)
-    gh.fail_next("create_comment")
+    # The write document dies at its first field, the record's comment: GitHub's 502.
+    gh.api.fail_graphql_field("addComment", status=502, operation="BatonWrite")
 
-    with pytest.raises(TrackerError, match=r"^injected failure in create_comment$"):
+    with pytest.raises(TrackerError, match=r"^GitHub refused writing to #1 \(GraphQL\): 502 "):
         job.run()
 
     assert record_of(gh) is None and gh.labels_of(ISSUE) == ["baton"]
@@ -305,13 +295,14 @@ def test_a_record_that_could_not_be_created_leaves_the_issue_for_the_next_run(
 
 
 def test_a_record_that_could_not_be_updated_keeps_the_state_until_the_report_runs_again(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     enter(gh, settings)
     job = the_pm_reports(gh, settings)
-    gh.fail_next("edit_comment")
+    # The write document dies at its first field, the record's edit: GitHub's 502.
+    gh.api.fail_graphql_field("updateIssueComment", status=502, operation="BatonWrite")
 
-    with pytest.raises(TrackerError, match=r"^injected failure in edit_comment$"):
+    with pytest.raises(TrackerError, match=r"^GitHub refused writing to #1 \(GraphQL\): 502 "):
         job.run()
 
     assert state_of(gh) == "received" and gh.labels_of(ISSUE) == ["status:received"]
@@ -327,7 +318,7 @@ def test_a_record_that_could_not_be_updated_keeps_the_state_until_the_report_run
 
 # --- a race -----------------------------------------------------------------------------------
 def test_a_run_whose_record_changed_before_its_write_decides_again_on_the_new_one(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     enter(gh, settings)
     first, second = the_pm_reports(gh, settings), the_pm_reports(gh, settings)
@@ -355,7 +346,7 @@ def test_a_run_whose_record_changed_before_its_write_decides_again_on_the_new_on
 
 
 def test_a_record_changed_under_every_attempt_writes_nothing_and_says_so(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     enter(gh, settings)
     stored = gh.comment_store[record_comments(gh)[0].id]
@@ -382,7 +373,7 @@ def test_a_record_changed_under_every_attempt_writes_nothing_and_says_so(
 
 # --- the hand-over's dispatch --------------------------------------------------------------
 def test_a_dispatch_whose_answer_was_lost_is_said_and_its_re_run_hands_over_the_same_attempt(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     enter(gh, settings)
     job = the_pm_reports(gh, settings)
@@ -402,9 +393,7 @@ def test_a_dispatch_whose_answer_was_lost_is_said_and_its_re_run_hands_over_the_
     assert rerun.dispatched is True
 
 
-def test_a_dispatch_refused_outright_still_fails_the_run(
-    gh: MemoryGitHub, settings: Settings
-) -> None:
+def test_a_dispatch_refused_outright_still_fails_the_run(gh: SimGitHub, settings: Settings) -> None:
     enter(gh, settings)
     job = the_pm_reports(gh, settings)
     gh.fail_next("dispatch", TrackerError("GitHub refused starting workflow baton.yml", status=403))
@@ -416,7 +405,7 @@ def test_a_dispatch_refused_outright_still_fails_the_run(
 def test_a_red_proof_s_changeset_outside_the_tests_is_refused_naming_the_file() -> None:
     """`run` judges the changeset with what the state may do to the test files (issue 26):
     the tester of a red proof writes tests only."""
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     for login, permission in PEOPLE.items():
         gh.set_permission(login, permission)
     gh.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
@@ -437,7 +426,7 @@ def test_a_red_proof_s_changeset_outside_the_tests_is_refused_naming_the_file() 
 
 # --- the decision's check run -------------------------------------------------------------------
 @pytest.fixture
-def checking(gh: MemoryGitHub, monkeypatch: pytest.MonkeyPatch) -> None:
+def checking(gh: SimGitHub, monkeypatch: pytest.MonkeyPatch) -> None:
     """`decide` asks for a check run on every report it moves on (as issue 26's proof rules do
     for evidence; those rules are another change's)."""
     import baton.run
@@ -456,21 +445,25 @@ def checking(gh: MemoryGitHub, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_check_run_is_posted_after_the_record_and_before_the_dispatch(
-    gh: MemoryGitHub, settings: Settings, checking: None
+    gh: SimGitHub, settings: Settings, checking: None
 ) -> None:
     enter(gh, settings)
     job = the_pm_reports(gh, settings)
-    seen = calls_in_order(gh)
+    seen = requests_in_order(gh)
 
     result = job.run()
 
-    assert seen[-5:] == ["edit_comment", "set_labels", "set_labels", "create_check_run", "dispatch"]
+    assert seen[-3:] == [
+        "BatonWrite: updateIssueComment addLabelsToLabelable removeLabelsFromLabelable",
+        "POST /repos/octo/demo/check-runs",
+        DISPATCH,
+    ]
     assert len(gh.check_runs) == 1
     assert result.applied is not None
     assert result.applied.steps[-1].startswith("posted the check run 'Baton / tests' on ")
 
 
-def test_a_dry_run_posts_no_check_run(gh: MemoryGitHub, settings: Settings, checking: None) -> None:
+def test_a_dry_run_posts_no_check_run(gh: SimGitHub, settings: Settings, checking: None) -> None:
     enter(gh, settings)
     event = the_pm_reports(gh, settings).event_at(gh.now)
 
@@ -481,7 +474,7 @@ def test_a_dry_run_posts_no_check_run(gh: MemoryGitHub, settings: Settings, chec
 
 
 def test_a_run_that_lost_the_race_posts_no_check_run_of_the_decision_it_dropped(
-    gh: MemoryGitHub, settings: Settings, checking: None
+    gh: SimGitHub, settings: Settings, checking: None
 ) -> None:
     enter(gh, settings)
     first, second = the_pm_reports(gh, settings), the_pm_reports(gh, settings)
@@ -499,7 +492,7 @@ def test_a_run_that_lost_the_race_posts_no_check_run_of_the_decision_it_dropped(
 
 
 def test_a_check_run_github_refuses_leaves_the_move_written_and_dispatched(
-    gh: MemoryGitHub, settings: Settings, checking: None
+    gh: SimGitHub, settings: Settings, checking: None
 ) -> None:
     enter(gh, settings)
     gh.fail_next("create_check_run", TrackerError("403 Resource not accessible", status=403))
@@ -512,7 +505,7 @@ def test_a_check_run_github_refuses_leaves_the_move_written_and_dispatched(
 
 
 def test_the_human_comments_a_run_saw_reach_the_rules_as_the_new_states_floor(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     """A remark made while an agent worked was written before the next state was entered: it
     answers nothing there, so the move records the newest human comment the run saw."""

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from baton.dashboard.publish import build, publish
 from baton.github.client import GitHubTracker
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import load_config
 from fakes.http_github import FakeGitHub
 from support.records import START, record, record_body
@@ -19,15 +19,15 @@ MOVES = [(0, "received", "maria", "entry"), (5, "implementing", "pm", "report")]
 WINDOW = timedelta(days=90)
 
 
-def hub_with(count: int) -> MemoryGitHub:
-    hub = MemoryGitHub(bot_login=BOT, now=START + timedelta(hours=3))
+def hub_with(count: int) -> SimGitHub:
+    hub = SimGitHub(bot_login=BOT, now=START + timedelta(hours=3))
     for _ in range(count):
         number = hub.open_issue("Some work", labels=("status:implementing",))
         hub.human_comment(number, record_body(record(number, MOVES), hub.now), author=BOT, bot=True)
     return hub
 
 
-def refresh(hub: MemoryGitHub) -> tuple[int | None, list[str]]:
+def refresh(hub: SimGitHub) -> tuple[int | None, list[str]]:
     built = build(hub, SETTINGS, now=hub.now, window=WINDOW, secret=None)
     done = publish(hub, built.page, built.collected.page_issue)
     return done.number, done.log
@@ -42,7 +42,7 @@ def test_the_page_is_opened_once_pinned_then_edited_in_place() -> None:
     again, log = refresh(hub)
     assert again == 3 and hub.calls["create_issue"] == 1 and hub.calls["edit_issue"] == 1
     assert "Updated 2026-03-02 13:00 UTC" in hub.issues[3].body
-    assert not any(c.issue == 3 for c in hub.store.comments.values())  # never a comment
+    assert not any(c.issue == 3 for c in hub.comment_store.values())  # never a comment
 
 
 def test_a_page_that_reads_the_same_is_not_sent_again() -> None:
@@ -61,8 +61,9 @@ def test_a_body_github_refuses_leaves_the_previous_page_and_says_why() -> None:
     done = publish(hub, "x" * 70_000, built.collected.page_issue)
     assert hub.issues[number].body == before
     assert done.problem == (
-        "the dashboard in #2 was left as it was: the issue's body is too long "
-        "(maximum is 65536 characters) (422)"
+        "the dashboard in #2 was left as it was: GitHub refused updating the dashboard in #2 "
+        "(PATCH /repos/octo/demo/issues/2): 422 Validation Failed: body is too long "
+        "(maximum is 65536 characters)"
     )
 
 

@@ -1,9 +1,10 @@
-"""The write document and what is redone after it (`github/batch_write.py`), on the in-memory GitHub
-playing GitHub's failed fields: the rest of the document runs, the run redoes the field."""
+"""The write document and what is redone after it (`github/batch_write.py`), on SimGitHub with
+GitHub's failed fields queued at request level: the rest of the document runs, the run redoes the
+field (by REST), and a redo that fails too fails the run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,12 +14,11 @@ from baton.issue import record_comment
 from baton.issue.apply import label_specs, writes_for
 from baton.issue.load import Loaded
 from baton.run import handle
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Settings
 from support.memory import (
     ISSUE,
     enter_at,
-    memory_repository,
     messages_of,
     record_of,
     report_job,
@@ -28,34 +28,33 @@ from support.memory import (
 QUESTION = "Commas or semicolons?"
 
 
-@pytest.fixture
-def gh() -> MemoryGitHub:
-    """Not yet on SimGitHub (issue 27): these tests fault or interleave at the memory fake's
-    operations, finer than the client's requests."""
-    return memory_repository()
+LABELS_REDONE = r"^/repos/octo/demo/issues/1/labels$"  # the addition redone, by REST
+RECORD_REDONE = r"^/repos/octo/demo/issues/comments/\d+$"  # the record's edit redone
 
 
-def failing(calls: dict[str, set[int]]) -> Callable[[str], None]:
-    """An `on_call` hook failing the n-th call of an operation (counted from 1)."""
-    seen: dict[str, int] = {}
+@pytest.fixture(autouse=True)
+def _every_fault_struck(gh: SimGitHub) -> Iterator[None]:
+    """Each fault a test queued met its request: the test played the failure it names."""
+    yield
+    assert all(f.hits for f in [*gh.api._faults, *gh.api._field_faults]), "a fault never struck"
 
-    def hook(operation: str) -> None:
-        seen[operation] = seen.get(operation, 0) + 1
-        if seen[operation] in calls.get(operation, set()):
-            raise TrackerError(f"GitHub refused {operation}: 502", status=502)
 
-    return hook
+def label_addition_fails_twice(gh: SimGitHub) -> None:
+    """The document's label addition fails as a field (its removal runs), and its redo fails:
+    GitHub's 502 on the REST call that adds the labels."""
+    gh.read(ISSUE, with_issue=True)  # the run's read, which gives the document its node ids
+    gh.api.fail_graphql_field("addLabelsToLabelable", "INTERNAL", operation="BatonWrite")
+    gh.api.fail("POST", LABELS_REDONE, 502)
 
 
 def test_the_put_back_names_only_labels_the_document_took_off(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     """The document's removal named the record's old label too (the payload predates it), but
     only the label really on the issue came off: only that one is put back."""
     gh.human_label(ISSUE, "status:implementing")
-    gh.fields_fail_alone = True
-    # set_labels calls: the document's addition, its removal, the addition redone, the put-back.
-    gh.on_call = failing({"set_labels": {1, 3}})
+    # The document's addition fails, its removal runs, the addition redone fails: the put-back.
+    label_addition_fails_twice(gh)
     change = LabelChange(
         ("status:received", "status:implementing"),
         ("status:analyzing-requirements",),
@@ -65,15 +64,14 @@ def test_the_put_back_names_only_labels_the_document_took_off(
     with pytest.raises(TrackerError, match="labelsAdded"):
         gh.write(Writes(number=ISSUE, labels=change))
 
-    assert status_labels(gh) == ["status:implementing"], gh.log
+    assert status_labels(gh) == ["status:implementing"], gh.sent
 
 
 def test_a_document_that_removed_nothing_puts_nothing_back(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     gh.human_label(ISSUE, "status:implementing")
-    gh.fields_fail_alone = True
-    gh.on_call = failing({"set_labels": {1, 3}})
+    label_addition_fails_twice(gh)
     change = LabelChange(
         ("status:received",),  # not on the issue
         ("status:analyzing-requirements", "status:implementing"),
@@ -83,11 +81,11 @@ def test_a_document_that_removed_nothing_puts_nothing_back(
     with pytest.raises(TrackerError):
         gh.write(Writes(number=ISSUE, labels=change))
 
-    assert status_labels(gh) == ["status:implementing"], gh.log
+    assert status_labels(gh) == ["status:implementing"], gh.sent
 
 
 def test_a_rerun_does_not_post_again_questions_its_first_attempt_posted_with_a_repair_note(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     """The first attempt's questions carried a note (an unknown label removed); its record
     failed twice. The re-run finds no drift left to note, so its words differ, but the mark
@@ -95,8 +93,9 @@ def test_a_rerun_does_not_post_again_questions_its_first_attempt_posted_with_a_r
     enter_at(gh, settings, "requirements_unclear")
     gh.human_label(ISSUE, "status:bogus")
     job = report_job(gh, settings, "pm", confidence=0.6, questions=[QUESTION])
-    gh.fields_fail_alone = True
-    gh.fail_next("edit_comment", TrackerError("GitHub refused edit_comment: 502", status=502), 2)
+    # The record's edit fails as a field of the document, and again when redone alone.
+    gh.api.fail_graphql_field("updateIssueComment", "INTERNAL", operation="BatonWrite")
+    gh.api.fail("PATCH", RECORD_REDONE, 502)
 
     with pytest.raises(TrackerError):
         job.run()
@@ -110,7 +109,7 @@ def test_a_rerun_does_not_post_again_questions_its_first_attempt_posted_with_a_r
 
 
 def test_a_message_with_the_same_revision_and_words_for_another_event_is_posted(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     """After a record is rebuilt its revisions start again: an older message with the same
     revision and words, for another event, does not stop this event's message."""
@@ -166,19 +165,22 @@ def test_labels_already_showing_the_state_moved_to_are_not_drift() -> None:
 
 
 def test_a_record_that_fails_twice_leaves_the_old_status_label_on(
-    gh: MemoryGitHub, settings: Settings
+    gh: SimGitHub, settings: Settings
 ) -> None:
     """In the document the record and the new label fail while the old label comes off; the
     record fails again alone. The run fails with the record as it was, and its status label
     goes back on, so the issue never drops out of the workflow."""
     enter_at(gh, settings, "requirements_unclear")
     job = report_job(gh, settings, "pm", confidence=0.6, questions=[QUESTION])
-    gh.fields_fail_alone = True
-    gh.on_call = failing({"edit_comment": {1, 2}, "set_labels": {1}})
+    # In the document the record and the new label fail while the old label comes off; the
+    # record's redo fails too.
+    gh.api.fail_graphql_field("updateIssueComment", "INTERNAL", operation="BatonWrite")
+    gh.api.fail_graphql_field("addLabelsToLabelable", "INTERNAL", operation="BatonWrite")
+    gh.api.fail("PATCH", RECORD_REDONE, 502)
 
     with pytest.raises(TrackerError, match="record"):
         job.run()
 
     record = record_of(gh)
     assert record is not None and record.state == "requirements_unclear"
-    assert status_labels(gh) == ["status:requirements-unclear"], gh.log
+    assert status_labels(gh) == ["status:requirements-unclear"], gh.sent

@@ -14,7 +14,7 @@ from baton.errors import TrackerError
 from baton.issue import record_comment
 from baton.issue.apply import Applied, apply, label_specs, post_check, writes_for
 from baton.issue.load import Loaded
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.sim_github import SimGitHub
 from baton.workflow.config import Policy
 from baton.workflow.model import load_preset
 
@@ -142,7 +142,7 @@ def test_a_decision_without_record_or_labels_writes_neither() -> None:
 
 
 def test_apply_writes_through_the_tracker_and_says_each_step() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     number = gh.open_issue("t", "", labels=("bug", "status:received"))
     decision = _moved().model_copy(update={"issue": number})
     applied = apply(
@@ -163,7 +163,7 @@ def test_apply_writes_through_the_tracker_and_says_each_step() -> None:
 
 
 # --- the check run, after the record ------------------------------------------------------------
-def _checked(gh: MemoryGitHub) -> Decision:
+def _checked(gh: SimGitHub) -> Decision:
     head = gh.git.head("main")
     assert head is not None
     check = CheckPlan(
@@ -173,14 +173,14 @@ def _checked(gh: MemoryGitHub) -> Decision:
 
 
 def test_a_decision_s_check_run_is_posted_once_and_said() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     decision = _checked(gh)
     applied = Applied(steps=["record updated (revision 2)"])
 
     post_check(decision, applied, gh)
 
     assert decision.check is not None
-    (run,) = gh.check_runs_on(decision.check.commit)
+    (run,) = [r for r in gh.check_runs if r.head_sha == decision.check.commit]
     assert (run.name, run.status, run.conclusion, run.external_id) == (
         "Baton / tests",
         "completed",
@@ -195,7 +195,7 @@ def test_a_decision_s_check_run_is_posted_once_and_said() -> None:
 
 
 def test_no_check_run_asked_for_is_no_call() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     applied = Applied()
     post_check(_moved(), applied, gh)
     assert gh.calls["create_check_run"] == 0 and applied.steps == []
@@ -203,7 +203,7 @@ def test_no_check_run_asked_for_is_no_call() -> None:
 
 def test_a_check_run_github_refuses_is_said_and_never_raised() -> None:
     """The record is written before: the transition stands, the run says what was lost."""
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     refused = TrackerError("GitHub refused posting the check run: 403 Resource not accessible")
     gh.fail_next("create_check_run", refused)
     applied = Applied()
@@ -221,12 +221,13 @@ def test_a_check_run_github_refuses_is_said_and_never_raised() -> None:
 
 
 def test_a_check_run_on_a_commit_github_lacks_is_its_422_said() -> None:
-    gh = MemoryGitHub()
+    gh = SimGitHub()
     check = CheckPlan(commit="0" * 40, conclusion="failure", title="t", summary="s")
     applied = Applied()
     post_check(_moved(check=check), applied, gh)
     assert applied.check_problem is not None
     assert applied.check_problem == (
-        f"could not post the check run 'Baton / tests' on 0000000: No commit found for SHA: "
-        f"{'0' * 40}"
+        "could not post the check run 'Baton / tests' on 0000000: GitHub refused posting the "
+        "check run 'Baton / tests' on 0000000 (POST /repos/octo/demo/check-runs): 422 No commit "
+        f"found for SHA: {'0' * 40}"
     )

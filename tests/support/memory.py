@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import graphql
+from graphql import FieldNode, OperationDefinitionNode, OperationType
+
 from baton import webhooks
 from baton.core.model import events
 from baton.core.model.agent_result import AgentResult
@@ -35,7 +38,7 @@ from baton.issue import record_comment
 from baton.issue.load import read_record
 from baton.run import RunResult, handle
 from baton.sim import payloads
-from baton.sim.memory_github import MemoryGitHub
+from baton.sim.api.faults import Call
 from baton.sim.sim_github import SimGitHub
 from baton.sweep import sweep as run_sweep
 from baton.workflow.config import Config, Settings, settings_from
@@ -184,38 +187,31 @@ def messages_of(gh: SimGitHub, number: int = ISSUE) -> list[str]:
     ]
 
 
-def writes(gh: SimGitHub | MemoryGitHub) -> int:
-    """Requests so far that change something on GitHub (REST writes, GraphQL mutations); on
-    the memory fake, its write operations."""
-    if isinstance(gh, MemoryGitHub):
-        return sum(gh.calls[op] for op in MEMORY_WRITES)
+def writes(gh: SimGitHub) -> int:
+    """Requests so far that change something on GitHub (REST writes, GraphQL mutations)."""
     return len(gh.writes_sent())
 
 
-# The memory fake's write operations, for the tests not yet on SimGitHub (memory_repository).
-MEMORY_WRITES = (
-    "create_comment",
-    "edit_comment",
-    "delete_comment",
-    "set_labels",
-    "react",
-    "dispatch",
-    "create_ref",
-    "commit",
-    "create_pull_request",
-    "update_pull_request",
-    "mark_ready_for_review",
-)
+# --- the requests a run sends, as GitHub sees them ----------------------------------------------
+def seen_as(call: Call) -> str:
+    """A request as a test reads it: REST by method and path (`POST /repos/octo/demo/labels`),
+    a GraphQL query by its operation (`BatonRead`), a mutation with its root fields by their
+    names in GitHub's schema, in order (`BatonWrite: addComment addLabelsToLabelable`)."""
+    if call.operation is None:
+        return f"{call.method} {call.path}"
+    document = graphql.parse(call.body["query"])
+    (operation,) = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if operation.operation is not OperationType.MUTATION:
+        return call.operation
+    fields = [f.name.value for f in operation.selection_set.selections if isinstance(f, FieldNode)]
+    return f"{call.operation}: {' '.join(fields)}"
 
 
-def memory_repository() -> MemoryGitHub:
-    """The `gh` fixture's repository on the memory fake, for the tests that fault or interleave
-    at its operations (`fail_next("set_labels")`, `on_call`) and are not yet on SimGitHub."""
-    hub = MemoryGitHub()
-    for login, permission in PEOPLE.items():
-        hub.set_permission(login, permission)
-    hub.open_issue("Export the report as CSV", "Please add a CSV export.", author="alice")
-    return hub
+def requests_in_order(gh: SimGitHub) -> list[str]:
+    """Every request sent from now on, in order (reads and writes), as `seen_as` tells them."""
+    seen: list[str] = []
+    gh.api.on_request = lambda call: seen.append(seen_as(call))
+    return seen
 
 
 # --- jobs that can run again, for fault and race tests ---------------------------------------

@@ -6,9 +6,11 @@ and its record, the clock), `Lookups` (the facts a decision asks for, in one cal
 created), `Checks` (the check runs Baton posts) and `Meter` (the calls made). `Tracker` is all
 of them, for the places that truly need every one.
 
-Two implementations: `github.client.GitHubTracker` (the Action, composed of one module per role
-over `github.transport`) and `sim.memory_github.MemoryGitHub` (in memory: `baton demo`,
-`baton simulate`, most tests). The core never imports PyGithub; only `github/transport.py` does.
+`github.client.GitHubTracker` implements them (the Action, composed of one module per role over
+`github.transport`); `baton demo`, `baton simulate` and the tests run it in process over the
+model of GitHub (`sim.sim_github.SimGitHub`). `sim.memory_github.MemoryGitHub`, a second
+implementation in memory, is left only for the reliability machine's tests. The core never
+imports PyGithub; only `github/transport.py` does.
 """
 
 from __future__ import annotations

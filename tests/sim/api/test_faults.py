@@ -10,7 +10,10 @@ import pytest
 import requests
 
 import github
-from fakes.http_github import FakeGitHub
+from baton.github import graphql as gql
+from baton.sim.api.faults import SECONDARY_RATE_LIMIT_MESSAGE
+from fakes.graphql_probe import post, read_vars, run
+from fakes.http_github import Call, FakeGitHub
 from fakes.http_probe import statuses
 from github import GithubException, GithubRetry
 from support.http import make_client
@@ -98,3 +101,113 @@ def test_faults_reach_the_new_routes(repo: Any, fake: FakeGitHub) -> None:
 
     assert failed.value.status == 502
     assert repo.create_pull(base="main", head=BRANCH, title="CSV", draft=True).number == 1
+
+
+# --- faults at GitHub's request level, and the hook between two requests ------------------
+def _edits_then_comment(issue_id: str, comment_ids: list[str]) -> gql.Mutation:
+    """A document of Baton's shape: comment edits under Baton's aliases, then a new comment."""
+    doc = gql.Mutation()
+    for n, comment_id in enumerate(comment_ids):
+        doc.update_comment(f"edit{n}", comment_id, f"edited {n}")
+    doc.add_comment("message", issue_id, "said")
+    return doc
+
+
+def test_a_field_fault_names_the_field_as_githubs_schema_does(fake: FakeGitHub) -> None:
+    number = fake.add_issue("x")
+    issue_id = fake.issue_json(number)["node_id"]
+    fake.fail_graphql_field("addComment", "FORBIDDEN")  # Baton's alias here is "message"
+    doc = _edits_then_comment(issue_id, [])
+
+    answer = run(fake, doc.document(), doc.variables)
+
+    assert answer["data"] == {"message": None}
+    assert [(e["type"], e["path"]) for e in answer["errors"]] == [("FORBIDDEN", ["message"])]
+    assert fake.comments(number) == []
+    assert "errors" not in run(fake, doc.document(), doc.variables)  # once only
+
+
+def test_a_field_fault_strikes_the_nth_field_of_its_name(fake: FakeGitHub) -> None:
+    number = fake.add_issue("x")
+    issue_id = fake.issue_json(number)["node_id"]
+    ids = [f"IC_fake{fake.add_comment(number, f'c{n}')['id']}" for n in range(3)]
+    fault = fake.fail_graphql_field("updateIssueComment", "NOT_FOUND", after=2)
+
+    doc = _edits_then_comment(issue_id, ids)
+    answer = run(fake, doc.document(), doc.variables)
+
+    assert [e["path"] for e in answer["errors"]] == [["edit2"]]
+    assert [c["body"] for c in fake.comments(number)] == ["edited 0", "edited 1", "c2", "said"]
+    assert fault.hits == 1
+
+
+def test_a_request_can_die_at_a_field_after_the_fields_before_it_landed(
+    fake: FakeGitHub,
+) -> None:
+    number = fake.add_issue("x")
+    issue_id = fake.issue_json(number)["node_id"]
+    ids = [f"IC_fake{fake.add_comment(number, f'c{n}')['id']}" for n in range(2)]
+    fake.fail_graphql_field("updateIssueComment", status=502, after=1, operation="BatonWrite")
+    doc = _edits_then_comment(issue_id, ids)
+    body = {"query": doc.document(), "variables": doc.variables}
+
+    died = post(fake, {**body, "operationName": None})
+
+    assert died.status_code == 502
+    assert died.json() == {"message": "Server Error"}
+    assert [c["body"] for c in fake.comments(number)] == ["edited 0", "c1"]  # nothing after
+    assert statuses(fake, "POST", "/graphql") == [502]
+    assert post(fake, body).status_code == 200  # once only
+    fake.fail_graphql_field("addComment", status=403)  # the secondary rate limit, mid-document
+    limited = post(fake, body)
+    assert (limited.status_code, limited.headers["retry-after"]) == (403, "1")
+    assert limited.json()["message"] == SECONDARY_RATE_LIMIT_MESSAGE
+    with pytest.raises(ValueError):
+        fake.fail_graphql_field("message", status=200)
+
+
+def test_the_nth_request_of_a_kind_fails(repo: Any, fake: FakeGitHub) -> None:
+    number = fake.add_issue("x")
+    issue = repo.get_issue(number)
+    fake.fail("POST", r"/issues/\d+/comments$", 502, after=2)
+    issue.create_comment("one")
+    issue.create_comment("two")
+    with pytest.raises(GithubException):
+        issue.create_comment("three")
+    issue.create_comment("four")
+    assert statuses(fake, "POST", "/comments") == [201, 201, 502, 201]
+
+
+def test_on_request_runs_between_two_requests_and_not_for_its_own(
+    repo: Any, fake: FakeGitHub
+) -> None:
+    number = fake.add_issue("x")
+    issue = repo.get_issue(number)
+    fake.reset_requests()
+    seen: list[tuple[str, str, int]] = []
+
+    def concurrent_run(call: Call) -> None:
+        seen.append((call.method, call.path, call.status))
+        if call.method == "POST" and not fake.comments(number):
+            issue.create_comment("the other run was first")  # passes the hook by
+
+    fake.on_request = concurrent_run
+    issue.create_comment("mine")
+    fake.on_request = None
+    issue.create_comment("after")
+
+    assert seen == [("POST", f"/repos/octo/demo/issues/{number}/comments", 0)]
+    assert [c["body"] for c in fake.comments(number)] == [
+        "the other run was first",
+        "mine",
+        "after",
+    ]
+    assert statuses(fake, "POST", "/comments") == [201, 201, 201]
+
+
+def test_on_request_sees_the_graphql_operation(fake: FakeGitHub) -> None:
+    number = fake.add_issue("x")
+    operations: list[str | None] = []
+    fake.on_request = lambda call: operations.append(call.operation)
+    run(fake, gql.read_document(0), read_vars(number))
+    assert operations == ["BatonRead"]

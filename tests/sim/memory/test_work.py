@@ -18,9 +18,23 @@ from baton.errors import CommitRefused, PullRequestRefused, StaleHead, TrackerEr
 from baton.github.tracker import ChangedFile, CommitFacts, CommitRequest, LabelSpec, Writes
 from baton.sim.memory_github import MemoryGitHub
 from baton.sim.model import git, pulls
-from support.memory import MEMORY_WRITES as WRITES
 
 SPEC = LabelSpec("status:received", "1d76db", "Baton: Issue just arrived")
+
+# The memory fake's write operations.
+WRITES = (
+    "create_comment",
+    "edit_comment",
+    "delete_comment",
+    "set_labels",
+    "react",
+    "dispatch",
+    "create_ref",
+    "commit",
+    "create_pull_request",
+    "update_pull_request",
+    "mark_ready_for_review",
+)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from baton.sim.api import graphql_api
-from baton.sim.api.faults import Call, Fault, FieldFault
+from baton.sim.api.faults import Call, Fault, FieldFault, error_response
 from baton.sim.api.rest_git import GitRoutes
 from baton.sim.api.rest_issues import IssueRoutes
 from baton.sim.api.rest_labels import LabelRoutes
@@ -407,10 +407,12 @@ class GitHubApi(IssueRoutes, LabelRoutes, PullRoutes, GitRoutes, RepositoryRoute
         # GraphQL has an hourly budget of its own (a point per document here); `rate_used`
         # still counts every request, for the primary limit and the tests that drain it.
         self.graphql_used += 1
+        died = error_response(status).headers if status != 200 else {}  # retry-after on a 403
         return _Response(
             status,
             body,
             {
+                **died,
                 "x-ratelimit-resource": "graphql",
                 "x-ratelimit-limit": str(self.graphql_limit),
                 "x-ratelimit-used": str(self.graphql_used),

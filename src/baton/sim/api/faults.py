@@ -1,12 +1,14 @@
-"""The fake GitHub's request log and its faults: a request or a GraphQL field made to fail
-(5xx, the secondary rate limit, 404, a slow answer), queued by the tests.
+"""The fake GitHub's request log, its faults and its hook between requests: a request or a
+GraphQL field made to fail (5xx, the secondary rate limit, 404, a slow answer, a document that
+dies at one of its fields), queued by the tests; `on_request` runs before a request is served,
+where a concurrent run's writes land on GitHub.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -64,9 +66,11 @@ class Fault:
 
 @dataclass
 class FieldFault:
-    """A queued GraphQL field failure: the root field answered as ``alias`` (its alias, or its
-    name) fails GitHub-style, ``null`` in ``data`` and an error of type ``kind``, without
-    running; the document's other fields still run."""
+    """A queued GraphQL field failure: the root field answered as ``alias`` or named ``alias``
+    in GitHub's schema (``updateIssueComment``, whatever alias the client gave it) fails
+    GitHub-style, ``null`` in ``data`` and an error of type ``kind``, without running; the
+    document's other fields still run. With a ``status`` the request dies there instead: the
+    fields before it ran, none after, and the answer is that HTTP status (a 502 mid-document)."""
 
     alias: str
     kind: str  # GitHub's error type: NOT_FOUND, FORBIDDEN, UNPROCESSABLE...
@@ -75,13 +79,14 @@ class FieldFault:
     operation: str | None = None  # only in documents running this operation
     hits: int = 0
     after: int = 0  # matching fields still let run before it strikes
+    status: int | None = None  # the request dies at this field with this HTTP status
 
-    def matches(self, alias: str, operation: str | None) -> bool:
+    def matches(self, alias: str, name: str, operation: str | None) -> bool:
         if self.times is not None and self.hits >= self.times:
             return False
         if self.operation is not None and self.operation != operation:
             return False
-        return self.alias == alias
+        return self.alias in (alias, name)
 
     def take(self) -> bool:
         if self.after > 0:
@@ -98,6 +103,10 @@ class Faults:
     _faults: list[Fault]
     _field_faults: list[FieldFault]
     _requests: list[Call]
+    # Called before each request is served with what was sent (`status` 0: not answered yet);
+    # requests the hook itself makes pass it by. Tests land a concurrent run's writes here.
+    on_request: Callable[[Call], None] | None = None
+    _in_request_hook: bool = False
 
     @property
     def requests(self) -> list[Call]:
@@ -179,16 +188,22 @@ class Faults:
         message: str | None = None,
         operation: str | None = None,
         after: int = 0,
+        status: int | None = None,
     ) -> FieldFault:
-        """Make the GraphQL root field answered as ``alias`` fail GitHub-style: it does not
-        run, ``data[alias]`` is null and an error ``{"type": kind, "path": [alias], ...}`` is
-        added, while the document's other fields run as usual (a partial failure).
-        ``fail_graphql_field("record", "NOT_FOUND")`` fails the next ``record:`` mutation
-        field; ``operation`` narrows it to documents running that operation; ``after`` lets
-        that many matching fields run first."""
+        """Make the GraphQL root field answered as ``alias``, or named so in GitHub's schema,
+        fail GitHub-style: it does not run, ``data[alias]`` is null and an error
+        ``{"type": kind, "path": [alias], ...}`` is added, while the document's other fields
+        run as usual (a partial failure). ``fail_graphql_field("record", "NOT_FOUND")`` fails
+        the next ``record:`` mutation field, ``fail_graphql_field("updateIssueComment")`` the
+        next comment edit under any alias; ``operation`` narrows it to documents running that
+        operation; ``after`` lets that many matching fields run first (the third edit fails:
+        ``after=2``). ``status`` (a 5xx) makes the request die at the field instead: the
+        fields before it have landed, nothing after runs, and the answer is that status."""
         if times is not None and times < 1:
             raise ValueError("times must be >= 1, or None for every matching field")
-        fault = FieldFault(alias, kind, message, times, operation, after=after)
+        if status is not None and status < 400:
+            raise ValueError("a request that dies answers an error status (>= 400)")
+        fault = FieldFault(alias, kind, message, times, operation, after=after, status=status)
         with self._lock:
             self._field_faults.append(fault)
         return fault
@@ -198,29 +213,46 @@ class Faults:
             self._faults.clear()
             self._field_faults.clear()
 
-    def _take_field_fault(self, alias: str, operation: str | None) -> FieldFault | None:
+    def _take_field_fault(self, alias: str, name: str, operation: str | None) -> FieldFault | None:
         """The queued field fault for a GraphQL root field about to run, counted as hit."""
         return next(
-            (f for f in self._field_faults if f.matches(alias, operation) and f.take()), None
+            (f for f in self._field_faults if f.matches(alias, name, operation) and f.take()),
+            None,
         )
+
+    def _before_request(self, call: Call) -> None:
+        """Run `on_request` for a request about to be served, unless the hook sent it."""
+        hook = self.on_request
+        if hook is None or self._in_request_hook:
+            return
+        self._in_request_hook = True
+        try:
+            hook(call)
+        finally:
+            self._in_request_hook = False
 
     def _fault_response(self, fault: Fault) -> _Response:
         assert fault.status is not None
-        status = fault.status
-        headers: dict[str, str] = {}
-        body = fault.body
-        if body is None:
-            if status in (403, 429):
-                body = {
-                    "message": SECONDARY_RATE_LIMIT_MESSAGE,
-                    "documentation_url": DOCS_URL + "/overview/rate-limits-for-the-rest-api",
-                }
-                headers["retry-after"] = "1"
-            elif status == 404:
-                body = {"message": "Not Found", "documentation_url": DOCS_URL}
-            elif status >= 500:
-                body = {"message": "Server Error"}
-            else:
-                body = {"message": HTTPStatus(status).phrase}
-        headers.update(fault.headers)
-        return _Response(status, body, headers)
+        response = error_response(fault.status, fault.body)
+        response.headers.update(fault.headers)
+        return response
+
+
+def error_response(status: int, body: Any = None) -> _Response:
+    """GitHub's answer for a failed request: 403/429 -> the secondary rate limit (with
+    ``retry-after: 1``), 404 -> Not Found, 5xx -> Server Error, unless ``body`` is given."""
+    headers: dict[str, str] = {}
+    if body is None:
+        if status in (403, 429):
+            body = {
+                "message": SECONDARY_RATE_LIMIT_MESSAGE,
+                "documentation_url": DOCS_URL + "/overview/rate-limits-for-the-rest-api",
+            }
+            headers["retry-after"] = "1"
+        elif status == 404:
+            body = {"message": "Not Found", "documentation_url": DOCS_URL}
+        elif status >= 500:
+            body = {"message": "Server Error"}
+        else:
+            body = {"message": HTTPStatus(status).phrase}
+    return _Response(status, body, headers)

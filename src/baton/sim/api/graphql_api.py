@@ -44,6 +44,7 @@ from typing import Any
 from graphql import GraphQLError, GraphQLResolveInfo, execute_sync
 
 from baton.sim.api.base import FakeBase as FakeGitHub
+from baton.sim.api.faults import error_response
 from baton.sim.api.graphql_documents import (
     SCHEMA_PATH,
     invalid,
@@ -94,6 +95,7 @@ def answer(fake: FakeGitHub, body: Any) -> tuple[int, dict[str, Any]]:
     refused = invalid(body["query"])
     if refused or isinstance(document, GraphQLError):
         return 200, {"errors": [_format(fake, error) for error in refused]}
+    died: list[int] = []  # the status of a request that died at a field
     result = execute_sync(
         schema(),
         document,
@@ -102,8 +104,10 @@ def answer(fake: FakeGitHub, body: Any) -> tuple[int, dict[str, Any]]:
         variable_values=variables,
         operation_name=operation,
         field_resolver=_resolve,
-        middleware=[_field_faults(fake)],
+        middleware=[_field_faults(fake, died)],
     )
+    if died:  # the fields before the fault ran; the client sees only the error status
+        return died[0], error_response(died[0]).body
     out: dict[str, Any] = {}
     if result.data is not None:  # None: the variables were refused, nothing ran
         out["data"] = result.data
@@ -148,15 +152,21 @@ def _resolve(source: Any, info: GraphQLResolveInfo[Any], **args: Any) -> Any:
     return value(**args) if callable(value) else value
 
 
-def _field_faults(fake: FakeGitHub) -> Callable[..., Any]:
-    """Middleware failing the root fields a test queued with ``fail_graphql_field``."""
+def _field_faults(fake: FakeGitHub, died: list[int]) -> Callable[..., Any]:
+    """Middleware failing the root fields a test queued with ``fail_graphql_field``; a fault
+    with a status kills the request there (`died`): no later root field runs."""
 
     def middleware(
         next_: Callable[..., Any], root: Any, info: GraphQLResolveInfo[Any], **args: Any
     ) -> Any:
         if info.path.prev is None:
+            if died:
+                raise GitHubError("INTERNAL", "The request died before this field ran.")
             operation = info.operation.name.value if info.operation.name else None
-            fault = fake._take_field_fault(str(info.path.key), operation)
+            fault = fake._take_field_fault(str(info.path.key), info.field_name, operation)
+            if fault is not None and fault.status is not None:
+                died.append(fault.status)
+                raise GitHubError("INTERNAL", "The request died at this field.")
             if fault is not None:
                 message = fault.message or DEFAULT_MESSAGES.get(
                     fault.kind, f"The fake GitHub was told to fail this field ({fault.kind})."

@@ -87,6 +87,7 @@ class Server(Faults):
         operation = (
             self._graphql_operation(body) if (method, path) == ("POST", GRAPHQL_PATH) else None
         )
+        self._before_request(Call(method, path, query, body, 0, operation))
         try:
             response = self._respond(request, headers, bad_json, operation)
         except Exception:  # a bug in the fake: answer 500, keep serving, surface it
