@@ -398,21 +398,7 @@ def field_cases() -> Iterator[Any]:
         for op in dict.fromkeys(case.writes):
             if op not in case.alone:
                 for times in (1, 2):
-                    gap = op == ADD and times == 2 and case.moves[2] == "entry"
-                    yield pytest.param(
-                        name,
-                        op,
-                        times,
-                        id=f"{name}: {op} fails {times}x",
-                        marks=[pytest.mark.xfail(strict=True, reason=ENTRY_GAP)] if gap else [],
-                    )
-
-
-# Found when the faults moved to GitHub's requests (the memory fake failed both label fields
-# together): the entry's document removes the trigger label, its status label fails in the
-# document and again alone, and `batch_write._put_back` puts back only status labels, so the
-# issue is left with neither label until the job is re-run. Left for the lead (src change).
-ENTRY_GAP = "an entry whose status label fails twice leaves the issue with no Baton label"
+                    yield pytest.param(name, op, times, id=f"{name}: {op} fails {times}x")
 
 
 @pytest.mark.parametrize(("name", "op", "times"), list(field_cases()))

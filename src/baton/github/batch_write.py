@@ -237,12 +237,13 @@ def _put_back(
     outcome: Callable[[str], FieldResult],
     specs: dict[str, LabelSpec],
 ) -> None:
-    """The document took the old status label off after the new one failed to go on: put it
-    back, so the issue keeps a status label for the next run to repair from."""
+    """The document took labels off after the new status label failed to go on: put every one
+    back (the old status label, and the trigger label an entry consumed), so the issue keeps
+    the label the next run repairs or enters from, never none."""
     added, removed = ops.get("labelsAdded"), ops.get("labelsRemoved")
     if added is None or removed is None or outcome("labelsAdded").ok:
         return
-    back = tuple(x for x in outcome("labelsRemoved").labels if x in specs)
+    back = outcome("labelsRemoved").labels
     if back and outcome("labelsRemoved").ok:
         try:
             tracker.set_labels(removed.number, (), back, specs)
