@@ -1,4 +1,5 @@
-"""REST for the repository's git: the first commit, pushes, commits with their files, compares."""
+"""`baton.sim.api.rest_git`: REST, served over HTTP by the tests' fake, for
+the repository's git: the first commit, pushes, commits with their files, compares."""
 
 from __future__ import annotations
 

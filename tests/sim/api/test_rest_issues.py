@@ -1,4 +1,5 @@
-"""REST for issues, comments, reactions, events and the timeline, through PyGithub."""
+"""`baton.sim.api.rest_issues`: REST, served over HTTP by the tests' fake, for
+issues, comments, reactions, events and the timeline, through PyGithub."""
 
 from __future__ import annotations
 

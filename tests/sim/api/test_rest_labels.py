@@ -1,4 +1,5 @@
-"""REST for an issue's labels and the repository's, through PyGithub."""
+"""`baton.sim.api.rest_labels`: REST, served over HTTP by the tests' fake, for
+an issue's labels and the repository's, through PyGithub."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""REST for pull requests, reviews' comments, check runs and merges, through PyGithub."""
+"""`baton.sim.api.rest_pulls`: REST, served over HTTP by the tests' fake, for
+pull requests, reviews' comments, check runs and merges, through PyGithub."""
 
 from __future__ import annotations
 

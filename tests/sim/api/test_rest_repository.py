@@ -1,4 +1,5 @@
-"""REST for the repository's people, its rate limit, workflows and dispatches."""
+"""`baton.sim.api.rest_repository`: REST, served over HTTP by the tests' fake, for
+the repository's people, its rate limit, workflows and dispatches."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""REST for what `baton doctor` reads: files and directories through the contents API, the
+"""`baton.sim.api.rest_settings`: REST, served over HTTP by the tests' fake, for
+what `baton doctor` reads: files and directories through the contents API, the
 Actions secrets by name, and the Actions settings, in the shapes PyGithub parses."""
 
 from __future__ import annotations
