@@ -191,3 +191,42 @@ def test_an_ignored_run_imports_none_of_the_heavy_modules(tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_comment_the_fast_path_parsed_is_not_parsed_again_for_its_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/retry` while the developer works: the fast path needs its command to let it through,
+    and the event made from the same payload reads that answer instead of rendering again."""
+    from baton import webhooks
+    from baton.core.model import commands
+    from baton.core.model.events import Commented
+    from baton.sim import payloads
+    from baton.sim.sim_github import SimGitHub
+    from baton.workflow.config import Config, settings_from
+
+    settings = settings_from(Config())
+    gh = SimGitHub()
+    number = gh.open_issue("Export CSV", "Please.", author="alice")
+    gh.human_label(number, settings.workflow.label_for("implementing", "status:"), by="maria")
+    posted = gh.human_comment(number, "/retry use the v2 API", author="maria")
+    payload = payloads.comment_created(gh, posted.id)
+    monkeypatch.chdir(tmp_path)
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(payload), encoding="utf-8")
+    rendered: list[str] = []
+    live_lines = commands.live_lines
+
+    def counting(body: str) -> list[str]:
+        rendered.append(body)
+        return live_lines(body)
+
+    monkeypatch.setattr(commands, "live_lines", counting)
+    commands.parse_command.cache_clear()
+
+    env = {"GITHUB_EVENT_NAME": "issue_comment", "GITHUB_EVENT_PATH": str(event)}
+    assert triage(env) == Triage(exit_code=None, passed=True)
+    parsed = webhooks.parse("issue_comment", payload, settings.policy, now=gh.now)
+    assert isinstance(parsed, Commented)
+    assert parsed.command == commands.CommentCommand(commands.Verb.retry, "use the v2 API")
+    assert rendered == ["/retry use the v2 API"]

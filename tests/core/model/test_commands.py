@@ -203,7 +203,28 @@ def test_the_body_is_rendered_once_and_only_with_a_command_word(
         return live_lines(body)
 
     monkeypatch.setattr(commands, "live_lines", counting)
+    parse_command.cache_clear()
     assert parse_command("Thanks, looks good.", DEFAULT_WORDS) == Commands()
     assert rendered == []
     parse_command("/retry\n\ncontinue", DEFAULT_WORDS)
     assert rendered == ["/retry\n\ncontinue"]
+
+
+def test_the_same_comment_asked_again_is_not_parsed_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run's triage and its event maker both ask: the second answer is the first one."""
+    rendered: list[str] = []
+
+    def counting(body: str) -> list[str]:
+        rendered.append(body)
+        return live_lines(body)
+
+    monkeypatch.setattr(commands, "live_lines", counting)
+    parse_command.cache_clear()
+    first = parse_command("/retry use the v2 API", DEFAULT_WORDS)
+    assert parse_command("/retry use the v2 API", DEFAULT_WORDS) is first
+    assert rendered == ["/retry use the v2 API"]
+    assert parse_command("/retry use the v2 API", ("lgtm",)) == first  # other words: asked anew
+    assert parse_command("approved", DEFAULT_WORDS) == Commands(APPROVE)
+    assert rendered == ["/retry use the v2 API"] * 2 + ["approved"]

@@ -15,16 +15,17 @@ every workflow's. An epic's own commands (`generate now`, `continue`, `/edit …
 
 `parse_command` is called where an event is made from what GitHub sent
 (`core.model.events.commented`), and by the fast path's triage, which runs before pydantic is
-imported (`tests/test_architecture.py` holds that); the rules read the event's fields. Standard
-library only, no `dataclasses` either (markdown-it-py is imported when a comment holds a
-command word).
+imported (`tests/test_architecture.py` holds that); it keeps its last answer, so a comment the
+fast path parsed is not parsed again when its event is made. The rules read the event's
+fields. Standard library only, no `dataclasses` either (markdown-it-py is imported when a
+comment holds a command word).
 """
 
 from __future__ import annotations
 
 import re
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -155,9 +156,11 @@ def _epic(lines: list[str]) -> EpicCommand | None:
     return None
 
 
+@lru_cache(maxsize=1)
 def parse_command(body: str, approval_words: tuple[str, ...]) -> Commands:
     """The comment's first common command and first epic command, each if any; the body is
-    rendered at most once, and not at all without a command word."""
+    rendered at most once, and not at all without a command word. The last answer is kept: a
+    run's triage and the maker of its event ask of the same comment, which is parsed once."""
     folded = body.casefold()
     common = any(w.casefold() in folded for w in (*approval_words, *ESCALATION_WORDS))
     epic = any(word in folded for word in EPIC_WORDS)

@@ -12,7 +12,8 @@ A comment's command is read once per event, where the event is made
 (`core.model.events.commented`); the typed path reads it there (`Commented.command`). The
 payload path runs before pydantic is imported, so it cannot make the event: it calls the same one
 function, `core.model.commands.parse_command`, itself (the only other caller the architecture
-test allows), and only when the answer matters (a plain comment while an agent works).
+test allows), and only when the answer matters (a plain comment while an agent works); that
+function keeps its last answer, so the event made next from the same comment is not parsed again.
 """
 
 from __future__ import annotations
