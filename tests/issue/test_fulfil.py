@@ -89,7 +89,7 @@ def test_the_actor_is_looked_up_with_the_policys_teams_and_kept_for_the_run() ->
 
     assert (found.permissions, found.teams) == ({"bob": "read"}, {"bob": ("acme/reviewers",)})
     assert calls.made == [("permission", "bob"), ("is_team_member", ("acme/reviewers", "bob"))]
-    assert found.knows(Actor(login="bob"))
+    assert found.knows("bob")
 
 
 def test_the_repository_owner_counts_as_admin_without_a_call() -> None:
