@@ -178,6 +178,7 @@ ASKED = [
 def test_the_commits_between_are_read_only_when_the_approval_can_turn_on_them(
     lifecycle, review, recorded, asked
 ):
+    review, recorded = dict(review), dict(recorded)  # the parameters stay as listed
     state = review.pop("state", GATE)
     fields = {"commit": APPROVED, "review_id": 500, **review}
     verdict, who = fields.pop("verdict", "approved"), fields.pop("by", "wendy")
