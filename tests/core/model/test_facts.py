@@ -42,6 +42,8 @@ def test_merged_people_add_to_those_known_and_other_facts_replace() -> None:
     more = facts.merged(permissions={"b": "write"}, failing_issues=3)
 
     assert more.permissions == {"a": "read", "b": "write"}
+    teamed = Facts(teams={"a": ()}).merged(teams={"b": ("acme/qa",)})
+    assert teamed.teams == {"a": (), "b": ("acme/qa",)}
     assert more.failing_issues == 3 and facts.failing_issues == 1
 
 
@@ -72,3 +74,18 @@ def test_asks_say_what_they_want_in_words() -> None:
 
     assert str(asks) == "the permission of bob, the epic's tasks, the failing issues"
     assert str(Asks()) == "nothing"
+    every = Asks(
+        actor=Actor(login="bob"),
+        authors=("tom", "una"),
+        lineage=("c" * 40, "d" * 40),
+        review_notes=(7, 501),
+        failing_checks="d" * 40,
+        tasks=True,
+        order=True,
+        failing_issues=FailingAsk(label="api:down", since=NOW, threshold=2),
+    )
+    assert str(every) == (
+        "the permission of bob, the permission of tom, una, the commits after Baton's last, "
+        "the review's inline notes, the failing checks, the epic's tasks, the task's order, "
+        "the failing issues"
+    )

@@ -10,7 +10,7 @@ from baton.core.model.decision import Outcome
 from baton.core.model.events import LaterCommit, Lineage
 from baton.core.model.facts import Asks, Facts
 from baton.core.model.issue_facts import Actor
-from baton.core.rules.approved_commit import needs_lineage
+from baton.core.rules.approved_commit import needs_lineage, refusal
 from baton.core.text import messages
 
 GATE = "waiting_for_human_input"
@@ -166,6 +166,7 @@ ASKED = [
     pytest.param({"commit": "d" * 7}, {}, False, id="a commit it cannot name"),
     pytest.param({"pull_request": 8}, {}, False, id="another pull request"),
     pytest.param({"review_id": 400}, {}, False, id="a review already handled"),
+    pytest.param({"review_id": 450}, {}, False, id="the very review last handled"),
     pytest.param({"closed": True}, {}, False, id="a closed issue"),
     pytest.param({"state": "implementing"}, {}, False, id="no gate"),
     pytest.param({}, {"held": True}, False, id="a held issue"),
@@ -253,3 +254,48 @@ def test_an_authors_permission_looked_up_is_what_the_approval_turns_on(lifecycle
         why="eeeeeee on top of Baton's last commit ccccccc is by tom, who has read access"
     )
     assert wrote.state == "human_input_received"
+
+
+def test_no_record_or_no_work_reads_no_commits(lifecycle):
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+
+    assert not needs_lineage(None, event, lifecycle.workflow)
+    assert not needs_lineage(lifecycle.record(GATE), event, lifecycle.workflow)
+
+
+def test_an_author_whose_permission_was_not_looked_up_counts_as_having_none(lifecycle):
+    """`refusal` read alone, with facts that never looked tom up: the same as no access."""
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+    lineage = Lineage(base=HEAD, commits=later(by("tom")), total=1)
+
+    refused = refusal(event, HEAD, Facts(lineage=lineage))
+
+    assert refused is not None
+    reason, said = refused
+    assert reason == REASON.format(
+        why="ddddddd on top of Baton's last commit ccccccc is by tom, who has no access"
+    )
+    assert "is by `tom`, who has `no` access." in said
+
+
+def test_a_commit_on_top_without_an_id_it_can_name_is_a_commit(lifecycle):
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+    lineage = Lineage(base=HEAD, commits=(LaterCommit(oid="?", author=by("bob")),), total=1)
+
+    refused = refusal(event, HEAD, Facts(lineage=lineage, permissions={"bob": "read"}))
+
+    assert refused is not None
+    assert refused[0] == REASON.format(
+        why="a commit on top of Baton's last commit ccccccc is by bob, who has read access"
+    )
+
+
+def test_an_approval_of_no_commit_it_can_name_says_batons_last_whatever_was_read(lifecycle):
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit="d" * 7)
+    lineage = Lineage(base=HEAD, behind=1, commits=later(WRITER), total=1)
+
+    refused = refusal(event, HEAD, Facts(lineage=lineage, permissions={"wendy": "write"}))
+
+    assert refused is not None
+    assert "but Baton's last commit on the branch is `ccccccc`." in refused[1]
+    assert "does not hold" not in refused[1]

@@ -7,7 +7,13 @@ import pytest
 
 from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.issue_facts import Actor
-from baton.core.rules.authority import answers_whoever, is_member, may_answer
+from baton.core.rules.authority import (
+    answers_whoever,
+    is_member,
+    may_answer,
+    may_reopen,
+    reopens_whoever,
+)
 from baton.workflow.config import Policy, Who
 
 
@@ -139,3 +145,29 @@ def test_a_bot_never_answers_even_when_anyone_may():
     bot = Actor(login="alice", is_bot=True)
 
     assert not may_answer(bot, "alice", Policy(answerers="anyone"), looked_up("alice", "admin"))
+
+
+REOPENS = [
+    pytest.param("anyone", "bob", None, True, id="anyone: anybody reopens"),
+    pytest.param("author-or-maintainers", "alice", None, True, id="the author reopens"),
+    pytest.param("author-or-maintainers", "bob", None, False, id="anyone else: a maintainer"),
+    pytest.param("maintainers", "alice", None, False, id="only maintainers: even the author"),
+    pytest.param("maintainers", "alice", "triage", True, id="a maintainer, as looked up"),
+    pytest.param("maintainers", "bob", "read", False, id="a reader, as looked up"),
+]
+
+
+@pytest.mark.parametrize(("reopeners", "login", "permission", "may"), REOPENS)
+def test_who_may_reopen_follows_the_config_and_the_permission_looked_up(
+    reopeners, login, permission, may
+):
+    policy = Policy(reopeners=reopeners)
+
+    assert may_reopen(Actor(login=login), "alice", policy, looked_up(login, permission)) is may
+    assert reopens_whoever(login, "alice", policy) is (may and permission is None)
+
+
+def test_a_bot_never_reopens_even_when_anyone_may():
+    bot = Actor(login="alice", is_bot=True)
+
+    assert not may_reopen(bot, "alice", Policy(reopeners="anyone"), looked_up("alice", "admin"))
