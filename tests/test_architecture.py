@@ -11,7 +11,9 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -671,6 +673,35 @@ def test_events_carry_only_what_github_sent() -> None:
     assert {"lineage", "review_notes", "failing_checks", "permissions", "teams", "changeset"} <= (
         set(Facts.model_fields)
     )
+
+
+def _models_within(model: Any, seen: set[type]) -> set[type]:
+    """The pydantic models `model`'s fields hold, at any depth (in a tuple, a union ...)."""
+    from pydantic import BaseModel
+
+    found: set[type] = set()
+    pending = [f.annotation for f in model.model_fields.values()]
+    while pending:
+        kind = pending.pop()
+        pending.extend(typing.get_args(kind))
+        if isinstance(kind, type) and issubclass(kind, BaseModel) and kind not in seen:
+            seen.add(kind)
+            found |= {kind} | _models_within(kind, seen)
+    return found
+
+
+def test_what_an_event_holds_carries_nothing_looked_up_either() -> None:
+    """Every event's actor and issue, and a later commit's author, are what GitHub sent: what
+    people may do (their permission, their teams) is a fact (`Facts.permission_of`, `teams_of`)."""
+    from baton.core.model import events
+    from baton.core.model.issue_facts import Actor
+
+    within = _models_within(events._Event, set()) | _models_within(events.LaterCommit, set())
+    assert Actor in within
+    for model in within:
+        assert not (set(model.model_fields) & LOOKED_UP), model.__name__
+    assert set(Actor.model_fields) == {"login", "is_bot", "association"}
+    assert Actor.model_config.get("extra") == "forbid", "a looked-up field is refused, not dropped"
 
 
 # Names that once meant two things each (`finish`: the step that makes a Decision and the

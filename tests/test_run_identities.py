@@ -175,7 +175,8 @@ def test_the_authors_after_batons_last_are_looked_up_only_as_far_as_the_rule_rea
     found = facts.lineage_of("c" * 40)
     assert found is not None
     assert asked == looked_up
-    assert [c.author.permission if c.author else None for c in found.commits] == permissions
+    known = [facts.permission_of(c.author.login) if c.author else None for c in found.commits]
+    assert known == permissions
 
 
 def _reply(login: str, body: str = "Use commas.") -> Commented:
@@ -230,6 +231,6 @@ def test_the_repository_owner_counts_as_admin_without_a_call(gh, settings):
     facts = fulfil(Asks(actor=owner), NO_FACTS, asked, gh, settings, [])
     facts = fulfil(Asks(actor=member), facts, asked, gh, settings, [])
 
-    assert facts.actor(owner).permission == "admin"
-    assert facts.actor(member).permission == "maintain"
+    assert facts.permission_of("olga") == "admin"
+    assert facts.permission_of("maria") == "maintain"
     assert gh.calls["permission"] - before == 1, "only the member is asked for"

@@ -344,7 +344,7 @@ def test_a_human_comment_is_a_comment_event_with_its_author_and_body() -> None:
     assert event.actor.login == "ann"
     assert event.actor.association == "MEMBER"
     assert event.actor.is_bot is False
-    assert event.actor.permission is None  # looked up later, only if a decision needs it
+    assert "permission" not in event.actor.model_dump()  # a fact, looked up if a decision needs it
     assert event.edited is False
     assert event.id == f"comment:{event.comment_id}"
     assert event.issue.number == 1

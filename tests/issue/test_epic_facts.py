@@ -201,16 +201,17 @@ def test_a_label_event_reads_nothing() -> None:
     event = Labeled(
         id="l1",
         issue=w.gh.issue(w.epic),
-        actor=Actor(login="maria", permission="maintain"),
+        actor=Actor(login="maria"),
         at=w.gh.now,
         label="bug",
         added=True,
         run_id="r",
     )
     record, issue, settings = w.record(w.epic), w.gh.issue(w.epic), w.settings_of(w.epic)
+    known = Facts(permissions={"maria": "maintain"}, teams={"maria": ()})  # looked up already
     calls = w.calls()
-    out = looked(event, record, issue, w.gh, settings)
-    assert out is NO_FACTS and sum(calls.values()) == 0
+    out = looked(event, record, issue, w.gh, settings, known)
+    assert out is known and sum(calls.values()) == 0
 
 
 # --- a task's order ------------------------------------------------------------------------
@@ -336,6 +337,7 @@ def test_a_running_task_reads_no_order() -> None:
     base = w.task("base")
     event = _dispatched(w, base)
     record, issue, settings = w.record(base), w.gh.issue(base), w.settings_of(base)
+    known = Facts(permissions={"maria": "maintain"}, teams={"maria": ()})  # looked up already
     calls = w.calls()
-    out = looked(event, record, issue, w.gh, settings)
-    assert out is NO_FACTS and sum(calls.values()) == 0
+    out = looked(event, record, issue, w.gh, settings, known)
+    assert out is known and sum(calls.values()) == 0

@@ -190,7 +190,7 @@ class Walk:
             commented(
                 id=f"comment:{number}",
                 issue=self.issue(),
-                actor=Actor(login=by, permission="maintain"),
+                actor=Actor(login=by),
                 at=self.now,
                 comment_id=number,
                 comments_upto=number,
@@ -198,7 +198,8 @@ class Walk:
                 body="approved",
                 run_id=f"run-{number}",
                 approval_words=("approved",),
-            )
+            ),
+            Facts(permissions={by: "maintain"}, teams={by: ()}),
         )
 
     def committed(self, agent: str, oid: str, evidence: Evidence | None = None) -> Decision:

@@ -5,9 +5,9 @@ The issue (#1, by alice) shows the status label of the record's state unless a t
 otherwise, so no drift is repaired behind a test's back. Events happen at NOW; the record's
 state was entered an hour before.
 
-The cast, as the run would enrich them: ada (admin), maria (maintain), tess (triage), wendy
-(write), alice (read, the issue's author), bob (read), rita (read, in the team
-acme/reviewers) and a bot.
+The cast, with what a run would look up of them (`CAST`, handed to `decide` as facts): ada
+(admin), maria (maintain), tess (triage), wendy (write), alice (read, the issue's author), bob
+(read), rita (read, in the team acme/reviewers) and a bot.
 """
 
 from __future__ import annotations
@@ -50,16 +50,32 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ENTERED = NOW - timedelta(hours=1)
 RUN = "run-7"
 
-PEOPLE = {
-    "ada": Actor(login="ada", permission="admin"),
-    "maria": Actor(login="maria", permission="maintain"),
-    "tess": Actor(login="tess", permission="triage"),
-    "wendy": Actor(login="wendy", permission="write"),
-    "alice": Actor(login="alice", permission="read"),
-    "bob": Actor(login="bob", permission="read"),
-    "rita": Actor(login="rita", permission="read", teams=("acme/reviewers",)),
-    "dependabot[bot]": Actor(login="dependabot[bot]", is_bot=True, permission="admin"),
+ROLES = {
+    "ada": "admin",
+    "maria": "maintain",
+    "tess": "triage",
+    "wendy": "write",
+    "alice": "read",
+    "bob": "read",
+    "rita": "read",
+    "dependabot[bot]": "admin",
 }
+PEOPLE = {login: Actor(login=login, is_bot=login.endswith("[bot]")) for login in ROLES}
+CAST = Facts(
+    permissions=ROLES,
+    teams={login: ("acme/reviewers",) if login == "rita" else () for login in ROLES},
+)
+"""What a run would have looked up of the cast: their permission and their teams."""
+
+
+def with_cast(facts: Facts) -> Facts:
+    """`facts` with the cast looked up too (what `facts` says of a login wins)."""
+    update = {
+        "permissions": {**CAST.permissions, **facts.permissions},
+        "teams": {**CAST.teams, **facts.teams},
+    }
+    return facts.model_copy(update=update)
+
 
 _ids = itertools.count(1)
 
@@ -339,7 +355,7 @@ class Build:
         what GitHub shows these tests: a review with no inline notes, and as the failing check
         runs of a head the ones the event names (`checks(failing=...)`)."""
         looked = facts if facts is not None else found(event, self.workflow.role)
-        return decide(record, event, self.workflow, self.policy, looked)
+        return decide(record, event, self.workflow, self.policy, with_cast(looked))
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from baton.core.model.decision import Outcome
 from baton.core.model.events import LaterCommit, Lineage
 from baton.core.model.facts import Asks, Facts
 from baton.core.model.issue_facts import Actor
-from baton.core.rules.approved_commit import needs_lineage
+from baton.core.rules.approved_commit import needs_lineage, refusal
 from baton.core.text import messages
 
 GATE = "waiting_for_human_input"
@@ -20,8 +20,10 @@ BETWEEN = "e" * 40
 OLDER = "b" * 40
 
 
-def by(login: str, permission: str | None = None, *, bot: bool = False) -> Actor:
-    return Actor(login=login, permission=permission, is_bot=bot)
+def by(login: str, *, bot: bool = False) -> Actor:
+    """A commit's author as GitHub links it; their permission is the cast's (conftest's `CAST`)
+    or what a test's facts say: tom and una are nobody the run has looked up yet."""
+    return Actor(login=login, is_bot=bot)
 
 
 def later(*authors: Actor | None) -> tuple[LaterCommit, ...]:
@@ -30,7 +32,7 @@ def later(*authors: Actor | None) -> tuple[LaterCommit, ...]:
     return tuple(LaterCommit(oid=oid, author=a) for oid, a in zip(oids, authors, strict=True))
 
 
-WRITER = by("wendy", "write")
+WRITER = by("wendy")
 REASON = (
     "wendy approved pull request #7 at ddddddd, but {why}: an approval counts only for Baton's "
     "last commit, or a commit built on it by users with write access"
@@ -43,7 +45,7 @@ COUNTED = [
     ),
     pytest.param(
         APPROVED,
-        Lineage(base=HEAD, commits=later(by("maria", "maintain"), by("ada", "admin")), total=2),
+        Lineage(base=HEAD, commits=later(by("maria"), by("ada")), total=2),
         id="a maintainer's and an admin's on top",
     ),
 ]
@@ -62,23 +64,21 @@ def test_an_approval_of_batons_last_or_of_writers_commits_on_it_counts(lifecycle
 
 NOT_COUNTED = [
     pytest.param(
-        Lineage(base=HEAD, commits=later(by("bob", "read"), WRITER), total=2),
+        Lineage(base=HEAD, commits=later(by("bob"), WRITER), total=2),
         "eeeeeee on top of Baton's last commit ccccccc is by bob, who has read access",
         "but `eeeeeee`, on top of Baton's last commit `ccccccc`, is by `bob`, who has `read` "
         "access.",
         id="a read user's commit in between",
     ),
     pytest.param(
-        Lineage(base=HEAD, commits=later(WRITER, by("bob", "read")), total=2),
+        Lineage(base=HEAD, commits=later(WRITER, by("bob")), total=2),
         "ddddddd on top of Baton's last commit ccccccc is by bob, who has read access",
         "but `ddddddd`, on top of Baton's last commit `ccccccc`, is by `bob`, who has `read` "
         "access.",
         id="the approved commit itself a read user's",
     ),
     pytest.param(
-        Lineage(
-            base=HEAD, commits=later(by("dependabot[bot]", "admin", bot=True), WRITER), total=2
-        ),
+        Lineage(base=HEAD, commits=later(by("dependabot[bot]", bot=True), WRITER), total=2),
         "eeeeeee on top of Baton's last commit ccccccc is by dependabot[bot], a bot",
         "but `eeeeeee`, on top of Baton's last commit `ccccccc`, is by `dependabot[bot]`, a bot.",
         id="another bot's commit in between",
@@ -146,11 +146,13 @@ def test_an_approval_not_built_on_batons_last_by_writers_does_not_count(
 
 
 def test_a_hostile_login_in_the_message_is_data():
-    lineage = Lineage(base=HEAD, commits=later(by("x`@octo/team #1", "read")), total=1)
+    lineage = Lineage(base=HEAD, commits=later(by("x`@octo/team #1")), total=1)
 
     found = lineage.commits[0]
 
-    said = messages.stale_approval("wendy", 7, APPROVED, HEAD, lineage=lineage, blocker=found)
+    said = messages.stale_approval(
+        "wendy", 7, APPROVED, HEAD, lineage=lineage, blocker=found, access="read"
+    )
 
     assert "is by `x'@octo/team #1`, who has `read` access." in said, "inside a code span"
 
@@ -164,6 +166,7 @@ ASKED = [
     pytest.param({"commit": "d" * 7}, {}, False, id="a commit it cannot name"),
     pytest.param({"pull_request": 8}, {}, False, id="another pull request"),
     pytest.param({"review_id": 400}, {}, False, id="a review already handled"),
+    pytest.param({"review_id": 450}, {}, False, id="the very review last handled"),
     pytest.param({"closed": True}, {}, False, id="a closed issue"),
     pytest.param({"state": "implementing"}, {}, False, id="no gate"),
     pytest.param({}, {"held": True}, False, id="a held issue"),
@@ -176,6 +179,7 @@ ASKED = [
 def test_the_commits_between_are_read_only_when_the_approval_can_turn_on_them(
     lifecycle, review, recorded, asked
 ):
+    review, recorded = dict(review), dict(recorded)  # the parameters stay as listed
     state = review.pop("state", GATE)
     fields = {"commit": APPROVED, "review_id": 500, **review}
     verdict, who = fields.pop("verdict", "approved"), fields.pop("by", "wendy")
@@ -205,17 +209,17 @@ def test_commits_read_against_an_older_head_are_read_again(lifecycle):
             Lineage(base=OLDER), Asks(lineage=(HEAD, APPROVED)), id="read against an older head"
         ),
         pytest.param(
-            Lineage(base=HEAD, commits=later(WRITER, by("wendy"), by("bob")), total=3),
-            Asks(authors=("wendy",)),
+            Lineage(base=HEAD, commits=later(WRITER, by("tom"), by("una")), total=3),
+            Asks(authors=("tom",)),
             id="the first author whose permission is not known",
         ),
         pytest.param(
-            Lineage(base=HEAD, commits=later(by("bob", "read"), by("wendy")), total=2),
+            Lineage(base=HEAD, commits=later(by("bob"), by("tom")), total=2),
             None,
             id="none past a commit that is not a writer's",
         ),
         pytest.param(
-            Lineage(base=HEAD, commits=later(by("wendy")), total=2),
+            Lineage(base=HEAD, commits=later(by("tom")), total=2),
             None,
             id="none when not every commit was read",
         ),
@@ -250,3 +254,48 @@ def test_an_authors_permission_looked_up_is_what_the_approval_turns_on(lifecycle
         why="eeeeeee on top of Baton's last commit ccccccc is by tom, who has read access"
     )
     assert wrote.state == "human_input_received"
+
+
+def test_no_record_or_no_work_reads_no_commits(lifecycle):
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+
+    assert not needs_lineage(None, event, lifecycle.workflow)
+    assert not needs_lineage(lifecycle.record(GATE), event, lifecycle.workflow)
+
+
+def test_an_author_whose_permission_was_not_looked_up_counts_as_having_none(lifecycle):
+    """`refusal` read alone, with facts that never looked tom up: the same as no access."""
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+    lineage = Lineage(base=HEAD, commits=later(by("tom")), total=1)
+
+    refused = refusal(event, HEAD, Facts(lineage=lineage))
+
+    assert refused is not None
+    reason, said = refused
+    assert reason == REASON.format(
+        why="ddddddd on top of Baton's last commit ccccccc is by tom, who has no access"
+    )
+    assert "is by `tom`, who has `no` access." in said
+
+
+def test_a_commit_on_top_without_an_id_it_can_name_is_a_commit(lifecycle):
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit=APPROVED)
+    lineage = Lineage(base=HEAD, commits=(LaterCommit(oid="?", author=by("bob")),), total=1)
+
+    refused = refusal(event, HEAD, Facts(lineage=lineage, permissions={"bob": "read"}))
+
+    assert refused is not None
+    assert refused[0] == REASON.format(
+        why="a commit on top of Baton's last commit ccccccc is by bob, who has read access"
+    )
+
+
+def test_an_approval_of_no_commit_it_can_name_says_batons_last_whatever_was_read(lifecycle):
+    event = lifecycle.reviewed("approved", "wendy", GATE, commit="d" * 7)
+    lineage = Lineage(base=HEAD, behind=1, commits=later(WRITER), total=1)
+
+    refused = refusal(event, HEAD, Facts(lineage=lineage, permissions={"wendy": "write"}))
+
+    assert refused is not None
+    assert "but Baton's last commit on the branch is `ccccccc`." in refused[1]
+    assert "does not hold" not in refused[1]

@@ -39,7 +39,7 @@ STRANGER = Actor(login="sam")
 
 
 def asked(record: Any, event: Any, facts: Facts = NO_FACTS, build: Any = B) -> Asks | None:
-    decision = decide(record, event, build.workflow, build.policy, facts)
+    decision = decide(record, event, build.workflow, build.policy, RULES.with_cast(facts))
     if decision.asks is not None:
         assert (decision.outcome, decision.record, decision.labels) == (Outcome.ignored, None, None)
         assert decision.message is None and decision.agent is None and not decision.work_first

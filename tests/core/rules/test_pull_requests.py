@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from baton.core.model.agent_result import AgentResult
 from baton.core.model.decision import Outcome
 from baton.core.model.events import CheckNote, ReviewNote
-from baton.core.model.facts import Facts
+from baton.core.model.facts import NO_FACTS, Facts
 from baton.core.model.issue_facts import Actor
 from baton.core.model.record import Approval, HumanInput
 from baton.core.model.work import PullRequestFacts
@@ -670,17 +670,17 @@ def test_the_failing_check_runs_read_name_the_failures_over_the_payloads(lifecyc
 
 # --- who the run must look up ---------------------------------------------------------------
 def test_only_a_weighty_review_by_an_unknown_human_needs_a_lookup(lifecycle):
-    unknown = Actor(login="wendy")
-    review = lifecycle.reviewed("approved", "wendy", GATE).model_copy(update={"actor": unknown})
+    review = lifecycle.reviewed("approved", "wendy", GATE)
+    known = Facts(permissions={"wendy": "write"})
 
-    assert needs_identity(review)
-    assert not needs_identity(review.model_copy(update={"verdict": "commented"}))
+    assert needs_identity(review, NO_FACTS)
+    assert not needs_identity(review.model_copy(update={"verdict": "commented"}), NO_FACTS)
     assert not needs_identity(
-        review.model_copy(update={"actor": Actor(login="x[bot]", is_bot=True)})
+        review.model_copy(update={"actor": Actor(login="x[bot]", is_bot=True)}), NO_FACTS
     )
-    assert not needs_identity(lifecycle.reviewed("approved", "wendy", GATE)), "already known"
-    assert not needs_identity(lifecycle.pr_closed("maria", GATE, merged=True))
-    assert not needs_identity(lifecycle.checks(GATE, "failure"))
+    assert not needs_identity(review, known), "already known"
+    assert not needs_identity(lifecycle.pr_closed("maria", GATE, merged=True), NO_FACTS)
+    assert not needs_identity(lifecycle.checks(GATE, "failure"), NO_FACTS)
 
 
 # --- properties -----------------------------------------------------------------------------

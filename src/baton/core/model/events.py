@@ -139,7 +139,8 @@ class ReviewNote(BaseModel):
 
 class LaterCommit(BaseModel):
     """A commit a reviewed commit holds that Baton's last does not: its id and the GitHub
-    account GitHub links its author to (None: none), with their permission once looked up."""
+    account GitHub links its author to (None: none). Their permission is a fact, looked up
+    apart (`Facts.permission_of`)."""
 
     model_config = ConfigDict(frozen=True)
 

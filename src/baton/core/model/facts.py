@@ -1,7 +1,8 @@
 """What a run looked up or GitHub answered, apart from the event that happened.
 
 An `Event` is what GitHub (or an agent's result, or the sweep) sent. Everything else a rule may
-read is a fact: who the actor is, the epic's tasks, the task's order, a review's inline notes,
+read is a fact: what the actor and the authors of later commits may do (their
+permission, their teams), the epic's tasks, the task's order, a review's inline notes,
 the failing checks, the count of failing issues, the commits after Baton's last, a report's
 changeset as judged against the branch head, and the answers of the GitHub work a decision
 asked for first (a commit, created tasks, a merge, a pull request opened, a branch made or
@@ -16,7 +17,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.core.model.epic import MergeFacts, TaskCreationFacts, TaskObservation, TaskOrder
-from baton.core.model.events import CheckNote, Event, LaterCommit, Lineage, ReviewNote
+from baton.core.model.events import CheckNote, Lineage, ReviewNote
 from baton.core.model.issue_facts import Actor
 from baton.core.model.work import BranchFacts, ChangesetFacts, PullRequestFacts
 
@@ -105,49 +106,27 @@ class Facts(BaseModel):
         default=None, description="The issue's branch as this run made or found it."
     )
 
-    def knows(self, actor: Actor) -> bool:
-        """Whether the actor's permission and teams are known (on the actor or looked up)."""
-        return actor.permission is not None or (
-            actor.login in self.permissions and actor.login in self.teams
-        )
+    def knows(self, login: str) -> bool:
+        """Whether this login's permission and teams are looked up."""
+        return login in self.permissions and login in self.teams
 
-    def actor(self, actor: Actor) -> Actor:
-        """The actor with the permission and teams looked up for them, if any."""
-        if actor.permission is not None or actor.login not in self.permissions:
-            return actor
-        update = {
-            "permission": self.permissions[actor.login],
-            "teams": self.teams.get(actor.login, ()),
-        }
-        return actor.model_copy(update=update)
+    def permission_of(self, login: str) -> str | None:
+        """This login's repository permission as looked up (None: not looked up)."""
+        return self.permissions.get(login)
 
-    def dressed(self, event: Event) -> Event:
-        """The event with its actor as looked up: what the rules weigh a human by."""
-        actor = self.actor(event.actor)
-        return event if actor is event.actor else event.model_copy(update={"actor": actor})
+    def teams_of(self, login: str) -> tuple[str, ...]:
+        """The policy's teams this login is an active member of, as looked up."""
+        return self.teams.get(login, ())
 
     @property
     def foreign_branch(self) -> BranchFacts | None:
         """The issue's branch found made by someone else: refused, never adopted."""
         return self.branch if self.branch is not None and self.branch.ahead else None
 
-    def commit(self, commit: LaterCommit) -> LaterCommit:
-        """A later commit with its author's permission as looked up."""
-        author = commit.author
-        if author is None or author.permission is not None:
-            return commit
-        if author.login not in self.permissions:
-            return commit
-        known = author.model_copy(update={"permission": self.permissions[author.login]})
-        return commit.model_copy(update={"author": known})
-
     def lineage_of(self, base: str) -> Lineage | None:
-        """The lineage read against `base`, its authors' permissions as looked up."""
+        """The lineage read against `base`, if that is the one read."""
         lineage = self.lineage
-        if lineage is None or lineage.base != base:
-            return None
-        commits = tuple(self.commit(c) for c in lineage.commits)
-        return lineage.model_copy(update={"commits": commits})
+        return lineage if lineage is not None and lineage.base == base else None
 
     def merged(self, **more: object) -> Facts:
         """These facts with `more` (dicts of people merged, not replaced)."""

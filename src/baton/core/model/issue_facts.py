@@ -13,15 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Actor(BaseModel):
-    """Who caused an event. `permission` is filled in by the run when a decision needs it."""
+    """Who caused an event, as GitHub sent it. What the actor may do (their permission, their
+    teams) is looked up apart, as facts (`core/model/facts.py`), and only when a decision
+    needs it; nothing else may be set here."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     login: str
     is_bot: bool = False
     association: str = "NONE"
-    permission: str | None = None  # the collaborator-permission API's answer
-    teams: tuple[str, ...] = ()  # the policy's teams this actor is an active member of
 
 
 class IssueInfo(BaseModel):

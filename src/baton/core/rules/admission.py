@@ -30,7 +30,7 @@ def admit(scene: Scene) -> Draft:
             if not policy.enter_on_status_label:
                 return _outside(scene)
             target, why = state, f"status label {event.label}"
-        if not is_member(event.actor, policy.maintainers):
+        if not is_member(event.actor, policy.maintainers, scene.facts):
             reason = f"only maintainers can start Baton on an issue; I removed {event.label}"
             return Draft(
                 Outcome.refused,

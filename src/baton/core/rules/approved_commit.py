@@ -12,7 +12,8 @@ record does not hold is one no run has checked yet) and a read user's do not cou
 agent holds no identity, so its work reaches the branch only as Baton's commits.
 
 `decide` asks for the commits (`needs_lineage` says when) and the permission of their authors
-(`core/rules/asking.py`); the shell reads them, and the decision here is pure.
+(`core/rules/asking.py`); the shell reads them, the permissions as facts apart from the commits
+(`Facts.permission_of`), and the decision here is pure.
 """
 
 from __future__ import annotations
@@ -47,28 +48,28 @@ def needs_lineage(
     return spec.kind is StateKind.waiting and bool(spec.approval) and not record.held
 
 
-def by_a_writer(commit: LaterCommit) -> bool:
-    """A commit of a human GitHub knows, with at least write access."""
+def by_a_writer(commit: LaterCommit, facts: Facts) -> bool:
+    """A commit of a human GitHub knows, with at least write access as looked up."""
     author = commit.author
     return (
         author is not None
         and not author.is_bot
-        and Permission.parse(author.permission) >= Permission.write
+        and Permission.parse(facts.permission_of(author.login)) >= Permission.write
     )
 
 
-def blocker(lineage: Lineage) -> LaterCommit | None:
+def blocker(lineage: Lineage, facts: Facts) -> LaterCommit | None:
     """The first commit after Baton's last that is not a write user's, if any."""
-    return next((c for c in lineage.commits if not by_a_writer(c)), None)
+    return next((c for c in lineage.commits if not by_a_writer(c, facts)), None)
 
 
-def _whose(commit: LaterCommit) -> str:
+def _whose(commit: LaterCommit, facts: Facts) -> str:
     author = commit.author
     if author is None:
         return "has no GitHub account as its author"
     if author.is_bot:
         return f"is by {author.login}, a bot"
-    return f"is by {author.login}, who has {author.permission or 'no'} access"
+    return f"is by {author.login}, who has {facts.permission_of(author.login) or 'no'} access"
 
 
 def refusal(event: Reviewed, head: str, facts: Facts = NO_FACTS) -> tuple[str, str] | None:
@@ -77,7 +78,7 @@ def refusal(event: Reviewed, head: str, facts: Facts = NO_FACTS) -> tuple[str, s
     if head and event.commit == head:
         return None
     lineage = facts.lineage_of(head)
-    found = blocker(lineage) if lineage is not None else None
+    found = blocker(lineage, facts) if lineage is not None else None
     if (
         head
         and lineage is not None
@@ -98,12 +99,19 @@ def refusal(event: Reviewed, head: str, facts: Facts = NO_FACTS) -> tuple[str, s
         why = f"Baton reads {len(lineage.commits)} of the {lineage.total} commits on top of {last}"
     elif lineage is not None and sha and found is not None:
         later = found.oid[:7] if messages.is_sha(found.oid) else "a commit"
-        why = f"{later} on top of Baton's last commit {last} {_whose(found)}"
+        why = f"{later} on top of Baton's last commit {last} {_whose(found, facts)}"
     reason = (
         f"{login} approved pull request #{number} at {reviewed}, but {why}: an approval counts "
         "only for Baton's last commit, or a commit built on it by users with write access"
     )
+    author = found.author if found is not None else None
     message = messages.stale_approval(
-        login, number, event.commit, head, lineage=lineage if sha else None, blocker=found
+        login,
+        number,
+        event.commit,
+        head,
+        lineage=lineage if sha else None,
+        blocker=found,
+        access=facts.permission_of(author.login) if author is not None else None,
     )
     return reason, message

@@ -64,16 +64,15 @@ def _authors(event: Event, policy: Policy, facts: Facts) -> tuple[str, ...]:
     lineage = facts.lineage
     if not isinstance(event, Reviewed) or lineage is None or not lineage.complete:
         return ()
-    if not is_member(facts.actor(event.actor), policy.approvers):
+    if not is_member(event.actor, policy.approvers, facts):
         return ()
     for commit in lineage.commits:
-        known = facts.commit(commit)
-        author = known.author
+        author = commit.author
         if author is None or author.is_bot:
             return ()
-        if author.permission is None:
+        if facts.permission_of(author.login) is None:
             return (author.login,)
-        if not by_a_writer(known):
+        if not by_a_writer(commit, facts):
             return ()
     return ()
 

@@ -68,7 +68,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft:
                 f"there is nothing to approve: the issue is in {ctx.state}",
                 event.comment_id,
             )
-        if not is_member(event.actor, ctx.policy.approvers):
+        if not is_member(event.actor, ctx.policy.approvers, ctx.facts):
             return refuse(
                 ctx,
                 event.actor,
@@ -79,7 +79,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft:
             )
         return _human_move(ctx, event, spec.approval, approved=True)
     if spec.kind is StateKind.waiting and not ctx.record.held:
-        if not may_answer(event.actor, event.issue.author, ctx.policy):
+        if not may_answer(event.actor, event.issue.author, ctx.policy, ctx.facts):
             return Draft(
                 Outcome.ignored,
                 f"{event.actor.login} may not answer here "
@@ -196,7 +196,7 @@ def human_move(
 def _on_escalation_command(ctx: Ctx, event: Commented, command: CommentCommand) -> Draft:
     """/retry, /skip or /replan from an approver, while the issue waits for a decision."""
     actor = event.actor
-    if not is_member(actor, ctx.policy.approvers):
+    if not is_member(actor, ctx.policy.approvers, ctx.facts):
         return refuse(
             ctx, actor, f"only approvers can use /{command.verb}; nothing changed", event.comment_id
         )

@@ -37,7 +37,7 @@ def _on_reopen(ctx: Ctx, event: IssueChanged) -> Draft:
     if wf.is_terminal(ctx.state):
         if not wf.reopen:
             return Draft(Outcome.ignored, f"reopened, but {ctx.state} is terminal here")
-        if not may_reopen(event.actor, event.issue.author, ctx.policy):
+        if not may_reopen(event.actor, event.issue.author, ctx.policy, ctx.facts):
             return _refuse_reopen(ctx, event, f"{ctx.state} stays finished")
         return force(ctx, event.actor.login, wf.reopen, why="reopened", trigger="reopen")
     agent = agent_due(ctx, record)
@@ -52,7 +52,7 @@ def _on_reopen(ctx: Ctx, event: IssueChanged) -> Draft:
             f"started {pending.at:%Y-%m-%d %H:%M} UTC) is already due or running; "
             "no second run",
         )
-    if not may_reopen(event.actor, event.issue.author, ctx.policy):
+    if not may_reopen(event.actor, event.issue.author, ctx.policy, ctx.facts):
         return _refuse_reopen(ctx, event, f"the {agent} was not started again")
     resumed = seen(ctx).model_copy(
         update={"dispatch": dispatch(ctx, agent, ctx.state, record.attempt)}

@@ -19,11 +19,11 @@ def needs_permission(
     added, an approving or changes-requesting review, a reopen the config does not let anyone
     make, a command, an epic's command, a reply where replies are read (a dialogue, or a
     waiting state) from someone the config does not let answer anyway."""
-    if event.actor.is_bot or facts.knows(event.actor):
+    if event.actor.is_bot or facts.knows(event.actor.login):
         return False
     if isinstance(event, Labeled):
         return event.added
-    if needs_identity(event):  # a review steers the issue only from an approver
+    if needs_identity(event, facts):  # a review steers the issue only from an approver
         return True
     if isinstance(event, IssueChanged):
         # Only a reopen turns on who did it, and not when the config lets this human anyway.

@@ -99,7 +99,7 @@ def on_review(ctx: Ctx, event: Reviewed) -> Draft:
             Outcome.ignored,
             f"a review comment by {login} moves nothing: only an approval or requested changes do",
         )
-    if not is_member(event.actor, ctx.policy.approvers):
+    if not is_member(event.actor, ctx.policy.approvers, ctx.facts):
         who = ctx.policy.approvers.permission or "a listed user or team"
         return Draft(
             Outcome.ignored,

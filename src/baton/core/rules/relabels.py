@@ -24,13 +24,13 @@ def on_label(ctx: Ctx, event: Labeled) -> Draft:
             "record (relabel to move the issue)",
         )
     if is_trigger(event.label, policy.trigger_label):
-        if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers):
+        if wf.is_terminal(ctx.state) and is_member(event.actor, policy.maintainers, ctx.facts):
             return force(ctx, event.actor.login, wf.initial, why="restarted by the trigger label")
         return Draft(Outcome.ignored, f"already in the workflow at {ctx.state}; trigger consumed")
     target = wf.state_for_label(event.label, policy.label_prefix)
     if target is None:
         return unknown_label(ctx, event.label, record=seen(ctx))
-    if not is_member(event.actor, policy.maintainers):
+    if not is_member(event.actor, policy.maintainers, ctx.facts):
         why = (
             f"only maintainers ({policy.maintainers.permission or 'listed users'} or above) "
             f"can move this issue; I removed {event.label} and kept {ctx.label(ctx.state)}"

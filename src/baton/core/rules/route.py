@@ -51,7 +51,6 @@ def decide(
     asks = asks_of(record, event, workflow, policy, facts)
     if asks is not None:
         return asking(event, asks)
-    event = facts.dressed(event)
     if record is None:
         scene = Scene(event=event, workflow=workflow, policy=policy, facts=facts)
         entered = tasks.enter_task(scene)

@@ -312,10 +312,11 @@ def stale_approval(
     *,
     lineage: Lineage | None = None,
     blocker: LaterCommit | None = None,
+    access: str | None = None,
 ) -> str:
     """An approval that does not count: of an older commit, of one that does not hold Baton's
-    last, or of one with a commit on top of Baton's last that is not a write user's (named).
-    Said, so the reviewer knows what to do."""
+    last, or of one with a commit on top of Baton's last that is not a write user's (named,
+    with the `access` looked up for its author). Said, so the reviewer knows what to do."""
     seen = markdown.code(reviewed[:7]) if is_sha(reviewed) else "no commit Baton can name"
     last = markdown.code(head[:7] or "none")
     why = f"It approved {seen}, but Baton's last commit on the branch is {last}."
@@ -334,8 +335,8 @@ def stale_approval(
         elif author.is_bot:
             whose = f"is by {markdown.code(author.login)}, a bot"
         else:
-            access = markdown.code(author.permission or "no")
-            whose = f"is by {markdown.code(author.login)}, who has {access} access"
+            has = markdown.code(access or "no")
+            whose = f"is by {markdown.code(author.login)}, who has {has} access"
         why = f"It approved {seen}, but {later}, on top of Baton's last commit {last}, {whose}."
     return sign(
         [

@@ -45,7 +45,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft | None:
         return Draft(Outcome.ignored, f"comment {event.comment_id} predates {ctx.state}")
     common = event.command
     ours = event.epic_command
-    approver = is_member(event.actor, ctx.policy.approvers)
+    approver = is_member(event.actor, ctx.policy.approvers, ctx.facts)
     if (
         (common is not None or ours is not None)
         and not approver
@@ -53,7 +53,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft | None:
             ours is not None
             and ours.verb in (EpicVerb.generate, EpicVerb.continue_)
             and ctx.state == DISCOVERY
-            and may_answer(event.actor, event.issue.author, ctx.policy)
+            and may_answer(event.actor, event.issue.author, ctx.policy, ctx.facts)
         )
     ):
         return (
@@ -92,7 +92,7 @@ def on_comment(ctx: Ctx, event: Commented) -> Draft | None:
     if common is not None or ours is not None:
         what = ours.verb.value if ours else common.verb.value if common else ""
         return refused(ctx, event, f"`{what}` does nothing while the epic is in {ctx.state}")
-    if may_answer(event.actor, event.issue.author, ctx.policy):
+    if may_answer(event.actor, event.issue.author, ctx.policy, ctx.facts):
         kept = [*record.pending_input, input_of(ctx, event)][-5:]
         return Draft(
             Outcome.noted,

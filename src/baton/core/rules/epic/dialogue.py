@@ -122,7 +122,7 @@ def discovery_comment(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Dra
     (the specification presented, a round's questions open, the turn warning given)."""
     found = epic_of(ctx.record).discovery
     who = event.actor.login
-    answerer = may_answer(event.actor, event.issue.author, ctx.policy)
+    answerer = may_answer(event.actor, event.issue.author, ctx.policy, ctx.facts)
     if common is None and ours is None and not answerer:
         return Draft(Outcome.ignored, f"{who} is not one whose replies are taken")
     if found.phase == "presenting":
@@ -175,7 +175,11 @@ def _on_specification(ctx: Ctx, event: Commented, common: Any, ours: Any) -> Dra
             update={"phase": "asking", "request": clip(ours.argument, 2_000)}
         )
         return _ask(ctx, base, epic, revised, f"{who} asked for a major revision")
-    if common is None and ours is None and not is_member(event.actor, ctx.policy.approvers):
+    if (
+        common is None
+        and ours is None
+        and not is_member(event.actor, ctx.policy.approvers, ctx.facts)
+    ):
         # Only an approver's words revise the specification (each revision is an agent
         # run); anyone else's reply waits for the next agent, as input.
         kept = [*ctx.record.pending_input, input_of(ctx, event)][-5:]

@@ -108,7 +108,7 @@ def on_blocked_skip(ctx: Ctx) -> Draft | None:
     command = event.command
     if command is None or command.verb is not Verb.skip:
         return None
-    if not is_member(event.actor, ctx.policy.approvers):
+    if not is_member(event.actor, ctx.policy.approvers, ctx.facts):
         return None  # the common rule refuses it, saying who may
     who = event.actor.login
     moved = move(ctx, SKIPPED, reason=f"skipped by {who}", actor=who, trigger="command", human=True)
