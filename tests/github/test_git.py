@@ -214,6 +214,35 @@ def test_a_refused_commit_is_commit_refused_with_github_s_reason(
     assert str(caught.value) == f"GitHub refused the commit: {kind} {message}"
 
 
+@pytest.mark.parametrize(
+    ("kind", "message", "status"),
+    [
+        ("INTERNAL", "The request died at this field.", 502),
+        ("RATE_LIMITED", "API rate limit exceeded for installation.", 429),
+        ("NOT_FOUND", "Could not resolve to a Ref with the name 'baton/issue-7'.", 404),
+        ("NOT_RUN", "GitHub answered nothing for it", 502),
+        ("ERROR", "Something went wrong while executing your query. This may be ...", 502),
+    ],
+)
+def test_a_commit_field_failing_for_github_s_own_reason_is_no_refusal_of_the_changeset(
+    mocked: responses.RequestsMock, tracker: GitHubTracker, kind: str, message: str, status: int
+) -> None:
+    """A server error, a rate limit or a branch not visible yet says nothing about the
+    changeset: the run fails (its re-run commits), the changeset is not refused."""
+    mocked.post(
+        GRAPHQL,
+        json={
+            "data": {"createCommitOnBranch": None},
+            "errors": [{"type": kind, "path": ["createCommitOnBranch"], "message": message}],
+        },
+    )
+    with pytest.raises(TrackerError) as caught:
+        tracker.commit(REQUEST)
+    assert not isinstance(caught.value, CommitRefused | StaleHead)
+    assert caught.value.status == status
+    assert str(caught.value) == f"GitHub could not make the commit now: {kind} {message}"
+
+
 def test_a_commit_failing_at_the_http_level_is_no_refusal_of_the_changeset(
     mocked: responses.RequestsMock, tracker: GitHubTracker
 ) -> None:

@@ -267,9 +267,28 @@ def commit_request_input(transport: Transport, request: CommitRequest) -> dict[s
     )
 
 
+# Field errors that say nothing about the commit itself: a server error or timeout, a rate
+# limit, a branch GitHub cannot see yet, a field that did not run. Only a refusal (a path
+# missing, a path the token may not write) refuses the changeset.
+TRANSIENT_KINDS = frozenset(
+    {
+        "INTERNAL",
+        "SERVICE_UNAVAILABLE",
+        "TIMEOUT",
+        "RATE_LIMITED",
+        "RATE_LIMIT",
+        "NOT_FOUND",
+        "NOT_RUN",
+    }
+)
+SOMETHING_WENT_WRONG = "Something went wrong while executing your query"
+
+
 def committed_oid(answer: dict[str, Any], request: CommitRequest) -> str:
     """The commit `createCommitOnBranch` made, or why not: `StaleHead` when the branch moved
-    (its compare-and-swap), `CommitRefused` when GitHub refused the commit itself."""
+    (its compare-and-swap), a plain `TrackerError` when the field failed for a reason of
+    GitHub's own (the run fails, its re-run commits), `CommitRefused` when GitHub refused the
+    commit itself."""
     commit = ((answer["data"] or {}).get("createCommitOnBranch") or {}).get("commit") or {}
     if isinstance(commit.get("oid"), str):
         return str(commit["oid"])
@@ -281,6 +300,12 @@ def committed_oid(answer: dict[str, Any], request: CommitRequest) -> str:
             f"{request.branch} moved since {request.expected_head[:7]}: {error.message}",
             kind=error.kind,
             said=error.message,
+        )
+    if error.kind in TRANSIENT_KINDS or error.message.startswith(SOMETHING_WENT_WRONG):
+        # Nothing said about the commit: the run fails and its re-run commits the changeset.
+        raise TrackerError(
+            f"GitHub could not make the commit now: {error.kind} {error.message}",
+            status=STATUS_OF.get(error.kind, 502),
         )
     # GitHub ran the mutation and refused this commit (nothing written): the changeset is
     # refused, as a changeset failing Baton's own checks is.
