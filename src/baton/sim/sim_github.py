@@ -1,20 +1,17 @@
 """GitHub for `baton demo`, `baton simulate` and the tests: the production `GitHubTracker`,
 wired in process to GitHub's API over the one model of GitHub (`sim.api`).
 
-A `SimGitHub` IS the client that runs on GitHub — its transport, its GraphQL documents, its
-REST calls, its paging and error handling — with PyGithub's requester opening an in-process
-connection (`sim.api.connection`) instead of a socket, so every figure it reports
-(`requests`, `graphql_requests`) is a real round trip. Beside the client, `api` is GitHub's
-side: the state a test seeds and reads back, the request log (`sent`), the faults (`api.fail`,
-`api.fail_graphql_field`).
+A `SimGitHub` IS the client that runs on GitHub (its transport, GraphQL documents, REST calls,
+paging and error handling), PyGithub's requester opening an in-process connection
+(`sim.api.connection`) instead of a socket: every figure it reports is a real round trip.
+`api` is GitHub's side: the state a test seeds and reads back, the request log (`sent`), the
+faults (`api.fail`, `api.fail_graphql_field`); `fork()` copies it all to replay a run on.
 
-What humans and CI do — comment, label, close, push, review, merge, report a check run — are
-the helpers of the tests and scenarios (`human_comment`, `human_label`, `human_push`,
-`human_review`, `human_merge`, `add_check_run` ...), made on the model as GitHub's UI makes
-them; `log` tells them in a compact form (`#1 +label status:received (human)`). `calls` counts
-the client's calls of the `Tracker` seam by name, `on_call` runs before each (a test
-interleaves a second run there) and `fail_next` makes the next calls of one raise, as a
-failure of that call would.
+What humans and CI do (comment, label, close, push, review, merge, report a check run) are the
+helpers of the tests and scenarios (`human_comment`, `human_push`, `add_check_run` ...), made on
+the model as GitHub's UI makes them; `log` tells them (`#1 +label status:received (human)`).
+`calls` counts the client's calls of the `Tracker` seam by name, `on_call` runs before each and
+`fail_next` makes the next calls of one raise, as a failure of that call would.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The fake GitHub's state and what its routes share: one `baton.sim.model.state.GitHubState`
-(the model the in-memory GitHub keeps too) behind the server's lock, lookups that answer 404,
-changes whose refusals answer 422, and the user, repository and label objects.
+(the one model of GitHub) behind the server's lock, lookups that answer 404, changes whose
+refusals answer 422, the user, repository and label objects, and a snapshot of it all.
 """
 
 from __future__ import annotations
