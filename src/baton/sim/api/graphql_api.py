@@ -104,8 +104,7 @@ def answer(fake: FakeGitHub, body: Any) -> tuple[int, dict[str, Any]]:
         variable_values=variables,
         operation_name=operation,
         field_resolver=_resolve,
-        # Only while a field fault is queued: the middleware wraps every field it resolves.
-        middleware=[_field_faults(fake, died)] if fake._field_faults else None,
+        middleware=[_field_faults(fake, died)],
     )
     if died:  # the fields before the fault ran; the client sees only the error status
         return died[0], error_response(died[0]).body
