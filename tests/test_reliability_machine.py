@@ -1368,7 +1368,7 @@ def test_a_label_repair_whose_note_failed_to_post_is_reported_by_the_rerun() -> 
 
 
 def test_a_404_on_editing_a_record_that_still_exists_loses_no_transition() -> None:
-    """Found by the machine with fail_next(404) on edit_comment: `apply` takes any 404 on the edit
+    """Found by the machine with a 404 on the record's edit: `apply` takes any 404 on the edit
     for a deleted record and creates a second record comment; the next run kept the *older* one and
     deleted the newer, so the transition of a run that exited 0 was silently undone. GitHub can
     answer 404 for a comment that exists (a replica lagging behind)."""
