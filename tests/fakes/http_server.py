@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Self
 
+from baton.sim.api.faults import TimedOut
 from baton.sim.api.pipeline import Server
 
 
@@ -36,7 +37,13 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         headers = {key.lower(): value for key, value in self.headers.items()}
-        status, out_headers, payload = self.server.api.handle(self.command, self.path, headers, raw)
+        try:
+            status, out_headers, payload = self.server.api.handle(
+                self.command, self.path, headers, raw
+            )
+        except TimedOut:  # no answer comes: hang up, as a connection the client gave up on
+            self.close_connection = True
+            return
         self.send_response(status)
         for key, value in out_headers.items():
             self.send_header(key, value)

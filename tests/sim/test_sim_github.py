@@ -3,7 +3,7 @@ people do on GitHub as helpers; its figures are real round trips."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -85,3 +85,39 @@ def test_writes_sent_are_the_requests_that_change_something() -> None:
     assert gh.writes_sent() == []
     gh.create_issue("Another", "body")
     assert [c.method for c in gh.writes_sent()] == ["POST"]
+
+
+def test_a_fork_keeps_github_as_it_was_then_diverges_from_its_origin() -> None:
+    gh = SimGitHub(labels=("status:received",), graphql=False)
+    gh.set_permission("maria", "maintain")
+    number = gh.open_issue("Export", "CSV please", author="alice")
+    first = gh.human_comment(number, "Any news?", author="bob")
+    gh.human_label(number, "bug", by="maria")
+    head = gh.human_push("baton/issue-1", {"a.txt": "a\n"})
+    gh.read(number, with_issue=True)
+    gh.on_call = lambda name: None
+    gh.fail_next("read")
+    gh.api.fail("GET", "/issues", 502)
+    gh.api.on_request = lambda call: None
+
+    fork = gh.fork()
+
+    assert (fork.repo, fork.bot_login, fork.now) == (gh.repo, gh.bot_login, gh.now)
+    assert fork.comments_of(number) == gh.comments_of(number)
+    assert fork.labels_of(number) == ["bug"] and fork.git.head("baton/issue-1") == head
+    assert [c.path for c in fork.sent] == [c.path for c in gh.sent]  # the log so far
+    assert fork.permission("maria") == "maintain"
+    assert (fork.on_call, fork.api.on_request, fork.api._faults) == (None, None, [])
+    fork.read(number, with_issue=True)  # no fault queued on the fork: it reads
+    assert not fork._graphql and fork.known.lookups == ("status:received",)
+
+    fork.human_comment(number, "On the fork", author="bob")
+    fork.human_label(number, "bug", add=False, by="maria")
+    gh.now += timedelta(hours=1)
+    second = gh.human_comment(number, "On the origin", author="bob")
+
+    assert [c.body for c in gh.comments_of(number)] == ["Any news?", "On the origin"]
+    assert [c.body for c in fork.comments_of(number)] == ["Any news?", "On the fork"]
+    assert gh.labels_of(number) == ["bug"] and fork.labels_of(number) == []
+    assert fork.now == gh.now - timedelta(hours=1)
+    assert second.id > first.id and fork.comments_of(number)[1].id == second.id  # same ids

@@ -27,25 +27,25 @@ class Both:
     comments, maria closes it."""
 
     def __init__(self) -> None:
-        self.memory = SimGitHub(now=NOW)
+        self.sim = SimGitHub(now=NOW)
         self.http = FakeGitHub()  # never started: payloads are built offline
         self.http.now = NOW
-        self.memory.open_issue("Export as CSV", "Please.", author="alice")
+        self.sim.open_issue("Export as CSV", "Please.", author="alice")
         self.http.add_issue("Export as CSV", "Please.", user="alice")
 
     def label(self, name: str, by: str) -> None:
-        self.memory.human_label(1, name, by=by)
+        self.sim.human_label(1, name, by=by)
         self.http.label_by(1, name, by)
 
     def unlabel(self, name: str, by: str) -> None:
-        self.memory.human_label(1, name, add=False, by=by)
+        self.sim.human_label(1, name, add=False, by=by)
         self.http.unlabel_by(1, name, by)
 
     def comment(self, body: str, by: str) -> tuple[int, int]:
-        posted = self.memory.human_comment(1, body, author=by, association="MEMBER")
+        posted = self.sim.human_comment(1, body, author=by, association="MEMBER")
         stored = self.http.add_comment(1, body, user=by, association="MEMBER")
         return posted.id, stored["id"]
 
     def close(self, by: str) -> None:
-        self.memory.human_close(1, by=by)
+        self.sim.human_close(1, by=by)
         self.http.update_issue(1, state="closed", actor=by)

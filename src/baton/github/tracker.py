@@ -8,9 +8,8 @@ of them, for the places that truly need every one.
 
 `github.client.GitHubTracker` implements them (the Action, composed of one module per role over
 `github.transport`); `baton demo`, `baton simulate` and the tests run it in process over the
-model of GitHub (`sim.sim_github.SimGitHub`). `sim.memory_github.MemoryGitHub`, a second
-implementation in memory, is left only for the reliability machine's tests. The core never
-imports PyGithub; only `github/transport.py` does.
+model of GitHub (`sim.sim_github.SimGitHub`), the one implementation. The core never imports
+PyGithub; only `github/transport.py` does.
 """
 
 from __future__ import annotations

@@ -1,20 +1,17 @@
 """GitHub for `baton demo`, `baton simulate` and the tests: the production `GitHubTracker`,
 wired in process to GitHub's API over the one model of GitHub (`sim.api`).
 
-A `SimGitHub` IS the client that runs on GitHub — its transport, its GraphQL documents, its
-REST calls, its paging and error handling — with PyGithub's requester opening an in-process
-connection (`sim.api.connection`) instead of a socket, so every figure it reports
-(`requests`, `graphql_requests`) is a real round trip. Beside the client, `api` is GitHub's
-side: the state a test seeds and reads back, the request log (`sent`), the faults (`api.fail`,
-`api.fail_graphql_field`).
+A `SimGitHub` IS the client that runs on GitHub (its transport, GraphQL documents, REST calls,
+paging and error handling), PyGithub's requester opening an in-process connection
+(`sim.api.connection`) instead of a socket: every figure it reports is a real round trip.
+`api` is GitHub's side: the state a test seeds and reads back, the request log (`sent`), the
+faults (`api.fail`, `api.fail_graphql_field`); `fork()` copies it all to replay a run on.
 
-What humans and CI do — comment, label, close, push, review, merge, report a check run — are
-the helpers of the tests and scenarios (`human_comment`, `human_label`, `human_push`,
-`human_review`, `human_merge`, `add_check_run` ...), made on the model as GitHub's UI makes
-them; `log` tells them in a compact form (`#1 +label status:received (human)`). `calls` counts
-the client's calls of the `Tracker` seam by name, `on_call` runs before each (a test
-interleaves a second run there) and `fail_next` makes the next calls of one raise, as a
-failure of that call would.
+What humans and CI do (comment, label, close, push, review, merge, report a check run) are the
+helpers of the tests and scenarios (`human_comment`, `human_push`, `add_check_run` ...), made on
+the model as GitHub's UI makes them; `log` tells them (`#1 +label status:received (human)`).
+`calls` counts the client's calls of the `Tracker` seam by name, `on_call` runs before each and
+`fail_next` makes the next calls of one raise, as a failure of that call would.
 """
 
 from __future__ import annotations
@@ -24,8 +21,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
-
-from graphql import DocumentNode, OperationDefinitionNode, OperationType
 
 from baton.core.model.issue_facts import Comment
 from baton.errors import TrackerError
@@ -37,8 +32,6 @@ from baton.names import BOT_LOGIN
 from baton.sim.api.connection import connection_to
 from baton.sim.api.face import GitHubApi
 from baton.sim.api.faults import Call
-from baton.sim.api.graphql_documents import parsed
-from baton.sim.api.wire import GRAPHQL_PATH
 from baton.sim.model import rules
 from baton.sim.model.git import Git
 from baton.sim.model.issues import Comment as StoredComment
@@ -76,11 +69,14 @@ class SimGitHub(GitHubTracker):
         now: datetime | None = None,
         labels: Sequence[str] = (),
         graphql: bool = True,
+        api: GitHubApi | None = None,
     ) -> None:
         """`labels`: the status labels a run may add (`GitHubTracker`'s: their node ids ride
-        on the read); `graphql=False`: the client keeps to REST."""
+        on the read); `graphql=False`: the client keeps to REST; `api`: GitHub's side to
+        talk to (`fork`), else a new repository."""
         owner, _, name = repo.partition("/")
-        self.api = GitHubApi(owner, name, token=TOKEN, bot_login=bot_login, now=_utc(now or START))
+        start = _utc(now or START)
+        self.api = api or GitHubApi(owner, name, token=TOKEN, bot_login=bot_login, now=start)
         super().__init__(
             repo,
             TOKEN,
@@ -131,6 +127,20 @@ class SimGitHub(GitHubTracker):
         self.known = Known(lookups=self._lookups)
         self.transport.graphql = self._graphql
         self.transport.notes.clear()
+
+    def fork(self) -> SimGitHub:
+        """A second GitHub as this one is now (`GitHubApi.snapshot`), with a client of the same
+        settings, fresh: no faults or hooks; what happens on one does not show on the other."""
+        fork = SimGitHub(
+            self.repo,
+            bot_login=self.bot_login,
+            labels=self._lookups,
+            graphql=self._graphql,
+            api=self.api.snapshot(),
+        )
+        fork.calls.update(self.calls)
+        fork.log.extend(self.log)
+        return fork
 
     def fail_next(
         self, operation: str, error: TrackerError | None = None, times: int = 1, *, after: int = 0
@@ -187,7 +197,7 @@ class SimGitHub(GitHubTracker):
 
     def writes_sent(self) -> list[Call]:
         """The requests sent that change something: REST's other than GET, GraphQL mutations."""
-        return [call for call in self.sent if _writes(call)]
+        return [call for call in self.sent if call.changes]
 
     @property
     def actions_may_open_pull_requests(self) -> bool:
@@ -403,17 +413,6 @@ class SimGitHub(GitHubTracker):
         run = self.api.add_check_run(head_sha, name, conclusion, summary, title=title, text=text)
         self.log.append(f"check {name} {conclusion or 'in_progress'} on {head_sha[:7]}")
         return run
-
-
-def _writes(call: Call) -> bool:
-    if call.path != GRAPHQL_PATH:
-        return call.method != "GET"
-    query = call.body.get("query") if isinstance(call.body, dict) else None
-    document = parsed(query) if isinstance(query, str) else None
-    return isinstance(document, DocumentNode) and any(
-        isinstance(d, OperationDefinitionNode) and d.operation == OperationType.MUTATION
-        for d in document.definitions
-    )
 
 
 def _utc(moment: datetime) -> datetime:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from baton.errors import TrackerError
 from baton.github.transport import Transport
 from baton.sim.api.connection import InProcess, connection_to
 from baton.sim.api.face import GitHubApi
@@ -51,3 +54,17 @@ def test_a_transport_given_the_connection_calls_the_api_and_others_stay_on_http(
     outside = Transport("octo/demo", "t0", api_url="http://127.0.0.1:9", retry=0, timeout=1)
     assert type(outside._requester).__name__ == "Requester"  # PyGithub's own, on HTTP
     assert type(inside._requester).__name__ == "ConnectedRequester"
+
+
+def test_a_request_that_times_out_reaches_the_client_as_a_timeout() -> None:
+    api = GitHubApi("octo", "demo", token="t0")
+    number = api.add_issue("x")
+    api.fail("POST", r"/comments$", None, timeout=True, applied=True)
+    transport = Transport("octo/demo", "t0", connection=connection_to(api), retry=0)
+    path = f"/repos/octo/demo/issues/{number}/comments"
+
+    with pytest.raises(TrackerError, match="unreachable") as failed:
+        transport.call("POST", path, "a comment", input={"body": "x"})
+
+    assert failed.value.status is None
+    assert [c["body"] for c in api.comments(number)] == ["x"]  # GitHub applied it

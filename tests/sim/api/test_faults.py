@@ -211,3 +211,42 @@ def test_on_request_sees_the_graphql_operation(fake: FakeGitHub) -> None:
     fake.on_request = lambda call: operations.append(call.operation)
     run(fake, gql.read_document(0), read_vars(number))
     assert operations == ["BatonRead"]
+
+
+def test_an_applied_fault_serves_the_request_then_answers_the_error(fake: FakeGitHub) -> None:
+    number = fake.add_issue("x")
+    fake.fail("POST", r"/issues/\d+/comments$", 502, applied=True)
+
+    answer = post_comment(fake, number, "landed")
+
+    assert answer.status_code == 502
+    assert [c["body"] for c in fake.comments(number)] == ["landed"]  # GitHub posted it
+    assert statuses(fake, "POST", "/comments") == [502]
+
+
+def test_a_timeout_fault_never_answers_and_an_applied_one_is_served_first(
+    fake: FakeGitHub,
+) -> None:
+    number = fake.add_issue("x")
+    fake.fail("POST", r"/issues/\d+/comments$", None, timeout=True)
+    fake.fail("POST", r"/issues/\d+/comments$", None, timeout=True, applied=True)
+
+    for body in ("lost", "applied"):
+        with pytest.raises(requests.exceptions.ConnectionError):
+            post_comment(fake, number, body)
+
+    assert [c["body"] for c in fake.comments(number)] == ["applied"]
+    assert statuses(fake, "POST", "/comments") == [0, 0]  # logged, never answered
+    with pytest.raises(ValueError, match="no status"):
+        fake.fail("POST", "/comments$", 502, timeout=True)
+    with pytest.raises(ValueError, match="applied"):
+        fake.fail("POST", "/comments$", None, delay=1, applied=True)
+
+
+def post_comment(fake: FakeGitHub, number: int, body: str) -> requests.Response:
+    return requests.post(
+        f"{fake.url}/repos/octo/demo/issues/{number}/comments",
+        json={"body": body},
+        headers={"Authorization": f"token {fake.token}"},
+        timeout=5,
+    )

@@ -1,5 +1,5 @@
 """GitHub's rules for issues, comments, labels, events and reactions, tested once on the model
-both fakes keep (`sim/model/issues.py`); the faces' tests pin only their translation."""
+of GitHub (`sim/model/issues.py`); the API's tests pin only its translation."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from support.payload_story import NOW, Both, Json
 
 def test_dispatch_inputs_are_strings_as_github_sends_them(both: Both) -> None:
     payload = payloads.workflow_dispatch(
-        both.memory, {"issue": 5, "dry_run": True, "note": None}, sender="alice"
+        both.sim, {"issue": 5, "dry_run": True, "note": None}, sender="alice"
     )
 
     assert payload["inputs"] == {"issue": "5", "dry_run": "true", "note": ""}
@@ -41,7 +41,7 @@ def test_dispatch_inputs_are_strings_as_github_sends_them(both: Both) -> None:
 def test_a_recorded_dispatch_replays_as_the_run_it_starts_sent_by_the_bot(
     both: Both, dispatch: DispatchRequest, name: str, expected: Json
 ) -> None:
-    replayed, payload = payloads.from_dispatch(both.memory, dispatch)
+    replayed, payload = payloads.from_dispatch(both.sim, dispatch)
 
     assert replayed == name
     assert {key: payload[key] for key in expected} == expected
@@ -51,7 +51,7 @@ def test_a_recorded_dispatch_replays_as_the_run_it_starts_sent_by_the_bot(
     )
 
 
-def test_the_in_memory_github_records_its_dispatches_as_the_http_fake_does() -> None:
+def test_the_simulated_github_records_its_dispatches_as_the_http_fake_does() -> None:
     from baton.github.tracker import DispatchTarget
 
     gh = SimGitHub(now=NOW)

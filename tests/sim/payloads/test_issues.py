@@ -17,21 +17,21 @@ from support.payload_story import NOW, Both, shape
 def test_an_issues_payload_has_the_same_shape_from_either_fake(both: Both) -> None:
     both.label("baton", "maria")
 
-    memory = payloads.labeled(both.memory, 1, "baton")
+    sim = payloads.labeled(both.sim, 1, "baton")
     http = payloads.labeled(both.http, 1, "baton")
 
-    assert shape(memory) == shape(http)
-    assert memory["issue"]["labels"][0]["name"] == http["issue"]["labels"][0]["name"] == "baton"
+    assert shape(sim) == shape(http)
+    assert sim["issue"]["labels"][0]["name"] == http["issue"]["labels"][0]["name"] == "baton"
 
 
 def test_a_comment_payload_has_the_same_shape_from_either_fake(both: Both) -> None:
-    in_memory, over_http = both.comment("Commas, please.", "bob")
+    in_sim, over_http = both.comment("Commas, please.", "bob")
 
-    memory = payloads.comment_created(both.memory, in_memory)
+    sim = payloads.comment_created(both.sim, in_sim)
     http = payloads.comment_created(both.http, over_http)
 
-    assert shape(memory) == shape(http)
-    assert memory["comment"]["body"] == http["comment"]["body"] == "Commas, please."
+    assert shape(sim) == shape(http)
+    assert sim["comment"]["body"] == http["comment"]["body"] == "Commas, please."
 
 
 @pytest.mark.parametrize(
@@ -52,29 +52,29 @@ def test_either_fake_gives_the_same_event(both: Both, name: str, build: Any) -> 
     both.unlabel("status:received", "tess")
     both.close("maria")
 
-    events = [webhooks.parse(name, build(gh), Policy(), now=NOW) for gh in (both.memory, both.http)]
+    events = [webhooks.parse(name, build(gh), Policy(), now=NOW) for gh in (both.sim, both.http)]
 
     assert isinstance(events[0], Labeled | IssueChanged)
     assert events[0] == events[1]
 
 
 def test_either_fake_gives_the_same_comment_event(both: Both) -> None:
-    in_memory, over_http = both.comment("approved", "wendy")
+    in_sim, over_http = both.comment("approved", "wendy")
 
-    memory = webhooks.parse(
-        "issue_comment", payloads.comment_created(both.memory, in_memory), Policy(), now=NOW
+    sim = webhooks.parse(
+        "issue_comment", payloads.comment_created(both.sim, in_sim), Policy(), now=NOW
     )
     http = webhooks.parse(
         "issue_comment", payloads.comment_created(both.http, over_http), Policy(), now=NOW
     )
 
-    assert isinstance(memory, Commented) and isinstance(http, Commented)
-    assert memory.model_dump(exclude={"id", "comment_id"}) == http.model_dump(
+    assert isinstance(sim, Commented) and isinstance(http, Commented)
+    assert sim.model_dump(exclude={"id", "comment_id"}) == http.model_dump(
         exclude={"id", "comment_id"}
     )
 
 
-@pytest.mark.parametrize("fake", ["memory", "http"])
+@pytest.mark.parametrize("fake", ["sim", "http"])
 def test_the_sender_is_who_caused_the_latest_such_event(both: Both, fake: str) -> None:
     gh = getattr(both, fake)
     both.label("bug", "tess")
@@ -89,7 +89,7 @@ def test_the_sender_is_who_caused_the_latest_such_event(both: Both, fake: str) -
     assert payloads.opened(gh, 1)["sender"]["login"] == "alice"  # nobody else: the author
 
 
-@pytest.mark.parametrize("fake", ["memory", "http"])
+@pytest.mark.parametrize("fake", ["sim", "http"])
 def test_a_named_sender_wins_and_a_bot_login_is_typed_as_a_bot(both: Both, fake: str) -> None:
     gh = getattr(both, fake)
 
@@ -101,11 +101,11 @@ def test_a_named_sender_wins_and_a_bot_login_is_typed_as_a_bot(both: Both, fake:
 
 
 def test_an_edit_carries_the_previous_text(both: Both) -> None:
-    in_memory, _ = both.comment("looks fine", "wendy")
-    both.memory.now = NOW.replace(minute=30)
-    both.memory.human_edit(in_memory, "approved")
+    in_sim, _ = both.comment("looks fine", "wendy")
+    both.sim.now = NOW.replace(minute=30)
+    both.sim.human_edit(in_sim, "approved")
 
-    edited = payloads.comment_edited(both.memory, in_memory, "looks fine")
+    edited = payloads.comment_edited(both.sim, in_sim, "looks fine")
 
     assert edited["changes"] == {"body": {"from": "looks fine"}}
     assert edited["comment"]["body"] == "approved"

@@ -58,10 +58,10 @@ WORK_PAYLOADS = [
 def test_either_fake_gives_the_same_branch_event_in_the_same_shape(
     both: Both, name: str, build: Any
 ) -> None:
-    memory, http = build(both.memory), build(both.http)
+    sim, http = build(both.sim), build(both.http)
 
-    assert shape(memory) == shape(http)
-    parsed = [webhooks.parse(name, p, Policy(), now=NOW) for p in (memory, http)]
+    assert shape(sim) == shape(http)
+    parsed = [webhooks.parse(name, p, Policy(), now=NOW) for p in (sim, http)]
     assert parsed[0] == parsed[1]
     assert parsed[0].issue.number == 1
 

@@ -8,18 +8,18 @@ from support.payload_story import Both
 
 
 def test_a_bot_login_is_a_bot_and_a_person_is_a_user_unless_told(both: Both) -> None:
-    assert sender_json(both.memory, "github-actions[bot]", None)["type"] == "Bot"
-    assert sender_json(both.memory, "alice", None)["type"] == "User"
-    assert sender_json(both.memory, "alice", True)["type"] == "Bot"
+    assert sender_json(both.sim, "github-actions[bot]", None)["type"] == "Bot"
+    assert sender_json(both.sim, "alice", None)["type"] == "User"
+    assert sender_json(both.sim, "alice", True)["type"] == "Bot"
 
 
 def test_the_envelope_carries_the_repository_and_the_sender_beside_the_fields(
     both: Both,
 ) -> None:
-    sender = sender_json(both.memory, "alice", None)
+    sender = sender_json(both.sim, "alice", None)
 
-    payload = envelope(both.memory, sender, action="opened")
+    payload = envelope(both.sim, sender, action="opened")
 
     assert payload["action"] == "opened"
     assert payload["sender"]["login"] == "alice"
-    assert payload["repository"] == both.memory.repo_json()
+    assert payload["repository"] == both.sim.repo_json()

@@ -1,14 +1,15 @@
 """The fake GitHub's state and what its routes share: one `baton.sim.model.state.GitHubState`
-(the model the in-memory GitHub keeps too) behind the server's lock, lookups that answer 404,
-changes whose refusals answer 422, and the user, repository and label objects.
+(the one model of GitHub) behind the server's lock, lookups that answer 404, changes whose
+refusals answer 422, the user, repository and label objects, and a snapshot of it all.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypedDict
+from typing import Any, Self, TypedDict
 
 from baton.names import BOT_LOGIN
 from baton.sim import payloads
@@ -104,6 +105,32 @@ class FakeBase(Server):
         # (`actions_may_open_pull_requests`). GITHUB_TOKEN never has the
         # `workflows` permission.
         self.workflows_permission = False
+
+    # What a copy leaves behind: its own lock and stop signal, and none of the tests' faults
+    # or hooks (a copy starts clean); the socket server serves the original only.
+    _NOT_COPIED = frozenset(
+        {"_lock", "_stopping", "_faults", "_field_faults", "on_request", "_in_request_hook"}
+    )
+
+    def snapshot(self) -> Self:
+        """A copy of GitHub's side as it is now: its state (issues, comments, labels, people,
+        the repository, pull requests, ids, the clock), the dispatches, workflows, ref ids and
+        request log, with a lock of its own, no faults queued, no hook, not served. Writes to
+        one do not show in the other: a test replays a run on the copy to compare."""
+        return copy.deepcopy(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in vars(self).items():
+            if name not in self._NOT_COPIED:
+                setattr(clone, name, copy.deepcopy(value, memo))
+        clone._lock = threading.RLock()
+        clone._stopping = threading.Event()
+        clone._faults = []
+        clone._field_faults = []
+        clone.served_at = None
+        return clone
 
     @property
     def actions_may_open_pull_requests(self) -> bool:

@@ -1,7 +1,8 @@
 """The fake GitHub's request log, its faults and its hook between requests: a request or a
-GraphQL field made to fail (5xx, the secondary rate limit, 404, a slow answer, a document that
-dies at one of its fields), queued by the tests; `on_request` runs before a request is served,
-where a concurrent run's writes land on GitHub.
+GraphQL field made to fail (5xx, the secondary rate limit, 404, a slow answer, an answer that
+never comes, a request GitHub applied whose answer was lost, a document that dies at one of its
+fields), queued by the tests; `on_request` runs before a request is served, where a concurrent
+run's writes land on GitHub.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
-from baton.sim.api.wire import DOCS_URL, _Response
+from graphql import DocumentNode, OperationDefinitionNode, OperationType
+
+from baton.sim.api.graphql_documents import parsed
+from baton.sim.api.wire import DOCS_URL, GRAPHQL_PATH, _Response
 
 SECONDARY_RATE_LIMIT_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try "
@@ -32,10 +36,29 @@ class Call:
     status: int
     operation: str | None = None  # POST /graphql: the document's operation name, e.g. BatonRead
 
+    @property
+    def changes(self) -> bool:
+        """Whether the request changes something: REST's other than GET, a GraphQL mutation."""
+        if self.path != GRAPHQL_PATH:
+            return self.method != "GET"
+        query = self.body.get("query") if isinstance(self.body, dict) else None
+        document = parsed(query) if isinstance(query, str) else None
+        return isinstance(document, DocumentNode) and any(
+            isinstance(d, OperationDefinitionNode) and d.operation == OperationType.MUTATION
+            for d in document.definitions
+        )
+
+
+class TimedOut(TimeoutError):
+    """No answer came: the client's read timed out (raised out of `handle`, as a socket's
+    timeout reaches `http.client`; the socket server hangs up without answering)."""
+
 
 @dataclass
 class Fault:
-    """A queued failure; ``status=None`` with a ``delay`` answers normally, late."""
+    """A queued failure; ``status=None`` with a ``delay`` answers normally, late. ``applied``:
+    GitHub serves the request, then the client gets the error (the answer was lost on its way
+    back). ``timeout``: no answer comes at all (`TimedOut`), served first if ``applied``."""
 
     method: str
     pattern: re.Pattern[str]
@@ -47,6 +70,8 @@ class Fault:
     hits: int = 0
     operation: str | None = None  # only GraphQL requests running this operation
     after: int = 0  # matching requests still let through before it strikes
+    applied: bool = False  # served first: the error is what the client gets back
+    timeout: bool = False  # no answer at all
 
     def matches(self, method: str, path: str, operation: str | None = None) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -147,6 +172,8 @@ class Faults:
         delay: float = 0.0,
         operation: str | None = None,
         after: int = 0,
+        applied: bool = False,
+        timeout: bool = False,
     ) -> Fault:
         """Queue a failure for requests matching ``method`` and ``path_regex``
         (``re.search`` on the percent-decoded path, query excluded).
@@ -158,10 +185,17 @@ class Faults:
         gave up on. ``operation`` narrows it to GraphQL documents running that
         operation: ``fail("POST", "/graphql", 502, operation="BatonWrite")``. ``after``
         lets that many matching requests through first (the third document fails:
-        ``after=2``).
+        ``after=2``). ``applied``: GitHub serves the request (the comment is posted, the
+        commit made), then answers ``status``: the answer was lost on its way back.
+        ``timeout``: no answer comes, the client's read times out (with ``applied``, after
+        GitHub served it); ``status`` is then None.
         """
-        if status is None and delay <= 0:
-            raise ValueError("a fault needs a status, a delay, or both")
+        if timeout and status is not None:
+            raise ValueError("a request that times out gets no status")
+        if status is None and delay <= 0 and not timeout:
+            raise ValueError("a fault needs a status, a delay, a timeout, or two of them")
+        if applied and status is None and not timeout:
+            raise ValueError("a request GitHub applied fails with a status or a timeout")
         if times is not None and times < 1:
             raise ValueError("times must be >= 1, or None for every matching request")
         fault = Fault(
@@ -174,6 +208,8 @@ class Faults:
             delay=delay,
             operation=operation,
             after=after,
+            applied=applied,
+            timeout=timeout,
         )
         with self._lock:
             self._faults.append(fault)
@@ -232,6 +268,8 @@ class Faults:
             self._in_request_hook = False
 
     def _fault_response(self, fault: Fault) -> _Response:
+        if fault.timeout:
+            return _Response(0)  # `handle` logs it unanswered and raises `TimedOut`
         assert fault.status is not None
         response = error_response(fault.status, fault.body)
         response.headers.update(fault.headers)

@@ -19,7 +19,7 @@ import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from baton.sim.api.faults import Call, Faults
+from baton.sim.api.faults import Call, Faults, TimedOut
 from baton.sim.api.graphql_documents import operation_name
 from baton.sim.api.wire import (
     API_VERSION,
@@ -98,6 +98,8 @@ class Server(Faults):
             response = _Response(500, {"message": "FakeGitHub internal error"})
         with self._lock:
             self._requests.append(Call(method, path, query, body, response.status, operation))
+            if response.status == 0:
+                raise TimedOut(f"no answer to {method} {path}")
             return self._encode(response)
 
     @staticmethod
@@ -143,8 +145,16 @@ class Server(Faults):
         if fault is not None:
             if fault.delay > 0:
                 self._stopping.wait(fault.delay)
-            if fault.status is not None:
+            failed = fault.status is not None or fault.timeout
+            if failed and not fault.applied:
                 return self._fault_response(fault)
+            if failed:  # GitHub serves it; the answer is lost on its way back
+                self._route(req, bad_json)
+                return self._fault_response(fault)
+        return self._route(req, bad_json)
+
+    def _route(self, req: _Request, bad_json: bool) -> _Response:
+        """The answer of the route the request names, or GitHub's error."""
         if bad_json:
             return ApiError(400, "Problems parsing JSON").response()
         route, allowed = self._match(req)

@@ -1,2 +1,2 @@
-"""One model of GitHub's state and the rules GitHub follows, for the two fakes: the in-memory
-`Tracker` (`sim/memory_github.py`) and the HTTP fake of the tests."""
+"""One model of GitHub's state and the rules GitHub follows, under its one face: GitHub's API
+(`sim.api`), which `SimGitHub` reaches in process and the tests' HTTP fake serves on a socket."""

@@ -28,7 +28,7 @@ HEADS = "refs/heads/"
 WORKFLOWS_DIR = ".github/workflows/"
 COMMIT_FILES_PAGE = 300  # files REST "get a commit" lists on its first page
 COMPARE_COMMITS = 250  # commits REST compare lists when asked for no page
-NOREPLY = "@users.noreply"  # the addresses GitHub links to an account, in both fakes
+NOREPLY = "@users.noreply"  # the addresses GitHub links to an account
 _REF_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
 
 

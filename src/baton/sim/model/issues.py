@@ -1,9 +1,9 @@
 """Issues as GitHub keeps them: their comments, labels, the events that say who did what, and
 reactions, with the operations GitHub performs on them and its refusals (as `Refused`).
 
-Both fakes hold their issues in one `Issues`: the in-memory `Tracker` and the HTTP fake of the
-tests translate its answers and refusals into theirs (a `TrackerError`, a 422 body). Pull
-requests are issues too (same numbers, `is_pull_request`). Stdlib only.
+GitHub's API over the model (`sim.api`) holds its issues in one `Issues` and translates its
+answers and refusals into GitHub's (a 422 body). Pull requests are issues too (same numbers,
+`is_pull_request`). Stdlib only.
 """
 
 from __future__ import annotations

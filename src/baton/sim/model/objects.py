@@ -35,7 +35,7 @@ class FileDiff:
 def diff(before: Mapping[str, bytes], after: Mapping[str, bytes]) -> list[FileDiff]:
     """What changed from `before` to `after`, as GitHub lists a commit's files: a removed
     path whose exact contents reappear at an added path is one rename (GitHub also finds
-    renames of similar files; exact ones are the case both fakes model)."""
+    renames of similar files; exact ones are the case the model keeps)."""
     added = [p for p in after if p not in before]
     removed = [p for p in before if p not in after]
     gone = {blob_oid(before[p]): p for p in removed}

@@ -1,8 +1,8 @@
 """What GitHub itself does to issues, comments, labels and people, written once.
 
 Body and label limits, label names that ignore case, how the collaborator-permission API
-answers, teams, issue numbers, database ids past 2**31 and the timestamps GitHub writes: the
-in-memory GitHub (`sim/memory_github.py`) and the HTTP fake of the tests both follow these.
+answers, teams, issue numbers, database ids past 2**31 and the timestamps GitHub writes: GitHub's
+API over the model (`sim.api`, in process and on the tests' socket) follows these.
 The repository's rules are in `git`, pull requests and check runs in `pulls`, sub-issues and
 dependencies in `relations`. Stdlib only.
 """

@@ -1,6 +1,6 @@
 """A repository's settings that Baton depends on but never changes: whether Actions run here,
 what a workflow's token may do, and the names of the Actions secrets (GitHub never shows a
-secret's value, so neither does the model). `baton doctor` reads them; both fakes keep them.
+secret's value, so neither does the model). `baton doctor` reads them; the model keeps them.
 """
 
 from __future__ import annotations

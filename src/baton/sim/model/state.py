@@ -1,9 +1,9 @@
-"""One repository on GitHub, whole: the one model both fakes keep their state in.
+"""One repository on GitHub, whole: the one model of GitHub keeps its state in it.
 
-The in-memory `Tracker` (`sim/memory_github.py`) and the HTTP fake of the tests
-(`tests/fakes/`) are two faces over a `GitHubState`: they translate a call or a request into
-its operations and its answers and refusals into theirs. The clock is the state's: a face moves
-`now`, and every stamp and commit takes it from here. Stdlib only.
+GitHub's API over the model (`sim.api`: in process for `SimGitHub`, on a socket for the tests'
+HTTP fake in `tests/fakes/`) is the one face over a `GitHubState`: it translates a request into
+its operations, and their answers and refusals into GitHub's. The clock is the state's: the face
+moves `now`, and every stamp and commit takes it from here. Stdlib only.
 """
 
 from __future__ import annotations
