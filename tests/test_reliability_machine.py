@@ -224,11 +224,10 @@ STATS: Counter[str] = Counter()  # figures for the long run's report, summed ove
 # run keeps looking for new ones. Delete an entry when its named test passes. Open now: a Baton
 # commit whose report run failed, with a human push on top before the re-run (`note_commits`);
 # the re-run finds the branch moved and cannot see the commit under the push. Documented in
-# docs/reliability.md (the commit path's gaps), with the failed run nobody re-runs. And, found
-# on SimGitHub: the commit's one field failing alone (a server error, a rate limit, a lagging
-# NOT_FOUND) is taken for GitHub refusing the commit, so the changeset is refused where a clean
-# run commits it (`test_a_transient_error_on_the_commit_field_does_not_refuse_the_changeset`).
-COMMIT_REFUSED = "a field error on the commit refused the changeset a clean run committed"
+# docs/reliability.md (the commit path's gaps), with the failed run nobody re-runs. Closed: the
+# commit's one field failing alone for GitHub's own reason (a server error, a rate limit, a
+# lagging NOT_FOUND) was taken for GitHub refusing the commit
+# (`test_a_transient_error_on_the_commit_field_does_not_refuse_the_changeset`).
 
 
 def known(gap: str) -> None:
@@ -864,10 +863,6 @@ class ReliabilityMachine(RuleBasedStateMachine):
         if what[0] == "sweep":
             # A re-run sweep is a new sweep: it reads only issues that look due from the
             # listing, and the failed one's own writes just made this issue look fresh.
-            self.settle(again, ran)
-            return
-        if played.startswith("createCommitOnBranch:") and played.endswith("(the field alone)"):
-            known(COMMIT_REFUSED)  # the open gap: it cannot end where a clean run ends
             self.settle(again, ran)
             return
         STATS["recoveries by re-run"] += 1
@@ -1548,15 +1543,14 @@ def test_a_commit_whose_report_run_died_is_adopted_by_the_rerun_after_a_push_on_
     assert [m.digest for m in record.work.commits] == [digest]
 
 
-@pytest.mark.xfail(strict=True, reason="open gap: a field error on the commit refuses it")
-@pytest.mark.parametrize("kind", ["INTERNAL", "RATE_LIMITED"])
+@pytest.mark.parametrize("kind", ["INTERNAL", "RATE_LIMITED", "NOT_FOUND"])
 def test_a_transient_error_on_the_commit_field_does_not_refuse_the_changeset(kind: str) -> None:
     """Found by the machine on SimGitHub: GitHub answers the commit document's one field
     (`createCommitOnBranch`) with an error that is not about the commit (a server error, a
-    rate limit). `github.git.committed_oid` takes any field error but a moved branch for GitHub
-    refusing the commit itself, so the changeset is refused (a failed attempt: the agent is sent
-    again, its work dropped) where a clean run commits it; and nothing can commit it later, as
-    the report is processed. A run that failed would be re-run and commit it."""
+    rate limit, a branch not visible yet). `github.git.committed_oid` took any field error but
+    a moved branch for GitHub refusing the commit itself, so the changeset was refused (the
+    agent sent again, its work dropped) where a clean run commits it. Now the run fails, and
+    its re-run commits it."""
     gh = new_issue()
     deliver(gh, "issues", add_label(gh, "status:implementing", "maria"), "1")
     head = gh.git.head(BRANCH)
