@@ -19,6 +19,7 @@ from types import FrameType
 from typing import Any
 
 from baton import webhooks
+from baton.core.model.commands import parse_command
 from baton.core.model.events import Ignored
 from baton.issue.apply import tracker_labels
 from baton.run import handle
@@ -69,6 +70,7 @@ def approved_comment() -> Path:
     gh.human_label(1, label, by="maria")
     deliver("issues", payloads.labeled(gh, 1, label, sender="maria"))
     posted = gh.human_comment(1, "approved", author="maria", association="MEMBER")
+    parse_command.cache_clear()  # a run is a process of its own: it has parsed no comment yet
     path = Path()
     sys.setprofile(path)
     try:

@@ -852,7 +852,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
         faulted = self.fault(what, pick, status)
         if faulted is None:
             return
-        run, shadow, shadow_results, played = faulted
+        run, shadow, shadow_results = faulted
         shadow_decisions = [r.decision for r in shadow_results]
         again = run.again()
         ran = self.execute(again)
@@ -896,7 +896,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
 
     def fault(
         self, what: tuple[Any, ...], pick: int, status: int | None
-    ) -> tuple[Run, SimGitHub, list[RunResult], str] | None:
+    ) -> tuple[Run, SimGitHub, list[RunResult]] | None:
         """Run `what` with GitHub failing one of the writes a clean run of it sends."""
         run = self.build(what)
         if run is None:
@@ -928,7 +928,7 @@ class ReliabilityMachine(RuleBasedStateMachine):
         STATS["faulted runs that failed" if ran.error else "faults absorbed by the run"] += 1
         self.dirty = f"{run.what}: {FAULTS[status]} at {point}"
         self.last = run
-        return run, shadow, shadow_results, played[0]
+        return run, shadow, shadow_results
 
     def striker(
         self,
