@@ -77,7 +77,7 @@ class InvalidWorkflowRef(BatonError):
 
 
 class TrackerError(BatonError):
-    """GitHub (or the in-memory stand-in) refused or failed a call. It carries GitHub's answer
+    """GitHub (or its model in `baton.sim`) refused or failed a call. It carries GitHub's answer
     where there was one, so a caller tells a conflict from a missing branch without parsing the
     message: `status` (HTTP, or the one a GraphQL error type stands for), `kind` (GraphQL's
     error type, e.g. NOT_FOUND) and `said` (GitHub's own message, with a 422's details)."""

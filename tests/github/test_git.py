@@ -221,6 +221,9 @@ def test_a_refused_commit_is_commit_refused_with_github_s_reason(
         ("RATE_LIMITED", "API rate limit exceeded for installation.", 429),
         ("NOT_FOUND", "Could not resolve to a Ref with the name 'baton/issue-7'.", 404),
         ("NOT_RUN", "GitHub answered nothing for it", 502),
+        ("RATE_LIMIT", "API rate limit exceeded.", 429),
+        ("SERVICE_UNAVAILABLE", "Service unavailable.", 502),
+        ("TIMEOUT", "The query timed out.", 502),
         ("ERROR", "Something went wrong while executing your query. This may be ...", 502),
     ],
 )

@@ -1,6 +1,6 @@
 """`Lookups.look_up`: the reads a decision asks for, answered part by part with the separate
-reads a tracker's role modules make (`github.issues`, `github.pulls`, `github.sub_issues`, or
-the in-memory GitHub's), so one `Lookup` costs exactly the round trips those reads cost: one
+reads a tracker's role modules make (`github.issues`, `github.pulls`, `github.sub_issues`), so
+one `Lookup` costs exactly the round trips those reads cost: one
 REST call per login's permission, per team membership, per compare, per review's notes, per
 head's checks and for the breaker's count; one GraphQL query for an epic's sub-issues and one
 document for a handful of issues' comments. Nothing asked, nothing read.

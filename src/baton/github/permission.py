@@ -2,8 +2,8 @@
 
 GitHub's `permission` field is the legacy one: maintain reads as `write` and triage as `read`.
 The real role is `role_name`; for a custom role that name is the organisation's own, and the
-`user.permissions` flags say which base role it extends. Both trackers read answers through
-here, so the in-memory GitHub gives the tests what production gets.
+`user.permissions` flags say which base role it extends. The client reads every answer
+through here, the model of GitHub (`baton.sim`) answering as GitHub does.
 """
 
 from __future__ import annotations

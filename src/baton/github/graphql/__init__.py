@@ -5,8 +5,9 @@ the status labels, where REST needs two calls or more; one mutation document car
 of a run, where REST needs one call each. Pure text and dict handling: no I/O here, so the
 documents and the parsing are tested alone (against GitHub's schema, in tests/fakes).
 
-The names are gathered here for the in-memory GitHub and the HTTP fake, which answer the same
-documents; Baton's own modules import from the role's module.
+The names are gathered here for the model's API (`baton.sim.api`), which answers the same
+documents in process and, for the tests, over HTTP; Baton's own modules import from the role's
+module.
 """
 
 from baton.github.graphql.answers import (
