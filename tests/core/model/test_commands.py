@@ -193,35 +193,29 @@ def test_one_parse_reads_both_the_common_and_the_epic_command() -> None:
     assert parse_command("Thanks, looks good.", DEFAULT_WORDS) == Commands(None, None)
 
 
-def test_the_body_is_rendered_once_and_only_with_a_command_word(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    rendered: list[str] = []
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The bodies the CommonMark parser renders from now on, with no answer kept from before."""
+    seen: list[str] = []
 
     def counting(body: str) -> list[str]:
-        rendered.append(body)
+        seen.append(body)
         return live_lines(body)
 
     monkeypatch.setattr(commands, "live_lines", counting)
     parse_command.cache_clear()
+    return seen
+
+
+def test_the_body_is_rendered_once_and_only_with_a_command_word(rendered: list[str]) -> None:
     assert parse_command("Thanks, looks good.", DEFAULT_WORDS) == Commands()
     assert rendered == []
     parse_command("/retry\n\ncontinue", DEFAULT_WORDS)
     assert rendered == ["/retry\n\ncontinue"]
 
 
-def test_the_same_comment_asked_again_is_not_parsed_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_same_comment_asked_again_is_not_parsed_again(rendered: list[str]) -> None:
     """A run's triage and its event maker both ask: the second answer is the first one."""
-    rendered: list[str] = []
-
-    def counting(body: str) -> list[str]:
-        rendered.append(body)
-        return live_lines(body)
-
-    monkeypatch.setattr(commands, "live_lines", counting)
-    parse_command.cache_clear()
     first = parse_command("/retry use the v2 API", DEFAULT_WORDS)
     assert parse_command("/retry use the v2 API", DEFAULT_WORDS) is first
     assert rendered == ["/retry use the v2 API"]
