@@ -1488,10 +1488,9 @@ def test_a_rerun_of_a_failed_reopen_run_starts_the_agent_it_resumes() -> None:
 
 
 # --- the commit path ------------------------------------------------------------------------------
-def at_implementing_with_a_lost_commit() -> tuple[SimGitHub, Callable[[], RunResult], str]:
-    """Issue #1 at implementing; the developer's report run commits its changeset and dies before
-    the record (GitHub applied the commit, its answer was lost). Returns the report's re-run
-    (same event, same changeset) and the digest."""
+def developer_report() -> tuple[SimGitHub, Callable[[], RunResult], Changeset]:
+    """Issue #1 at implementing with the developer's report and its changeset on the branch's
+    head: the report's run (each call a new process, the same event and changeset)."""
     gh = new_issue()
     deliver(gh, "issues", add_label(gh, "status:implementing", "maria"), "1")
     head = gh.git.head(BRANCH)
@@ -1503,6 +1502,15 @@ def at_implementing_with_a_lost_commit() -> tuple[SimGitHub, Callable[[], RunRes
     def run() -> RunResult:
         gh.new_run()
         return handle(event, gh, SETTINGS, chain=CHAIN, changeset=changeset)
+
+    return gh, run, changeset
+
+
+def at_implementing_with_a_lost_commit() -> tuple[SimGitHub, Callable[[], RunResult], str]:
+    """Issue #1 at implementing; the developer's report run commits its changeset and dies before
+    the record (GitHub applied the commit, its answer was lost). Returns the report's re-run
+    (same event, same changeset) and the digest."""
+    gh, run, changeset = developer_report()
 
     def applied_then_lost(call: Call) -> None:
         if any(name == "createCommitOnBranch" for _, name in points(call)):
@@ -1551,18 +1559,11 @@ def test_a_transient_error_on_the_commit_field_does_not_refuse_the_changeset(kin
     a moved branch for GitHub refusing the commit itself, so the changeset was refused (the
     agent sent again, its work dropped) where a clean run commits it. Now the run fails, and
     its re-run commits it."""
-    gh = new_issue()
-    deliver(gh, "issues", add_label(gh, "status:implementing", "maria"), "1")
-    head = gh.git.head(BRANCH)
-    assert head is not None
-    changeset = changeset_on(head, {"src/export.py": "print('csv')\n"})
-    parsed = AgentResult(status="success", confidence=0.95, summary="CSV export.")
-    event = events.report(1, agent="developer", result=parsed, error=None, now=gh.now, run_id="r")
+    gh, run, changeset = developer_report()
     gh.api.fail_graphql_field("createCommitOnBranch", kind)
-    for _ in range(2):  # the run, and its re-run if it failed
-        gh.new_run()
-        with contextlib.suppress(TrackerError):
-            handle(event, gh, SETTINGS, chain=CHAIN, changeset=changeset)
+    with pytest.raises(TrackerError):  # the run fails: no refusal
+        run()
+    run()  # its re-run
 
     record = record_of(gh, 1)
     assert record is not None and record.work is not None
