@@ -1194,7 +1194,8 @@ def render_epics(figures: EpicFigures) -> str:
     ]
     lines += [
         "",
-        f"One conductor run in-process (the in-memory GitHub, no network): "
+        f"One conductor run in-process (the production client over the model of GitHub, its "
+        f"GraphQL parsed and answered in process, no network): "
         f"{figures.seconds * 1000:.1f} ms, median of {figures.repeat} — quoted, not asserted.",
     ]
     return "\n".join(lines) + "\n"
